@@ -1,0 +1,42 @@
+"""Turning a scanned code into a card of the game being played, or a clear refusal.
+
+Each game keeps its catalogue in ``games/<game>/cards.toml``; its ``cards.py`` builds
+the card objects. This module holds the part every game shares: the lookup that tells a
+garbled scan, a card from another game and an unknown code apart.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from importlib import resources
+from typing import Any, Mapping, TypeVar
+
+from .codes import GAME_NAMES, check_code, game_of, normalise
+from .errors import BadScan
+
+C = TypeVar("C")
+
+
+def load_toml(package: str, name: str = "cards.toml") -> dict[str, Any]:
+    """Read a TOML data file shipped inside ``package``."""
+    return tomllib.loads(resources.files(package).joinpath(name).read_text(encoding="utf-8"))
+
+
+def lookup(raw: str | None, game: str, cards: Mapping[str, C]) -> C:
+    """The card for a scanned code in ``game``'s catalogue ``cards`` (code -> card).
+
+    Raises :class:`BadScan` with a message for the table when the read is empty or
+    garbled, belongs to another game, or is a well-formed code no card has.
+    """
+    if raw is None:
+        raise BadScan(None, "The scanner sent something unreadable: scan the card again.")
+    check_code(raw)
+    code = normalise(raw)
+    other = game_of(code)
+    if other != game:
+        where = GAME_NAMES.get(other, "another game") if other else "no game I know"
+        raise BadScan(code, f"That card ({code}) is from {where}, not {GAME_NAMES[game]}.")
+    card = cards.get(code)
+    if card is None:
+        raise BadScan(code, f"{code} is not a {GAME_NAMES[game]} card I know: check the sticker.")
+    return card

@@ -1,0 +1,108 @@
+"""Card codes: one short code per physical card, with a game prefix and a check character.
+
+A code is always :data:`CODE_LENGTH` (6) upper-case characters from ``0-9A-Z``::
+
+    SR S7 1 K
+    |  |  | +-- check character, ISO/IEC 7064 MOD 37,36 (hybrid) over the first five
+    |  |  +---- the rest of the body (here: copy 1)
+    |  +------- body: what the card is (here: Strawberry 7)
+    +---------- game prefix (SR Sugarrr!, SH Sugar Heist, SB Sugar Blast, SD Sweet Deals)
+
+Why this shape: every code has the same length, so a scan that lost or gained a
+character is the wrong length and rejected; MOD 37,36 catches every single changed
+character and every swap of two neighbours, so a garbled scan is never read as another
+card. Only ``0-9A-Z`` is used, which fits Code 128 and a QR code in alphanumeric mode.
+
+>>> make_code("SR", "S71")
+'SRS71M'
+>>> check_code("SRS71M")
+('SR', 'S71')
+>>> check_code("SRS17M")
+Traceback (most recent call last):
+...
+companion.core.errors.BadScan: That scan was garbled (SRS17M): scan the card again.
+"""
+
+from __future__ import annotations
+
+import string
+
+from .errors import BadScan
+
+ALPHABET = string.digits + string.ascii_uppercase
+CODE_LENGTH = 6
+PREFIX_LENGTH = 2
+BODY_LENGTH = CODE_LENGTH - PREFIX_LENGTH - 1
+
+#: Game slug -> code prefix. Prefixes are fixed forever: they are printed on stickers.
+PREFIXES = {
+    "sugarrr": "SR",
+    "sugar-heist": "SH",
+    "sugar-blast": "SB",
+    "sweet-deals": "SD",
+}
+GAME_NAMES = {
+    "sugarrr": "Sugarrr!",
+    "sugar-heist": "Sugar Heist",
+    "sugar-blast": "Sugar Blast",
+    "sweet-deals": "Sweet Deals",
+}
+_GAME_BY_PREFIX = {prefix: game for game, prefix in PREFIXES.items()}
+
+
+def check_character(payload: str) -> str:
+    """The ISO/IEC 7064 MOD 37,36 check character for ``payload`` (``0-9A-Z`` only).
+
+    Raises ValueError for a character outside the alphabet.
+    """
+    m = 36
+    p = m
+    for ch in payload:
+        value = ALPHABET.find(ch)
+        if value < 0:
+            raise ValueError(f"{ch!r} is not allowed in a card code")
+        p = (p + value) % m or m
+        p = (2 * p) % (m + 1)
+    return ALPHABET[(m + 1 - p) % m]
+
+
+def make_code(prefix: str, body: str) -> str:
+    """Build the full code for a card: ``prefix + body + check``.
+
+    Raises ValueError when the prefix or body has the wrong length or characters.
+    """
+    if len(prefix) != PREFIX_LENGTH or len(body) != BODY_LENGTH:
+        raise ValueError(f"prefix must be {PREFIX_LENGTH} and body {BODY_LENGTH} characters: {prefix!r} {body!r}")
+    payload = prefix + body
+    return payload + check_character(payload)
+
+
+def normalise(raw: str) -> str:
+    """What a reader delivered, trimmed of surrounding white space and upper-cased."""
+    return raw.strip().upper()
+
+
+def check_code(raw: str) -> tuple[str, str]:
+    """Validate a scanned code and split it into ``(prefix, body)``.
+
+    Raises :class:`BadScan` when the length, characters or check character are wrong;
+    the message is meant for the table. The prefix is not checked against a game here.
+    """
+    code = normalise(raw)
+    shown = code if len(code) <= 20 else code[:20] + "..."
+    if not code:
+        raise BadScan(None, "The scanner sent an empty read: scan the card again.")
+    if len(code) != CODE_LENGTH or any(ch not in ALPHABET for ch in code):
+        raise BadScan(None, f"That scan was garbled ({shown}): scan the card again.")
+    if check_character(code[:-1]) != code[-1]:
+        raise BadScan(None, f"That scan was garbled ({shown}): scan the card again.")
+    return code[:PREFIX_LENGTH], code[PREFIX_LENGTH:-1]
+
+
+def game_of(raw: str) -> str | None:
+    """The game slug of a valid code, or None when its prefix belongs to no game.
+
+    Raises :class:`BadScan` when the code itself is garbled.
+    """
+    prefix, _ = check_code(raw)
+    return _GAME_BY_PREFIX.get(prefix)

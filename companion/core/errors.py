@@ -1,0 +1,50 @@
+"""The exceptions every part of the companion shares.
+
+One root, :class:`CompanionError`; each specific error also inherits the builtin it
+resembles (as gpiozero does), so a caller can catch either.
+
+>>> issubclass(BadScan, ValueError) and issubclass(IllegalAction, CompanionError)
+True
+"""
+
+from __future__ import annotations
+
+
+class CompanionError(Exception):
+    """Root of every error the companion raises on purpose."""
+
+
+class BadScan(CompanionError, ValueError):
+    """A scan that is not a card of this game: garbled, unknown, or from another game.
+
+    ``message`` is written for a player at the table.
+    """
+
+    def __init__(self, code: str | None, message: str):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class IllegalAction(CompanionError, ValueError):
+    """A card or command that is a real thing but not allowed here, by the rules.
+
+    ``code`` names the card or command; ``message`` says why in words a child can read.
+    """
+
+    def __init__(self, code: str | None, message: str):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class AmbiguousAction(IllegalAction):
+    """An input that could mean two things; the player must choose first (e.g. tap a column)."""
+
+
+class StoreError(CompanionError, RuntimeError):
+    """The event store cannot be opened, or its contents do not replay."""
+
+
+class DeviceError(CompanionError, OSError):
+    """A reader or sensor that cannot be opened or stopped answering."""

@@ -1,0 +1,96 @@
+"""Inputs (what the table did) and the base of outcome events (what the rules said).
+
+Inputs arrive on the session queue from device threads and the UI. Every accepted
+input is stored, so each one round-trips through :func:`input_to_dict` and
+:func:`input_from_dict`. Times ``t`` are seconds on the session clock.
+
+>>> input_from_dict(input_to_dict(CardScanned("SRS71M", "serial", 1.5)))
+CardScanned(code='SRS71M', reader='serial', t=1.5, seat=None)
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields
+from typing import Any, Union
+
+
+@dataclass(frozen=True)
+class CardScanned:
+    """A reader delivered one read. ``code`` is None when the read was garbled beyond
+    decoding (e.g. not text). ``seat`` is the seat bound to the reader, if any."""
+
+    code: str | None
+    reader: str
+    t: float
+    seat: int | None = None
+
+
+@dataclass(frozen=True)
+class TrayTilted:
+    """The Sugar Blast tray is tilted toward ``seat`` (1-based) by ``angle`` degrees."""
+
+    seat: int
+    angle: float
+    t: float
+
+
+@dataclass(frozen=True)
+class TrayLevel:
+    """The Sugar Blast tray came back to level."""
+
+    t: float
+
+
+@dataclass(frozen=True)
+class ButtonPressed:
+    """A GPIO arcade button (``confirm`` or ``undo``) was pressed."""
+
+    name: str
+    t: float
+
+
+@dataclass(frozen=True)
+class Touch:
+    """A command from the touchscreen (or typed with ``/`` under ``--simulate``),
+    e.g. ``"column 3"``, ``"done"``, ``"swap 2"``, ``"pass"``, ``"deck 40"``."""
+
+    command: str
+    t: float
+
+
+@dataclass(frozen=True)
+class DeviceStatus:
+    """A device changed state (``"connected"``, ``"disconnected"``, ``"offline"``...).
+    Shown on screen, never stored: it is not a game input."""
+
+    device: str
+    status: str
+    t: float
+    detail: str = ""
+
+
+Input = Union[CardScanned, TrayTilted, TrayLevel, ButtonPressed, Touch]
+_INPUT_TYPES = {cls.__name__: cls for cls in (CardScanned, TrayTilted, TrayLevel, ButtonPressed, Touch)}
+
+
+def input_to_dict(item: Input) -> dict[str, Any]:
+    """A JSON-ready dict: ``{"type": "CardScanned", "code": ..., "t": ...}``."""
+    return {"type": type(item).__name__, **asdict(item)}
+
+
+def input_from_dict(data: dict[str, Any]) -> Input:
+    """Inverse of :func:`input_to_dict`. Raises ValueError for an unknown type."""
+    data = dict(data)
+    kind = data.pop("type", None)
+    cls = _INPUT_TYPES.get(kind)
+    if cls is None:
+        raise ValueError(f"unknown input type {kind!r}")
+    names = {f.name for f in fields(cls)}
+    return cls(**{k: v for k, v in data.items() if k in names})
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """Base of every outcome event a game's rules return. ``message`` is for the screen."""
+
+    message: str

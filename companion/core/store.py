@@ -1,0 +1,161 @@
+"""The event store: every accepted input, committed to SQLite before the screen changes.
+
+One file holds every game played at this table. Inputs are appended in order, and an
+unfinished game is rebuilt on start by replaying them through the rules (replay is
+deterministic: inputs carry their own times). The file uses WAL and
+``synchronous=FULL`` so that an input whose :meth:`EventStore.append` returned survives
+a power cut.
+
+>>> store = EventStore(":memory:")
+>>> gid = store.new_game("sugarrr", ["Ana", "Ben"], started=0.0)
+>>> store.append(gid, Touch("done", 1.0))
+1
+>>> store.inputs(gid)
+[Touch(command='done', t=1.0)]
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .errors import StoreError
+from .events import Input, Touch, input_from_dict, input_to_dict  # noqa: F401  (Touch: doctest)
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    id        INTEGER PRIMARY KEY,
+    game      TEXT NOT NULL,
+    players   TEXT NOT NULL,          -- JSON list of names, in seat order
+    started   REAL NOT NULL,          -- seconds since the epoch
+    finished  REAL,                   -- NULL while the game is unfinished
+    result    TEXT,                   -- JSON outcome once finished
+    config    TEXT NOT NULL DEFAULT '{}'
+);
+CREATE TABLE IF NOT EXISTS inputs (
+    game_id   INTEGER NOT NULL REFERENCES games(id),
+    seq       INTEGER NOT NULL,       -- 1, 2, 3 ... within a game
+    t         REAL NOT NULL,
+    payload   TEXT NOT NULL,          -- JSON of the input (companion.core.events)
+    PRIMARY KEY (game_id, seq)
+);
+"""
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """One game in the store. Times in seconds since the epoch; ``result`` is None until
+    the game is finished."""
+
+    id: int
+    game: str
+    players: tuple[str, ...]
+    started: float
+    finished: float | None
+    result: dict[str, Any] | None
+    config: dict[str, Any]
+    inputs: int
+
+
+class EventStore:
+    """An SQLite event store at ``path`` (``":memory:"`` for tests).
+
+    Raises :class:`StoreError` with a message naming the file when it cannot be opened
+    or is not a companion store.
+    """
+
+    def __init__(self, path: str | Path):
+        self.path = str(path)
+        self._lock = threading.Lock()
+        try:
+            if self.path != ":memory:":
+                Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+            self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=FULL")
+            self._db.executescript(_SCHEMA)
+        except (sqlite3.Error, OSError) as exc:
+            raise StoreError(f"cannot open the game store {self.path}: {exc}. "
+                             "Check the path exists and is writable, or pass --store with another file.") from exc
+
+    def _write(self, sql: str, args: tuple) -> sqlite3.Cursor:
+        with self._lock:
+            try:
+                self._db.execute("BEGIN IMMEDIATE")
+                cur = self._db.execute(sql, args)
+                self._db.execute("COMMIT")
+                return cur
+            except sqlite3.Error as exc:
+                if self._db.in_transaction:
+                    self._db.execute("ROLLBACK")
+                raise StoreError(f"could not save to the game store {self.path}: {exc}") from exc
+
+    def new_game(self, game: str, players: list[str] | tuple[str, ...], started: float,
+                 config: dict[str, Any] | None = None) -> int:
+        """Start a game record and return its id."""
+        cur = self._write("INSERT INTO games (game, players, started, config) VALUES (?, ?, ?, ?)",
+                          (game, json.dumps(list(players)), started, json.dumps(config or {})))
+        return int(cur.lastrowid)
+
+    def append(self, game_id: int, item: Input) -> int:
+        """Append one accepted input and commit it; returns its sequence number (from 1).
+
+        When this returns, the input is on disk (WAL, synchronous=FULL).
+        """
+        payload = json.dumps(input_to_dict(item), separators=(",", ":"))
+        with self._lock:
+            try:
+                self._db.execute("BEGIN IMMEDIATE")
+                (last,) = self._db.execute("SELECT COALESCE(MAX(seq), 0) FROM inputs WHERE game_id = ?",
+                                           (game_id,)).fetchone()
+                self._db.execute("INSERT INTO inputs (game_id, seq, t, payload) VALUES (?, ?, ?, ?)",
+                                 (game_id, last + 1, float(item.t), payload))
+                self._db.execute("COMMIT")
+            except sqlite3.Error as exc:
+                if self._db.in_transaction:
+                    self._db.execute("ROLLBACK")
+                raise StoreError(f"could not save to the game store {self.path}: {exc}") from exc
+        return last + 1
+
+    def inputs(self, game_id: int) -> list[Input]:
+        """Every stored input of a game, in the order accepted."""
+        with self._lock:
+            rows = self._db.execute("SELECT payload FROM inputs WHERE game_id = ? ORDER BY seq",
+                                    (game_id,)).fetchall()
+        return [input_from_dict(json.loads(p)) for (p,) in rows]
+
+    def finish(self, game_id: int, finished: float, result: dict[str, Any]) -> None:
+        """Mark a game finished with its outcome (a JSON-ready dict)."""
+        self._write("UPDATE games SET finished = ?, result = ? WHERE id = ?",
+                    (finished, json.dumps(result), game_id))
+
+    def abandon(self, game_id: int, finished: float) -> None:
+        """Close an unfinished game without a result (a new game was asked for instead)."""
+        self._write("UPDATE games SET finished = ?, result = ? WHERE id = ? AND finished IS NULL",
+                    (finished, json.dumps({"abandoned": True}), game_id))
+
+    def games(self) -> list[GameRecord]:
+        """Every game, newest first."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT g.id, g.game, g.players, g.started, g.finished, g.result, g.config, "
+                "(SELECT COUNT(*) FROM inputs i WHERE i.game_id = g.id) "
+                "FROM games g ORDER BY g.id DESC").fetchall()
+        return [GameRecord(r[0], r[1], tuple(json.loads(r[2])), r[3], r[4],
+                           json.loads(r[5]) if r[5] else None, json.loads(r[6]), r[7]) for r in rows]
+
+    def unfinished(self, game: str | None = None) -> GameRecord | None:
+        """The newest unfinished game (of ``game`` when given), or None."""
+        for record in self.games():
+            if record.finished is None and (game is None or record.game == game):
+                return record
+        return None
+
+    def close(self) -> None:
+        """Close the database (idempotent)."""
+        with self._lock:
+            self._db.close()

@@ -1,0 +1,1 @@
+"""Hardware: card readers, the tray accelerometer, GPIO, and their emulators."""

@@ -1,0 +1,266 @@
+"""A USB-serial barcode scanner: bytes in, one :class:`CardScanned` per scanned label.
+
+A scanner in USB-serial (CDC-ACM) mode sends each label as ASCII text followed by a
+terminator, CR, LF or CRLF depending on its setup. :class:`LineFramer` cuts the byte stream
+into lines and :func:`decode_line` turns a line into a code. Both are pure, so they can be
+tested byte by byte. :class:`SerialScanner` reads the port with pyserial in its own thread
+and survives the cable being pulled out and put back.
+
+>>> framer = LineFramer()
+>>> framer.feed(b"SRS71M\\r"), framer.feed(b"\\nSHX02K\\n")
+([b'SRS71M'], [b'SHX02K'])
+>>> decode_line(b" SRS71M "), decode_line(b"\\xff\\xfe")
+('SRS71M', None)
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+
+import serial
+
+from companion.core.clock import Clock
+from companion.core.errors import DeviceError
+from companion.core.events import CardScanned, DeviceStatus
+
+log = logging.getLogger(__name__)
+
+_CR = 0x0D
+_LF = 0x0A
+_READ_TIMEOUT = 0.05  # seconds one read waits, so stop() is noticed within this
+_RETRY_PERIOD = 0.5  # seconds between attempts to reopen an unplugged scanner
+_JOIN_TIMEOUT = 1.0  # seconds stop() waits for the reader thread
+
+UNPLUGGED = "scanner disconnected: check its USB cable"
+
+
+class LineFramer:
+    """Cuts a byte stream into lines. Pure: no I/O, no clock.
+
+    A line ends at CR, LF or CRLF; a CRLF counts once even when the CR ends one chunk and
+    the LF starts the next. Empty lines yield nothing. A line longer than ``max_length``
+    bytes (a scanner stuck sending, or line noise) is dropped whole, up to its terminator,
+    with a logged warning.
+
+    >>> f = LineFramer(max_length=4)
+    >>> f.feed(b"TOOLONG\\rOK\\r\\n\\n")
+    [b'OK']
+    """
+
+    def __init__(self, max_length: int = 64):
+        if max_length < 1:
+            raise ValueError(f"max_length must be at least 1 byte, not {max_length}")
+        self.max_length = max_length
+        self._line = bytearray()
+        self._discarding = False  # inside an overlong line: drop bytes until its terminator
+        self._after_cr = False  # the last byte was CR, so an LF now completes a CRLF
+
+    def feed(self, chunk: bytes) -> list[bytes]:
+        """Add ``chunk`` and return the lines it completed, terminators removed."""
+        lines: list[bytes] = []
+        for byte in chunk:
+            if byte == _LF and self._after_cr:
+                self._after_cr = False
+                continue
+            self._after_cr = byte == _CR
+            if byte in (_CR, _LF):
+                if self._line and not self._discarding:
+                    lines.append(bytes(self._line))
+                self._line.clear()
+                self._discarding = False
+            elif not self._discarding:
+                self._line.append(byte)
+                if len(self._line) > self.max_length:
+                    log.warning(
+                        "scanner line longer than %d bytes discarded (starts %r)",
+                        self.max_length,
+                        bytes(self._line[:16]),
+                    )
+                    self._line.clear()
+                    self._discarding = True
+        return lines
+
+    def reset(self) -> None:
+        """Forget any partial line, e.g. after an unplug, so it is never joined to later data."""
+        self._line.clear()
+        self._discarding = False
+        self._after_cr = False
+
+
+def decode_line(line: bytes) -> str | None:
+    """The code in one line: printable ASCII with surrounding whitespace stripped.
+
+    Returns None when any byte is not printable ASCII (a garbled read) and ``""`` for a
+    line of only whitespace.
+
+    >>> decode_line(b"\\tSBL9Q  "), decode_line(b"SB\\x00L9Q"), decode_line(b"  ")
+    ('SBL9Q', None, '')
+    """
+    text = line.strip()
+    if any(byte < 0x20 or byte > 0x7E for byte in text):
+        return None
+    return text.decode("ascii")
+
+
+class SerialScanner:
+    """A USB-serial barcode scanner read in its own daemon thread.
+
+    Every completed line becomes ``CardScanned(code, reader=name, t=clock.now(), seat)`` on
+    ``out`` (``code`` None for a garbled read; whitespace-only lines are skipped). Device
+    changes become :class:`DeviceStatus` on ``out``: ``"connected"`` when the port opens,
+    ``"disconnected"`` (with a sentence for the players) when it cannot be opened or is
+    unplugged. While disconnected the same path is retried every 0.5 s, so a scanner
+    plugged back in (same udev symlink or device node) is picked up again.
+
+    ``baudrate`` is in bits per second; ``max_length`` in bytes (see :class:`LineFramer`).
+    Nothing here raises for a missing or vanished device: it is reported on ``out``.
+    """
+
+    def __init__(
+        self,
+        port: str,
+        out: queue.Queue,
+        clock: Clock,
+        name: str = "serial",
+        baudrate: int = 9600,
+        seat: int | None = None,
+        max_length: int = 64,
+    ):
+        self.port = port
+        self.name = name
+        self.baudrate = baudrate
+        self.seat = seat
+        self._out = out
+        self._clock = clock
+        self._framer = LineFramer(max_length)
+        self._serial: serial.Serial | None = None
+        self._thread: threading.Thread | None = None
+        self._stopping = threading.Event()
+        self._counted = threading.Condition()
+        self._bytes_read = 0
+
+    # --- public API ---------------------------------------------------------------
+
+    def start(self) -> None:
+        """Open the port (once, here, so no byte sent after start() returns is flushed by
+        the open) and start the reader thread. Calling it again while running does nothing;
+        a stopped scanner cannot be restarted (RuntimeError): make a new one."""
+        if self._stopping.is_set():
+            raise RuntimeError(f"scanner {self.name!r} was stopped; create a new one")
+        if self._thread is not None:
+            return
+        self._try_open(first=True)
+        self._thread = threading.Thread(target=self._run, name=f"scanner-{self.name}", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        """Stop the reader thread (joined within about 1 s) and close the port. Idempotent."""
+        self._stopping.set()
+        if self._thread is not None and self._thread is not threading.current_thread():
+            self._thread.join(_JOIN_TIMEOUT)
+            if self._thread.is_alive():
+                log.warning("scanner %s: reader thread did not stop within %.1f s", self.name, _JOIN_TIMEOUT)
+                return  # the thread still owns the port and closes it on its way out
+        self._close()
+
+    @property
+    def running(self) -> bool:
+        """True while the reader thread is alive (connected or retrying)."""
+        return self._thread is not None and self._thread.is_alive()
+
+    @property
+    def connected(self) -> bool:
+        """True while the port is open."""
+        return self._serial is not None
+
+    @property
+    def bytes_read(self) -> int:
+        """Total bytes consumed from the port since construction, across reconnects."""
+        with self._counted:
+            return self._bytes_read
+
+    def wait_for_bytes(self, total: int, timeout: float = 2.0) -> bool:
+        """Block until ``bytes_read >= total`` or ``timeout`` seconds pass; True if reached.
+
+        The count grows only after the events for those bytes are on ``out``, so once this
+        returns True the queue holds every scan that those bytes completed.
+        """
+        with self._counted:
+            return self._counted.wait_for(lambda: self._bytes_read >= total, timeout)
+
+    # --- reader thread --------------------------------------------------------------
+
+    def _run(self) -> None:
+        try:
+            while not self._stopping.is_set():
+                port = self._serial
+                if port is None:
+                    if not self._try_open(first=False):
+                        self._stopping.wait(_RETRY_PERIOD)
+                    continue
+                try:
+                    data = port.read(1)  # waits up to _READ_TIMEOUT for the first byte
+                    if data and port.in_waiting:
+                        data += port.read(port.in_waiting)
+                except (serial.SerialException, OSError) as exc:
+                    self._lost(exc)
+                    continue
+                if data:
+                    self._consume(data)
+        finally:
+            self._close()
+
+    def _consume(self, data: bytes) -> None:
+        for line in self._framer.feed(data):
+            code = decode_line(line)
+            if code == "":
+                continue
+            if code is None:
+                log.info("scanner %s: garbled read %r", self.name, line)
+            self._out.put(CardScanned(code=code, reader=self.name, t=self._clock.now(), seat=self.seat))
+        # Counted only now: wait_for_bytes() promises the events above are already queued.
+        with self._counted:
+            self._bytes_read += len(data)
+            self._counted.notify_all()
+
+    def _try_open(self, first: bool) -> bool:
+        """One attempt to open the port. Reports "connected", or on the first failure only,
+        "disconnected"; retries are silent so the screen is not flooded."""
+        try:
+            self._serial = self._open()
+        except DeviceError as exc:
+            if first:
+                log.warning("scanner %s: %s; retrying every %.1f s", self.name, exc, _RETRY_PERIOD)
+                self._status("disconnected", str(exc))
+            return False
+        self._framer.reset()
+        log.info("scanner %s: connected at %s", self.name, self.port)
+        self._status("connected")
+        return True
+
+    def _open(self) -> serial.Serial:
+        """Open and configure the port. Raises DeviceError (an OSError) saying what to check."""
+        try:
+            return serial.Serial(self.port, self.baudrate, timeout=_READ_TIMEOUT)
+        except (serial.SerialException, OSError, ValueError) as exc:
+            raise DeviceError(f"no scanner found at {self.port}: check its USB cable") from exc
+
+    def _lost(self, exc: Exception) -> None:
+        log.warning("scanner %s at %s lost (%s); retrying every %.1f s", self.name, self.port, exc, _RETRY_PERIOD)
+        self._framer.reset()  # a cut-off line must never be joined to later data
+        self._close()
+        self._status("disconnected", UNPLUGGED)
+        self._stopping.wait(_RETRY_PERIOD)
+
+    def _close(self) -> None:
+        port, self._serial = self._serial, None
+        if port is not None:
+            try:
+                port.close()
+            except (serial.SerialException, OSError) as exc:
+                log.debug("scanner %s: error closing %s: %s", self.name, self.port, exc)
+
+    def _status(self, status: str, detail: str = "") -> None:
+        self._out.put(DeviceStatus(self.name, status, self._clock.now(), detail))
