@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import logging
 import queue
+from typing import Callable
 import threading
 
 import serial
@@ -116,6 +117,7 @@ class SerialScanner:
 
     ``baudrate`` is in bits per second; ``max_length`` in bytes (see :class:`LineFramer`).
     Nothing here raises for a missing or vanished device: it is reported on ``out``.
+    ``tap(data, t)``, when given, sees every chunk of raw bytes as read (``--record``).
     """
 
     def __init__(
@@ -127,6 +129,7 @@ class SerialScanner:
         baudrate: int = 9600,
         seat: int | None = None,
         max_length: int = 64,
+        tap: "Callable[[bytes, float], None] | None" = None,
     ):
         self.port = port
         self.name = name
@@ -140,6 +143,7 @@ class SerialScanner:
         self._stopping = threading.Event()
         self._counted = threading.Condition()
         self._bytes_read = 0
+        self._tap = tap
 
     # --- public API ---------------------------------------------------------------
 
@@ -213,6 +217,8 @@ class SerialScanner:
             self._close()
 
     def _consume(self, data: bytes) -> None:
+        if self._tap is not None:
+            self._tap(data, self._clock.now())
         for line in self._framer.feed(data):
             code = decode_line(line)
             if code == "":

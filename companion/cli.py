@@ -1,0 +1,331 @@
+"""``companion``: the command line. ``companion --help`` lists the commands.
+
+Exit status: 0 done, 1 a device or store problem, 2 bad input (a bad file, code or option).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import queue
+import signal
+import sys
+import threading
+from pathlib import Path
+
+from .core.codes import GAME_NAMES
+
+DEMO_TRACES = {"sugarrr": "sugarrr-family.trace"}
+DEFAULT_STORE = Path(os.environ.get("XDG_DATA_HOME", Path.home() / ".local/share")) / "sugar-companion" / "table.db"
+
+
+def _data_dir() -> Path:
+    """Bundled traces: ``tests/data`` in a source checkout."""
+    return Path(__file__).resolve().parent.parent / "tests" / "data"
+
+
+def _fail(message: str, status: int = 2) -> int:
+    print(f"companion: {message}", file=sys.stderr)
+    return status
+
+
+# ---------------------------------------------------------------- cards and score
+
+def cmd_cards(args) -> int:
+    from .table import GAMES
+
+    if args.game not in GAMES:
+        return _fail(f"no card list for {args.game!r} yet: choose one of {', '.join(GAMES)}")
+    from .games.sugarrr.cards import CARDS
+
+    rows = [{"code": c.code, "name": c.name, "copy": c.copy, "kind": c.kind, "fruit": c.fruit,
+             "number": c.number, "value": c.value} for c in CARDS.values()]
+    if args.json:
+        print(json.dumps(rows, indent=1))
+    else:
+        for r in rows:
+            print(f"{r['code']}  {r['name']:<28} copy {r['copy']}")
+    return 0
+
+
+def parse_holdings(text: str, source: str, game: str = "sugarrr"):
+    """Parse ``NAME: CODE CODE ...`` lines into ``[(name, [codes])]``.
+
+    Raises ValueError naming the line and code for a bad or repeated card.
+    """
+    from .core.errors import BadScan
+    from .games.sugarrr.cards import card
+
+    players, seen = [], {}
+    for n, raw in enumerate(text.splitlines(), 1):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        if ":" not in line:
+            raise ValueError(f"{source}, line {n}: expected 'NAME: CODE CODE ...', got {raw.strip()!r}")
+        name, codes = line.split(":", 1)
+        name = name.strip()
+        if not name:
+            raise ValueError(f"{source}, line {n}: the player has no name")
+        cards = []
+        for code in codes.split():
+            try:
+                c = card(code)
+            except BadScan as err:
+                raise ValueError(f"{source}, line {n}, code {code}: {err.message}") from None
+            if c.code in seen:
+                raise ValueError(f"{source}, line {n}, code {code}: {c.name} is listed twice "
+                                 f"(first on line {seen[c.code]}): one physical card, one place")
+            seen[c.code] = n
+            cards.append(c.code)
+        players.append((name, cards))
+    if not players:
+        raise ValueError(f"{source}: no players found")
+    return players
+
+
+def cmd_score(args) -> int:
+    from .runner import print_scores
+
+    if args.game != "sugarrr":
+        return _fail(f"scoring for {args.game!r} is not built yet: only sugarrr")
+    try:
+        text = sys.stdin.read() if args.file in (None, "-") else Path(args.file).read_text(encoding="utf-8")
+    except OSError as exc:
+        return _fail(f"cannot read {args.file}: {exc.strerror}")
+    try:
+        players = parse_holdings(text, args.file or "stdin")
+    except ValueError as err:
+        return _fail(str(err))
+    from .games.sugarrr.rules import result_of
+
+    result = result_of([p[0] for p in players], [p[1] for p in players])
+    if args.json:
+        print(json.dumps(result.to_dict(args.game)))
+    else:
+        print_scores(result)
+    return 0
+
+
+# ---------------------------------------------------------------- replay and demo
+
+def _finish_replay(runner, out: Path | None, game: str, quiet_json: bool) -> int:
+    from .runner import print_scores
+
+    result = runner.session.result()
+    if out is not None and runner.app is not None:
+        png = runner.app.save(out / f"{game}-final.png")
+        if not quiet_json:
+            print(f"final scoreboard written to {png}")
+    if result is None:
+        return _fail("the trace ended before the game did: no final scores", 1)
+    if quiet_json:
+        print(json.dumps(result.to_dict(game)))
+    else:
+        print_scores(result)
+    return 0
+
+
+def cmd_replay(args, trace_path: Path | None = None) -> int:
+    from .replay import replay
+    from .runner import json_logger
+    from .trace import TraceError
+
+    path = trace_path or Path(args.trace)
+    out = Path(args.out) if args.out else None
+    listeners = [json_logger(sys.stdout)] if getattr(args, "log_json", False) else []
+    try:
+        runner = replay(path, listeners=listeners)
+    except TraceError as err:
+        return _fail(str(err))
+    try:
+        game = runner.session.game
+        if not args.json and not listeners:
+            print(f"Replayed {path.name}: {GAME_NAMES.get(game, game)} with {', '.join(runner.session.state.players)}")
+        return _finish_replay(runner, out, game, args.json)
+    finally:
+        runner.app and runner.app.close()
+
+
+def cmd_demo(args) -> int:
+    trace = DEMO_TRACES.get(args.game)
+    if trace is None:
+        return _fail(f"no demo for {args.game!r} yet: choose one of {', '.join(DEMO_TRACES)}")
+    path = _data_dir() / trace
+    if not path.exists():
+        return _fail(f"the demo trace {path} is missing: run the demo from a source checkout", 1)
+    args.trace, args.json = str(path), False
+    return cmd_replay(args, path)
+
+
+# ---------------------------------------------------------------- history
+
+def cmd_history(args) -> int:
+    from .core.errors import StoreError
+    from .core.store import EventStore
+    import datetime as dt
+
+    if not Path(args.store).exists():
+        print(f"No games yet ({args.store} does not exist).")
+        return 0
+    try:
+        games = EventStore(args.store).games()
+    except StoreError as err:
+        return _fail(str(err), 1)
+    if args.json:
+        print(json.dumps([g.__dict__ for g in games], default=list))
+        return 0
+    for g in games:
+        when = dt.datetime.fromtimestamp(g.started).strftime("%Y-%m-%d %H:%M")
+        if g.finished is None:
+            state = "unfinished (resumes on next run)"
+        elif g.result and g.result.get("abandoned"):
+            state = "abandoned"
+        else:
+            scores = ", ".join(f"{p['name']} {p['score']}" for p in g.result.get("players", []))
+            state = f"won by {' and '.join(g.result.get('winners', []))}: {scores}"
+        print(f"#{g.id}  {when}  {GAME_NAMES.get(g.game, g.game)}  {', '.join(g.players)}  {g.inputs} inputs  {state}")
+    return 0
+
+
+# ---------------------------------------------------------------- run
+
+def cmd_run(args) -> int:
+    from .core.clock import SystemClock
+    from .core.errors import StoreError
+    from .core.store import EventStore
+    from .devices.scan.serial import SerialScanner
+    from .runner import Runner, json_logger, text_logger
+    from .table import Session
+    from .trace import TraceWriter
+
+    names = [n.strip() for n in args.names.split(",")] if args.names else []
+    if args.players and names and len(names) != args.players:
+        return _fail(f"--players {args.players} but {len(names)} names in --names")
+    if not names and args.players:
+        names = [f"Player {i}" for i in range(1, args.players + 1)]
+    clock = SystemClock()
+    try:
+        store = EventStore(args.store)
+        session = Session.start(args.game, names, store, clock, tap_off=args.tap_off)
+    except (ValueError, StoreError) as err:
+        return _fail(str(err), 2 if isinstance(err, ValueError) and not isinstance(err, StoreError) else 1)
+    log = json_logger(sys.stdout) if args.log_format == "json" else text_logger(sys.stdout)
+    session.listeners.append(log)
+    if args.log_format == "json":
+        print(json.dumps({"event": "start", "game": args.game, "game_id": session.game_id,
+                          "players": list(session.state.players), "resumed_inputs": session.resumed_inputs}), flush=True)
+    else:
+        print(f"{GAME_NAMES[args.game]}: {', '.join(session.state.players)}"
+              + (f" (resumed, {session.resumed_inputs} inputs)" if session.resumed_inputs else ""), flush=True)
+    app = None
+    if not args.headless:
+        from .ui.app import App
+
+        app = App(fullscreen=args.fullscreen)
+    record = TraceWriter(args.record, args.game, list(session.state.players), clock.now()) if args.record else None
+    runner = Runner(session, clock, app=app, simulate=args.simulate, record=record)
+    readers = []
+    for spec in args.scanner or []:
+        kind, _, path = spec.partition(":")
+        if kind != "serial" or not path:
+            return _fail(f"--scanner {spec!r}: use serial:PATH (e.g. serial:/dev/serial/by-id/usb-...)")
+        tap = (lambda data, t, name=f"scanner{len(readers) or ''}": record.bytes(name, t, data)) if record else None
+        reader = SerialScanner(path, runner.inputs, clock, name=f"scanner{len(readers) or ''}", tap=tap)
+        reader.start()
+        readers.append(reader)
+    signal.signal(signal.SIGTERM, lambda *_: setattr(runner, "stopping", True))
+    if args.headless and args.simulate:
+        def read_stdin() -> None:
+            for line in sys.stdin:
+                runner.typed(line)
+            runner.inputs.put(None)  # end of input: stop once everything before it is handled
+        threading.Thread(target=read_stdin, daemon=True, name="stdin").start()
+    try:
+        while not runner.stopping:
+            runner.poll_window()
+            try:
+                item = runner.inputs.get(timeout=1 / 30)
+            except queue.Empty:
+                runner.render()
+                continue
+            if item is None:
+                runner.inputs.task_done()
+                break
+            session.handle(item)
+            runner.inputs.task_done()
+            runner.render()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        for reader in readers:
+            reader.stop()
+        if record:
+            record.close()
+        if app:
+            app.close()
+        store.close()
+    if args.log_format == "json":
+        print(json.dumps({"event": "stop", "game_id": session.game_id}), flush=True)
+    return 0
+
+
+# ---------------------------------------------------------------- parser
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="companion", description="Sugar Table Companion: checks plays and keeps score.")
+    sub = p.add_subparsers(dest="command", required=True)
+    games = list(GAME_NAMES)
+
+    r = sub.add_parser("run", help="run the table companion")
+    r.add_argument("--game", choices=games, default="sugarrr")
+    r.add_argument("--players", type=int)
+    r.add_argument("--names", help="comma-separated, in seat order from the first player")
+    r.add_argument("--scanner", action="append", help="serial:PATH (repeat for more readers)")
+    r.add_argument("--headless", action="store_true", help="no screen")
+    r.add_argument("--simulate", action="store_true", help="typed lines are scans; /done etc. are touches")
+    r.add_argument("--fullscreen", action="store_true")
+    r.add_argument("--log-format", choices=["text", "json"], default="text")
+    r.add_argument("--store", default=str(DEFAULT_STORE))
+    r.add_argument("--record", help="write what the devices sent as a trace file")
+    r.add_argument("--tap-off", type=float, default=1.0, help="seconds in which the same code again is ignored")
+    r.set_defaults(func=cmd_run)
+
+    d = sub.add_parser("demo", help="replay the bundled recorded session")
+    d.add_argument("--game", choices=games, default="sugarrr")
+    d.add_argument("--out", default="out")
+    d.set_defaults(func=cmd_demo)
+
+    rp = sub.add_parser("replay", help="replay a recorded trace")
+    rp.add_argument("trace")
+    rp.add_argument("--out")
+    rp.add_argument("--json", action="store_true", help="print the result as JSON")
+    rp.add_argument("--log-json", action="store_true", help="print every input and outcome as JSON lines")
+    rp.set_defaults(func=cmd_replay)
+
+    c = sub.add_parser("cards", help="list every card and its code")
+    c.add_argument("game", choices=games)
+    c.add_argument("--json", action="store_true")
+    c.set_defaults(func=cmd_cards)
+
+    s = sub.add_parser("score", help="score the cards each player holds")
+    s.add_argument("game", choices=games)
+    s.add_argument("file", nargs="?", default="-")
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(func=cmd_score)
+
+    h = sub.add_parser("history", help="list past games")
+    h.add_argument("--store", default=str(DEFAULT_STORE))
+    h.add_argument("--json", action="store_true")
+    h.set_defaults(func=cmd_history)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    return args.func(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,91 @@
+"""Sugarrr! table flow: what a scan or a tap means in the current state.
+
+``action_for(state, item)`` turns one input into one rules action, or raises:
+:class:`BadScan` (not a Sugarrr! card), :class:`AmbiguousAction` (the player must tap a
+column first), :class:`IllegalAction` (not allowed now). It never changes anything.
+
+Touch commands: ``column N`` (1-based), ``done``, ``swap N``, ``pass``, ``deck N``.
+
+>>> s = rules.new_game(["Ana", "Ben"])
+>>> action_for(s, Touch("done", 0.0))
+Done()
+>>> rules.step(s, rules.Done())
+Traceback (most recent call last):
+...
+companion.core.errors.IllegalAction: First draw a card from the Fruit Deck and scan it to start column 1.
+"""
+
+from __future__ import annotations
+
+from companion.core.errors import AmbiguousAction, IllegalAction
+from companion.core.events import CardScanned, Input, Touch
+
+from . import rules
+from .cards import CARDS, card
+
+
+def action_for(state: rules.State, item: Input) -> rules.Action:
+    """The rules action this input asks for (see module docstring for errors)."""
+    if isinstance(item, CardScanned):
+        return _scan(state, card(item.code).code)
+    if isinstance(item, Touch):
+        return _command(state, item.command)
+    raise IllegalAction(None, "Sugarrr! does not use the tray or buttons.")
+
+
+def _scan(state: rules.State, code: str) -> rules.Action:
+    phase = state.phase
+    if phase in (rules.SETUP_PHASE, rules.NEW_COLUMN):
+        return rules.StartColumn(code)
+    if phase == rules.ATTRACT:
+        return rules.TakeSaur(code)
+    if phase == rules.HAND:
+        return rules.HandCard(code)
+    if phase == rules.PLAYING:
+        return rules.PlayCard(code, state.chosen)
+    if phase == rules.TURN:
+        the_card = rules.require_unseen(state, code, "played on a column")
+        if state.chosen is not None:
+            return rules.PlayCard(code, state.chosen)
+        fits = rules.legal_columns(state, code)
+        if len(fits) == 1:
+            return rules.PlayCard(code, fits[0])
+        if not fits:
+            tops = ", ".join(CARDS[c].name for c in state.top_cards if c)
+            raise IllegalAction(code, f"{the_card.name} does not go on any column: it needs the same fruit "
+                                      f"or number as a top card ({tops}).")
+        cols = " and ".join(str(i + 1) for i in fits)
+        raise AmbiguousAction(code, f"{the_card.name} fits columns {cols}: tap a column first, then scan it again.")
+    raise IllegalAction(code, "The game is over.")
+
+
+def _command(state: rules.State, command: str) -> rules.Action:
+    words = command.strip().lower().split()
+    verb, args = (words[0], words[1:]) if words else ("", [])
+    number = int(args[0]) if args and args[0].isdigit() else None
+    if verb == "column" and number is not None:
+        return rules.ChooseColumn(number - 1)
+    if verb == "done":
+        return rules.HandDone() if state.phase == rules.HAND else rules.Done()
+    if verb == "swap" and number is not None:
+        return rules.Swap(number)
+    if verb == "pass":
+        return rules.Pass()
+    if verb == "deck" and number is not None:
+        return rules.SetDeck(number)
+    raise IllegalAction(None, f"I don't know the command {command!r}.")
+
+
+def prompt(state: rules.State) -> str:
+    """What the table should do next, in a few words, for the bottom of the screen."""
+    who = state.players[state.active]
+    col = (state.pending[0] + 1) if state.pending else None
+    return {
+        rules.SETUP_PHASE: f"Set-up: scan the card that starts column {col}.",
+        rules.NEW_COLUMN: f"Draw a card from the Fruit Deck and scan it to start column {col}.",
+        rules.TURN: f"{who}: scan a card to Play, or tap Swap" + (" or Pass." if state.final_left is not None else "."),
+        rules.PLAYING: f"{who}: scan more cards for column {(state.chosen or 0) + 1}, or tap Done.",
+        rules.ATTRACT: f"{who}: take Fruit-O-Saurs totalling {state.attract_left} from The Valley and scan them.",
+        rules.HAND: f"{who}: scan the cards left in your hand, then tap Done.",
+        rules.OVER: "Game over: scores are final.",
+    }[state.phase]

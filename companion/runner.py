@@ -1,0 +1,176 @@
+"""The main loop around a :class:`~companion.table.Session`: the queue, the screen, the log.
+
+pygame must own the main thread, so this loop polls the window, drains the input queue
+into the session and redraws only when something changed or the turn timer's second
+ticks. Device threads only ever put inputs on the queue.
+"""
+
+from __future__ import annotations
+
+import json
+import queue
+import sys
+from dataclasses import dataclass, field
+from typing import IO, Any, Callable
+
+from .core.clock import Clock
+from .core.events import CardScanned, DeviceStatus, Touch
+from .table import Session, Verdict, log_record
+
+# Touch commands the screen handles itself (menus); everything else goes to the game.
+UI_COMMANDS = ("swap", "deck", "draft", "cancel")
+
+
+def json_logger(out: IO[str]) -> Callable:
+    """A session listener printing one JSON object per line for every input and outcome."""
+
+    def listen(item, verdict: Verdict | None) -> None:
+        for line in log_record(item, verdict):
+            out.write(json.dumps(line) + "\n")
+        out.flush()
+
+    return listen
+
+
+def text_logger(out: IO[str]) -> Callable:
+    """A session listener printing one readable line per input."""
+
+    def listen(item, verdict: Verdict | None) -> None:
+        if verdict is None:
+            out.write(f"[{item.device}] {item.status} {item.detail}\n")
+        elif verdict.verdict == "accepted":
+            out.write(" ".join(e.message for e in verdict.events) + "\n")
+        elif verdict.verdict == "rejected":
+            out.write(f"REJECTED {getattr(item, 'code', None) or getattr(item, 'command', '')}: {verdict.reason}\n")
+        out.flush()
+
+    return listen
+
+
+@dataclass
+class Runner:
+    """Owns the input queue and (unless headless) the window for one session."""
+
+    session: Session
+    clock: Clock
+    inputs: "queue.Queue" = field(default_factory=queue.Queue)
+    app: Any = None                      # companion.ui.app.App, or None when headless
+    simulate: bool = False               # typed lines act as scans ("/cmd" as touches)
+    record: Any = None                   # companion.trace.TraceWriter for touches
+    menu: str | None = None
+    deck_draft: int | None = None
+    dirty: bool = True
+    stopping: bool = False
+    _shown_second: int = -1
+
+    def __post_init__(self) -> None:
+        self.session.listeners.append(lambda item, verdict: setattr(self, "dirty", True))
+
+    # ------------------------------------------------------------ input
+
+    def typed(self, line: str, reader: str = "keyboard") -> None:
+        """A line typed under ``--simulate``: ``/command`` is a touch, anything else a scan."""
+        line = line.strip()
+        if not line:
+            return
+        if line.startswith("/"):
+            self.touch(line[1:])
+        else:
+            self.inputs.put(CardScanned(line.upper(), reader, self.clock.now()))
+
+    def touch(self, command: str) -> None:
+        """A touch command: menus are handled here, game commands go on the queue."""
+        words = command.split()
+        verb = words[0] if words else ""
+        self.dirty = True
+        if verb in UI_COMMANDS and not (verb in ("swap", "deck") and len(words) > 1):
+            if verb == "cancel":
+                self.menu, self.deck_draft = None, None
+            elif verb == "draft":
+                self.deck_draft = max(0, int(words[1]))
+            else:
+                self.menu = verb
+                self.deck_draft = self.session.state.deck if verb == "deck" else None
+            return
+        self.menu, self.deck_draft = None, None
+        if self.record is not None:
+            self.record.touch(self.clock.now(), command)
+        self.inputs.put(Touch(command, self.clock.now()))
+
+    def poll_window(self) -> None:
+        if self.app is None:
+            return
+        for kind, value in self.app.poll():
+            if kind == "quit":
+                self.stopping = True
+            elif kind == "touch":
+                self.touch(value)
+            elif kind == "typed" and self.simulate:
+                self.typed(value)
+            elif kind == "typed":  # a keyboard-mode scanner typing into the window
+                self.inputs.put(CardScanned(value.upper(), "keyboard", self.clock.now()))
+
+    # ------------------------------------------------------------ drawing
+
+    def info(self):
+        from .ui.app import TableInfo
+
+        s = self.session
+        return TableInfo(verdict=s.last_message, verdict_ok=s.last_ok, prompt=s.flow.prompt(s.state),
+                         devices=dict(s.devices), turn_seconds=max(0.0, self.clock.now() - s.turn_started),
+                         menu=self.menu, deck_draft=self.deck_draft)
+
+    def draw(self, surface) -> list:
+        """Draw the current screen of the session's game onto ``surface``."""
+        screen = self.screen_module()
+        result = self.session.result()
+        if result is not None:
+            return screen.draw_final(surface, result, self.info())
+        return screen.draw_game(surface, self.session.state, self.info())
+
+    def screen_module(self):
+        import importlib
+
+        from .table import GAMES
+
+        return importlib.import_module(GAMES[self.session.game] + ".screen")
+
+    def render(self, force: bool = False) -> None:
+        if self.app is None:
+            return
+        second = int(self.clock.now() - self.session.turn_started)
+        if force or self.dirty or second != self._shown_second:
+            self.app.show(self.draw)
+            self.dirty, self._shown_second = False, second
+
+    # ------------------------------------------------------------ loop
+
+    def step(self, block: float | None = None) -> int:
+        """One loop turn: window events, every queued input, a redraw if needed."""
+        self.poll_window()
+        handled = self.session.pump(self.inputs, block)
+        self.render()
+        return handled
+
+    def loop(self, frame: float = 1 / 30) -> None:
+        """Run until :attr:`stopping` (window closed, SIGTERM, or end of input)."""
+        while not self.stopping:
+            self.step(block=frame)
+
+
+def print_scores(result, out: IO[str] = sys.stdout) -> None:
+    """The final scores as a plain table: one row per player, winners marked."""
+    sheets = result.sheets
+    fruits = [f.fruit for f in sheets[0].fruits]
+    width = max(len(s.name) for s in sheets) + 2
+    head = "Player".ljust(width) + "".join(f"{f[:11]:>12}" for f in fruits) + f"{'Salad':>7}{'Saurs':>7}{'Total':>7}"
+    out.write(head + "\n" + "-" * len(head) + "\n")
+    for s in sheets:
+        mark = " *" if s.name in result.winners else ""
+        cells = "".join(f"{f'{f.cards}x{f.per_card}={f.points}':>12}" for f in s.fruits)
+        out.write(s.name.ljust(width) + cells + f"{s.salads:>7}{s.saur_cards:>7}{s.total:>7}{mark}\n")
+    verb = "is the Win-O-Saur" if len(result.winners) == 1 else "are Win-O-Saurs"
+    line = f"{' and '.join(result.winners)} {verb}!"
+    if result.tie_break:
+        line += f" (tie decided by: {result.tie_break})"
+    out.write(line + "\n")

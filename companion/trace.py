@@ -1,0 +1,111 @@
+"""Recorded table sessions ("traces"): what the devices sent, with times.
+
+A trace is JSON Lines (format in docs/trace-format.md). The first line is a header::
+
+    {"trace": 1, "game": "sugarrr", "players": ["Ana", "Ben", "Cy"]}
+
+then one record per line, in time order, ``t`` in seconds from the start::
+
+    {"t": 3.25, "device": "scanner", "data": "SRS71M\\r\\n"}   bytes from a serial reader
+    {"t": 9.5, "touch": "done"}                              a touchscreen command
+
+``data`` holds raw bytes as a string, one character per byte (Latin-1), so control
+characters appear as JSON escapes. Blank lines and lines starting with ``#`` are ignored.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO
+
+TRACE_VERSION = 1
+
+
+class TraceError(ValueError):
+    """A trace file that cannot be read; the message names the file and line."""
+
+
+@dataclass(frozen=True)
+class Record:
+    """One trace record: ``kind`` is ``"bytes"`` (``device``, ``data``) or ``"touch"`` (``command``)."""
+
+    t: float
+    kind: str
+    device: str = ""
+    data: bytes = b""
+    command: str = ""
+
+
+@dataclass(frozen=True)
+class Trace:
+    game: str
+    players: tuple[str, ...]
+    records: tuple[Record, ...]
+
+
+def read(path: str | Path) -> Trace:
+    """Read and validate a trace. Raises :class:`TraceError` with the line at fault."""
+    header = None
+    records: list[Record] = []
+    try:
+        lines = Path(path).read_text(encoding="utf-8").splitlines()
+    except OSError as exc:
+        raise TraceError(f"cannot read trace {path}: {exc.strerror}") from exc
+    last_t = 0.0
+    for n, line in enumerate(lines, 1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        try:
+            obj = json.loads(line)
+            if header is None:
+                if obj.get("trace") != TRACE_VERSION:
+                    raise ValueError(f"the first line must be a header with \"trace\": {TRACE_VERSION}")
+                header = obj
+                continue
+            t = float(obj["t"])
+            if t < last_t:
+                raise ValueError(f"time goes backwards ({t} after {last_t})")
+            last_t = t
+            if "touch" in obj:
+                records.append(Record(t, "touch", command=str(obj["touch"])))
+            elif "data" in obj:
+                records.append(Record(t, "bytes", device=str(obj.get("device", "scanner")),
+                                      data=str(obj["data"]).encode("latin-1")))
+            else:
+                raise ValueError("a record needs \"touch\" or \"data\"")
+        except (ValueError, KeyError, TypeError, UnicodeEncodeError) as exc:
+            raise TraceError(f"{path}, line {n}: {exc}") from exc
+    if header is None:
+        raise TraceError(f"{path} is empty: no trace header")
+    return Trace(str(header.get("game", "sugarrr")), tuple(header.get("players", ())), tuple(records))
+
+
+class TraceWriter:
+    """Appends records to a trace file as they happen (``companion run --record``).
+    Thread-safe: device threads call :meth:`bytes` directly. Times are relative to ``t0``."""
+
+    def __init__(self, path: str | Path, game: str, players: list[str], t0: float):
+        self._file: IO[str] = open(path, "w", encoding="utf-8")
+        self._lock = threading.Lock()
+        self._t0 = t0
+        self._line({"trace": TRACE_VERSION, "game": game, "players": list(players)})
+
+    def _line(self, obj: dict) -> None:
+        with self._lock:
+            self._file.write(json.dumps(obj) + "\n")
+            self._file.flush()
+
+    def bytes(self, device: str, t: float, data: bytes) -> None:
+        self._line({"t": round(t - self._t0, 4), "device": device, "data": data.decode("latin-1")})
+
+    def touch(self, t: float, command: str) -> None:
+        self._line({"t": round(t - self._t0, 4), "touch": command})
+
+    def close(self) -> None:
+        with self._lock:
+            self._file.close()
+
+

@@ -1,0 +1,287 @@
+"""The USB-serial scanner driver, run for real against a pseudo-terminal scanner."""
+
+from __future__ import annotations
+
+import logging
+import os
+import queue
+import time
+
+import pytest
+
+from companion.core.clock import FakeClock
+from companion.core.events import CardScanned, DeviceStatus
+from companion.devices.emulated.serial_scanner import PtyScanner
+from companion.devices.scan.serial import UNPLUGGED, LineFramer, SerialScanner, decode_line
+
+CODES = ["SRS71M", "SHX02K", "SBL9Q", "SWD3Z7"]
+STREAM = b"SRS71M\r\nSHX02K\rSBL9Q\nSWD3Z7\r\n"
+
+
+def drain(q: queue.Queue) -> list:
+    items = []
+    while True:
+        try:
+            items.append(q.get_nowait())
+        except queue.Empty:
+            return items
+
+
+def next_status(q: queue.Queue, status: str, timeout: float = 3.0) -> DeviceStatus:
+    """The next DeviceStatus with ``status``, skipping anything else; fails on timeout."""
+    deadline = time.monotonic() + timeout
+    while True:
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            pytest.fail(f"no {status!r} DeviceStatus within {timeout} s")
+        try:
+            item = q.get(timeout=remaining)
+        except queue.Empty:
+            continue
+        if isinstance(item, DeviceStatus) and item.status == status:
+            return item
+
+
+def send_and_collect(pty: PtyScanner, scanner: SerialScanner, q: queue.Queue, data: bytes) -> list:
+    target = scanner.bytes_read + len(data)
+    pty.send(data)
+    assert scanner.wait_for_bytes(target, timeout=2.0)
+    return drain(q)
+
+
+@pytest.fixture
+def clock():
+    return FakeClock(100.0)
+
+
+@pytest.fixture
+def rig(clock):
+    """A plugged-in emulated scanner and a started driver, its "connected" status consumed."""
+    q: queue.Queue = queue.Queue()
+    pty = PtyScanner()
+    scanner = SerialScanner(pty.path, q, clock, name="left", seat=2)
+    scanner.start()
+    connected = q.get(timeout=2.0)
+    assert connected == DeviceStatus("left", "connected", 100.0)
+    try:
+        yield pty, scanner, q
+    finally:
+        scanner.stop()
+        pty.close()
+
+
+# --- LineFramer and decode_line: pure ------------------------------------------------
+
+
+def test_every_single_and_double_split_of_the_stream_gives_the_same_lines():
+    expected = [c.encode() for c in CODES]
+    n = len(STREAM)
+    for i in range(n + 1):
+        for j in range(i, n + 1):
+            framer = LineFramer()
+            lines = framer.feed(STREAM[:i]) + framer.feed(STREAM[i:j]) + framer.feed(STREAM[j:])
+            assert lines == expected, (i, j)
+
+
+def test_byte_at_a_time_gives_the_same_lines():
+    framer = LineFramer()
+    lines = [line for byte in STREAM for line in framer.feed(bytes([byte]))]
+    assert lines == [c.encode() for c in CODES]
+
+
+def test_crlf_split_between_two_chunks_is_one_terminator():
+    framer = LineFramer()
+    assert framer.feed(b"SRS71M\r") == [b"SRS71M"]
+    assert framer.feed(b"\nSHX02K\r\n") == [b"SHX02K"]
+
+
+def test_empty_lines_between_terminators_yield_nothing():
+    assert LineFramer().feed(b"\r\n\r\n\n\rSBL9Q\r\r\n\n") == [b"SBL9Q"]
+
+
+def test_line_of_exactly_max_length_is_kept_and_one_more_byte_is_discarded(caplog):
+    framer = LineFramer(max_length=8)
+    assert framer.feed(b"A" * 8 + b"\r") == [b"A" * 8]
+    with caplog.at_level(logging.WARNING):
+        assert framer.feed(b"B" * 9 + b"\rOK\r") == [b"OK"]
+    assert "longer than 8 bytes" in caplog.text
+
+
+def test_rest_of_an_overlong_line_in_later_chunks_is_discarded_too():
+    framer = LineFramer(max_length=8)
+    assert framer.feed(b"X" * 20) == []
+    assert framer.feed(b"STILLTHESAMELINE") == []
+    assert framer.feed(b"TAIL\r\nSBL9Q\n") == [b"SBL9Q"]
+
+
+def test_reset_drops_a_partial_line():
+    framer = LineFramer()
+    assert framer.feed(b"SRS7") == []
+    framer.reset()
+    assert framer.feed(b"SHX02K\r") == [b"SHX02K"]
+
+
+def test_decode_line():
+    assert decode_line(b"SRS71M") == "SRS71M"
+    assert decode_line(b" \tSRS71M  ") == "SRS71M"
+    assert decode_line(b"   ") == ""
+    assert decode_line(b"\xff\xfe") is None
+    assert decode_line(b"SRS\x0071M") is None
+    assert decode_line(b"SRS\x1b71M") is None
+    assert decode_line("SRSé1M".encode()) is None
+
+
+# --- SerialScanner on a real pseudo-terminal ------------------------------------------
+
+
+@pytest.mark.parametrize("terminator", [b"\r", b"\n", b"\r\n"], ids=["CR", "LF", "CRLF"])
+def test_each_terminator_delivers_one_scan_per_card(rig, clock, terminator):
+    pty, scanner, q = rig
+    clock.set(101.5)
+    events = send_and_collect(pty, scanner, q, b"".join(c.encode() + terminator for c in CODES))
+    assert events == [CardScanned(code, "left", 101.5, seat=2) for code in CODES]
+
+
+def test_crlf_split_across_two_reads_of_the_port_counts_once(rig):
+    pty, scanner, q = rig
+    # Waiting for the first half to be consumed forces the CR and the LF into separate reads.
+    assert send_and_collect(pty, scanner, q, b"SRS71M\r") == [CardScanned("SRS71M", "left", 100.0, 2)]
+    assert send_and_collect(pty, scanner, q, b"\nSHX02K\r") == [CardScanned("SHX02K", "left", 100.0, 2)]
+    assert send_and_collect(pty, scanner, q, b"\n") == []
+    assert scanner.bytes_read == len(b"SRS71M\r\nSHX02K\r\n")
+
+
+def test_scan_helper_and_whitespace_only_lines(rig):
+    pty, scanner, q = rig
+    target = scanner.bytes_read + len(b"SBL9Q\r\n") + len(b"   \r\n")
+    pty.scan("SBL9Q")
+    pty.send(b"   \r\n")
+    assert scanner.wait_for_bytes(target)
+    assert [e.code for e in drain(q)] == ["SBL9Q"]
+
+
+def test_garbled_bytes_give_a_scan_with_no_code(rig):
+    pty, scanner, q = rig
+    events = send_and_collect(pty, scanner, q, b"\xff\xfe\rSRS71M\r")
+    assert [e.code for e in events] == [None, "SRS71M"]
+    assert all(isinstance(e, CardScanned) and e.reader == "left" for e in events)
+
+
+def test_overlong_line_is_discarded_and_the_next_line_still_decodes(rig, caplog):
+    pty, scanner, q = rig
+    with caplog.at_level(logging.WARNING):
+        events = send_and_collect(pty, scanner, q, b"9" * 200 + b"\r\nSHX02K\r\n")
+    assert [e.code for e in events] == ["SHX02K"]
+    assert "longer than 64 bytes" in caplog.text
+
+
+def test_wait_for_bytes_means_the_queue_is_complete_every_time(rig, clock):
+    pty, scanner, q = rig
+    for i in range(50):
+        clock.advance(1.0)
+        code = f"SRS{i:02d}M"
+        events = send_and_collect(pty, scanner, q, code.encode() + b"\r\n")
+        assert events == [CardScanned(code, "left", clock.now(), 2)], i
+
+
+def test_wait_for_bytes_times_out_with_false(rig):
+    _, scanner, _ = rig
+    start = time.monotonic()
+    assert scanner.wait_for_bytes(scanner.bytes_read + 1, timeout=0.1) is False
+    assert time.monotonic() - start < 1.0
+
+
+def test_stop_is_prompt_and_idempotent(rig):
+    _, scanner, _ = rig
+    assert scanner.running and scanner.connected
+    start = time.monotonic()
+    scanner.stop()
+    assert time.monotonic() - start < 1.0
+    assert not scanner.running and not scanner.connected
+    scanner.stop()
+    with pytest.raises(RuntimeError):
+        scanner.start()
+
+
+def test_stop_before_start_is_harmless(clock):
+    with PtyScanner() as pty:
+        SerialScanner(pty.path, queue.Queue(), clock).stop()
+
+
+def test_unplug_mid_game_reports_disconnected_and_keeps_the_thread_alive(rig, clock):
+    pty, scanner, q = rig
+    assert [e.code for e in send_and_collect(pty, scanner, q, b"SRS71M\r\n")] == ["SRS71M"]
+    target = scanner.bytes_read + 4
+    pty.send(b"SHX0")  # the cable comes out in the middle of a label
+    assert scanner.wait_for_bytes(target)
+    clock.set(130.0)
+    pty.close()
+    status = next_status(q, "disconnected")
+    assert status == DeviceStatus("left", "disconnected", 130.0, UNPLUGGED)
+    assert "USB cable" in status.detail
+    assert scanner.running and not scanner.connected
+    start = time.monotonic()
+    scanner.stop()
+    assert time.monotonic() - start < 1.0
+    assert not scanner.running
+    assert [e for e in drain(q) if isinstance(e, CardScanned)] == []
+
+
+def test_replugged_scanner_on_the_same_path_is_read_again(tmp_path, clock):
+    """A udev symlink (e.g. /dev/sugar-scanner) stays put while the tty under it changes."""
+    link = tmp_path / "sugar-scanner"
+    q: queue.Queue = queue.Queue()
+    first = PtyScanner()
+    os.symlink(first.path, link)
+    scanner = SerialScanner(str(link), q, clock, name="left")
+    second = None
+    try:
+        scanner.start()
+        next_status(q, "connected")
+        first.send(b"SRS7")  # half a label, then the cable is pulled
+        assert scanner.wait_for_bytes(4)
+        first.close()
+        next_status(q, "disconnected")
+        second = PtyScanner()
+        os.replace(_tmp_symlink(tmp_path, second.path), link)
+        next_status(q, "connected")
+        assert scanner.running and scanner.connected
+        second.send(b"1M\r\nSHX02K\r\n")
+        assert scanner.wait_for_bytes(4 + len(b"1M\r\nSHX02K\r\n"))
+        # The cut-off "SRS7" is never joined to "1M".
+        assert [e.code for e in drain(q) if isinstance(e, CardScanned)] == ["1M", "SHX02K"]
+    finally:
+        scanner.stop()
+        first.close()
+        if second is not None:
+            second.close()
+
+
+def test_scanner_missing_at_start_is_reported_and_picked_up_when_plugged_in(tmp_path, clock):
+    link = tmp_path / "sugar-scanner"
+    q: queue.Queue = queue.Queue()
+    scanner = SerialScanner(str(link), q, clock, name="left")
+    pty = None
+    try:
+        scanner.start()
+        status = q.get(timeout=2.0)
+        assert status.status == "disconnected" and str(link) in status.detail
+        assert "USB cable" in status.detail
+        assert scanner.running and not scanner.connected
+        pty = PtyScanner()
+        os.symlink(pty.path, link)
+        next_status(q, "connected")
+        pty.scan("SWD3Z7")
+        assert scanner.wait_for_bytes(len(b"SWD3Z7\r\n"))
+        assert drain(q) == [CardScanned("SWD3Z7", "left", 100.0)]
+    finally:
+        scanner.stop()
+        if pty is not None:
+            pty.close()
+
+
+def _tmp_symlink(directory, target: str):
+    """A new symlink beside the real one, so os.replace swaps it in atomically."""
+    tmp = directory / "sugar-scanner.new"
+    os.symlink(target, tmp)
+    return tmp
