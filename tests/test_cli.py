@@ -1,0 +1,71 @@
+"""`companion score`, `cards` and `history` as a user types them."""
+
+import json
+import subprocess
+import sys
+
+from companion.core.clock import FakeClock
+from companion.core.codes import make_code
+from companion.core.store import EventStore
+from companion.table import Session
+from sugarrr_helpers import STARTS, fruit, salad, saur
+
+
+def companion(*args, stdin=None):
+    return subprocess.run([sys.executable, "-m", "companion.cli", *args], input=stdin,
+                          capture_output=True, text=True, timeout=60)
+
+
+def test_score_json_scores_each_player_and_names_the_winner(tmp_path):
+    f = tmp_path / "hands.txt"
+    f.write_text(
+        "# end of a game\n"
+        f"Ana: {fruit('Strawberry', 2)} {fruit('Strawberry', 3)} {saur('Strawberry', 4)} {salad(1)}\n"
+        "\n"
+        f"Ben: {fruit('Grapes', 2)} {saur('Grapes', 5)}\n")
+    proc = companion("score", "sugarrr", str(f), "--json")
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    assert [(p["name"], p["score"]) for p in out["players"]] == [("Ana", 9), ("Ben", 5)]
+    assert out["winners"] == ["Ana"] and out["tie_break"] is None and out["game"] == "sugarrr"
+    assert out["players"][0]["breakdown"]["Strawberry"] == {"cards": 2, "fruit_o_saurs": [4], "per_card": 4, "points": 8}
+
+
+def test_score_from_stdin_in_plain_text():
+    proc = companion("score", "sugarrr", "-", stdin=f"Ana: {salad(1)}\nBen: {salad(2)}\n")
+    assert proc.returncode == 0
+    assert "Ana and Ben are Win-O-Saurs! (tie decided by: shared)" in proc.stdout
+
+
+def test_score_rejects_bad_codes_naming_line_and_code(tmp_path):
+    cases = {
+        f"Ana: {fruit('Pear', 2)}\nBen: SRS7\n": ("line 2", "SRS7", "garbled"),
+        f"Ana: {make_code('SH', 'L07')}\n": ("line 1", "Sugar Heist"),
+        f"Ana: {salad(1)}\nBen: {salad(1)}\n": ("line 2", "listed twice", "line 1"),
+        "just words\n": ("line 1", "NAME: CODE"),
+    }
+    for text, words in cases.items():
+        proc = companion("score", "sugarrr", "-", stdin=text)
+        assert proc.returncode == 2, text
+        assert proc.stdout == ""
+        for w in words:
+            assert w in proc.stderr, (w, proc.stderr)
+
+
+def test_cards_json_lists_all_148_with_names():
+    proc = companion("cards", "sugarrr", "--json")
+    cards = json.loads(proc.stdout)
+    assert len(cards) == 148 and len({c["code"] for c in cards}) == 148
+    names = {c["name"] for c in cards}
+    assert {"Strawberry 7", "Fruit Salad", "Tyrannostrawbrus Rex 3"} <= names
+    assert all({"code", "name", "copy"} <= set(c) for c in cards)
+
+
+def test_history_lists_unfinished_and_finished_games(tmp_path):
+    db = tmp_path / "table.db"
+    s = Session.start("sugarrr", ["Ana", "Ben"], EventStore(db), FakeClock(1_700_000_000))
+    from companion.core.events import CardScanned
+    s.handle(CardScanned(STARTS[0], "scanner", 1_700_000_001))
+    proc = companion("history", "--store", str(db))
+    assert proc.returncode == 0
+    assert "Ana, Ben" in proc.stdout and "1 inputs" in proc.stdout and "unfinished" in proc.stdout

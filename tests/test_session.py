@@ -1,0 +1,83 @@
+"""The session: verdicts for every scan, nothing rejected is stored, resume rebuilds."""
+
+import pytest
+
+from companion.core.clock import FakeClock
+from companion.core.codes import make_code
+from companion.core.events import CardScanned, Touch
+from companion.core.store import EventStore
+from companion.table import Session, state_digest
+from sugarrr_helpers import STARTS, fruit
+
+NAMES = ["Ana", "Ben"]
+
+
+@pytest.fixture
+def session(tmp_path):
+    store = EventStore(tmp_path / "table.db")
+    s = Session.start("sugarrr", NAMES, store, FakeClock())
+    for i, code in enumerate(STARTS):
+        assert s.handle(CardScanned(code, "scanner", float(i * 2))).verdict == "accepted"
+    return s
+
+
+def scan(s, code, t):
+    return s.handle(CardScanned(code, "scanner", t))
+
+
+def test_the_same_code_within_the_tap_off_window_is_ignored_then_caught_after(session):
+    code = fruit("Pineapple", 5)
+    assert scan(session, code, 20.0).verdict == "accepted"
+    assert scan(session, code, 20.6).verdict == "ignored"
+    v = scan(session, code, 22.0)
+    assert v.verdict == "rejected" and "already in column 1" in v.reason
+
+
+@pytest.mark.parametrize("raw, reason", [
+    (None, "unreadable"),
+    ("SRS7", "garbled"),
+    (make_code("SD", "C01"), "Sweet Deals"),
+    (STARTS[2], "already in column 3"),
+    (fruit("Blueberries", 5), "does not go on any column"),
+    (fruit("Strawberry", 2), "fits columns 1 and 2: tap a column first"),
+])
+def test_bad_scans_are_rejected_with_a_reason_and_change_nothing(session, raw, reason):
+    before = state_digest(session.state)
+    stored = len(session.store.inputs(session.game_id))
+    v = scan(session, raw, 30.0)
+    assert v.verdict == "rejected" and reason in v.reason
+    assert state_digest(session.state) == before
+    assert len(session.store.inputs(session.game_id)) == stored
+    assert session.last_ok is False and session.last_message == v.reason
+
+
+def test_tapping_a_column_then_scanning_plays_there(session):
+    assert session.handle(Touch("column 2", 30.0)).verdict == "accepted"
+    assert scan(session, fruit("Strawberry", 2), 31.0).verdict == "accepted"
+    assert session.state.columns[1][-1] == fruit("Strawberry", 2)
+
+
+def test_every_accepted_input_is_stored_and_a_restart_rebuilds_the_same_state(session, tmp_path):
+    scan(session, fruit("Pineapple", 5), 40.0)
+    scan(session, "garbage!", 41.0)
+    session.handle(Touch("done", 42.0))
+    accepted_inputs = session.store.inputs(session.game_id)
+    assert len(accepted_inputs) == 5 + 2
+    again = Session.start("sugarrr", NAMES, EventStore(tmp_path / "table.db"), FakeClock())
+    assert again.game_id == session.game_id and again.resumed_inputs == 7
+    assert state_digest(again.state) == state_digest(session.state)
+
+
+def test_asking_for_other_players_starts_a_new_game_and_keeps_the_old_one(session, tmp_path):
+    store = EventStore(tmp_path / "table.db")
+    new = Session.start("sugarrr", ["Cy", "Di", "Ed"], store, FakeClock())
+    assert new.game_id != session.game_id
+    old = [g for g in store.games() if g.id == session.game_id][0]
+    assert old.inputs == 5 and old.result == {"abandoned": True}
+
+
+def test_a_bad_player_count_stores_nothing(tmp_path):
+    store = EventStore(tmp_path / "table.db")
+    with pytest.raises(ValueError, match="2-4 players"):
+        Session.start("sugarrr", ["Solo"], store, FakeClock())
+    assert store.games() == []
