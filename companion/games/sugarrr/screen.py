@@ -1,0 +1,358 @@
+"""The Sugarrr! scoreboard: the in-game screen and the final score sheet (800x480).
+
+In game, from top to bottom: a bar with the turn, the Fruit Deck count (tap to correct
+it), the Final Round banner and the devices; the players with live scores beside the
+five columns (tap one to choose it); The Valley's Fruit-O-Saurs; the last verdict, the
+prompt, the turn timer and the action buttons. Menus (Swap, Fruit Deck) cover it all.
+
+>>> import os; os.environ.setdefault("SDL_VIDEODRIVER", "dummy") and None
+>>> from companion.ui.app import App, TableInfo
+>>> from . import rules
+>>> app = App()
+>>> s = rules.new_game(["Ana", "Ben"])
+>>> for c in ["SRP21", "SRS31", "SRG51", "SRA61", "SRB81"]:
+...     s, _ = rules.step(s, rules.StartColumn(rules.card_code(c)))
+>>> app.show(lambda surface: draw_game(surface, s, TableInfo(prompt="Ana: scan a card")))
+>>> sorted(b.command for b in app.buttons)[:3]
+['column 1', 'column 2', 'column 3']
+>>> app.close()
+"""
+
+from __future__ import annotations
+
+import pygame
+
+from companion.ui import theme
+from companion.ui.app import Button, TableInfo
+from companion.ui.widgets import (banner, button, card_chip, cross, draw_text, draw_wrapped,
+                                  fruit_badge, panel, tick)
+
+from . import rules
+from .cards import CARDS, FRUIT_DECK_SIZE, FRUITS
+
+Rect = pygame.Rect
+
+# ---------------------------------------------------------------- layout (800x480)
+
+W, H = 800, 480
+TOP = Rect(0, 0, W, 48)
+PLAYERS = Rect(8, 54, 192, 252)
+COLUMNS = Rect(208, 54, 584, 162)
+VALLEY = Rect(208, 222, 584, 84)
+VERDICT = Rect(8, 312, 564, 76)
+PROMPT = Rect(8, 394, 564, 80)
+TIMER = Rect(580, 312, 212, 56)
+ACTIONS = Rect(580, 376, 212, 98)
+
+
+def player_rows(n: int) -> list[Rect]:
+    """Where each of ``n`` players' rows is drawn, in seat order (tests sample these)."""
+    gap = 6
+    h = min(80, (PLAYERS.height - gap * (n - 1)) // n)
+    return [Rect(PLAYERS.left, PLAYERS.top + i * (h + gap), PLAYERS.width, h) for i in range(n)]
+
+
+def column_rects() -> list[Rect]:
+    """The five column buttons, left to right."""
+    gap = 8
+    w = (COLUMNS.width - gap * (rules.COLUMNS - 1)) // rules.COLUMNS
+    return [Rect(COLUMNS.left + i * (w + gap), COLUMNS.top, w, COLUMNS.height) for i in range(rules.COLUMNS)]
+
+
+def clock(seconds: float) -> str:
+    """Seconds as ``mm:ss`` (minutes keep counting past 59)."""
+    s = max(0, int(seconds))
+    return f"{s // 60:02d}:{s % 60:02d}"
+
+
+# ---------------------------------------------------------------- the in-game screen
+
+def draw_game(surface: pygame.Surface, state: rules.State, info: TableInfo) -> list[Button]:
+    """Draw the whole in-game screen; returns its touch targets."""
+    buttons: list[Button] = []
+    _top_bar(surface, state, info, buttons)
+    _players(surface, state)
+    _columns(surface, state, buttons)
+    _valley(surface, state)
+    _verdict(surface, state, info)
+    _actions(surface, state, buttons)
+    if info.menu == "swap":
+        return _swap_menu(surface, state)
+    if info.menu == "deck":
+        return _deck_menu(surface, state.deck if info.deck_draft is None else info.deck_draft)
+    return buttons
+
+
+def _top_bar(surface: pygame.Surface, state: rules.State, info: TableInfo, buttons: list[Button]) -> None:
+    pygame.draw.rect(surface, theme.PANEL, TOP)
+    draw_text(surface, "Sugarrr!", Rect(10, 0, 150, 48), theme.TITLE, theme.HIGHLIGHT, bold=True)
+    draw_text(surface, f"Turn {state.turn}", Rect(166, 0, 100, 48), theme.MEDIUM, theme.TEXT, bold=True)
+    deck = Rect(270, 5, 140, 38)
+    low = state.deck <= 5
+    button(surface, deck, f"Deck {state.deck}", theme.WARN if low else theme.PANEL_LIGHT,
+           theme.TEXT_DARK if low else theme.TEXT, size=theme.MEDIUM)
+    buttons.append(Button(deck, "deck"))
+    left = 418
+    if state.final_round:
+        banner(surface, Rect(left, 5, 170, 38), "FINAL ROUND", theme.WARN, size=theme.MEDIUM)
+        left += 178
+    _devices(surface, Rect(left, 5, W - 8 - left, 38), info.devices)
+
+
+def _devices(surface: pygame.Surface, rect: Rect, devices: dict[str, str]) -> None:
+    """Green pill naming the working devices, or a red badge per device that is not."""
+    bad = [(n, s) for n, s in devices.items() if s != "connected"]
+    if not devices:
+        return
+    if not bad:
+        banner(surface, rect, " · ".join(devices), theme.OK, size=theme.SMALL)
+        return
+    w = (rect.width - 6 * (len(bad) - 1)) // len(bad)
+    for i, (name, status) in enumerate(bad):
+        text = status if name.lower() in status.lower() else f"{name} {status}"
+        banner(surface, Rect(rect.left + i * (w + 6), rect.top, w, rect.height), text, theme.BAD,
+               theme.TEXT, size=theme.SMALL)
+
+
+def _players(surface: pygame.Surface, state: rules.State) -> None:
+    for i, (who, row) in enumerate(zip(state.players, player_rows(len(state.players)))):
+        active = i == state.active and state.phase != rules.OVER
+        ink = theme.TEXT_DARK if active else theme.TEXT
+        panel(surface, row, theme.HIGHLIGHT if active else theme.PANEL)
+        sheet = rules.score_pile(who, state.piles[i])
+        score = draw_text(surface, str(sheet.total), Rect(row.right - 84, row.top, 74, row.height),
+                          theme.BIG + 4, ink, bold=True, align="right")
+        half = row.height // 2
+        text_w = score.left - row.left - 18
+        draw_text(surface, who, Rect(row.left + 10, row.top + 2, text_w, half), theme.MEDIUM, ink, bold=True)
+        saurs = f"{sheet.saur_cards} saur" + "s" * (sheet.saur_cards != 1)
+        draw_text(surface, saurs, Rect(row.left + 10, row.top + half, text_w, half - 2),
+                  theme.SMALL, theme.TEXT_DARK if active else theme.TEXT_DIM)
+
+
+def _columns(surface: pygame.Surface, state: rules.State, buttons: list[Button]) -> None:
+    for i, (col, rect) in enumerate(zip(state.columns, column_rects())):
+        chosen = state.chosen == i and state.phase in (rules.TURN, rules.PLAYING)
+        if chosen:
+            panel(surface, rect.inflate(8, 8), theme.HIGHLIGHT, radius=theme.RADIUS + 4)
+        head = Rect(rect.left, rect.top, rect.width, 26)
+        panel(surface, rect, theme.PANEL_LIGHT if chosen else theme.BG)
+        head_ink = theme.TEXT_DIM if not chosen else theme.HIGHLIGHT
+        draw_text(surface, str(i + 1), head.inflate(-12, 0), theme.MEDIUM, head_ink, bold=True)
+        if col:
+            size_ink = theme.WARN if len(col) >= rules.COLUMN_LIMIT - 2 else theme.TEXT
+            draw_text(surface, f"{len(col)} card" + "s" * (len(col) > 1), head.inflate(-12, 0),
+                      theme.SMALL, size_ink, bold=True, align="right")
+            top = CARDS[col[-1]]
+            card_chip(surface, Rect(rect.left, head.bottom, rect.width, rect.bottom - head.bottom), top.name,
+                      top.number, theme.look_for(top.fruit))
+        else:
+            body = Rect(rect.left, head.bottom, rect.width, rect.bottom - head.bottom)
+            waiting = i in state.pending
+            panel(surface, body, theme.BG, theme.WARN if waiting else theme.LINE)
+            draw_wrapped(surface, "scan new card" if waiting else "empty", body.inflate(-16, -16),
+                         theme.MEDIUM, theme.WARN if waiting else theme.TEXT_DIM, bold=waiting)
+        buttons.append(Button(rect, f"column {i + 1}"))
+
+
+def _valley(surface: pygame.Surface, state: rules.State) -> None:
+    """The Valley: each Fruit-O-Saur's values 1-5, the ones already taken greyed."""
+    there = {(CARDS[c].fruit, CARDS[c].value) for c in state.valley}
+    gap, h, per_row = 8, 38, 3
+    w = (VALLEY.width - gap * (per_row - 1)) // per_row
+    for k, fruit in enumerate(FRUITS):
+        box = Rect(VALLEY.left + (k % per_row) * (w + gap), VALLEY.top + (k // per_row) * (h + gap + 0), w, h)
+        look = theme.look_for(fruit)
+        panel(surface, box, theme.PANEL)
+        fruit_badge(surface, (box.left + 20, box.centery), 14, look)
+        cell = (box.width - 44) // 5
+        for v in range(1, 6):
+            r = Rect(box.left + 40 + (v - 1) * cell, box.top + 4, cell - 4, box.height - 8)
+            if (fruit, v) in there:
+                panel(surface, r, theme.dim(look.colour, 0.45), radius=6)
+                draw_text(surface, str(v), r, theme.MEDIUM + 2, theme.TEXT, bold=True, align="center")
+            else:
+                panel(surface, r, theme.BG, theme.GONE, width=2, radius=6)
+                draw_text(surface, str(v), r, theme.MEDIUM - 2, theme.GONE, align="center")
+
+
+def _verdict(surface: pygame.Surface, state: rules.State, info: TableInfo) -> None:
+    if info.verdict:
+        fill = {True: theme.dim(theme.OK, 0.3), False: theme.dim(theme.BAD, 0.35)}.get(info.verdict_ok, theme.PANEL)
+        panel(surface, VERDICT, fill)
+        text = VERDICT.inflate(-20, -8)
+        if info.verdict_ok is not None:
+            icon = Rect(VERDICT.left + 10, VERDICT.centery - 26, 52, 52)
+            (tick if info.verdict_ok else cross)(surface, icon)
+            text = Rect(icon.right + 12, text.top, VERDICT.right - icon.right - 22, text.height)
+        draw_wrapped(surface, info.verdict, text, theme.BIG, theme.TEXT, bold=True, max_lines=2)
+    prompt = info.prompt or default_prompt(state)
+    draw_wrapped(surface, prompt, PROMPT.inflate(-8, -4), theme.BIG - 4, theme.HIGHLIGHT, max_lines=2)
+    draw_text(surface, clock(info.turn_seconds), TIMER, theme.HUGE, theme.TEXT_DIM, bold=True, align="right")
+
+
+def default_prompt(state: rules.State) -> str:
+    """What to do now, when the session has no better words."""
+    who = state.players[state.active]
+    if state.phase in (rules.SETUP_PHASE, rules.NEW_COLUMN) and state.pending:
+        return f"Draw a card from the Fruit Deck and scan it for column {state.pending[0] + 1}."
+    return {
+        rules.TURN: f"{who}: scan a card to play it, or tap Swap.",
+        rules.PLAYING: f"{who}: scan more cards for column {(state.chosen or 0) + 1}, then tap Done.",
+        rules.ATTRACT: f"{who}: take Fruit-O-Saurs worth {state.attract_left} and scan them.",
+        rules.HAND: f"{who}: scan the cards left in your hand, then tap Done.",
+        rules.OVER: "Game over!",
+    }.get(state.phase, "")
+
+
+def _actions(surface: pygame.Surface, state: rules.State, buttons: list[Button]) -> None:
+    if state.phase == rules.TURN:
+        labels = [("Swap", "swap")] + ([("Pass", "pass")] if state.final_left is not None else [])
+    elif state.phase in (rules.PLAYING, rules.HAND):
+        labels = [("Done", "done")]
+    else:
+        return
+    gap = 8
+    w = (ACTIONS.width - gap * (len(labels) - 1)) // len(labels)
+    for i, (label, command) in enumerate(labels):
+        rect = Rect(ACTIONS.left + i * (w + gap), ACTIONS.top, w, ACTIONS.height)
+        fill = theme.OK if command == "done" else theme.BUTTON
+        buttons.append(Button(button(surface, rect, label, fill), command))
+
+
+# ---------------------------------------------------------------- menus
+
+def _menu_panel(surface: pygame.Surface, title: str) -> Rect:
+    """Shade the screen and draw the menu's box with its title; returns the box."""
+    shade = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
+    shade.fill(theme.SHADE)
+    surface.blit(shade, (0, 0))
+    box = Rect(90, 50, 620, 380)
+    panel(surface, box, theme.PANEL, theme.HIGHLIGHT, width=4)
+    draw_text(surface, title, Rect(box.left + 20, box.top + 14, box.width - 40, 56), theme.TITLE,
+              theme.TEXT, bold=True, align="center")
+    return box
+
+
+def _cancel(surface: pygame.Surface, rect: Rect) -> Button:
+    return Button(button(surface, rect, "Cancel", theme.PANEL_LIGHT, theme.TEXT), "cancel")
+
+
+def _swap_menu(surface: pygame.Surface, state: rules.State) -> list[Button]:
+    """Swap 1-5 cards with the Market Row (counts above the Market Row are greyed)."""
+    box = _menu_panel(surface, "Swap how many cards?")
+    buttons = []
+    size, gap = 100, 12
+    left = box.centerx - (5 * size + 4 * gap) // 2
+    for n in range(1, rules.HAND_SIZE + 1):
+        rect = Rect(left + (n - 1) * (size + gap), box.top + 110, size, size)
+        ok = n <= state.market
+        button(surface, rect, str(n), theme.BUTTON, size=theme.HUGE, enabled=ok)
+        if ok:
+            buttons.append(Button(rect, f"swap {n}"))
+    buttons.append(_cancel(surface, Rect(box.centerx - 120, box.bottom - 110, 240, 86)))
+    return buttons
+
+
+def _deck_menu(surface: pygame.Surface, count: int) -> list[Button]:
+    """Correct the Fruit Deck count: -5 -1 [count] +1 +5, then OK or Cancel."""
+    box = _menu_panel(surface, "Cards in the Fruit Deck")
+    buttons = []
+    size, gap, mid = 96, 10, 150
+    left = box.centerx - (4 * size + mid + 4 * gap) // 2
+    y = box.top + 96
+    x = left
+    for step in (-5, -1, None, 1, 5):
+        if step is None:
+            draw_text(surface, str(count), Rect(x, y, mid, size), theme.HUGE + 16, theme.HIGHLIGHT,
+                      bold=True, align="center")
+            x += mid + gap
+            continue
+        rect = Rect(x, y, size, size)
+        new = min(FRUIT_DECK_SIZE, max(0, count + step))
+        button(surface, rect, f"{step:+d}", theme.BUTTON, size=theme.BIG + 8, enabled=new != count)
+        if new != count:
+            buttons.append(Button(rect, f"draft {new}"))
+        x += size + gap
+    ok = Rect(box.centerx - 250, box.bottom - 110, 240, 86)
+    buttons.append(Button(button(surface, ok, "OK", theme.OK), f"deck {count}"))
+    buttons.append(_cancel(surface, Rect(box.centerx + 10, box.bottom - 110, 240, 86)))
+    return buttons
+
+
+# ---------------------------------------------------------------- the final screen
+
+def winner_line(result: rules.Result) -> str:
+    """ "Ana is the Win-O-Saur!" or "Ana and Ben are Win-O-Saurs!" (rulebook, "Scoring")."""
+    names = list(result.winners)
+    if len(names) == 1:
+        return f"{names[0]} is the Win-O-Saur!"
+    return f"{', '.join(names[:-1])} and {names[-1]} are Win-O-Saurs!"
+
+
+def tie_line(result: rules.Result) -> str:
+    """Why a tie ended the way it did, or "" when points alone decided."""
+    if result.tie_break is None:
+        return ""
+    if result.tie_break == "shared":
+        return "a shared win"
+    return f"decided by {result.tie_break}"
+
+
+def draw_final(surface: pygame.Surface, result: rules.Result, info: TableInfo | None = None) -> list[Button]:
+    """The score sheet: the winners, the tie-break, then one row per player with each
+    fruit as ``cards × per card`` over its points, Fruit Salad and the total."""
+    draw_text(surface, winner_line(result), Rect(10, 6, W - 20, 58), theme.TITLE + 12, theme.HIGHLIGHT,
+              bold=True, align="center")
+    tie = tie_line(result)
+    if tie:
+        draw_text(surface, tie, Rect(10, 62, W - 20, 30), theme.MEDIUM, theme.TEXT, align="center")
+    name_w, fruit_w, salad_w = 146, 82, 64
+    xs = [8 + name_w + k * fruit_w for k in range(len(FRUITS))]
+    salad_x = xs[-1] + fruit_w
+    total_x = salad_x + salad_w
+    total_w = W - 8 - total_x
+    head = Rect(8, 98, W - 16, 36)
+    for k, fruit in enumerate(FRUITS):
+        fruit_badge(surface, (xs[k] + fruit_w // 2, head.centery), 16, theme.look_for(fruit))
+    fruit_badge(surface, (salad_x + salad_w // 2, head.centery), 16, theme.SALAD_LOOK)
+    draw_text(surface, "Total", Rect(total_x, head.top, total_w - 6, head.height), theme.SMALL, theme.TEXT,
+              bold=True, align="right")
+    n = len(result.sheets)
+    bottom = H - 50 if info and (info.prompt or info.verdict) else H - 8
+    gap = 6
+    row_h = min(80, (bottom - head.bottom - 4 - gap * (n - 1)) // n)
+    for i, sheet in enumerate(result.sheets):
+        row = Rect(8, head.bottom + 4 + i * (row_h + gap), W - 16, row_h)
+        won = sheet.name in result.winners
+        panel(surface, row, theme.PANEL, theme.HIGHLIGHT if won else None, width=4)
+        half = row.height // 2
+        draw_text(surface, sheet.name, Rect(row.left + 12, row.top + 4, name_w - 16, half - 2), theme.MEDIUM,
+                  theme.HIGHLIGHT if won else theme.TEXT, bold=True)
+        saurs = f"{sheet.saur_cards} saur" + "s" * (sheet.saur_cards != 1)
+        draw_text(surface, saurs, Rect(row.left + 12, row.top + half, name_w - 16, half - 4), theme.SMALL,
+                  theme.TEXT_DIM)
+        for k, f in enumerate(sheet.fruits):
+            _fruit_cell(surface, Rect(xs[k], row.top, fruit_w, row.height), f)
+        salad = Rect(salad_x, row.top, salad_w, row.height)
+        draw_text(surface, str(sheet.salads), salad, theme.BIG, theme.TEXT if sheet.salads else theme.GONE,
+                  bold=True, align="center")
+        draw_text(surface, str(sheet.total), Rect(total_x, row.top, total_w - 10, row.height), theme.BIG + 12,
+                  theme.HIGHLIGHT if won else theme.TEXT, bold=True, align="right")
+    if info and (info.prompt or info.verdict):
+        draw_text(surface, info.prompt or info.verdict, Rect(10, H - 46, W - 20, 40), theme.MEDIUM,
+                  theme.TEXT, align="center")
+    return []
+
+
+def _fruit_cell(surface: pygame.Surface, rect: Rect, f: rules.FruitScore) -> None:
+    """``6 × 9`` small over ``54`` big; a dash when the fruit scored nothing at all."""
+    if f.cards == 0 and not f.saurs:
+        draw_text(surface, "–", rect, theme.BIG, theme.GONE, bold=True, align="center")
+        return
+    half = rect.height // 2
+    draw_text(surface, f"{f.cards} × {f.per_card}", Rect(rect.left, rect.top + 4, rect.width, half - 4),
+              theme.SMALL + 2, theme.TEXT, align="center")
+    ink = theme.look_for(f.fruit).colour if f.points else theme.GONE
+    draw_text(surface, str(f.points), Rect(rect.left, rect.top + half, rect.width, half - 4), theme.BIG,
+              ink, bold=True, align="center")

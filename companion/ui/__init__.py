@@ -1,0 +1,9 @@
+"""The pygame touchscreen: the window and its input (:mod:`.app`), colours and type
+(:mod:`.theme`) and drawing helpers (:mod:`.widgets`) shared by every game's screen.
+
+A game's ``screen.py`` draws with these; the session owns the :class:`App` loop.
+"""
+
+from .app import App, Button, TableInfo
+
+__all__ = ["App", "Button", "TableInfo"]

@@ -1,0 +1,101 @@
+"""Colours, type sizes and fruit looks for the table screen (800x480, read from a metre).
+
+High contrast on a dark background; every fruit has a colour AND a letter AND a shape, so
+a colour-blind player can tell Strawberry from Pear by the letter or the outline alone.
+Fonts are pygame's bundled default font (``pygame.font.Font(None, size)``): no system font
+lookups, so the screen looks the same on a Pi without a desktop and in headless tests.
+
+>>> FRUIT_LOOKS["Strawberry"].letter, FRUIT_LOOKS["Pear"].shape
+('S', 'pentagon')
+>>> look_for(None).letter
+'F'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import pygame
+
+Colour = tuple[int, int, int]
+
+# ---------------------------------------------------------------- palette
+
+BG: Colour = (16, 20, 32)            # the screen
+PANEL: Colour = (34, 40, 58)         # cards, rows, columns
+PANEL_LIGHT: Colour = (52, 60, 84)   # a chosen column, a pressed-looking button
+LINE: Colour = (96, 106, 132)        # outlines of empty things
+TEXT: Colour = (245, 245, 250)
+TEXT_DIM: Colour = (150, 156, 176)
+TEXT_DARK: Colour = (16, 20, 32)     # text on a bright fill (highlight, buttons)
+GONE: Colour = (70, 76, 96)          # a Valley Fruit-O-Saur already taken
+
+HIGHLIGHT: Colour = (255, 204, 0)    # the active player, the chosen column, the winners
+OK: Colour = (40, 200, 90)           # accepted: green tick
+BAD: Colour = (235, 60, 60)          # rejected: red cross, a device down
+WARN: Colour = (255, 140, 0)         # Final Round, a column near the 10-card limit
+BUTTON: Colour = (70, 150, 255)      # action buttons
+BUTTON_TEXT: Colour = TEXT_DARK
+SHADE: tuple[int, int, int, int] = (0, 0, 0, 190)   # behind an open menu
+
+# ---------------------------------------------------------------- type sizes
+# Sizes are pygame's default-font sizes; the capital height is about 0.7 x size.
+
+TITLE = 44      # "Sugarrr!", the winner line
+HUGE = 64       # a column's top number, the deck count in its menu
+BIG = 40        # scores, the verdict, button labels
+MEDIUM = 30     # names, the prompt
+SMALL = 24      # column sizes, table headings: the smallest text on screen
+MIN_SIZE = 20   # fitted text never shrinks below this
+
+RADIUS = 10     # corner radius of buttons and panels
+PAD = 8         # the gap between panels
+
+
+@lru_cache(maxsize=64)
+def font(size: int, bold: bool = False) -> pygame.font.Font:
+    """pygame's default font at ``size`` (cached; call ``font.cache_clear()`` after
+    ``pygame.font.quit()``)."""
+    f = pygame.font.Font(None, size)
+    f.bold = bold
+    return f
+
+
+# ---------------------------------------------------------------- fruits
+
+@dataclass(frozen=True)
+class FruitLook:
+    """How one fruit is drawn: its ``colour``, the ``letter`` printed on its card labels
+    (the same letter as in its card codes) and a ``shape`` name understood by
+    :func:`companion.ui.widgets.fruit_badge`: circle, square, triangle, diamond, hexagon,
+    pentagon or star."""
+
+    colour: Colour
+    letter: str
+    shape: str
+
+
+# Letters match the Sugarrr! cards.toml; shapes differ as much as possible in outline.
+FRUIT_LOOKS: dict[str, FruitLook] = {
+    "Strawberry": FruitLook((240, 60, 70), "S", "circle"),
+    "Grapes": FruitLook((180, 100, 255), "G", "square"),
+    "Apricots": FruitLook((255, 150, 40), "A", "triangle"),
+    "Blueberries": FruitLook((80, 160, 255), "B", "diamond"),
+    "Pineapple": FruitLook((255, 225, 50), "P", "hexagon"),
+    "Pear": FruitLook((120, 220, 80), "R", "pentagon"),
+}
+SALAD_LOOK = FruitLook((235, 235, 235), "F", "star")
+UNKNOWN_LOOK = FruitLook(TEXT_DIM, "?", "circle")
+
+
+def look_for(fruit: str | None) -> FruitLook:
+    """The look of a fruit by name; None means Fruit Salad (no fruit of its own)."""
+    if fruit is None:
+        return SALAD_LOOK
+    return FRUIT_LOOKS.get(fruit, UNKNOWN_LOOK)
+
+
+def dim(colour: Colour, factor: float = 0.35) -> Colour:
+    """``colour`` darkened toward the background, for fills behind bright text."""
+    return tuple(int(b + (c - b) * factor) for c, b in zip(colour, BG))  # type: ignore[return-value]

@@ -1,0 +1,221 @@
+"""Small drawing helpers shared by every game's screen.
+
+Each helper draws onto a surface and returns the rect it used, so a screen can turn the
+rect into a touch target (:class:`companion.ui.app.Button`). Text always fits: it shrinks
+to :data:`~companion.ui.theme.MIN_SIZE` and then ends in "..." rather than spill over.
+
+>>> import pygame; _ = pygame.font.init()
+>>> s = pygame.Surface((200, 60))
+>>> draw_text(s, "Blueberries 10", pygame.Rect(0, 0, 200, 60), 40).width <= 200
+True
+"""
+
+from __future__ import annotations
+
+import math
+
+import pygame
+
+from . import theme
+from .theme import Colour, FruitLook
+
+Rect = pygame.Rect
+
+
+# ---------------------------------------------------------------- text
+
+def fit_font(text: str, width: int, size: int, bold: bool = False,
+             min_size: int = theme.MIN_SIZE) -> pygame.font.Font:
+    """The largest default font from ``size`` down to ``min_size`` that fits ``text``
+    into ``width`` pixels (``min_size`` when nothing fits)."""
+    while size > min_size and theme.font(size, bold).size(text)[0] > width:
+        size -= 2
+    return theme.font(max(size, min_size), bold)
+
+
+def _clip(text: str, font: pygame.font.Font, width: int) -> str:
+    """``text`` cut to ``width`` pixels with "..." when it does not fit."""
+    if font.size(text)[0] <= width:
+        return text
+    while text and font.size(text + "...")[0] > width:
+        text = text[:-1]
+    return text.rstrip() + "..."
+
+
+def draw_text(surface: pygame.Surface, text: str, rect: Rect, size: int, colour: Colour = theme.TEXT,
+              bold: bool = False, align: str = "left", min_size: int = theme.MIN_SIZE) -> Rect:
+    """Draw one line of ``text`` inside ``rect``, vertically centred, aligned ``left``,
+    ``center`` or ``right``, shrunk to fit its width. Returns the drawn text's rect."""
+    font = fit_font(text, rect.width, size, bold, min_size)
+    image = font.render(_clip(text, font, rect.width), True, colour)
+    box = image.get_rect(centery=rect.centery)
+    if align == "center":
+        box.centerx = rect.centerx
+    elif align == "right":
+        box.right = rect.right
+    else:
+        box.left = rect.left
+    surface.blit(image, box)
+    return box
+
+
+def wrap(text: str, font: pygame.font.Font, width: int) -> list[str]:
+    """Split ``text`` into lines no wider than ``width`` (a word too long for a line
+    stays whole: the caller shrinks the font or clips)."""
+    lines: list[str] = []
+    line = ""
+    for word in text.split():
+        trial = f"{line} {word}".strip()
+        if font.size(trial)[0] <= width or not line:
+            line = trial
+        else:
+            lines.append(line)
+            line = word
+    if line:
+        lines.append(line)
+    return lines
+
+
+def draw_wrapped(surface: pygame.Surface, text: str, rect: Rect, size: int, colour: Colour = theme.TEXT,
+                 bold: bool = False, max_lines: int = 2, min_size: int = theme.MIN_SIZE) -> Rect:
+    """Draw ``text`` in up to ``max_lines`` lines inside ``rect`` (vertically centred),
+    shrinking the font until it fits; the last line ends in "..." if it still cannot.
+    Returns the rect covering the drawn lines."""
+    while True:
+        font = theme.font(size, bold)
+        lines = wrap(text, font, rect.width)
+        tall = len(lines) * font.get_linesize()
+        wide = max((font.size(l)[0] for l in lines), default=0)
+        if (len(lines) <= max_lines and tall <= rect.height and wide <= rect.width) or size <= min_size:
+            break
+        size -= 2
+    if len(lines) > max_lines:
+        lines = lines[:max_lines - 1] + [_clip(" ".join(lines[max_lines - 1:]) + " ...", font, rect.width)]
+    step = font.get_linesize()
+    top = rect.centery - len(lines) * step // 2
+    used = Rect(rect.left, top, 0, 0)
+    for i, line in enumerate(lines):
+        image = font.render(_clip(line, font, rect.width), True, colour)
+        box = surface.blit(image, (rect.left, top + i * step))
+        used.union_ip(box)
+    return used
+
+
+# ---------------------------------------------------------------- boxes
+
+def panel(surface: pygame.Surface, rect: Rect, fill: Colour = theme.PANEL, border: Colour | None = None,
+          width: int = 3, radius: int = theme.RADIUS) -> Rect:
+    """A rounded box, optionally outlined."""
+    pygame.draw.rect(surface, fill, rect, border_radius=radius)
+    if border is not None:
+        pygame.draw.rect(surface, border, rect, width, border_radius=radius)
+    return rect
+
+
+def button(surface: pygame.Surface, rect: Rect, label: str, fill: Colour = theme.BUTTON,
+           colour: Colour = theme.BUTTON_TEXT, size: int = theme.BIG, enabled: bool = True) -> Rect:
+    """A rounded touch button with a bold centred label. A disabled button is drawn
+    grey; the caller should then not make it a touch target. Returns ``rect``."""
+    if not enabled:
+        fill, colour = theme.PANEL, theme.GONE
+    panel(surface, rect, fill)
+    draw_text(surface, label, rect.inflate(-12, 0), size, colour, bold=True, align="center")
+    return rect
+
+
+def banner(surface: pygame.Surface, rect: Rect, text: str, fill: Colour = theme.WARN,
+           colour: Colour = theme.TEXT_DARK, size: int = theme.MEDIUM) -> Rect:
+    """A filled strip with bold centred text (Final Round, a device down)."""
+    panel(surface, rect, fill, radius=rect.height // 2 if rect.height < 50 else theme.RADIUS)
+    draw_text(surface, text, rect.inflate(-rect.height // 2, 0), size, colour, bold=True, align="center")
+    return rect
+
+
+# ---------------------------------------------------------------- icons
+
+def _polygon(center: tuple[int, int], radius: float, sides: int, turn: float = -90.0,
+             inner: float | None = None) -> list[tuple[float, float]]:
+    """Corners of a regular polygon (or a star when ``inner`` is the inner radius)."""
+    cx, cy = center
+    n = sides * 2 if inner else sides
+    points = []
+    for i in range(n):
+        r = inner if inner and i % 2 else radius
+        a = math.radians(turn + 360.0 * i / n)
+        points.append((cx + r * math.cos(a), cy + r * math.sin(a)))
+    return points
+
+
+def fruit_badge(surface: pygame.Surface, center: tuple[int, int], radius: int, look: FruitLook,
+                faded: bool = False) -> Rect:
+    """The fruit's shape in its colour with its letter on top (colour-blind safe).
+    ``faded`` draws it greyed out. Returns the bounding rect."""
+    fill = theme.GONE if faded else look.colour
+    cx, cy = center
+    letter_y = cy
+    if look.shape == "circle":
+        pygame.draw.circle(surface, fill, center, radius)
+    elif look.shape == "square":
+        side = int(radius * 1.7)
+        pygame.draw.rect(surface, fill, Rect(0, 0, side, side).move(cx - side // 2, cy - side // 2),
+                         border_radius=max(2, radius // 5))
+    elif look.shape == "triangle":
+        r = radius * 1.25
+        pygame.draw.polygon(surface, fill, _polygon((cx, int(cy + r * 0.2)), r, 3))
+        letter_y = cy + int(r * 0.25)
+    elif look.shape == "diamond":
+        pygame.draw.polygon(surface, fill, _polygon(center, radius * 1.15, 4))
+    elif look.shape == "hexagon":
+        pygame.draw.polygon(surface, fill, _polygon(center, radius * 1.05, 6, turn=0))
+    elif look.shape == "pentagon":
+        pygame.draw.polygon(surface, fill, _polygon((cx, cy + radius // 10), radius * 1.1, 5))
+    elif look.shape == "star":
+        pygame.draw.polygon(surface, fill, _polygon(center, radius * 1.2, 5, inner=radius * 0.62))
+    else:
+        pygame.draw.circle(surface, fill, center, radius)
+    size = max(theme.MIN_SIZE - 6, int(radius * 1.35))
+    text = theme.TEXT if faded else theme.TEXT_DARK
+    draw_text(surface, look.letter, Rect(cx - radius, letter_y - radius, 2 * radius, 2 * radius),
+              size, text, bold=True, align="center", min_size=8)
+    return Rect(cx - radius, cy - radius, 2 * radius, 2 * radius)
+
+
+def tick(surface: pygame.Surface, rect: Rect, colour: Colour = theme.OK) -> Rect:
+    """A green disc with a white tick: the last input was accepted."""
+    pygame.draw.circle(surface, colour, rect.center, rect.height // 2)
+    w, h, x, y = rect.width, rect.height, rect.x, rect.y
+    points = [(x + w * 0.25, y + h * 0.52), (x + w * 0.43, y + h * 0.70), (x + w * 0.76, y + h * 0.33)]
+    pygame.draw.lines(surface, theme.TEXT, False, points, max(3, h // 9))
+    return rect
+
+
+def cross(surface: pygame.Surface, rect: Rect, colour: Colour = theme.BAD) -> Rect:
+    """A red disc with a white cross: the last input was rejected."""
+    pygame.draw.circle(surface, colour, rect.center, rect.height // 2)
+    inner = rect.inflate(-rect.width * 0.56, -rect.height * 0.56)
+    width = max(3, rect.height // 9)
+    pygame.draw.line(surface, theme.TEXT, inner.topleft, inner.bottomright, width)
+    pygame.draw.line(surface, theme.TEXT, inner.topright, inner.bottomleft, width)
+    return rect
+
+
+# ---------------------------------------------------------------- cards
+
+def card_chip(surface: pygame.Surface, rect: Rect, name: str, number: int | None, look: FruitLook,
+              fill: Colour = theme.PANEL) -> Rect:
+    """A card drawn as a chip: the fruit badge, the number big (if the card has one)
+    and the name in the fruit's colour, all inside a box outlined in that colour.
+
+    Fits any rect at least 90x90; tall rects stack badge, number and name."""
+    panel(surface, rect, fill, look.colour, width=4)
+    inner = rect.inflate(-8, -10)
+    radius = max(12, min(inner.width // 6, inner.height // 7))
+    badge_y = inner.top + radius + 2
+    fruit_badge(surface, (inner.left + radius + 2, badge_y), radius, look)
+    if number is not None:
+        num_rect = Rect(inner.left + 2 * radius + 6, inner.top, inner.width - 2 * radius - 6, 2 * radius + 4)
+        draw_text(surface, str(number), num_rect, theme.HUGE, theme.TEXT, bold=True, align="center")
+    label = name.rsplit(" ", 1)[0] if number is not None else name
+    name_rect = Rect(inner.left, badge_y + radius + 4, inner.width, max(24, inner.bottom - badge_y - radius - 4))
+    draw_wrapped(surface, label, name_rect, theme.MEDIUM, look.colour, bold=True, max_lines=2)
+    return rect
