@@ -208,6 +208,8 @@ def cmd_run(args) -> int:
     clock = SystemClock()
     try:
         store = EventStore(args.store)
+        if not names and store.unfinished(args.game) is None:
+            return _fail("who is playing? Give --players N or --names A,B,... (no unfinished game to resume)")
         session = Session.start(args.game, names, store, clock, tap_off=args.tap_off)
     except (ValueError, StoreError) as err:
         return _fail(str(err), 2 if isinstance(err, ValueError) and not isinstance(err, StoreError) else 1)

@@ -14,10 +14,11 @@ import hashlib
 import importlib
 import json
 import queue
-from dataclasses import asdict, dataclass, field, is_dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Any, Callable
 
 from .core.clock import Clock
+from .core.codes import normalise
 from .core.errors import BadScan, IllegalAction, StoreError
 from .core.events import CardScanned, DeviceStatus, Input, Touch
 from .core.store import EventStore
@@ -50,6 +51,7 @@ class Verdict:
     reason: str | None = None
     events: tuple = ()
     seq: int | None = None
+    code: str | None = None  # the card code read, None when the scan was garbled
 
 
 @dataclass
@@ -141,19 +143,23 @@ class Session:
         return verdict
 
     def _judge(self, item: Input) -> Verdict:
+        code = None
         if isinstance(item, CardScanned):
+            code = normalise(item.code) if item.code is not None else None
             last_code, last_t = self._last_scan
-            self._last_scan = (item.code, item.t)
-            if item.code is not None and item.code == last_code and item.t - last_t < self.tap_off:
-                return Verdict("ignored", "the same card again within the tap-off window")
+            self._last_scan = (code, item.t)
+            if code and code == last_code and item.t - last_t < self.tap_off:
+                return Verdict("ignored", "the same card again within the tap-off window", code=code)
         try:
             new_state, events = self._decide(item)
-        except (BadScan, IllegalAction) as err:
-            return Verdict("rejected", err.message)
+        except BadScan as err:
+            return Verdict("rejected", err.message, code=err.code)
+        except IllegalAction as err:
+            return Verdict("rejected", err.message, code=code)
         seq = self.store.append(self.game_id, item)  # committed before anything shows it
         self.state = new_state
         self._after(item, events)
-        return Verdict("accepted", None, tuple(events), seq)
+        return Verdict("accepted", None, tuple(events), seq, code)
 
     def _after(self, item: Input, events) -> None:
         for event in events:
@@ -198,7 +204,9 @@ def log_record(item: Input | DeviceStatus, verdict: Verdict | None) -> list[dict
     if verdict is None:
         return [{"event": "device", "device": item.device, "status": item.status, "detail": item.detail, "t": item.t}]
     if isinstance(item, CardScanned):
-        line = {"event": "scan", "code": item.code, "reader": item.reader, "t": item.t, "verdict": verdict.verdict}
+        line = {"event": "scan", "code": verdict.code, "reader": item.reader, "t": item.t, "verdict": verdict.verdict}
+        if item.code != verdict.code:
+            line["raw"] = item.code  # what the reader sent, when it was not a clean card code
     elif isinstance(item, Touch):
         line = {"event": "touch", "command": item.command, "t": item.t, "verdict": verdict.verdict}
     else:

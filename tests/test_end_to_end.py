@@ -58,6 +58,10 @@ def test_every_scan_has_a_verdict_and_mistakes_are_caught(replayed):
     for words in ("garbled", "Sugar Heist", "already in column", "does not match", "tap a column first"):
         assert words in reasons
     assert all(s["reason"] for s in verdicts["rejected"] + verdicts["ignored"])
+    garbled = [s for s in scans if "garbled" in s.get("reason", "")]
+    assert garbled and all(s["code"] is None and s["raw"] for s in garbled)
+    heist = [s for s in scans if "Sugar Heist" in s.get("reason", "")]
+    assert heist[0]["code"].startswith("SH")
     assert all("reason" not in s and s["seq"] for s in verdicts["accepted"])
     assert any(o["event"] == "outcome" and o["type"] == "GameOver" for o in log)
 
