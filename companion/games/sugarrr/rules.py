@@ -24,7 +24,8 @@ from companion.core.codes import make_code
 from companion.core.errors import IllegalAction
 from companion.core.events import Outcome
 
-from .cards import CARDS, FRUIT_DECK_SIZE, FRUITS, PREFIX, SAUR_CODES, SAUR_OF, SETUP, Card
+from .cards import CARDS, FRUIT_DECK_SIZE, SAUR_CODES, SETUP, Card
+from .scoring import FruitScore, Result, ScoreSheet, result_of, score_pile  # noqa: F401  (part of the rules API)
 
 COLUMNS: int = SETUP["columns"]
 MARKET_ROW: int = SETUP["market_row"]
@@ -234,92 +235,6 @@ class GameOver(Outcome):
     result: "Result"
 
 
-# ---------------------------------------------------------------- scoring
-
-@dataclass(frozen=True)
-class FruitScore:
-    """One fruit in a score pile: ``cards`` eaten, each worth ``per_card`` points (the sum
-    of the matching Fruit-O-Saurs' values, ``saurs``)."""
-
-    fruit: str
-    cards: int
-    saurs: tuple[int, ...]
-
-    @property
-    def per_card(self) -> int:
-        return sum(self.saurs)
-
-    @property
-    def points(self) -> int:
-        return self.cards * self.per_card
-
-
-@dataclass(frozen=True)
-class ScoreSheet:
-    """A player's final score (Sugarrr! rulebook, "Scoring")."""
-
-    name: str
-    fruits: tuple[FruitScore, ...]
-    salads: int
-    saur_cards: int
-
-    @property
-    def total(self) -> int:
-        return sum(f.points for f in self.fruits) + self.salads
-
-    def breakdown(self) -> dict:
-        """JSON-ready: per fruit ``{"cards", "fruit_o_saurs", "per_card", "points"}``,
-        then ``"Fruit Salad"`` and ``"fruit_o_saur_cards"``."""
-        out: dict = {f.fruit: {"cards": f.cards, "fruit_o_saurs": list(f.saurs),
-                               "per_card": f.per_card, "points": f.points} for f in self.fruits}
-        out["Fruit Salad"] = {"cards": self.salads, "points": self.salads}
-        out["fruit_o_saur_cards"] = self.saur_cards
-        return out
-
-
-@dataclass(frozen=True)
-class Result:
-    """The outcome of a game: every sheet in seat order, the winners' names, and the
-    tie-break that decided it (None when points alone did)."""
-
-    sheets: tuple[ScoreSheet, ...]
-    winners: tuple[str, ...]
-    tie_break: str | None
-
-    def to_dict(self, game: str = "sugarrr") -> dict:
-        return {"game": game,
-                "players": [{"name": s.name, "score": s.total, "breakdown": s.breakdown()} for s in self.sheets],
-                "winners": list(self.winners), "tie_break": self.tie_break}
-
-
-def score_pile(name: str, codes: Iterable[str]) -> ScoreSheet:
-    """Score one pile of card codes (Sugarrr! rulebook, "Scoring"): each fruit card is
-    worth the total value of its Fruit-O-Saurs; each Fruit Salad is worth 1."""
-    cards = [CARDS[c] for c in codes]
-    fruits = []
-    for fruit in FRUITS:
-        n = sum(1 for c in cards if c.kind == "fruit" and c.fruit == fruit)
-        saurs = tuple(sorted(c.value for c in cards if c.kind == "saur" and c.fruit == fruit))
-        fruits.append(FruitScore(fruit, n, saurs))
-    return ScoreSheet(name, tuple(fruits), sum(c.kind == "salad" for c in cards),
-                      sum(c.kind == "saur" for c in cards))
-
-
-def result_of(names: Iterable[str], piles: Iterable[Iterable[str]]) -> Result:
-    """Rank the piles: most points wins; a tie goes to the tied player with the most
-    Fruit-O-Saur cards; still tied, they all win (rulebook, "Scoring")."""
-    sheets = tuple(score_pile(n, p) for n, p in zip(names, piles))
-    best = max(s.total for s in sheets)
-    tied = [s for s in sheets if s.total == best]
-    if len(tied) == 1:
-        return Result(sheets, (tied[0].name,), None)
-    most = max(s.saur_cards for s in tied)
-    still = [s for s in tied if s.saur_cards == most]
-    if len(still) == 1:
-        return Result(sheets, (still[0].name,), "most Fruit-O-Saur cards")
-    return Result(sheets, tuple(s.name for s in still), "shared")
-
-
 # ---------------------------------------------------------------- helpers
 
 def name(code: str) -> str:
@@ -380,7 +295,8 @@ def new_game(players: Iterable[str]) -> State:
 
 # ---------------------------------------------------------------- legality
 
-def _unseen_fruit(state: State, code: str, verb: str) -> Card:
+def require_unseen(state: State, code: str, verb: str) -> Card:
+    """The card, if it is a Fruit Deck card not yet seen anywhere; else :class:`IllegalAction`."""
     card = CARDS[code]
     if card.kind == "saur":
         raise IllegalAction(code, f"{card.name} is a Fruit-O-Saur: it lives in The Valley, it cannot be {verb}.")
@@ -404,7 +320,7 @@ def check(state: State, action: Action) -> None:
     if isinstance(action, StartColumn):
         if phase not in (SETUP_PHASE, NEW_COLUMN):
             raise IllegalAction(action.card, "No column is waiting for a new card now.")
-        _unseen_fruit(state, action.card, "start a column")
+        require_unseen(state, action.card, "start a column")
         if state.deck == 0:
             raise IllegalAction(action.card, "The Fruit Deck is empty by my count. If it is not, tap the deck to correct it.")
         return
@@ -421,7 +337,7 @@ def check(state: State, action: Action) -> None:
     if isinstance(action, PlayCard):
         if phase not in (TURN, PLAYING):
             raise IllegalAction(action.card, _busy(state))
-        card = _unseen_fruit(state, action.card, "played on a column")
+        card = require_unseen(state, action.card, "played on a column")
         if not 0 <= action.column < COLUMNS:
             raise IllegalAction(action.card, f"There are only {COLUMNS} columns.")
         if phase == PLAYING and action.column != state.chosen:
@@ -470,7 +386,7 @@ def check(state: State, action: Action) -> None:
     if isinstance(action, HandCard):
         if phase != HAND:
             raise IllegalAction(action.card, "Hands are scanned after each player's final turn.")
-        _unseen_fruit(state, action.card, "in a hand")
+        require_unseen(state, action.card, "in a hand")
         if len(state.hand) >= HAND_SIZE:
             raise IllegalAction(action.card, f"A hand holds at most {HAND_SIZE} cards. Tap Done when the hand is scanned.")
         return
