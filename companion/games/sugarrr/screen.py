@@ -312,10 +312,14 @@ def draw_final(surface: pygame.Surface, result: rules.Result, info: TableInfo | 
     salad_x = xs[-1] + fruit_w
     total_x = salad_x + salad_w
     total_w = W - 8 - total_x
-    head = Rect(8, 98, W - 16, 36)
-    for k, fruit in enumerate(FRUITS):
-        fruit_badge(surface, (xs[k] + fruit_w // 2, head.centery), 16, theme.look_for(fruit))
-    fruit_badge(surface, (salad_x + salad_w // 2, head.centery), 16, theme.SALAD_LOOK)
+    head = Rect(8, 90, W - 16, 48)
+    # Badge and name: the letter alone would leave a family guessing which fruit R is.
+    for k, fruit in enumerate(FRUITS + ("Salad",)):
+        x, w = (xs[k], fruit_w) if k < len(FRUITS) else (salad_x, salad_w)
+        look = theme.look_for(fruit) if k < len(FRUITS) else theme.SALAD_LOOK
+        fruit_badge(surface, (x + w // 2, head.top + 14), 14, look)
+        draw_text(surface, fruit, Rect(x + 1, head.top + 29, w - 2, 18), theme.MIN_SIZE, look.colour,
+                  align="center", min_size=14)
     draw_text(surface, "Total", Rect(total_x, head.top, total_w - 6, head.height), theme.SMALL, theme.TEXT,
               bold=True, align="right")
     n = len(result.sheets)
