@@ -8,7 +8,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import queue
 import signal
 import sys
 import threading
@@ -242,22 +241,11 @@ def cmd_run(args) -> int:
         def read_stdin() -> None:
             for line in sys.stdin:
                 runner.typed(line)
-            runner.inputs.put(None)  # end of input: stop once everything before it is handled
+            runner.inputs.join()  # end of input: stop once everything typed is handled
+            runner.stopping = True
         threading.Thread(target=read_stdin, daemon=True, name="stdin").start()
     try:
-        while not runner.stopping:
-            runner.poll_window()
-            try:
-                item = runner.inputs.get(timeout=1 / 30)
-            except queue.Empty:
-                runner.render()
-                continue
-            if item is None:
-                runner.inputs.task_done()
-                break
-            session.handle(item)
-            runner.inputs.task_done()
-            runner.render()
+        runner.loop()
     except KeyboardInterrupt:
         pass
     finally:
