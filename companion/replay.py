@@ -36,6 +36,9 @@ def replay(path: str | Path, store: str = ":memory:", window: bool = True, liste
     session.listeners.extend(listeners)
     app = None
     if window:
+        import os
+
+        os.environ.setdefault("SDL_VIDEODRIVER", "dummy")  # a replay draws off-screen: no window to open
         from .ui.app import App
 
         app = App()

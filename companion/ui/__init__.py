@@ -4,6 +4,11 @@
 A game's ``screen.py`` draws with these; the session owns the :class:`App` loop.
 """
 
-from .app import App, Button, TableInfo
+import os as _os
+
+# pygame prints a banner on import unless told not to; the table's log is not the place.
+_os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
+from .app import App, Button, TableInfo  # noqa: E402
 
 __all__ = ["App", "Button", "TableInfo"]
