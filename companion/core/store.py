@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -82,17 +83,23 @@ class EventStore:
             raise StoreError(f"cannot open the game store {self.path}: {exc}. "
                              "Check the path exists and is writable, or pass --store with another file.") from exc
 
-    def _write(self, sql: str, args: tuple) -> sqlite3.Cursor:
+    @contextmanager
+    def _transaction(self):
+        """One write transaction, committed on exit; any SQLite error rolls it back and
+        becomes a :class:`StoreError`."""
         with self._lock:
             try:
                 self._db.execute("BEGIN IMMEDIATE")
-                cur = self._db.execute(sql, args)
+                yield self._db
                 self._db.execute("COMMIT")
-                return cur
             except sqlite3.Error as exc:
                 if self._db.in_transaction:
                     self._db.execute("ROLLBACK")
                 raise StoreError(f"could not save to the game store {self.path}: {exc}") from exc
+
+    def _write(self, sql: str, args: tuple) -> sqlite3.Cursor:
+        with self._transaction() as db:
+            return db.execute(sql, args)
 
     def new_game(self, game: str, players: list[str] | tuple[str, ...], started: float,
                  config: dict[str, Any] | None = None) -> int:
@@ -107,18 +114,10 @@ class EventStore:
         When this returns, the input is on disk (WAL, synchronous=FULL).
         """
         payload = json.dumps(input_to_dict(item), separators=(",", ":"))
-        with self._lock:
-            try:
-                self._db.execute("BEGIN IMMEDIATE")
-                (last,) = self._db.execute("SELECT COALESCE(MAX(seq), 0) FROM inputs WHERE game_id = ?",
-                                           (game_id,)).fetchone()
-                self._db.execute("INSERT INTO inputs (game_id, seq, t, payload) VALUES (?, ?, ?, ?)",
-                                 (game_id, last + 1, float(item.t), payload))
-                self._db.execute("COMMIT")
-            except sqlite3.Error as exc:
-                if self._db.in_transaction:
-                    self._db.execute("ROLLBACK")
-                raise StoreError(f"could not save to the game store {self.path}: {exc}") from exc
+        with self._transaction() as db:
+            (last,) = db.execute("SELECT COALESCE(MAX(seq), 0) FROM inputs WHERE game_id = ?", (game_id,)).fetchone()
+            db.execute("INSERT INTO inputs (game_id, seq, t, payload) VALUES (?, ?, ?, ?)",
+                       (game_id, last + 1, float(item.t), payload))
         return last + 1
 
     def inputs(self, game_id: int) -> list[Input]:
