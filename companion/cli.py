@@ -93,6 +93,8 @@ def cmd_score(args) -> int:
         text = sys.stdin.read() if args.file in (None, "-") else Path(args.file).read_text(encoding="utf-8")
     except OSError as exc:
         return _fail(f"cannot read {args.file}: {exc.strerror}")
+    except UnicodeDecodeError:
+        return _fail(f"{args.file or 'stdin'} is not a text file: expected lines of 'NAME: CODE CODE ...'")
     try:
         players = parse_holdings(text, args.file or "stdin")
     except ValueError as err:

@@ -54,6 +54,8 @@ def read(path: str | Path) -> Trace:
         lines = Path(path).read_text(encoding="utf-8").splitlines()
     except OSError as exc:
         raise TraceError(f"cannot read trace {path}: {exc.strerror}") from exc
+    except UnicodeDecodeError as exc:
+        raise TraceError(f"{path} is not a trace: it is not UTF-8 text") from exc
     last_t = 0.0
     for n, line in enumerate(lines, 1):
         if not line.strip() or line.lstrip().startswith("#"):

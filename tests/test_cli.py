@@ -69,3 +69,13 @@ def test_history_lists_unfinished_and_finished_games(tmp_path):
     proc = companion("history", "--store", str(db))
     assert proc.returncode == 0
     assert "Ana, Ben" in proc.stdout and "1 inputs" in proc.stdout and "unfinished" in proc.stdout
+
+
+def test_binary_and_missing_files_are_clear_errors(tmp_path):
+    blob = tmp_path / "blob"
+    blob.write_bytes(bytes(range(128, 256)) * 3)
+    for args in (["score", "sugarrr", str(blob)], ["replay", str(blob)],
+                 ["score", "sugarrr", str(tmp_path / "missing")], ["replay", str(tmp_path)]):
+        proc = companion(*args)
+        assert proc.returncode == 2, (args, proc.stderr)
+        assert "Traceback" not in proc.stderr and proc.stderr.startswith("companion: ")
