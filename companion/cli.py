@@ -24,6 +24,12 @@ def _data_dir() -> Path:
     return Path(__file__).resolve().parent.parent / "tests" / "data"
 
 
+def pygame_error():
+    import pygame
+
+    return pygame.error
+
+
 def _fail(message: str, status: int = 2) -> int:
     print(f"companion: {message}", file=sys.stderr)
     return status
@@ -67,6 +73,8 @@ def parse_holdings(text: str, source: str, game: str = "sugarrr"):
         name = name.strip()
         if not name:
             raise ValueError(f"{source}, line {n}: the player has no name")
+        if any(name == other for other, _ in players):
+            raise ValueError(f"{source}, line {n}: {name} appears twice: one line per player")
         cards = []
         for code in codes.split():
             try:
@@ -116,7 +124,10 @@ def _finish_replay(runner, out: Path | None, game: str, quiet_json: bool) -> int
 
     result = runner.session.result()
     if out is not None and runner.app is not None:
-        png = runner.app.save(out / f"{game}-final.png")
+        try:
+            png = runner.app.save(out / f"{game}-final.png")
+        except (OSError, pygame_error()) as exc:
+            return _fail(f"cannot write the scoreboard picture in {out}: {exc}")
         if not quiet_json:
             print(f"final scoreboard written to {png}")
     if result is None:
@@ -140,6 +151,8 @@ def cmd_replay(args, trace_path: Path | None = None) -> int:
         runner = replay(path, listeners=listeners)
     except TraceError as err:
         return _fail(str(err))
+    except ValueError as err:  # the header names a game or players the rules refuse
+        return _fail(f"{path}: {err}")
     try:
         game = runner.session.game
         if not args.json and not listeners:
@@ -206,12 +219,20 @@ def cmd_run(args) -> int:
         return _fail(f"--players {args.players} but {len(names)} names in --names")
     if not names and args.players:
         names = [f"Player {i}" for i in range(1, args.players + 1)]
+    if any(not n for n in names):
+        return _fail("--names has an empty name: write them like --names Mum,Dad,Maya")
+    if not (args.tap_off >= 0 and args.tap_off < 60):
+        return _fail("--tap-off is in seconds, from 0 to 60")
+    for spec in args.scanner or []:
+        kind, _, path = spec.partition(":")
+        if kind != "serial" or not path:
+            return _fail(f"--scanner {spec!r}: use serial:PATH (e.g. serial:/dev/serial/by-id/usb-...)")
     clock = SystemClock()
     try:
         store = EventStore(args.store)
         if not names and store.unfinished(args.game) is None:
             return _fail("who is playing? Give --players N or --names A,B,... (no unfinished game to resume)")
-        session = Session.start(args.game, names, store, clock, tap_off=args.tap_off)
+        session = Session.start(args.game, names, store, clock, tap_off=args.tap_off, new_game=args.new_game)
     except (ValueError, StoreError) as err:
         return _fail(str(err), 2 if isinstance(err, ValueError) and not isinstance(err, StoreError) else 1)
     log = json_logger(sys.stdout) if args.log_format == "json" else text_logger(sys.stdout)
@@ -231,9 +252,7 @@ def cmd_run(args) -> int:
     runner = Runner(session, clock, app=app, simulate=args.simulate, record=record)
     readers = []
     for spec in args.scanner or []:
-        kind, _, path = spec.partition(":")
-        if kind != "serial" or not path:
-            return _fail(f"--scanner {spec!r}: use serial:PATH (e.g. serial:/dev/serial/by-id/usb-...)")
+        path = spec.partition(":")[2]
         tap = (lambda data, t, name=f"scanner{len(readers) or ''}": record.bytes(name, t, data)) if record else None
         reader = SerialScanner(path, runner.inputs, clock, name=f"scanner{len(readers) or ''}", tap=tap)
         reader.start()
@@ -281,6 +300,7 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--log-format", choices=["text", "json"], default="text")
     r.add_argument("--store", default=str(DEFAULT_STORE))
     r.add_argument("--record", help="write what the devices sent as a trace file")
+    r.add_argument("--new-game", action="store_true", help="set an unfinished game aside and start a new one")
     r.add_argument("--tap-off", type=float, default=1.0, help="seconds in which the same code again is ignored")
     r.set_defaults(func=cmd_run)
 

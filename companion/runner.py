@@ -76,7 +76,13 @@ class Runner:
         if line.startswith("/"):
             self.touch(line[1:])
         else:
-            self.inputs.put(CardScanned(line.upper(), reader, self.clock.now()))
+            self.scan_text(line, reader)
+
+    def scan_text(self, text: str, reader: str = "keyboard") -> None:
+        """A code typed (or sent by a keyboard-mode scanner) into the window or stdin."""
+        if self.record is not None:
+            self.record.bytes(reader, self.clock.now(), (text + "\r").encode("latin-1", "replace"))
+        self.inputs.put(CardScanned(text.upper(), reader, self.clock.now()))
 
     def touch(self, command: str) -> None:
         """A touch command: menus are handled here, game commands go on the queue."""
@@ -87,7 +93,8 @@ class Runner:
             if verb == "cancel":
                 self.menu, self.deck_draft = None, None
             elif verb == "draft":
-                self.deck_draft = max(0, int(words[1]))
+                if len(words) == 2 and words[1].isascii() and words[1].isdigit():
+                    self.deck_draft = min(int(words[1]), 999)
             else:
                 self.menu = verb
                 self.deck_draft = self.session.state.deck if verb == "deck" else None
@@ -108,7 +115,7 @@ class Runner:
             elif kind == "typed" and self.simulate:
                 self.typed(value)
             elif kind == "typed":  # a keyboard-mode scanner typing into the window
-                self.inputs.put(CardScanned(value.upper(), "keyboard", self.clock.now()))
+                self.scan_text(value)
 
     # ------------------------------------------------------------ drawing
 

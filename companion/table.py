@@ -24,6 +24,10 @@ from .core.events import CardScanned, DeviceStatus, Input, Touch
 from .core.store import EventStore
 
 TAP_OFF_SECONDS = 1.0
+
+
+class GameInProgress(ValueError):
+    """A new game was asked for while another is unfinished; nothing was changed."""
 GAMES = {"sugarrr": "companion.games.sugarrr"}
 
 
@@ -78,7 +82,7 @@ class Session:
 
     @classmethod
     def start(cls, game: str, players: list[str], store: EventStore, clock: Clock,
-              resume: bool = True, **kw) -> "Session":
+              resume: bool = True, new_game: bool = False, **kw) -> "Session":
         """Resume the newest unfinished ``game`` in the store (when ``resume`` and its
         players match or none were asked for), else begin a new one.
 
@@ -87,7 +91,11 @@ class Session:
         """
         rules, _ = game_modules(game)
         record = store.unfinished(game) if resume else None
-        if record and (not players or list(record.players) == list(players)):
+        if record and players and list(record.players) != list(players) and not new_game:
+            raise GameInProgress(f"an unfinished {game} game with {', '.join(record.players)} is in {store.path}: "
+                                 "leave out --names/--players to resume it, or add --new-game to set it aside "
+                                 "(it stays in the history)")
+        if record and not new_game:
             session = cls(game, store, record.id, rules.new_game(record.players), clock, **kw)
             session._replay(store.inputs(record.id))
             return session
@@ -150,13 +158,19 @@ class Session:
             self._last_scan = (code, item.t)
             if code and code == last_code and item.t - last_t < self.tap_off:
                 return Verdict("ignored", "the same card again within the tap-off window", code=code)
+        else:
+            self._last_scan = (None, float("-inf"))  # after a tap, the same card again is a new scan
         try:
             new_state, events = self._decide(item)
         except BadScan as err:
             return Verdict("rejected", err.message, code=err.code)
         except IllegalAction as err:
             return Verdict("rejected", err.message, code=code)
-        seq = self.store.append(self.game_id, item)  # committed before anything shows it
+        try:
+            seq = self.store.append(self.game_id, item)  # committed before anything shows it
+        except StoreError as err:
+            return Verdict("rejected", f"I could not save that, so it did not count: {err}. "
+                                       "Check the storage card or disk space, then try again.", code=code)
         self.state = new_state
         self._after(item, events)
         return Verdict("accepted", None, tuple(events), seq, code)

@@ -63,10 +63,12 @@ def read(path: str | Path) -> Trace:
         try:
             obj = json.loads(line)
             if header is None:
-                if obj.get("trace") != TRACE_VERSION:
+                if not isinstance(obj, dict) or obj.get("trace") != TRACE_VERSION:
                     raise ValueError(f"the first line must be a header with \"trace\": {TRACE_VERSION}")
                 header = obj
                 continue
+            if not isinstance(obj, dict):
+                raise ValueError("a record must be a JSON object")
             t = float(obj["t"])
             if t < last_t:
                 raise ValueError(f"time goes backwards ({t} after {last_t})")
@@ -82,7 +84,10 @@ def read(path: str | Path) -> Trace:
             raise TraceError(f"{path}, line {n}: {exc}") from exc
     if header is None:
         raise TraceError(f"{path} is empty: no trace header")
-    return Trace(str(header.get("game", "sugarrr")), tuple(header.get("players", ())), tuple(records))
+    players = header.get("players", [])
+    if not isinstance(header, dict) or not isinstance(players, list) or not all(isinstance(p, str) and p for p in players):
+        raise TraceError(f"{path}, line 1: \"players\" must be a list of names")
+    return Trace(str(header.get("game", "sugarrr")), tuple(players), tuple(records))
 
 
 class TraceWriter:

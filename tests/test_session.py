@@ -6,7 +6,7 @@ from companion.core.clock import FakeClock
 from companion.core.codes import make_code
 from companion.core.events import CardScanned, Touch
 from companion.core.store import EventStore
-from companion.table import Session, state_digest
+from companion.table import GameInProgress, Session, state_digest
 from sugarrr_helpers import STARTS, fruit
 
 NAMES = ["Ana", "Ben"]
@@ -68,9 +68,12 @@ def test_every_accepted_input_is_stored_and_a_restart_rebuilds_the_same_state(se
     assert state_digest(again.state) == state_digest(session.state)
 
 
-def test_asking_for_other_players_starts_a_new_game_and_keeps_the_old_one(session, tmp_path):
+def test_other_players_never_silently_replace_an_unfinished_game(session, tmp_path):
     store = EventStore(tmp_path / "table.db")
-    new = Session.start("sugarrr", ["Cy", "Di", "Ed"], store, FakeClock())
+    with pytest.raises(GameInProgress, match="Ana, Ben"):
+        Session.start("sugarrr", ["Cy", "Di", "Ed"], store, FakeClock())
+    assert [g.id for g in store.games()] == [session.game_id] and store.unfinished("sugarrr").inputs == 5
+    new = Session.start("sugarrr", ["Cy", "Di", "Ed"], store, FakeClock(), new_game=True)
     assert new.game_id != session.game_id
     old = [g for g in store.games() if g.id == session.game_id][0]
     assert old.inputs == 5 and old.result == {"abandoned": True}
@@ -81,3 +84,24 @@ def test_a_bad_player_count_stores_nothing(tmp_path):
     with pytest.raises(ValueError, match="2-4 players"):
         Session.start("sugarrr", ["Solo"], store, FakeClock())
     assert store.games() == []
+
+
+def test_tapping_a_column_lets_the_same_card_be_scanned_again_at_once(session):
+    code = fruit("Strawberry", 2)
+    assert "tap a column first" in scan(session, code, 50.0).reason
+    session.handle(Touch("column 1", 50.3))
+    assert scan(session, code, 50.6).verdict == "accepted"
+
+
+def test_a_store_that_cannot_save_rejects_the_input_and_changes_nothing(session):
+    before = state_digest(session.state)
+    session.store.close()
+    v = scan(session, fruit("Pineapple", 5), 60.0)
+    assert v.verdict == "rejected" and "could not save" in v.reason
+    assert state_digest(session.state) == before
+
+
+def test_odd_numbers_in_touch_commands_are_refused_not_crashes(session):
+    for command in ("deck ²", "column 99999999", "deck -3", "swap 0", "column 9", "fly"):
+        v = session.handle(Touch(command, 70.0))
+        assert v.verdict == "rejected" and v.reason, command

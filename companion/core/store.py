@@ -93,8 +93,11 @@ class EventStore:
                 yield self._db
                 self._db.execute("COMMIT")
             except sqlite3.Error as exc:
-                if self._db.in_transaction:
-                    self._db.execute("ROLLBACK")
+                try:
+                    if self._db.in_transaction:
+                        self._db.execute("ROLLBACK")
+                except sqlite3.Error:
+                    pass  # the connection itself is gone; nothing was committed
                 raise StoreError(f"could not save to the game store {self.path}: {exc}") from exc
 
     def _write(self, sql: str, args: tuple) -> sqlite3.Cursor:

@@ -17,6 +17,8 @@ companion.core.errors.IllegalAction: First draw a card from the Fruit Deck and s
 
 from __future__ import annotations
 
+import re
+
 from companion.core.errors import AmbiguousAction, IllegalAction
 from companion.core.events import CardScanned, Input, Touch
 
@@ -54,7 +56,7 @@ def _scan(state: rules.State, code: str) -> rules.Action:
             tops = ", ".join(CARDS[c].name for c in state.top_cards if c)
             raise IllegalAction(code, f"{the_card.name} does not go on any column: it needs the same fruit "
                                       f"or number as a top card ({tops}).")
-        cols = " and ".join(str(i + 1) for i in fits)
+        cols = ", ".join(str(i + 1) for i in fits[:-1]) + f" and {fits[-1] + 1}"
         raise AmbiguousAction(code, f"{the_card.name} fits columns {cols}: tap a column first, then scan it again.")
     raise IllegalAction(code, "The game is over.")
 
@@ -62,7 +64,7 @@ def _scan(state: rules.State, code: str) -> rules.Action:
 def _command(state: rules.State, command: str) -> rules.Action:
     words = command.strip().lower().split()
     verb, args = (words[0], words[1:]) if words else ("", [])
-    number = int(args[0]) if args and args[0].isdigit() else None
+    number = int(args[0]) if args and re.fullmatch(r"[0-9]{1,4}", args[0]) else None
     if verb == "column" and number is not None:
         return rules.ChooseColumn(number - 1)
     if verb == "done":

@@ -320,7 +320,7 @@ def check(state: State, action: Action) -> None:
     if isinstance(action, StartColumn):
         if phase not in (SETUP_PHASE, NEW_COLUMN):
             raise IllegalAction(action.card, "No column is waiting for a new card now.")
-        require_unseen(state, action.card, "start a column")
+        require_unseen(state, action.card, "used to start a column")
         if state.deck == 0:
             raise IllegalAction(action.card, "The Fruit Deck is empty by my count. If it is not, tap the deck to correct it.")
         return
@@ -459,12 +459,13 @@ def apply(state: State, action: Action) -> tuple[State, list[Outcome]]:
         if last.kind == "fruit" and last.number == len(col):
             piles = _add(state.piles, state.active, col)
             state = replace(state, piles=piles, columns=_set(state.columns, col_i, ()))
+            then = " Draw a card to start a new column." if state.deck > 0 else " The Fruit Deck is empty: the column stays empty."
             events.append(Gathered(f"{who} gathers fruit: {last.name} matches the {len(col)} cards in column "
-                                   f"{col_i + 1}. Draw a card to start a new column.", state.active, col_i, col))
+                                   f"{col_i + 1}.{then}", state.active, col_i, col))
             if state.deck > 0:
                 return replace(state, phase=NEW_COLUMN, pending=(col_i,)), events
             return _close_turn(state, events), events
-        why = "Fruit Salad has no number" if last.kind == "salad" else f"{last.name} is not {len(col)}"
+        why = "Fruit Salad has no number" if last.kind == "salad" else f"the column has {len(col)} cards, not {last.number}"
         if can_total((CARDS[c].value for c in state.valley), n):
             events.append(AttractPrompt(f"{who} attracts Fruit-O-Saurs ({why}): take Fruit-O-Saurs from The Valley "
                                         f"totalling {n} and scan them.", state.active, n))
