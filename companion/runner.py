@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import IO, Any, Callable
 
 from .core.clock import Clock
-from .core.events import CardScanned, DeviceStatus, Touch
+from .core.events import CardScanned, Touch
 from .table import Session, Verdict, log_record
 
 # Touch commands the screen handles itself (menus); everything else goes to the game.

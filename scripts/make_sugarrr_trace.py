@@ -136,8 +136,6 @@ class Table:
         col_i, seq, gathers = choice
         first = seq[0]
         if len(rules.legal_columns(self.state, first)) != 1:
-            if self.mistakes.get(self.state.turn) == "misfit-done":
-                pass
             self.scan(first, expect=False)   # ambiguous: the screen asks for a column
             self.touch(f"column {col_i + 1}")
         if self.mistakes.get(self.state.turn) == "misfit":
