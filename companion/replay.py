@@ -53,7 +53,7 @@ def replay(path: str | Path, store: str = ":memory:", window: bool = True, liste
             else:
                 if record.device not in scanners:
                     pty = PtyScanner()
-                    reader = SerialScanner(pty.path, runner.inputs, clock, name=record.device)
+                    reader = SerialScanner(pty.path, runner.inputs, clock, name=record.device, idle_gap=None)
                     reader.start()
                     scanners[record.device] = (pty, reader)
                     sent[record.device] = 0

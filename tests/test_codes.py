@@ -61,7 +61,7 @@ def test_exhaustively_every_changed_character_and_neighbour_swap_is_caught():
 @pytest.mark.parametrize("raw, words", [
     ("", "empty"),
     ("SRS71", "garbled"),
-    (CODES[0] + CODES[0], "garbled"),        # a doubled read is not a longer code
+    (CODES[0] + CODES[0], "twice in one go"),  # a doubled read is not a longer code
     ("SR-71X", "garbled"),
     (make_code("SH", "L07"), "Sugar Heist"),  # a well-formed card of another game
     (make_code("SR", "ZZZ"), "not a Sugarrr! card"),

@@ -285,3 +285,44 @@ def _tmp_symlink(directory, target: str):
     tmp = directory / "sugar-scanner.new"
     os.symlink(target, tmp)
     return tmp
+
+
+# --- no terminator, AIM identifiers, doubled reads (issue 5) ---------------------------
+
+
+def next_scan(q: queue.Queue, timeout: float = 2.0) -> CardScanned:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            item = q.get(timeout=0.05)
+        except queue.Empty:
+            continue
+        if isinstance(item, CardScanned):
+            return item
+    pytest.fail("no scan arrived")
+
+
+def test_a_scanner_with_no_terminator_ends_each_scan_after_the_idle_gap(rig):
+    pty, scanner, q = rig
+    pty.send(b"SRS71M")
+    assert next_scan(q).code == "SRS71M"
+    pty.send(b"SRP21T")
+    assert next_scan(q).code == "SRP21T"
+
+
+def test_a_label_split_over_two_reads_inside_the_idle_gap_is_one_scan(rig):
+    pty, scanner, q = rig
+    pty.send(b"SRS7")
+    time.sleep(0.03)  # a pause shorter than the 0.1 s idle gap
+    pty.send(b"1M\r\n")
+    assert next_scan(q).code == "SRS71M"
+    assert not [i for i in drain(q) if isinstance(i, CardScanned)]
+
+
+@pytest.mark.parametrize("aim", [b"]C0", b"]Q1", b"]E0", b"]d2"])
+def test_aim_symbology_identifiers_are_stripped(aim):
+    assert decode_line(aim + b"SRS71M") == "SRS71M"
+
+
+def test_text_that_only_looks_like_an_identifier_is_kept():
+    assert decode_line(b"]") == "]" and decode_line(b"SR]C0") == "SR]C0"

@@ -92,6 +92,8 @@ def check_code(raw: str) -> tuple[str, str]:
     shown = code if len(code) <= 20 else code[:20] + "..."
     if not code:
         raise BadScan(None, "The scanner sent an empty read: scan the card again.")
+    if len(code) == 2 * CODE_LENGTH and code[:CODE_LENGTH] == code[CODE_LENGTH:]:
+        raise BadScan(None, f"The scanner read {code[:CODE_LENGTH]} twice in one go: scan the card again.")
     if len(code) != CODE_LENGTH or any(ch not in ALPHABET for ch in code):
         raise BadScan(None, f"That scan was garbled ({shown}): scan the card again.")
     if check_character(code[:-1]) != code[-1]:

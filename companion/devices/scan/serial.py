@@ -19,6 +19,7 @@ import logging
 import queue
 from typing import Callable
 import threading
+import time
 
 import serial
 
@@ -83,6 +84,13 @@ class LineFramer:
                     self._discarding = True
         return lines
 
+    def flush(self) -> bytes | None:
+        """End the partial line now (a scanner with no terminator went quiet): return it,
+        or None when there is none (or it was overlong)."""
+        line = bytes(self._line) if self._line and not self._discarding else None
+        self.reset()
+        return line
+
     def reset(self) -> None:
         """Forget any partial line, e.g. after an unplug, so it is never joined to later data."""
         self._line.clear()
@@ -91,7 +99,9 @@ class LineFramer:
 
 
 def decode_line(line: bytes) -> str | None:
-    """The code in one line: printable ASCII with surrounding whitespace stripped.
+    """The code in one line: printable ASCII with surrounding whitespace stripped, and an
+    AIM symbology identifier (``]C0`` Code 128, ``]Q1`` QR, ``]E0`` EAN-13 ...: ``]``, a
+    letter, a modifier character) removed from its start.
 
     Returns None when any byte is not printable ASCII (a garbled read) and ``""`` for a
     line of only whitespace.
@@ -102,6 +112,8 @@ def decode_line(line: bytes) -> str | None:
     text = line.strip()
     if any(byte < 0x20 or byte > 0x7E for byte in text):
         return None
+    if len(text) >= 3 and text[:1] == b"]" and chr(text[1]).isalpha():
+        text = text[3:].strip()
     return text.decode("ascii")
 
 
@@ -118,6 +130,10 @@ class SerialScanner:
     ``baudrate`` is in bits per second; ``max_length`` in bytes (see :class:`LineFramer`).
     Nothing here raises for a missing or vanished device: it is reported on ``out``.
     ``tap(data, t)``, when given, sees every chunk of raw bytes as read (``--record``).
+    ``idle_gap`` (seconds, default 0.1) ends a scan from a scanner set up with no
+    terminator: a partial line followed by that much silence is one scan. A label split
+    over two reads less than ``idle_gap`` apart is still one scan. None waits for a
+    terminator forever (trace replay, whose chunks already carry their terminators).
     """
 
     def __init__(
@@ -130,6 +146,7 @@ class SerialScanner:
         seat: int | None = None,
         max_length: int = 64,
         tap: "Callable[[bytes, float], None] | None" = None,
+        idle_gap: float | None = 0.1,
     ):
         self.port = port
         self.name = name
@@ -144,6 +161,8 @@ class SerialScanner:
         self._counted = threading.Condition()
         self._bytes_read = 0
         self._tap = tap
+        self._idle_gap = idle_gap
+        self._last_data = 0.0  # time.monotonic() of the last byte read
 
     # --- public API ---------------------------------------------------------------
 
@@ -212,7 +231,10 @@ class SerialScanner:
                     self._lost(exc)
                     continue
                 if data:
+                    self._last_data = time.monotonic()
                     self._consume(data)
+                elif self._idle_gap is not None and time.monotonic() - self._last_data >= self._idle_gap:
+                    self._emit(self._framer.flush())
         finally:
             self._close()
 
@@ -220,16 +242,21 @@ class SerialScanner:
         if self._tap is not None:
             self._tap(data, self._clock.now())
         for line in self._framer.feed(data):
-            code = decode_line(line)
-            if code == "":
-                continue
-            if code is None:
-                log.info("scanner %s: garbled read %r", self.name, line)
-            self._out.put(CardScanned(code=code, reader=self.name, t=self._clock.now(), seat=self.seat))
+            self._emit(line)
         # Counted only now: wait_for_bytes() promises the events above are already queued.
         with self._counted:
             self._bytes_read += len(data)
             self._counted.notify_all()
+
+    def _emit(self, line: bytes | None) -> None:
+        if line is None:
+            return
+        code = decode_line(line)
+        if code == "":
+            return
+        if code is None:
+            log.info("scanner %s: garbled read %r", self.name, line)
+        self._out.put(CardScanned(code=code, reader=self.name, t=self._clock.now(), seat=self.seat))
 
     def _try_open(self, first: bool) -> bool:
         """One attempt to open the port. Reports "connected", or on the first failure only,
