@@ -209,7 +209,8 @@ def cmd_run(args) -> int:
     from .core.clock import SystemClock
     from .core.errors import StoreError
     from .core.store import EventStore
-    from .devices.scan.serial import SerialScanner
+    from .core.events import CardScanned
+    from .devices.readers import open_reader, parse_reader
     from .runner import Runner, json_logger, text_logger
     from .table import Session
     from .trace import TraceWriter
@@ -223,10 +224,10 @@ def cmd_run(args) -> int:
         return _fail("--names has an empty name: write them like --names Mum,Dad,Maya")
     if not (args.tap_off >= 0 and args.tap_off < 60):
         return _fail("--tap-off is in seconds, from 0 to 60")
-    for spec in args.scanner or []:
-        kind, _, path = spec.partition(":")
-        if kind != "serial" or not path:
-            return _fail(f"--scanner {spec!r}: use serial:PATH (e.g. serial:/dev/serial/by-id/usb-...)")
+    try:
+        specs = [parse_reader(spec) for spec in args.scanner or []]
+    except ValueError as err:
+        return _fail(str(err))
     clock = SystemClock()
     try:
         store = EventStore(args.store)
@@ -251,12 +252,14 @@ def cmd_run(args) -> int:
     record = TraceWriter(args.record, args.game, list(session.state.players), clock.now()) if args.record else None
     runner = Runner(session, clock, app=app, simulate=args.simulate, record=record)
     readers = []
-    for spec in args.scanner or []:
-        path = spec.partition(":")[2]
-        tap = (lambda data, t, name=f"scanner{len(readers) or ''}": record.bytes(name, t, data)) if record else None
-        reader = SerialScanner(path, runner.inputs, clock, name=f"scanner{len(readers) or ''}", tap=tap)
-        reader.start()
-        readers.append(reader)
+    for i, spec in enumerate(specs):
+        name = f"scanner{i + 1}" if len(specs) > 1 else "scanner"
+        tap = (lambda data, t, name=name: record.bytes(name, t, data)) if record else None
+        readers.append(open_reader(spec, runner.inputs, clock, name, tap))
+    feedback = _feedback(args)
+    if feedback:
+        session.listeners.append(lambda item, verdict: verdict and isinstance(item, CardScanned)
+                                 and feedback.signal(verdict.verdict))
     signal.signal(signal.SIGTERM, lambda *_: setattr(runner, "stopping", True))
     if args.headless and args.simulate:
         def read_stdin() -> None:
@@ -272,6 +275,8 @@ def cmd_run(args) -> int:
     finally:
         for reader in readers:
             reader.stop()
+        if feedback:
+            feedback.close()
         if record:
             record.close()
         if app:
@@ -280,6 +285,19 @@ def cmd_run(args) -> int:
     if args.log_format == "json":
         print(json.dumps({"event": "stop", "game_id": session.game_id}), flush=True)
     return 0
+
+
+def _feedback(args):
+    """The buzzer/LED, or None. A GPIO problem (not a Pi, pin busy) is reported, not fatal."""
+    if args.buzzer is None and args.led is None:
+        return None
+    try:
+        from .devices.gpio import Feedback
+
+        return Feedback(args.buzzer, args.led)
+    except Exception as exc:  # gpiozero raises many kinds when there is no GPIO at all
+        print(f"companion: no buzzer/LED feedback ({exc}); carrying on without it", file=sys.stderr)
+        return None
 
 
 # ---------------------------------------------------------------- parser
@@ -293,7 +311,10 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--game", choices=games, default="sugarrr")
     r.add_argument("--players", type=int)
     r.add_argument("--names", help="comma-separated, in seat order from the first player")
-    r.add_argument("--scanner", action="append", help="serial:PATH (repeat for more readers)")
+    r.add_argument("--scanner", action="append",
+                   help="KIND:PATH[@SEAT], e.g. serial:/dev/serial/by-id/usb-...@2 (repeat for more readers)")
+    r.add_argument("--buzzer", type=int, metavar="PIN", help="GPIO (BCM) pin of a buzzer: a beep for every scan")
+    r.add_argument("--led", type=int, metavar="PIN", help="GPIO (BCM) pin of a status LED")
     r.add_argument("--headless", action="store_true", help="no screen")
     r.add_argument("--simulate", action="store_true", help="typed lines are scans; /done etc. are touches")
     r.add_argument("--fullscreen", action="store_true")

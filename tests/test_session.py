@@ -105,3 +105,10 @@ def test_odd_numbers_in_touch_commands_are_refused_not_crashes(session):
     for command in ("deck ²", "column 99999999", "deck -3", "swap 0", "column 9", "fly"):
         v = session.handle(Touch(command, 70.0))
         assert v.verdict == "rejected" and v.reason, command
+
+
+def test_a_reader_bound_to_a_seat_scans_only_on_that_players_turn(session):
+    v = session.handle(CardScanned(fruit("Pineapple", 5), "left", 80.0, seat=2))
+    assert v.verdict == "rejected" and v.reason == "It is Ana's turn: that card came from Ben's reader."
+    v = session.handle(CardScanned(fruit("Pineapple", 5), "right", 81.0, seat=1))
+    assert v.verdict == "accepted"

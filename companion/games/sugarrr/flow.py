@@ -29,10 +29,24 @@ from .cards import CARDS, card
 def action_for(state: rules.State, item: Input) -> rules.Action:
     """The rules action this input asks for (see module docstring for errors)."""
     if isinstance(item, CardScanned):
-        return _scan(state, card(item.code).code)
+        code = card(item.code).code
+        _check_seat(state, item.seat)
+        return _scan(state, code)
     if isinstance(item, Touch):
         return _command(state, item.command)
     raise IllegalAction(None, "Sugarrr! does not use the tray or buttons.")
+
+
+def _check_seat(state: rules.State, seat: int | None) -> None:
+    """A reader bound to a seat (1-based) may only scan on its player's turn; set-up and
+    new-column cards are anyone's to scan. An unbound reader is the active player's."""
+    if seat is None or state.phase in (rules.SETUP_PHASE, rules.NEW_COLUMN, rules.OVER):
+        return
+    if not 1 <= seat <= len(state.players):
+        raise IllegalAction(None, f"A reader is set up for seat {seat}, but only {len(state.players)} are playing.")
+    if seat - 1 != state.active:
+        raise IllegalAction(None, f"It is {state.players[state.active]}'s turn: that card came from "
+                                  f"{state.players[seat - 1]}'s reader.")
 
 
 def _scan(state: rules.State, code: str) -> rules.Action:

@@ -1,0 +1,55 @@
+"""Readers named on the command line: ``KIND:PATH[@SEAT]``, e.g.
+``serial:/dev/serial/by-id/usb-Netum-if00@2`` (a USB-serial scanner bound to seat 2).
+
+>>> parse_reader("serial:/dev/ttyACM0@3")
+ReaderSpec(kind='serial', path='/dev/ttyACM0', seat=3)
+>>> parse_reader("usb")
+Traceback (most recent call last):
+...
+ValueError: --scanner 'usb': write KIND:PATH[@SEAT] with KIND one of serial (e.g. serial:/dev/serial/by-id/usb-...@1)
+"""
+
+from __future__ import annotations
+
+import queue
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from companion.core.clock import Clock
+
+KINDS = ("serial",)
+
+
+@dataclass(frozen=True)
+class ReaderSpec:
+    """One reader from the command line or config: its kind, stable device path, and
+    the seat (1-based) it is bound to, or None for a reader the whole table shares."""
+
+    kind: str
+    path: str
+    seat: int | None = None
+
+
+def parse_reader(spec: str) -> ReaderSpec:
+    """Parse ``KIND:PATH[@SEAT]``. Raises ValueError with an example for a bad spec."""
+    usage = (f"--scanner {spec!r}: write KIND:PATH[@SEAT] with KIND one of {', '.join(KINDS)} "
+             "(e.g. serial:/dev/serial/by-id/usb-...@1)")
+    kind, sep, rest = spec.partition(":")
+    if not sep or kind not in KINDS or not rest:
+        raise ValueError(usage)
+    path, at, seat = rest.rpartition("@") if "@" in rest else (rest, "", "")
+    if at and not (seat.isascii() and seat.isdigit() and 1 <= int(seat) <= 8):
+        raise ValueError(usage)
+    if not path:
+        raise ValueError(usage)
+    return ReaderSpec(kind, path, int(seat) if at else None)
+
+
+def open_reader(spec: ReaderSpec, out: "queue.Queue", clock: Clock, name: str,
+                tap: Callable[[bytes, float], None] | None = None) -> Any:
+    """Build and start the reader for ``spec``; it reports on ``out`` from its own thread."""
+    from .scan.serial import SerialScanner
+
+    reader = SerialScanner(spec.path, out, clock, name=name, seat=spec.seat, tap=tap)
+    reader.start()
+    return reader
