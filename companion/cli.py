@@ -291,10 +291,14 @@ def _feedback(args):
     """The buzzer/LED, or None. A GPIO problem (not a Pi, pin busy) is reported, not fatal."""
     if args.buzzer is None and args.led is None:
         return None
+    import warnings
+
     try:
         from .devices.gpio import Feedback
 
-        return Feedback(args.buzzer, args.led)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # gpiozero warns about each pin library it tries
+            return Feedback(args.buzzer, args.led)
     except Exception as exc:  # gpiozero raises many kinds when there is no GPIO at all
         print(f"companion: no buzzer/LED feedback ({exc}); carrying on without it", file=sys.stderr)
         return None
