@@ -1,0 +1,116 @@
+"""InvenSense MPU-6050 6-axis IMU over I2C (only the accelerometer is used).
+
+Source: MPU-6000/6050 Register Map and Descriptions Rev. 4.2 (RM-MPU-6000A-00):
+SMPLRT_DIV 0x19, CONFIG 0x1A, ACCEL_CONFIG 0x1C, ACCEL_XOUT_H 0x3B, PWR_MGMT_1 0x6B,
+WHO_AM_I 0x75 (reads 0x68 whatever the AD0 pin). AD0 low -> 0x68, high -> 0x69.
+
+Traps: the chip powers up *asleep* (PWR_MGMT_1 = 0x40) and its data registers read zero
+until the SLEEP bit is cleared; DEVICE_RESET (0x80) puts it back to that state and it needs
+about 100 ms before it listens again. Data is 16-bit two's complement, *big-endian*
+(XOUT_H first); 16384 LSB/g at ±2 g, halving with each range step.
+
+>>> from companion.core.clock import FakeClock
+>>> from companion.devices.emulated.i2c import EmulatedBus, EmulatedMpu6050
+>>> clock = FakeClock()
+>>> chip = EmulatedMpu6050(orientation=lambda t: (-0.5, 0.0, 0.866), clock=clock, noise_g=0)
+>>> accel = Mpu6050(EmulatedBus(chip), sleep=clock.advance); accel.init(range_g=4)
+>>> [round(g, 3) for g in accel.read_g()]
+[-0.5, 0.0, 0.866]
+"""
+
+from __future__ import annotations
+
+import struct
+
+from companion.devices.accel.base import Accelerometer
+
+_REG_SMPLRT_DIV = 0x19
+_REG_CONFIG = 0x1A
+_REG_ACCEL_CONFIG = 0x1C
+_REG_ACCEL_XOUT_H = 0x3B  # ACCEL_XOUT_H..ACCEL_ZOUT_L, 0x3B-0x40
+_REG_PWR_MGMT_1 = 0x6B
+_REG_WHO_AM_I = 0x75
+
+_WHO_AM_I = 0x68
+_PWR_MGMT_1_DEVICE_RESET = 0x80
+_PWR_MGMT_1_WAKE_PLL_X = 0x01  # SLEEP=0, CLKSEL=1: PLL on the X gyro, as advised
+_RESET_DELAY_S = 0.1  # seconds to wait after DEVICE_RESET (register map, PWR_MGMT_1)
+
+
+class AccelRange:
+    """ACCEL_CONFIG AFS_SEL (bits 4:3) and sensitivity, per range.
+
+    * ``RANGE_2_G`` = 0: 16384 LSB/g   * ``RANGE_4_G`` = 1: 8192 LSB/g
+    * ``RANGE_8_G`` = 2: 4096 LSB/g    * ``RANGE_16_G`` = 3: 2048 LSB/g
+    """
+
+    RANGE_2_G = 0
+    RANGE_4_G = 1
+    RANGE_8_G = 2
+    RANGE_16_G = 3
+    BY_G = {2: RANGE_2_G, 4: RANGE_4_G, 8: RANGE_8_G, 16: RANGE_16_G}
+    LSB_PER_G = {2: 16384, 4: 8192, 8: 4096, 16: 2048}
+
+
+class DataRate:
+    """Sample rates as (SMPLRT_DIV, DLPF_CFG) codes packed as ``div << 3 | dlpf``.
+
+    With the digital low-pass filter on (DLPF_CFG 1-6) the base rate is 1 kHz and
+    rate = 1000 Hz / (1 + SMPLRT_DIV). The filter is set below half the rate:
+
+    * ``RATE_1000_HZ``: div 0, DLPF 1 (184 Hz)  * ``RATE_500_HZ``: div 1, DLPF 1
+    * ``RATE_250_HZ``: div 3, DLPF 2 (94 Hz)    * ``RATE_200_HZ``: div 4, DLPF 2
+    * ``RATE_100_HZ``: div 9, DLPF 3 (44 Hz)    * ``RATE_50_HZ``: div 19, DLPF 4 (21 Hz)
+    * ``RATE_25_HZ``: div 39, DLPF 5 (10 Hz)    * ``RATE_10_HZ``: div 99, DLPF 6 (5 Hz)
+    """
+
+    RATE_1000_HZ = 0 << 3 | 1
+    RATE_500_HZ = 1 << 3 | 1
+    RATE_250_HZ = 3 << 3 | 2
+    RATE_200_HZ = 4 << 3 | 2
+    RATE_100_HZ = 9 << 3 | 3
+    RATE_50_HZ = 19 << 3 | 4
+    RATE_25_HZ = 39 << 3 | 5
+    RATE_10_HZ = 99 << 3 | 6
+
+
+class Mpu6050(Accelerometer):
+    """MPU-6050 at 0x68 (AD0 low) or 0x69 (AD0 high). :meth:`init` resets the chip,
+    waits 100 ms with the injected ``sleep``, wakes it, then configures it."""
+
+    name = "MPU-6050"
+    addresses = (0x68, 0x69)
+    id_register = _REG_WHO_AM_I
+    id_register_name = "WHO_AM_I"
+    id_value = _WHO_AM_I
+    rates = {
+        1000: DataRate.RATE_1000_HZ, 500: DataRate.RATE_500_HZ, 250: DataRate.RATE_250_HZ,
+        200: DataRate.RATE_200_HZ, 100: DataRate.RATE_100_HZ, 50: DataRate.RATE_50_HZ,
+        25: DataRate.RATE_25_HZ, 10: DataRate.RATE_10_HZ,
+    }
+    _reg_names = {
+        _REG_SMPLRT_DIV: "SMPLRT_DIV", _REG_CONFIG: "CONFIG",
+        _REG_ACCEL_CONFIG: "ACCEL_CONFIG", _REG_PWR_MGMT_1: "PWR_MGMT_1",
+    }
+    _hints = {
+        _REG_PWR_MGMT_1: "the chip is still asleep (it needs ~100 ms after a reset)",
+    }
+    _data_register = _REG_ACCEL_XOUT_H
+
+    def _before_config(self) -> None:
+        # Reset to a known state, whatever a previous run or a glitch left behind.
+        self.bus.write_byte_data(self.address, _REG_PWR_MGMT_1, _PWR_MGMT_1_DEVICE_RESET)
+        self._sleep(_RESET_DELAY_S)
+
+    def _config_writes(self, range_g: int, rate_code: int) -> list[tuple[int, int]]:
+        return [
+            (_REG_PWR_MGMT_1, _PWR_MGMT_1_WAKE_PLL_X),  # clears SLEEP: data stops reading 0
+            (_REG_SMPLRT_DIV, rate_code >> 3),
+            (_REG_CONFIG, rate_code & 0b111),
+            (_REG_ACCEL_CONFIG, AccelRange.BY_G[range_g] << 3),
+        ]
+
+    def _decode(self, data: bytes) -> tuple[float, float, float]:
+        scale = 1 / AccelRange.LSB_PER_G[self.range_g]
+        x, y, z = struct.unpack(">hhh", data)
+        return (x * scale, y * scale, z * scale)

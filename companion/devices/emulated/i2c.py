@@ -1,0 +1,394 @@
+"""Register-level emulators of the tray accelerometers behind the ``smbus2.SMBus`` API.
+
+:class:`EmulatedBus` routes each transaction by address to an emulated chip; an address
+with no chip NACKs (``OSError`` errno 121) as a real bus does. Each chip keeps a real
+register file: ID registers, configuration registers that read back what was written,
+and data registers encoded from ``orientation(t)`` (gravity plus motion, in g) exactly as
+the chip encodes them for its configured range and resolution. This module reads the
+datasheets independently of the drivers, so the tests check one reading against the other.
+
+Data registers update at the configured output data rate (the sample for time ``t`` is
+``orientation(floor(t * rate) / rate)`` plus seeded Gaussian noise of ``noise_g`` g), and
+read 0 while the chip is asleep, in standby or powered down (as after power-on).
+
+Faults (:meth:`EmulatedChip.fault`): ``"nack"`` (errno 121), ``"eio"`` (5), ``"enxio"``
+(6), ``"zeros"`` / ``"ones"`` (every register reads 0x00 / 0xFF), ``"sleep"`` (the chip
+loses its power/measure setting at once; not a lasting fault), ``"vanish"`` (errno 121 on
+every access; when it clears the chip comes back in its power-on state, like a chip that
+lost power). ``until`` is a clock time after which the fault clears by itself, ``times``
+a number of transactions after which it clears.
+
+>>> from companion.core.clock import FakeClock
+>>> chip = EmulatedAdxl345(clock=FakeClock())
+>>> bus = EmulatedBus(chip)
+>>> hex(bus.read_byte_data(0x53, 0x00))
+'0xe5'
+>>> bus.read_byte_data(0x68, 0x75)
+Traceback (most recent call last):
+...
+OSError: [Errno 121] Remote I/O error: no device at 0x68 (emulated bus 1)
+"""
+
+from __future__ import annotations
+
+import errno as _errno
+import math
+import os
+import random
+import struct
+import threading
+from typing import Callable
+
+from companion.core.clock import Clock, SystemClock
+
+Orientation = Callable[[float], tuple[float, float, float]]
+FAULTS = ("nack", "eio", "enxio", "zeros", "ones", "sleep", "vanish")
+_FAULT_ERRNO = {"nack": _errno.EREMOTEIO, "eio": _errno.EIO, "enxio": _errno.ENXIO,
+                "vanish": _errno.EREMOTEIO}
+_BLOCK_MAX = 32  # smbus2 I2C_SMBUS_BLOCK_MAX
+
+
+def level(t: float) -> tuple[float, float, float]:
+    """A tray at rest, chip face up: +1 g on z."""
+    return (0.0, 0.0, 1.0)
+
+
+def _clamp(counts: float, bits: int, limit: int | None = None) -> int:
+    """Round to counts and saturate at the ``bits`` two's complement range (or ±limit)."""
+    low, high = -(1 << (bits - 1)), (1 << (bits - 1)) - 1
+    if limit is not None:
+        low, high = max(low, -limit), min(high, limit)
+    return max(low, min(high, round(counts)))
+
+
+class EmulatedChip:
+    """One chip's register file. Subclasses give the register map and the encoding."""
+
+    name = "chip"
+    addresses: tuple[int, ...] = ()
+    reset_values: dict[int, int] = {}
+    read_only: frozenset[int] = frozenset()
+    data_registers: range = range(0)
+
+    def __init__(self, address: int | None = None, *, orientation: Orientation = level,
+                 clock: Clock | None = None, noise_g: float = 0.01, seed: int = 0):
+        self.address = self.addresses[0] if address is None else address
+        self.orientation = orientation
+        self.clock = clock if clock is not None else SystemClock()
+        self.noise_g = noise_g
+        self.block_reads = 0
+        self._rng = random.Random(seed)
+        self._lock = threading.RLock()
+        self._fault: str | None = None
+        self._until: float | None = None
+        self._times: int | None = None
+        self.pointer = 0
+        self.power_on_reset()
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} at 0x{self.address:02X}>"
+
+    def power_on_reset(self) -> None:
+        """Every register back to its datasheet power-on value; the chip is asleep."""
+        with self._lock:
+            self.regs = bytearray(256)
+            for register, value in self.reset_values.items():
+                self.regs[register] = value
+            self._index: int | None = None
+            self._sample = (0.0, 0.0, 0.0)
+
+    # -- faults -----------------------------------------------------------------------
+
+    def fault(self, kind: str, until: float | None = None, times: int | None = None) -> None:
+        """Inject a fault (see the module docstring) until clock time ``until`` (s) or for
+        ``times`` transactions, else until :meth:`clear_fault`. Raises ValueError for an
+        unknown kind."""
+        if kind not in FAULTS:
+            raise ValueError(f"unknown fault {kind!r}: choose from {', '.join(FAULTS)}")
+        with self._lock:
+            if kind == "sleep":
+                self._go_to_sleep()
+                return
+            self._fault, self._until, self._times = kind, until, times
+
+    def clear_fault(self) -> None:
+        """End the current fault; a vanished chip returns in its power-on state."""
+        with self._lock:
+            was, self._fault, self._until, self._times = self._fault, None, None, None
+            if was == "vanish":
+                self.power_on_reset()
+
+    @property
+    def fault_kind(self) -> str | None:
+        """The fault in force now, or None."""
+        with self._lock:
+            self._expire()
+            return self._fault
+
+    def _expire(self) -> None:
+        if self._fault and self._until is not None and self.clock.now() >= self._until:
+            self.clear_fault()
+
+    def _access(self) -> str | None:
+        """Start one transaction: raise the fault's OSError, or return "zeros"/"ones"."""
+        self._expire()
+        kind = self._fault
+        if kind is not None and self._times is not None:
+            self._times -= 1
+            if self._times <= 0:
+                self.clear_fault()
+        if kind in _FAULT_ERRNO:
+            code = _FAULT_ERRNO[kind]
+            raise OSError(code, f"{os.strerror(code)}: emulated {self.name} at "
+                                f"0x{self.address:02X} ({kind})")
+        return kind
+
+    # -- transactions (called by EmulatedBus) -----------------------------------------
+
+    def read_block(self, register: int, length: int) -> list[int]:
+        with self._lock:
+            mask = self._access()
+            registers = self._sequence(register, length)
+            self.pointer = registers[-1]
+            if mask:
+                return [0x00 if mask == "zeros" else 0xFF] * length
+            data: dict[int, int] = {}
+            if any(r in self.data_registers for r in registers):
+                data = self._data_bytes()
+            return [data.get(r, self.regs[r]) for r in registers]
+
+    def write_block(self, register: int, values: list[int]) -> None:
+        with self._lock:
+            self._access()
+            registers = self._sequence(register, len(values))
+            for r, value in zip(registers, values):
+                if r not in self.read_only and r not in self.data_registers:
+                    self._write(r, value)
+            self.pointer = registers[-1] if registers else register & 0xFF
+
+    def _sequence(self, register: int, length: int) -> list[int]:
+        """Registers touched by a multi-byte transfer: these chips auto-increment."""
+        return [(register + i) & 0xFF for i in range(length)]
+
+    def _write(self, register: int, value: int) -> None:
+        self.regs[register] = value
+
+    # -- data -------------------------------------------------------------------------
+
+    def current_g(self) -> tuple[float, float, float] | None:
+        """The sample in the data registers now (g), or None while not measuring."""
+        with self._lock:
+            rate = self._odr_hz()
+            if rate is None:
+                return None
+            index = math.floor(self.clock.now() * rate + 1e-6)
+            if index != self._index:
+                g = self.orientation(index / rate)
+                n = self.noise_g
+                self._sample = tuple(v + self._rng.gauss(0.0, n) if n else v for v in g)
+                self._index = index
+            return self._sample
+
+    def _data_bytes(self) -> dict[int, int]:
+        g = self.current_g()
+        raw = bytes(len(self.data_registers)) if g is None else self._encode(g)
+        return dict(zip(self.data_registers, raw))
+
+    def _odr_hz(self) -> float | None:
+        raise NotImplementedError
+
+    def _encode(self, g: tuple[float, float, float]) -> bytes:
+        raise NotImplementedError
+
+    def _go_to_sleep(self) -> None:
+        raise NotImplementedError
+
+
+class EmulatedAdxl345(EmulatedChip):
+    """ADXL345 (datasheet Rev. G, Table 19): DEVID 0xE5, standby until POWER_CTL bit 3."""
+
+    name = "ADXL345"
+    addresses = (0x53, 0x1D)
+    reset_values = {0x00: 0xE5, 0x2C: 0x0A}  # DEVID, BW_RATE = 100 Hz
+    read_only = frozenset({0x00})
+    data_registers = range(0x32, 0x38)  # DATAX0..DATAZ1
+
+    def _odr_hz(self) -> float | None:
+        if not self.regs[0x2D] & 0x08:  # POWER_CTL Measure
+            return None
+        return 3200 / 2 ** (15 - (self.regs[0x2C] & 0x0F))
+
+    def _encode(self, g: tuple[float, float, float]) -> bytes:
+        fmt = self.regs[0x31]  # DATA_FORMAT: FULL_RES bit 3, Justify bit 2, Range 1:0
+        code = fmt & 0b11
+        if fmt & 0x08:  # full resolution: 256 LSB/g, 10 bits at 2 g up to 13 at 16 g
+            bits, lsb_per_g = 10 + code, 256
+        else:  # 10 bits at every range
+            bits, lsb_per_g = 10, 256 >> code
+        counts = [_clamp(v * lsb_per_g, bits) for v in g]
+        if fmt & 0x04:
+            counts = [c << (16 - bits) for c in counts]
+        return struct.pack("<hhh", *counts)
+
+    def _go_to_sleep(self) -> None:
+        self.regs[0x2D] &= ~0x08 & 0xFF
+
+
+class EmulatedMpu6050(EmulatedChip):
+    """MPU-6050 (register map Rev. 4.2): WHO_AM_I 0x68, asleep (PWR_MGMT_1 0x40) at
+    power-on and after DEVICE_RESET; for ``reset_time`` seconds after a reset it ignores
+    writes, as a chip still resetting would."""
+
+    name = "MPU-6050"
+    addresses = (0x68, 0x69)
+    reset_values = {0x75: 0x68, 0x6B: 0x40}  # WHO_AM_I, PWR_MGMT_1 SLEEP
+    read_only = frozenset({0x75})
+    data_registers = range(0x3B, 0x49)  # ACCEL_XOUT_H..GYRO_ZOUT_L
+    _TEMP_25C = round((25 - 36.53) * 340)  # TEMP_OUT at 25 degC (register map 4.18)
+
+    def __init__(self, address: int | None = None, *, reset_time: float = 0.1, **kwargs):
+        self.reset_time = reset_time
+        self._resetting_until = -math.inf
+        super().__init__(address, **kwargs)
+
+    def _write(self, register: int, value: int) -> None:
+        if self.clock.now() < self._resetting_until:
+            return
+        if register == 0x6B and value & 0x80:  # DEVICE_RESET
+            self.power_on_reset()
+            self._resetting_until = self.clock.now() + self.reset_time
+            return
+        self.regs[register] = value
+
+    def _odr_hz(self) -> float | None:
+        if self.regs[0x6B] & 0x40:  # SLEEP
+            return None
+        dlpf = self.regs[0x1A] & 0b111
+        return (8000 if dlpf in (0, 7) else 1000) / (1 + self.regs[0x19])
+
+    def _encode(self, g: tuple[float, float, float]) -> bytes:
+        lsb_per_g = 16384 >> ((self.regs[0x1C] >> 3) & 0b11)  # AFS_SEL
+        counts = [_clamp(v * lsb_per_g, 16) for v in g]
+        return struct.pack(">hhhhhhh", *counts, self._TEMP_25C, 0, 0, 0)
+
+    def _go_to_sleep(self) -> None:
+        self.regs[0x6B] |= 0x40
+
+
+class EmulatedLis3dh(EmulatedChip):
+    """LIS3DH (DocID17530 Rev 2): WHO_AM_I 0x33, powered down (CTRL_REG1 0x07) at
+    power-on; multi-byte transfers advance only with the 0x80 bit on the address."""
+
+    name = "LIS3DH"
+    addresses = (0x18, 0x19)
+    reset_values = {0x0F: 0x33, 0x1E: 0x10, 0x20: 0x07}  # WHO_AM_I, CTRL_REG0, CTRL_REG1
+    read_only = frozenset({0x0F, 0x27})  # WHO_AM_I, STATUS_REG
+    data_registers = range(0x27, 0x2E)  # STATUS_REG, OUT_X_L..OUT_Z_H
+    _ODR = {1: 1, 2: 10, 3: 25, 4: 50, 5: 100, 6: 200, 7: 400, 8: 1600, 9: 1344}
+    _MG_PER_DIGIT = {8: (16, 32, 64, 192), 10: (4, 8, 16, 48), 12: (1, 2, 4, 12)}
+
+    def _sequence(self, register: int, length: int) -> list[int]:
+        base = register & 0x7F
+        if register & 0x80:
+            return [(base + i) & 0x7F for i in range(length)]
+        return [base] * length  # no auto-increment: the same register again
+
+    def _odr_hz(self) -> float | None:
+        code = self.regs[0x20] >> 4
+        if code == 9 and self.regs[0x20] & 0x08:  # low-power mode
+            return 5376
+        return self._ODR.get(code)
+
+    def _encode(self, g: tuple[float, float, float]) -> bytes:
+        ctrl1, ctrl4 = self.regs[0x20], self.regs[0x23]
+        bits = 8 if ctrl1 & 0x08 else 12 if ctrl4 & 0x08 else 10  # LPen, HR
+        code = (ctrl4 >> 4) & 0b11  # FS
+        mg = self._MG_PER_DIGIT[bits][code]
+        limit = math.ceil((2 << code) * 1000 / mg)
+        counts = [_clamp(v * 1000 / mg, bits, limit) << (16 - bits) if ctrl1 & (1 << axis)
+                  else 0 for axis, v in enumerate(g)]
+        order = ">" if ctrl4 & 0x40 else "<"  # BLE
+        return bytes([0x0F]) + struct.pack(f"{order}hhh", *counts)  # STATUS_REG: ZYXDA
+
+    def _go_to_sleep(self) -> None:
+        self.regs[0x20] &= 0x0F  # ODR = power-down
+
+
+class EmulatedBus:
+    """An I2C bus with the ``smbus2.SMBus`` methods, holding emulated chips by address.
+
+    ``block_reads`` counts ``read_i2c_block_data`` calls (burst reads), failed or not.
+    After :meth:`close` every call raises OSError (EBADF) until :meth:`open`."""
+
+    def __init__(self, *chips: EmulatedChip, bus: int | str = 1):
+        self.bus = bus
+        self.chips: dict[int, EmulatedChip] = {}
+        self.block_reads = 0
+        self.closed = False
+        for chip in chips:
+            self.add(chip)
+
+    def add(self, chip: EmulatedChip) -> None:
+        """Plug in a chip; raises ValueError if its address is taken."""
+        if chip.address in self.chips:
+            raise ValueError(f"address 0x{chip.address:02X} already has {self.chips[chip.address]}")
+        self.chips[chip.address] = chip
+
+    def remove(self, address: int) -> None:
+        """Unplug the chip at ``address``."""
+        self.chips.pop(address, None)
+
+    def open(self, bus: int | str | None = None) -> None:
+        self.bus = self.bus if bus is None else bus
+        self.closed = False
+
+    def close(self) -> None:
+        self.closed = True
+
+    def __enter__(self) -> EmulatedBus:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _chip(self, i2c_addr: int) -> EmulatedChip:
+        if self.closed:
+            raise OSError(_errno.EBADF, f"{os.strerror(_errno.EBADF)}: emulated bus closed")
+        chip = self.chips.get(i2c_addr)
+        if chip is None:
+            raise OSError(_errno.EREMOTEIO, f"{os.strerror(_errno.EREMOTEIO)}: no device at "
+                                            f"0x{i2c_addr:02X} (emulated bus {self.bus})")
+        return chip
+
+    def read_byte_data(self, i2c_addr: int, register: int, force: bool | None = None) -> int:
+        return self._chip(i2c_addr).read_block(register, 1)[0]
+
+    def write_byte_data(self, i2c_addr: int, register: int, value: int,
+                        force: bool | None = None) -> None:
+        self.write_i2c_block_data(i2c_addr, register, [value])
+
+    def read_i2c_block_data(self, i2c_addr: int, register: int, length: int,
+                            force: bool | None = None) -> list[int]:
+        if not 0 < length <= _BLOCK_MAX:
+            raise ValueError(f"block length must be 1-{_BLOCK_MAX}, not {length}")
+        self.block_reads += 1
+        chip = self._chip(i2c_addr)
+        with chip._lock:
+            chip.block_reads += 1
+            return chip.read_block(register, length)
+
+    def write_i2c_block_data(self, i2c_addr: int, register: int, data: list[int],
+                             force: bool | None = None) -> None:
+        if len(data) > _BLOCK_MAX or any(not 0 <= v <= 0xFF for v in data):
+            raise ValueError(f"up to {_BLOCK_MAX} bytes 0-255, not {list(data)}")
+        self._chip(i2c_addr).write_block(register, list(data))
+
+    def read_byte(self, i2c_addr: int, force: bool | None = None) -> int:
+        """Read the register the chip's address pointer is on (set by :meth:`write_byte`)."""
+        chip = self._chip(i2c_addr)
+        return chip.read_block(chip.pointer, 1)[0]
+
+    def write_byte(self, i2c_addr: int, value: int, force: bool | None = None) -> None:
+        """Set the chip's register pointer (a write with no data)."""
+        chip = self._chip(i2c_addr)
+        chip.write_block(value, [])
