@@ -173,6 +173,26 @@ def cmd_demo(args) -> int:
     return cmd_replay(args, path)
 
 
+# ---------------------------------------------------------------- labels
+
+def cmd_labels(args) -> int:
+    from .labels import make_labels
+    from .table import GAMES
+
+    if args.game not in GAMES:
+        return _fail(f"no card list for {args.game!r} yet: choose one of {', '.join(GAMES)}")
+    from .games.sugarrr.cards import CARDS
+
+    try:
+        n = make_labels([(c.code, c.name, c.copy) for c in CARDS.values()], args.out, args.symbology, args.sheet)
+    except ValueError as err:
+        return _fail(str(err))
+    except OSError as err:
+        return _fail(f"cannot write {args.out}: {err.strerror}", 1)
+    print(f"{n} stickers written to {args.out}. Print at 100% (\"actual size\"), not \"fit to page\".")
+    return 0
+
+
 # ---------------------------------------------------------------- history
 
 def cmd_history(args) -> int:
@@ -254,8 +274,13 @@ def cmd_run(args) -> int:
     readers = []
     for i, spec in enumerate(specs):
         name = f"scanner{i + 1}" if len(specs) > 1 else "scanner"
-        tap = (lambda data, t, name=name: record.bytes(name, t, data)) if record else None
-        readers.append(open_reader(spec, runner.inputs, clock, name, tap))
+        tap = (lambda data, t, name=name: record.bytes(name, t, data)) if record and spec.kind == "serial" else None
+        try:
+            readers.append(open_reader(spec, runner.inputs, clock, name, tap))
+        except ValueError as err:
+            for reader in readers:
+                reader.stop()
+            return _fail(str(err))
     feedback = _feedback(args)
     if feedback:
         session.listeners.append(lambda item, verdict: verdict and isinstance(item, CardScanned)
@@ -352,10 +377,21 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=cmd_score)
 
+    lb = sub.add_parser("labels", help="sticker sheets: one label per physical card")
+    lb.add_argument("game", choices=games)
+    lb.add_argument("--out", required=True, help="the PDF to write")
+    lb.add_argument("--symbology", default="code128", help="code128 or qr")
+    lb.add_argument("--sheet", default="avery-l7160", help="avery-l7160, avery-l7163, avery-l7651 (A4), avery-5160, avery-5163 (Letter)")
+    lb.set_defaults(func=cmd_labels)
+
     h = sub.add_parser("history", help="list past games")
     h.add_argument("--store", default=str(DEFAULT_STORE))
     h.add_argument("--json", action="store_true")
     h.set_defaults(func=cmd_history)
+
+    from .tray import add_parsers
+
+    add_parsers(sub)
     return p
 
 

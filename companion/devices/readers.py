@@ -1,12 +1,16 @@
 """Readers named on the command line: ``KIND:PATH[@SEAT]``, e.g.
-``serial:/dev/serial/by-id/usb-Netum-if00@2`` (a USB-serial scanner bound to seat 2).
+``serial:/dev/serial/by-id/usb-Netum-if00@2`` (a USB-serial scanner bound to seat 2),
+``hid:/dev/input/by-id/usb-Honeywell-event-kbd``, ``hid:auto`` or ``hid:0c2e:0b61``
+(a keyboard-mode scanner by path, found, or by USB vendor:product).
 
 >>> parse_reader("serial:/dev/ttyACM0@3")
 ReaderSpec(kind='serial', path='/dev/ttyACM0', seat=3)
+>>> parse_reader("hid:0c2e:0b61@2")
+ReaderSpec(kind='hid', path='0c2e:0b61', seat=2)
 >>> parse_reader("usb")
 Traceback (most recent call last):
 ...
-ValueError: --scanner 'usb': write KIND:PATH[@SEAT] with KIND one of serial (e.g. serial:/dev/serial/by-id/usb-...@1)
+ValueError: --scanner 'usb': write KIND:PATH[@SEAT] with KIND one of serial, hid (e.g. serial:/dev/serial/by-id/usb-...@1)
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ from typing import Any, Callable
 
 from companion.core.clock import Clock
 
-KINDS = ("serial",)
+KINDS = ("serial", "hid")
 
 
 @dataclass(frozen=True)
@@ -47,9 +51,28 @@ def parse_reader(spec: str) -> ReaderSpec:
 
 def open_reader(spec: ReaderSpec, out: "queue.Queue", clock: Clock, name: str,
                 tap: Callable[[bytes, float], None] | None = None) -> Any:
-    """Build and start the reader for ``spec``; it reports on ``out`` from its own thread."""
-    from .scan.serial import SerialScanner
+    """Build and start the reader for ``spec``; it reports on ``out`` from its own thread.
 
-    reader = SerialScanner(spec.path, out, clock, name=name, seat=spec.seat, tap=tap)
+    ``hid:`` takes a stable path (``/dev/input/by-id/...-event-kbd``), ``auto`` (the first
+    scanner :func:`~companion.devices.scan.hid.find_scanners` finds) or a ``vendor:product``
+    USB id. Raises ValueError when no such scanner is found or the path is a bare eventN.
+    """
+    if spec.kind == "hid":
+        from .scan.hid import HidScanner, find_scanners
+
+        path = spec.path
+        if path.startswith("/dev/input/event"):
+            raise ValueError(f"{path} can change at every boot: use its /dev/input/by-id/ link instead")
+        if not path.startswith("/"):
+            found = find_scanners(match=None if path == "auto" else path)
+            if not found:
+                raise ValueError(f"no keyboard-mode scanner matching {path!r} is plugged in "
+                                 "(see `companion doctor`)")
+            path = found[0]
+        reader = HidScanner(path, out, clock, name=name, seat=spec.seat)
+    else:
+        from .scan.serial import SerialScanner
+
+        reader = SerialScanner(spec.path, out, clock, name=name, seat=spec.seat, tap=tap)
     reader.start()
     return reader
