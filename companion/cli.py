@@ -281,6 +281,21 @@ def cmd_run(args) -> int:
             for reader in readers:
                 reader.stop()
             return _fail(str(err))
+    sampler = None
+    if args.tray:
+        from .devices.accel.sampler import TraySampler
+        from .tray import EmulatedTray, bus_opener, detector, load_calibration, load_tilt_config
+
+        try:
+            tray = EmulatedTray(clock) if args.tray == "emulated" else None
+            sampler = TraySampler(bus_opener(args.tray, clock, tray), runner.inputs, clock,
+                                  detector(load_calibration(), load_tilt_config()))
+        except ValueError as err:
+            for reader in readers:
+                reader.stop()
+            return _fail(str(err))
+        runner.tray = tray
+        sampler.start()
     feedback = _feedback(args)
     if feedback:
         session.listeners.append(lambda item, verdict: verdict and isinstance(item, CardScanned)
@@ -300,6 +315,8 @@ def cmd_run(args) -> int:
     finally:
         for reader in readers:
             reader.stop()
+        if sampler:
+            sampler.stop()
         if feedback:
             feedback.close()
         if record:
@@ -342,6 +359,7 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--names", help="comma-separated, in seat order from the first player")
     r.add_argument("--scanner", action="append",
                    help="KIND:PATH[@SEAT], e.g. serial:/dev/serial/by-id/usb-...@2 (repeat for more readers)")
+    r.add_argument("--tray", help="the Sugar Blast tray sensor: i2c:1, or emulated (arrow keys tilt it under --simulate)")
     r.add_argument("--buzzer", type=int, metavar="PIN", help="GPIO (BCM) pin of a buzzer: a beep for every scan")
     r.add_argument("--led", type=int, metavar="PIN", help="GPIO (BCM) pin of a status LED")
     r.add_argument("--headless", action="store_true", help="no screen")

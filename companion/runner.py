@@ -19,6 +19,9 @@ from .table import Session, Verdict, log_record
 
 # Touch commands the screen handles itself (menus); everything else goes to the game.
 UI_COMMANDS = ("swap", "deck", "draft", "cancel")
+# Under --simulate the arrow keys tilt the emulated tray toward seat 1 (up), 2 (right),
+# 3 (down), 4 (left).
+ARROW_SEATS = {"up": 1, "right": 2, "down": 3, "left": 4}
 
 
 def json_logger(out: IO[str]) -> Callable:
@@ -57,6 +60,7 @@ class Runner:
     app: Any = None                      # companion.ui.app.App, or None when headless
     simulate: bool = False               # typed lines act as scans ("/cmd" as touches)
     record: Any = None                   # companion.trace.TraceWriter for touches
+    tray: Any = None                     # companion.tray.EmulatedTray under --simulate
     menu: str | None = None
     deck_draft: int | None = None
     dirty: bool = True
@@ -112,6 +116,8 @@ class Runner:
                 self.stopping = True
             elif kind == "touch":
                 self.touch(value)
+            elif kind == "arrow" and self.tray is not None:
+                self.tray.tilt(ARROW_SEATS[value])  # the emulated tray tilts toward that seat
             elif kind == "typed" and self.simulate:
                 self.typed(value)
             elif kind == "typed":  # a keyboard-mode scanner typing into the window

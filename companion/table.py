@@ -158,7 +158,7 @@ class Session:
             self._last_scan = (code, item.t)
             if code and code == last_code and item.t - last_t < self.tap_off:
                 return Verdict("ignored", "the same card again within the tap-off window", code=code)
-        else:
+        elif isinstance(item, Touch):
             self._last_scan = (None, float("-inf"))  # after a tap, the same card again is a new scan
         try:
             new_state, events = self._decide(item)

@@ -53,3 +53,19 @@ def test_step_hands_queued_inputs_to_the_session():
         r.typed(code)
     assert r.step() == 5
     assert r.session.state.phase == "turn"
+
+
+def test_arrow_keys_tilt_the_emulated_tray_under_simulate():
+    from companion.tray import EmulatedTray
+
+    class FakeApp:
+        def poll(self):
+            return [("arrow", "down")]
+
+    r = make_runner()
+    r.app = FakeApp()
+    r.tray = EmulatedTray(r.clock, angle=30)
+    r.poll_window()
+    assert r.tray.seat == 3
+    x, y, z = r.tray(r.clock.now())
+    assert x > 0.45 and abs(y) < 1e-9  # seat 3 is the -X edge lowered: x grows

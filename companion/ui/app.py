@@ -60,6 +60,8 @@ class TableInfo:
     deck_draft: int | None = None
 
 
+_ARROWS = {pygame.K_UP: "up", pygame.K_RIGHT: "right", pygame.K_DOWN: "down", pygame.K_LEFT: "left"}
+
 Draw = Callable[[pygame.Surface], list[Button]]
 
 
@@ -107,8 +109,8 @@ class App:
     # ------------------------------------------------------------ input
 
     def poll(self) -> list[tuple[str, str]]:
-        """Drain pygame's events into ``("touch", command)``, ``("typed", line)`` and
-        ``("quit", "")``.
+        """Drain pygame's events into ``("touch", command)``, ``("typed", line)``,
+        ``("arrow", "up"|"right"|"down"|"left")`` and ``("quit", "")``.
 
         A tap on a touchscreen arrives twice, as FINGERDOWN and as a mouse click SDL
         made from it; the copy (``event.touch``) is dropped so a tap counts once.
@@ -129,6 +131,8 @@ class App:
             elif event.type == pygame.KEYDOWN:
                 if event.key == pygame.K_ESCAPE:
                     out.append(("quit", ""))
+                elif event.key in _ARROWS:
+                    out.append(("arrow", _ARROWS[event.key]))
                 elif event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
                     line, self._typed = self._typed.strip(), ""
                     if line:
