@@ -112,7 +112,7 @@ def test_no_chip_at_all_is_offline_and_never_raises():
     run(clock, sampler, 10.0)
     statuses = [e for e in drain(out) if isinstance(e, DeviceStatus)]
     assert [s.status for s in statuses] == ["offline"]  # said once, not every retry
-    assert "0x53" in statuses[0].detail
+    assert statuses[0].detail == "tray sensor offline: check its cable"
 
 
 def test_the_thread_samples_and_stops_promptly():

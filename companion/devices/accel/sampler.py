@@ -28,7 +28,7 @@ from . import detect
 
 log = logging.getLogger(__name__)
 
-OFFLINE = "tray sensor not answering: check its cable under the tray; retrying"
+OFFLINE = "tray sensor offline: check its cable"
 BACKOFF_S = (0.5, 1.0, 2.0, 5.0)  # seconds between reopen attempts, then every 5 s
 
 
@@ -99,7 +99,8 @@ class TraySampler:
             self._attempt += 1
             self._retry_at = now + delay
             if self.status != "offline":
-                self._report("offline", f"{OFFLINE} ({exc})")
+                log.warning("tray sensor offline: %s; retrying with backoff", exc)
+                self._report("offline", OFFLINE)
             log.info("tray sensor: reconnect failed (%s); next try in %.1f s", exc, delay)
             return
         self.chip, self.failures, self._attempt = chip, 0, 0
@@ -113,7 +114,8 @@ class TraySampler:
             self._close_bus()
             self._retry_at = self._clock.now() + BACKOFF_S[0]
             self._attempt = 1
-            self._report("offline", f"{OFFLINE} ({why})")
+            log.warning("tray sensor offline after %d failures in a row (%s); reconnecting", self.failures, why)
+            self._report("offline", OFFLINE)
 
     def _report(self, status: str, detail: str) -> None:
         self.status = status
