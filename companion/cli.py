@@ -193,6 +193,64 @@ def cmd_labels(args) -> int:
     return 0
 
 
+# ---------------------------------------------------------------- enroll
+
+def cmd_enroll(args) -> int:
+    """Pair NFC stickers with cards: codes from stdin (typed, or a keyboard-mode scanner),
+    tags from the PN532. ``--nfc emulated`` places a new emulated sticker for each card."""
+    import queue as queue_mod
+
+    from .core.clock import SystemClock
+    from .core.enrolment import Enrolments
+    from .core.errors import StoreError
+    from .core.store import EventStore
+    from .devices.scan.pn532 import Pn532Reader
+    from .enroll import enroll
+    from .table import GAMES
+
+    if args.game not in GAMES:
+        return _fail(f"no card list for {args.game!r} yet: choose one of {', '.join(GAMES)}")
+    from .games.sugarrr.cards import CARDS
+
+    try:
+        enrolments = Enrolments(EventStore(args.store))
+    except StoreError as err:
+        return _fail(str(err), 1)
+    uids: queue_mod.Queue = queue_mod.Queue()
+    events: queue_mod.Queue = queue_mod.Queue()
+    emulator = None
+    path = args.nfc
+    if path == "emulated":
+        import os as os_mod
+
+        from .devices.emulated.pn532 import EmulatedPn532
+
+        emulator = EmulatedPn532()
+        path = emulator.path
+    reader = Pn532Reader(path, events, SystemClock(), on_uid=uids.put)
+    reader.start()
+
+    def say(message: str) -> None:
+        print(message, flush=True)
+        if emulator is not None and "place a blank sticker" in message:
+            emulator.lift()
+            emulator.place(b"\x04" + os_mod.urandom(6))
+
+    print("Scan a card's barcode (or type its code) and press Enter; then place a blank sticker "
+          "on the NFC reader.", flush=True)
+    try:
+        n = enroll(sys.stdin, uids, enrolments, args.game, CARDS, SystemClock(), say)
+    except KeyboardInterrupt:
+        n = None
+    finally:
+        reader.stop()
+        if emulator is not None:
+            emulator.close()
+    if n is not None:
+        print(f"{n} sticker{'s' * (n != 1)} enrolled.")
+    return 0
+
+
 # ---------------------------------------------------------------- history
 
 def cmd_history(args) -> int:
@@ -230,6 +288,7 @@ def cmd_run(args) -> int:
     from .core.errors import StoreError
     from .core.store import EventStore
     from .core.events import CardScanned
+    from .core.enrolment import Enrolments
     from .devices.readers import open_reader, parse_reader
     from .runner import Runner, json_logger, text_logger
     from .table import Session
@@ -271,12 +330,15 @@ def cmd_run(args) -> int:
         app = App(fullscreen=args.fullscreen)
     record = TraceWriter(args.record, args.game, list(session.state.players), clock.now()) if args.record else None
     runner = Runner(session, clock, app=app, simulate=args.simulate, record=record)
+    # NFC tags enrolled with `companion enroll`: a plain dict, because the NFC reader looks
+    # codes up from its own thread and the store's connection belongs to this one.
+    enrolled = {e.uid: e.code for e in Enrolments(store).all(args.game)} if specs else {}
     readers = []
     for i, spec in enumerate(specs):
         name = f"scanner{i + 1}" if len(specs) > 1 else "scanner"
         tap = (lambda data, t, name=name: record.bytes(name, t, data)) if record and spec.kind == "serial" else None
         try:
-            readers.append(open_reader(spec, runner.inputs, clock, name, tap))
+            readers.append(open_reader(spec, runner.inputs, clock, name, tap, uid_to_code=enrolled.get))
         except ValueError as err:
             for reader in readers:
                 reader.stop()
@@ -401,6 +463,12 @@ def build_parser() -> argparse.ArgumentParser:
     lb.add_argument("--symbology", default="code128", help="code128 or qr")
     lb.add_argument("--sheet", default="avery-l7160", help="avery-l7160, avery-l7163, avery-l7651 (A4), avery-5160, avery-5163 (Letter)")
     lb.set_defaults(func=cmd_labels)
+
+    en = sub.add_parser("enroll", help="pair blank NFC stickers with cards")
+    en.add_argument("game", choices=games)
+    en.add_argument("--nfc", required=True, help="the PN532's serial port (/dev/serial/by-id/...), or emulated")
+    en.add_argument("--store", default=str(DEFAULT_STORE))
+    en.set_defaults(func=cmd_enroll)
 
     h = sub.add_parser("history", help="list past games")
     h.add_argument("--store", default=str(DEFAULT_STORE))

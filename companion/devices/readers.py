@@ -1,7 +1,8 @@
 """Readers named on the command line: ``KIND:PATH[@SEAT]``, e.g.
 ``serial:/dev/serial/by-id/usb-Netum-if00@2`` (a USB-serial scanner bound to seat 2),
 ``hid:/dev/input/by-id/usb-Honeywell-event-kbd``, ``hid:auto`` or ``hid:0c2e:0b61``
-(a keyboard-mode scanner by path, found, or by USB vendor:product).
+(a keyboard-mode scanner by path, found, or by USB vendor:product),
+``nfc:/dev/serial/by-id/usb-...`` (a PN532 NFC reader over UART).
 
 >>> parse_reader("serial:/dev/ttyACM0@3")
 ReaderSpec(kind='serial', path='/dev/ttyACM0', seat=3)
@@ -10,7 +11,7 @@ ReaderSpec(kind='hid', path='0c2e:0b61', seat=2)
 >>> parse_reader("usb")
 Traceback (most recent call last):
 ...
-ValueError: --scanner 'usb': write KIND:PATH[@SEAT] with KIND one of serial, hid (e.g. serial:/dev/serial/by-id/usb-...@1)
+ValueError: --scanner 'usb': write KIND:PATH[@SEAT] with KIND one of serial, hid, nfc (e.g. serial:/dev/serial/by-id/usb-...@1)
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from typing import Any, Callable
 
 from companion.core.clock import Clock
 
-KINDS = ("serial", "hid")
+KINDS = ("serial", "hid", "nfc")
 
 
 @dataclass(frozen=True)
@@ -50,14 +51,20 @@ def parse_reader(spec: str) -> ReaderSpec:
 
 
 def open_reader(spec: ReaderSpec, out: "queue.Queue", clock: Clock, name: str,
-                tap: Callable[[bytes, float], None] | None = None) -> Any:
+                tap: Callable[[bytes, float], None] | None = None,
+                uid_to_code: Callable[[str], str | None] | None = None,
+                on_uid: Callable[[str], None] | None = None) -> Any:
     """Build and start the reader for ``spec``; it reports on ``out`` from its own thread.
 
     ``hid:`` takes a stable path (``/dev/input/by-id/...-event-kbd``), ``auto`` (the first
     scanner :func:`~companion.devices.scan.hid.find_scanners` finds) or a ``vendor:product``
     USB id. Raises ValueError when no such scanner is found or the path is a bare eventN.
     """
-    if spec.kind == "hid":
+    if spec.kind == "nfc":
+        from .scan.pn532 import Pn532Reader
+
+        reader = Pn532Reader(spec.path, out, clock, name=name, seat=spec.seat, uid_to_code=uid_to_code, on_uid=on_uid)
+    elif spec.kind == "hid":
         from .scan.hid import HidScanner, find_scanners
 
         path = spec.path
