@@ -251,6 +251,12 @@ def cmd_enroll(args) -> int:
     return 0
 
 
+def cmd_nfc_write(args) -> int:
+    from .nfc_write import write_code
+
+    return write_code(args.nfc, args.code, args.wait)
+
+
 # ---------------------------------------------------------------- history
 
 def cmd_history(args) -> int:
@@ -469,6 +475,14 @@ def build_parser() -> argparse.ArgumentParser:
     en.add_argument("--nfc", required=True, help="the PN532's serial port (/dev/serial/by-id/...), or emulated")
     en.add_argument("--store", default=str(DEFAULT_STORE))
     en.set_defaults(func=cmd_enroll)
+
+    nf = sub.add_parser("nfc", help="write a card code onto an NFC sticker")
+    nsub = nf.add_subparsers(dest="nfc_command", required=True)
+    nw = nsub.add_parser("write", help="write CODE as an NDEF text record, then read it back")
+    nw.add_argument("code")
+    nw.add_argument("--nfc", required=True, help="the PN532's serial port (/dev/serial/by-id/...)")
+    nw.add_argument("--wait", type=float, default=30.0, help="seconds to wait for a sticker")
+    nw.set_defaults(func=cmd_nfc_write)
 
     h = sub.add_parser("history", help="list past games")
     h.add_argument("--store", default=str(DEFAULT_STORE))

@@ -58,3 +58,28 @@ def test_each_scanned_card_is_paired_with_the_next_sticker_and_read_back_in_a_ga
     finally:
         reader2.stop()
         emulator2.close()
+
+
+def test_nfc_write_puts_the_code_on_a_blank_sticker_and_a_reader_then_reads_it():
+    from companion.nfc_write import write_code
+
+    emulator = EmulatedPn532()
+    try:
+        emulator.place(bytes.fromhex("04AABBCCDDEEFF"))  # a blank, NDEF-formatted NTAG213
+        said = []
+        assert write_code(emulator.path, salad(7), wait=5, say=said.append) == 0
+        assert "now reads " + salad(7) in said[-1]
+        assert write_code(emulator.path, "SRNOPE", wait=1, say=said.append) == 2
+        events: queue.Queue = queue.Queue()
+        reader = Pn532Reader(emulator.path, events, SystemClock(), poll_interval=0.02)
+        reader.start()
+        try:
+            while True:
+                item = events.get(timeout=5)
+                if type(item).__name__ == "CardScanned":
+                    break
+            assert item.code == salad(7)  # from the NDEF text record: no enrolment needed
+        finally:
+            reader.stop()
+    finally:
+        emulator.close()

@@ -42,7 +42,7 @@ _NTAG215 = (135, 0x3E)
 @dataclass
 class _Tag:
     uid: bytes
-    memory: bytes  # every page, 4 bytes each; empty for a MIFARE Classic (reads fail)
+    memory: bytearray  # every page, 4 bytes each; empty for a MIFARE Classic (reads fail)
 
     @property
     def type2(self) -> bool:
@@ -104,7 +104,7 @@ class EmulatedPn532:
         else:
             if data_area is None:
                 data_area = ndef_tlv(ndef_text_message(ndef_text) if ndef_text is not None else b"")
-            tag = _Tag(uid, ntag_memory(uid, data_area))
+            tag = _Tag(uid, bytearray(ntag_memory(uid, data_area)))
         with self._changed:
             self._tag = tag
 
@@ -236,10 +236,16 @@ class EmulatedPn532:
                 return b"\x01"  # status 0x01: the target did not answer in time
             if not tag.type2:
                 return b"\x14"  # MIFARE authentication error
+            if params[1] == 0xA2 and len(params) == 7:  # Type 2 WRITE: page, 4 bytes
+                page = params[2]
+                if not 4 <= page < len(tag.memory) // 4:
+                    return b"\x14"  # the tag NAKs a write outside its user pages
+                tag.memory[page * 4 : page * 4 + 4] = params[3:7]
+                return b"\x00"
             if params[1] != 0x30 or len(params) != 3:
                 return b"\x27"  # command not acceptable in this context
             start = params[2] * 4
-            memory = tag.memory * 2  # READ rolls over past the last page
+            memory = bytes(tag.memory) * 2  # READ rolls over past the last page
             return b"\x00" + memory[start % len(tag.memory) :][:16]
         return None
 

@@ -60,6 +60,7 @@ _RF_CONFIGURATION = 0x32
 _IN_DATA_EXCHANGE = 0x40
 _IN_LIST_PASSIVE_TARGET = 0x4A
 _CFG_MAX_RETRIES = 0x05  # RFConfiguration item: MxRtyATR, MxRtyPSL, MxRtyPassiveActivation
+_NTAG_WRITE = 0xA2  # Type 2 Tag WRITE: 4 bytes to the given page
 _NTAG_READ = 0x30  # Type 2 Tag READ: 16 bytes from the given page (4 bytes a page)
 _WAKEUP = b"\x55\x55" + bytes(15)  # HSU wake-up: 0x55 pulses, then a long run of 0x00
 _READ_TIMEOUT = 0.02  # seconds one port read waits, so stop() is noticed within this
@@ -299,6 +300,28 @@ class Pn532:
         if len(data) != 17:
             raise TagError(0xFF)
         return data[1:]
+
+    def write_page(self, target: int, page: int, data: bytes) -> None:
+        """NTAG WRITE (0xA2) through InDataExchange: 4 bytes to ``page`` (4 and up are user
+        memory; NTAG21x datasheet, section 10.4). Raises TagError when the tag refuses."""
+        if len(data) != 4:
+            raise ValueError("a Type 2 tag page is 4 bytes")
+        reply = self.command(_IN_DATA_EXCHANGE, bytes([target, _NTAG_WRITE, page]) + data)
+        if not reply or reply[0] & 0x3F:
+            raise TagError(reply[0] & 0x3F if reply else 0xFF)
+
+    def write_ndef_text(self, target: Target, text: str) -> None:
+        """Write ``text`` as the tag's only NDEF record (a well-known Text record, "en"),
+        from page 4. Raises TagError, or NdefError when the tag is not NDEF-formatted."""
+        cc = self.read_pages(target.number, 3)[:4]
+        if cc[0] != 0xE1:
+            raise NdefError("the sticker is not NDEF-formatted (no capability container): use an NTAG213/215")
+        area = ndef_tlv(ndef_text_message(text))
+        if len(area) > cc[2] * 8:
+            raise NdefError(f"{len(area)} bytes do not fit the sticker's {cc[2] * 8}-byte data area")
+        area += bytes(-len(area) % 4)
+        for i in range(0, len(area), 4):
+            self.write_page(target.number, 4 + i // 4, area[i : i + 4])
 
     def read_ndef_text(self, target: Target) -> str | None:
         """The Text record of an NTAG21x: capability container (page 3: E1 ver size access,

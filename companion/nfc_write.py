@@ -1,0 +1,51 @@
+"""``companion nfc write CODE --nfc PATH``: write a card code onto an NFC sticker as an
+NDEF Text record, then read it back to check. The sticker then needs no enrolment."""
+
+from __future__ import annotations
+
+import time
+
+import serial
+
+from .core.codes import check_code, normalise
+from .core.errors import BadScan
+from .devices.scan.pn532 import NdefError, Pn532, Pn532Error, TagError
+
+
+def write_code(port_path: str, code: str, wait: float = 30.0, say=print) -> int:
+    """Wait up to ``wait`` seconds for a sticker and write ``code`` to it. Returns an exit
+    status: 0 written and verified, 1 reader or sticker problem, 2 a bad code."""
+    try:
+        check_code(code)
+    except BadScan as err:
+        say(f"companion: {err.message}")
+        return 2
+    code = normalise(code)
+    try:
+        port = serial.Serial(port_path, 115200, timeout=0.02)
+    except (serial.SerialException, OSError) as exc:
+        say(f"companion: cannot open the NFC reader at {port_path}: {exc}")
+        return 1
+    try:
+        pn532 = Pn532(port)
+        pn532.begin()
+        say(f"Place a blank NTAG213/215 sticker on the reader to write {code}...")
+        deadline = time.monotonic() + wait
+        while time.monotonic() < deadline:
+            target = pn532.list_passive_target()
+            if target is not None:
+                pn532.write_ndef_text(target, code)
+                back = pn532.read_ndef_text(target)
+                if back != code:
+                    say(f"companion: the sticker read back {back!r}, not {code}: try another sticker")
+                    return 1
+                say(f"Written and checked: sticker {target.uid.hex().upper()} now reads {code}.")
+                return 0
+            time.sleep(0.05)
+        say(f"companion: no sticker seen in {wait:.0f} s")
+        return 1
+    except (NdefError, TagError, Pn532Error) as exc:
+        say(f"companion: could not write the sticker: {exc}")
+        return 1
+    finally:
+        port.close()
