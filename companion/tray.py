@@ -183,6 +183,12 @@ def cmd_calibrate(args) -> int:
     cal = Calibrator(seats=args.seats)
     print(f"Calibrating the {chip.name} on {name} for {args.seats} seats.")
     print(cal.prompt, flush=True)
+    app = None
+    if args.screen:
+        from .ui.app import App
+
+        app = App()
+        app.show(lambda s: draw_calibration(s, cal, None))
     deadline = time.monotonic() + args.timeout
     try:
         while not cal.done and time.monotonic() < deadline:
@@ -193,18 +199,48 @@ def cmd_calibrate(args) -> int:
                 continue
             if cal.feed(clock.now(), x, y, z):
                 print(cal.prompt, flush=True)
+            if app is not None:
+                app.poll()
+                if int(clock.now() * 10) % 2 == 0:  # about 5 redraws a second
+                    app.show(lambda s: draw_calibration(s, cal, (x, y, z)))
             time.sleep(0.01)
     except ValueError as exc:
         print(f"companion: {exc}", file=sys.stderr)
         return 2
     finally:
         bus.close()
+        if app is not None:
+            if cal.done and args.screen_png:
+                app.show(lambda s: draw_calibration(s, cal, None))
+                app.save(args.screen_png)
+            app.close()
     if not cal.done:
         print(f"companion: calibration timed out after {args.timeout:.0f} s ({cal.prompt})", file=sys.stderr)
         return 1
     path = save_calibration(cal.result, Path(args.out) if args.out else None)
     print(f"Saved to {path}.")
     return 0
+
+
+def draw_calibration(surface, cal, g) -> list:
+    """The calibration screen: the step number, the instruction in big type, and which
+    seats are done. Returns no buttons (the tray itself is the input)."""
+    from pygame import Rect
+
+    from .ui import theme
+    from .ui.widgets import draw_text, draw_wrapped
+
+    w, h = surface.get_size()
+    draw_text(surface, "Tray calibration", Rect(20, 16, w - 40, 50), theme.TITLE, theme.HIGHLIGHT, bold=True)
+    colour = theme.OK if cal.done else theme.TEXT
+    draw_wrapped(surface, cal.prompt, Rect(20, 110, w - 40, 180), theme.TITLE, colour, bold=True, max_lines=3)
+    done = cal.seats if cal.done else cal.seat - 1
+    marks = "   ".join(f"Seat {n} {'done' if n <= done else '...'}" for n in range(1, cal.seats + 1))
+    draw_text(surface, marks, Rect(20, 330, w - 40, 40), theme.MEDIUM, theme.TEXT, align="center")
+    if g is not None:
+        draw_text(surface, f"sensor: x {g[0]:+.2f} g   y {g[1]:+.2f} g   z {g[2]:+.2f} g",
+                  Rect(20, h - 60, w - 40, 40), theme.SMALL, theme.TEXT, align="center")
+    return []
 
 
 def cmd_tilt(args) -> int:
@@ -249,6 +285,8 @@ def add_parsers(sub) -> None:
     c.add_argument("--tray", default="i2c:1", help="i2c:N, or emulated (a scripted run-through)")
     c.add_argument("--out", help="where to save (default ~/.config/sugar-companion/calibration.toml)")
     c.add_argument("--timeout", type=float, default=120.0, help="seconds before giving up")
+    c.add_argument("--screen", action="store_true", help="also show the steps on the touchscreen")
+    c.add_argument("--screen-png", help="with --screen: save the last screen as this PNG")
     c.set_defaults(func=cmd_calibrate)
 
     t = sub.add_parser("tilt", help="record or analyze tray motion")
