@@ -31,14 +31,15 @@ import evdev
 from evdev import ecodes as e
 
 from companion.core.clock import Clock
-from companion.core.events import CardScanned, DeviceStatus
+from companion.core.events import CardScanned
+
+from .base import ReaderThread
 
 log = logging.getLogger(__name__)
 
 _UP, _DOWN = 0, 1  # EV_KEY values (2 is autorepeat)
 _READ_TIMEOUT = 0.05  # seconds one select() waits, so stop() is noticed within this
 _RETRY_PERIOD = 0.5  # seconds between attempts to reopen an unplugged scanner
-_JOIN_TIMEOUT = 1.0  # seconds stop() waits for the reader thread
 
 UNPLUGGED = "scanner disconnected: check its USB cable"
 PERMISSION_FIX = "add the service user to the `input` group or install hardware/99-sugar-companion.rules"
@@ -262,7 +263,7 @@ def _is_scanner(path: str, opener: Callable[[str], evdev.InputDevice], wanted: t
 # --- the reader ---------------------------------------------------------------------------
 
 
-class HidScanner:
+class HidScanner(ReaderThread):
     """A keyboard-mode barcode scanner at a stable ``path``, read in its own daemon thread.
 
     The device is grabbed (``EVIOCGRAB``, unless ``grab=False``) so its keys reach no one
@@ -280,48 +281,17 @@ class HidScanner:
     def __init__(self, path: str, out: queue.Queue, clock: Clock, name: str = "hid", seat: int | None = None,
                  opener: Callable[[str], evdev.InputDevice] = evdev.InputDevice, grab: bool = True,
                  max_length: int = 64, tap: Callable[[int, int, int, float], None] | None = None):
+        super().__init__(name, out, clock)
         self.path = path
-        self.name = name
         self.seat = seat
-        self._out = out
-        self._clock = clock
         self._opener = opener
         self._grab = grab
         self._tap = tap
         self._decoder = KeyDecoder(max_length)
         self._device: evdev.InputDevice | None = None
         self._failure: str | None = None  # the failure last reported, so retries stay quiet
-        self._thread: threading.Thread | None = None
-        self._stopping = threading.Event()
         self._counted = threading.Condition()
         self._events_read = 0
-
-    def start(self) -> None:
-        """Open and grab the device (here, once) and start the reader thread. Calling it again
-        while running does nothing; a stopped scanner cannot restart (RuntimeError)."""
-        if self._stopping.is_set():
-            raise RuntimeError(f"scanner {self.name!r} was stopped; create a new one")
-        if self._thread is not None:
-            return
-        self._try_open()
-        self._thread = threading.Thread(target=self._run, name=f"scanner-{self.name}", daemon=True)
-        self._thread.start()
-
-    def stop(self) -> None:
-        """Stop the reader thread (within about 0.05 s; joined for at most 1 s), release and
-        close the device. Idempotent."""
-        self._stopping.set()
-        if self._thread is not None and self._thread is not threading.current_thread():
-            self._thread.join(_JOIN_TIMEOUT)
-            if self._thread.is_alive():
-                log.warning("scanner %s: reader thread did not stop within %.1f s", self.name, _JOIN_TIMEOUT)
-                return  # the thread still owns the device and closes it on its way out
-        self._close()
-
-    @property
-    def running(self) -> bool:
-        """True while the reader thread is alive (connected or retrying)."""
-        return self._thread is not None and self._thread.is_alive()
 
     @property
     def connected(self) -> bool:
@@ -366,7 +336,7 @@ class HidScanner:
             self._events_read += 1
             self._counted.notify_all()
 
-    def _try_open(self) -> bool:
+    def _try_open(self, first: bool = False) -> bool:
         """One attempt to open and grab. Reports "connected", or a failure the first time it
         differs from the last one reported."""
         device = None
@@ -415,7 +385,3 @@ class HidScanner:
                 device.close()
         except OSError as exc:
             log.debug("scanner %s: error closing %s: %s", self.name, self.path, exc)
-
-    def _status(self, status: str, detail: str = "") -> None:
-        self._out.put(DeviceStatus(self.name, status, self._clock.now(), detail))
-

@@ -47,8 +47,9 @@ import serial
 
 from companion.core.clock import Clock
 from companion.core.errors import DeviceError
-from companion.core.events import CardScanned, DeviceStatus
+from companion.core.events import CardScanned
 
+from .base import ReaderThread
 from .ndef import NdefError, _ShortArea, ndef_message, ndef_text_message, ndef_tlv, text_record  # noqa: F401
 
 log = logging.getLogger(__name__)
@@ -64,7 +65,6 @@ _NTAG_WRITE = 0xA2  # Type 2 Tag WRITE: 4 bytes to the given page
 _NTAG_READ = 0x30  # Type 2 Tag READ: 16 bytes from the given page (4 bytes a page)
 _WAKEUP = b"\x55\x55" + bytes(15)  # HSU wake-up: 0x55 pulses, then a long run of 0x00
 _READ_TIMEOUT = 0.02  # seconds one port read waits, so stop() is noticed within this
-_JOIN_TIMEOUT = 1.0
 
 ACK_FRAME = b"\x00\x00\xff\x00\xff\x00"
 NACK_FRAME = b"\x00\x00\xff\xff\x00\x00"
@@ -346,7 +346,7 @@ def _as_code(text: str | None) -> str | None:
     return code if code and all(0x20 < ord(c) < 0x7F for c in code) else None
 
 
-class Pn532Reader:
+class Pn532Reader(ReaderThread):
     """A PN532 on a serial port, polled in its own daemon thread.
 
     Each newly placed tag puts ``CardScanned(code, reader=name, t=clock.now(), seat)`` on
@@ -368,10 +368,10 @@ class Pn532Reader:
                  response_timeout: float = 0.5, retry_period: float = 1.0, lift_polls: int = 2):
         if tries < 1 or lift_polls < 1:
             raise ValueError("tries and lift_polls must be at least 1")
-        self.port, self.name, self.seat, self.baudrate = port, name, seat, baudrate
+        super().__init__(name, out, clock)
+        self.port, self.seat, self.baudrate = port, seat, baudrate
         self.poll_interval, self.retry_period, self.lift_polls = poll_interval, retry_period, lift_polls
         self._timing = dict(tries=tries, ack_timeout=ack_timeout, response_timeout=response_timeout)
-        self._out, self._clock = out, clock
         self._uid_to_code, self._on_uid = uid_to_code, on_uid
         self._serial: serial.Serial | None = None
         self._pn532: Pn532 | None = None
@@ -379,32 +379,6 @@ class Pn532Reader:
         self._silent = False  # "reader not responding" was reported and not yet cleared
         self._present: bytes | None = None  # UID of the tag resting on the reader
         self._misses = 0
-        self._thread: threading.Thread | None = None
-        self._stopping = threading.Event()
-
-    def start(self) -> None:
-        """Open the port and start polling. Again while running: nothing. After stop(): RuntimeError."""
-        if self._stopping.is_set():
-            raise RuntimeError(f"NFC reader {self.name!r} was stopped; create a new one")
-        if self._thread is not None:
-            return
-        self._try_open(first=True)
-        self._thread = threading.Thread(target=self._run, name=f"nfc-{self.name}", daemon=True)
-        self._thread.start()
-
-    def stop(self) -> None:
-        """Stop the thread (within about 0.1 s) and close the port. Idempotent."""
-        self._stopping.set()
-        if self._thread is not None and self._thread is not threading.current_thread():
-            self._thread.join(_JOIN_TIMEOUT)
-            if self._thread.is_alive():
-                log.warning("NFC reader %s: thread did not stop within %.1f s", self.name, _JOIN_TIMEOUT)
-                return
-        self._close()
-
-    @property
-    def running(self) -> bool:
-        return self._thread is not None and self._thread.is_alive()
 
     @property
     def connected(self) -> bool:
@@ -512,6 +486,3 @@ class Pn532Reader:
                 port.close()
             except (serial.SerialException, OSError) as exc:
                 log.debug("NFC reader %s: error closing %s: %s", self.name, self.port, exc)
-
-    def _status(self, status: str, detail: str = "") -> None:
-        self._out.put(DeviceStatus(self.name, status, self._clock.now(), detail))

@@ -25,7 +25,9 @@ import serial
 
 from companion.core.clock import Clock
 from companion.core.errors import DeviceError
-from companion.core.events import CardScanned, DeviceStatus
+from companion.core.events import CardScanned
+
+from .base import ReaderThread
 
 log = logging.getLogger(__name__)
 
@@ -33,7 +35,6 @@ _CR = 0x0D
 _LF = 0x0A
 _READ_TIMEOUT = 0.05  # seconds one read waits, so stop() is noticed within this
 _RETRY_PERIOD = 0.5  # seconds between attempts to reopen an unplugged scanner
-_JOIN_TIMEOUT = 1.0  # seconds stop() waits for the reader thread
 
 UNPLUGGED = "scanner disconnected: check its USB cable"
 
@@ -117,7 +118,7 @@ def decode_line(line: bytes) -> str | None:
     return text.decode("ascii")
 
 
-class SerialScanner:
+class SerialScanner(ReaderThread):
     """A USB-serial barcode scanner read in its own daemon thread.
 
     Every completed line becomes ``CardScanned(code, reader=name, t=clock.now(), seat)`` on
@@ -148,16 +149,12 @@ class SerialScanner:
         tap: "Callable[[bytes, float], None] | None" = None,
         idle_gap: float | None = 0.1,
     ):
+        super().__init__(name, out, clock)
         self.port = port
-        self.name = name
         self.baudrate = baudrate
         self.seat = seat
-        self._out = out
-        self._clock = clock
         self._framer = LineFramer(max_length)
         self._serial: serial.Serial | None = None
-        self._thread: threading.Thread | None = None
-        self._stopping = threading.Event()
         self._counted = threading.Condition()
         self._bytes_read = 0
         self._tap = tap
@@ -165,33 +162,6 @@ class SerialScanner:
         self._last_data = 0.0  # time.monotonic() of the last byte read
 
     # --- public API ---------------------------------------------------------------
-
-    def start(self) -> None:
-        """Open the port (once, here, so no byte sent after start() returns is flushed by
-        the open) and start the reader thread. Calling it again while running does nothing;
-        a stopped scanner cannot be restarted (RuntimeError): make a new one."""
-        if self._stopping.is_set():
-            raise RuntimeError(f"scanner {self.name!r} was stopped; create a new one")
-        if self._thread is not None:
-            return
-        self._try_open(first=True)
-        self._thread = threading.Thread(target=self._run, name=f"scanner-{self.name}", daemon=True)
-        self._thread.start()
-
-    def stop(self) -> None:
-        """Stop the reader thread (joined within about 1 s) and close the port. Idempotent."""
-        self._stopping.set()
-        if self._thread is not None and self._thread is not threading.current_thread():
-            self._thread.join(_JOIN_TIMEOUT)
-            if self._thread.is_alive():
-                log.warning("scanner %s: reader thread did not stop within %.1f s", self.name, _JOIN_TIMEOUT)
-                return  # the thread still owns the port and closes it on its way out
-        self._close()
-
-    @property
-    def running(self) -> bool:
-        """True while the reader thread is alive (connected or retrying)."""
-        return self._thread is not None and self._thread.is_alive()
 
     @property
     def connected(self) -> bool:
@@ -295,5 +265,3 @@ class SerialScanner:
             except (serial.SerialException, OSError) as exc:
                 log.debug("scanner %s: error closing %s: %s", self.name, self.port, exc)
 
-    def _status(self, status: str, detail: str = "") -> None:
-        self._out.put(DeviceStatus(self.name, status, self._clock.now(), detail))

@@ -1,0 +1,73 @@
+"""What every card reader shares: a daemon thread that is started once and stopped
+promptly, and device status reports on the session queue.
+
+A reader subclasses :class:`ReaderThread` and provides ``_try_open(first) -> bool`` (one
+attempt to open the device; called by :meth:`~ReaderThread.start` so that nothing sent
+after ``start()`` returns is lost), ``_run()`` (the thread body, which must return soon
+after ``_stopping`` is set) and ``_close()``.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+
+from companion.core.clock import Clock
+from companion.core.events import DeviceStatus
+
+log = logging.getLogger(__name__)
+
+JOIN_TIMEOUT = 1.0  # seconds stop() waits for the reader thread
+
+
+class ReaderThread:
+    """The start/stop/status part of a reader. ``name`` names it in statuses and logs."""
+
+    thread_prefix = "reader"
+
+    def __init__(self, name: str, out: "queue.Queue", clock: Clock):
+        self.name = name
+        self._out = out
+        self._clock = clock
+        self._thread: threading.Thread | None = None
+        self._stopping = threading.Event()
+
+    def start(self) -> None:
+        """Open the device (once, here) and start the reader thread. Calling it again while
+        running does nothing; a stopped reader cannot be restarted (RuntimeError)."""
+        if self._stopping.is_set():
+            raise RuntimeError(f"reader {self.name!r} was stopped; create a new one")
+        if self._thread is not None:
+            return
+        self._try_open(first=True)
+        self._thread = threading.Thread(target=self._run, name=f"{self.thread_prefix}-{self.name}", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        """Stop the reader thread (joined within about 1 s) and close the device. Idempotent."""
+        self._stopping.set()
+        if self._thread is not None and self._thread is not threading.current_thread():
+            self._thread.join(JOIN_TIMEOUT)
+            if self._thread.is_alive():
+                log.warning("reader %s: thread did not stop within %.1f s", self.name, JOIN_TIMEOUT)
+                return  # the thread still owns the device and closes it on its way out
+        self._close()
+
+    @property
+    def running(self) -> bool:
+        """True while the reader thread is alive (connected or retrying)."""
+        return self._thread is not None and self._thread.is_alive()
+
+    def _status(self, status: str, detail: str = "") -> None:
+        self._out.put(DeviceStatus(self.name, status, self._clock.now(), detail))
+
+    # Provided by each reader.
+    def _try_open(self, first: bool) -> bool:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _run(self) -> None:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _close(self) -> None:  # pragma: no cover - abstract
+        raise NotImplementedError
