@@ -17,11 +17,10 @@ may hand them over as ``"04:a2:24:..."``. ISO/IEC 14443-3 UIDs are 4, 7 or 10 by
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import dataclass
 
 from .codes import GAME_NAMES, PREFIXES, check_code, normalise
-from .errors import BadScan, StoreError
+from .errors import BadScan
 from .store import EventStore
 
 _SCHEMA = """
@@ -64,13 +63,13 @@ def normalise_uid(uid_hex: str) -> str:
 class Enrolments:
     """The tag-to-card pairs kept in ``store``'s database.
 
-    Shares the store's connection and lock (the store's private ``_db``, ``_lock`` and
-    ``_transaction``), so writes are as durable as game inputs.
+    Shares the store's connection through :meth:`EventStore.transaction` and
+    :meth:`EventStore.query`, so writes are as durable as game inputs.
     """
 
     def __init__(self, store: EventStore):
         self._store = store
-        with store._transaction() as db:
+        with store.transaction() as db:
             db.execute(_SCHEMA)
             db.execute(_INDEX)
 
@@ -90,7 +89,7 @@ class Enrolments:
         prefix, _ = check_code(code)
         if prefix != PREFIXES[game]:
             raise BadScan(code, f"That card ({code}) is not a {GAME_NAMES[game]} card: scan a card of this game.")
-        with self._store._transaction() as db:
+        with self._store.transaction() as db:
             row = db.execute("SELECT code FROM enrolments WHERE uid = ?", (uid,)).fetchone()
             db.execute("INSERT INTO enrolments (uid, code, game, enrolled) VALUES (?, ?, ?, ?) "
                        "ON CONFLICT (uid) DO UPDATE SET code = excluded.code, game = excluded.game, "
@@ -122,8 +121,4 @@ class Enrolments:
         return [Enrolment(*row) for row in rows]
 
     def _read(self, sql: str, args: tuple) -> list[tuple]:
-        with self._store._lock:
-            try:
-                return self._store._db.execute(sql, args).fetchall()
-            except sqlite3.Error as exc:
-                raise StoreError(f"could not read tag enrolments from {self._store.path}: {exc}") from exc
+        return self._store.query(sql, args)

@@ -84,9 +84,10 @@ class EventStore:
                              "Check the path exists and is writable, or pass --store with another file.") from exc
 
     @contextmanager
-    def _transaction(self):
-        """One write transaction, committed on exit; any SQLite error rolls it back and
-        becomes a :class:`StoreError`."""
+    def transaction(self):
+        """One write transaction on the store's connection, committed on exit; any SQLite
+        error rolls it back and becomes a :class:`StoreError`. Other tables that live in
+        the same file (NFC enrolments) write through this, as durably as game inputs."""
         with self._lock:
             try:
                 self._db.execute("BEGIN IMMEDIATE")
@@ -101,7 +102,7 @@ class EventStore:
                 raise StoreError(f"could not save to the game store {self.path}: {exc}") from exc
 
     def _write(self, sql: str, args: tuple) -> sqlite3.Cursor:
-        with self._transaction() as db:
+        with self.transaction() as db:
             return db.execute(sql, args)
 
     def new_game(self, game: str, players: list[str] | tuple[str, ...], started: float,
@@ -117,11 +118,19 @@ class EventStore:
         When this returns, the input is on disk (WAL, synchronous=FULL).
         """
         payload = json.dumps(input_to_dict(item), separators=(",", ":"))
-        with self._transaction() as db:
+        with self.transaction() as db:
             (last,) = db.execute("SELECT COALESCE(MAX(seq), 0) FROM inputs WHERE game_id = ?", (game_id,)).fetchone()
             db.execute("INSERT INTO inputs (game_id, seq, t, payload) VALUES (?, ?, ?, ?)",
                        (game_id, last + 1, float(item.t), payload))
         return last + 1
+
+    def query(self, sql: str, args: tuple = ()) -> list[tuple]:
+        """Rows of a read-only query on the store's connection (under its lock)."""
+        with self._lock:
+            try:
+                return self._db.execute(sql, args).fetchall()
+            except sqlite3.Error as exc:
+                raise StoreError(f"could not read the game store {self.path}: {exc}") from exc
 
     def inputs(self, game_id: int) -> list[Input]:
         """Every stored input of a game, in the order accepted."""
