@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import signal
 import sys
@@ -221,20 +222,21 @@ def cmd_enroll(args) -> int:
     emulator = None
     path = args.nfc
     if path == "emulated":
-        import os as os_mod
-
         from .devices.emulated.pn532 import EmulatedPn532
 
         emulator = EmulatedPn532()
         path = emulator.path
     reader = Pn532Reader(path, events, SystemClock(), on_uid=uids.put)
     reader.start()
+    if emulator is None and not os.path.exists(path):
+        reader.stop()
+        return _fail(f"no NFC reader at {path}: check its USB cable and the path", 1)
 
     def say(message: str) -> None:
         print(message, flush=True)
         if emulator is not None and "place a blank sticker" in message:
             emulator.lift()
-            emulator.place(b"\x04" + os_mod.urandom(6))
+            emulator.place(b"\x04" + os.urandom(6))
 
     print("Scan a card's barcode (or type its code) and press Enter; then place a blank sticker "
           "on the NFC reader.", flush=True)
@@ -254,6 +256,8 @@ def cmd_enroll(args) -> int:
 def cmd_nfc_write(args) -> int:
     from .nfc_write import write_code
 
+    if not (math.isfinite(args.wait) and 0 < args.wait <= 3600):
+        return _fail("--wait is in seconds, from 1 to 3600")
     return write_code(args.nfc, args.code, args.wait)
 
 
@@ -295,7 +299,7 @@ def cmd_run(args) -> int:
     from .core.store import EventStore
     from .core.events import CardScanned
     from .core.enrolment import Enrolments
-    from .devices.readers import open_reader, parse_reader
+    from .devices.readers import open_reader, parse_reader, resolve
     from .runner import Runner, json_logger, text_logger
     from .table import Session
     from .trace import TraceWriter
@@ -309,11 +313,25 @@ def cmd_run(args) -> int:
         return _fail("--names has an empty name: write them like --names Mum,Dad,Maya")
     if not (args.tap_off >= 0 and args.tap_off < 60):
         return _fail("--tap-off is in seconds, from 0 to 60")
+    clock = SystemClock()
+    # Every reader and the tray are checked before the store is touched, so a typo never
+    # leaves a new game behind or sets one aside.
     try:
-        specs = [parse_reader(spec) for spec in args.scanner or []]
+        specs = [resolve(parse_reader(spec)) for spec in args.scanner or []]
+        tray = None
+        if args.tray:
+            from .tray import EmulatedTray, bus_opener
+
+            tray = EmulatedTray(clock) if args.tray == "emulated" else None
+            open_bus = bus_opener(args.tray, clock, tray)
     except ValueError as err:
         return _fail(str(err))
-    clock = SystemClock()
+    except LookupError as err:
+        return _fail(str(err), 1)
+    for spec in specs:
+        if spec.seat and names and spec.seat > len(names):
+            return _fail(f"--scanner {spec.kind}:{spec.path}@{spec.seat}: seat {spec.seat}, "
+                         f"but only {len(names)} are playing")
     try:
         store = EventStore(args.store)
         if not names and store.unfinished(args.game) is None:
@@ -352,12 +370,10 @@ def cmd_run(args) -> int:
     sampler = None
     if args.tray:
         from .devices.accel.sampler import TraySampler
-        from .tray import EmulatedTray, bus_opener, detector, load_calibration, load_tilt_config
+        from .tray import detector, load_calibration, load_tilt_config
 
         try:
-            tray = EmulatedTray(clock) if args.tray == "emulated" else None
-            sampler = TraySampler(bus_opener(args.tray, clock, tray), runner.inputs, clock,
-                                  detector(load_calibration(), load_tilt_config()))
+            sampler = TraySampler(open_bus, runner.inputs, clock, detector(load_calibration(), load_tilt_config()))
         except ValueError as err:
             for reader in readers:
                 reader.stop()
@@ -497,7 +513,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    return args.func(args)
+    try:
+        return args.func(args)
+    except KeyboardInterrupt:
+        print("companion: stopped (Ctrl-C)", file=sys.stderr)
+        return 130
+    except BrokenPipeError:  # e.g. `companion cards sugarrr | head`
+        sys.stderr.close()
+        return 0
 
 
 if __name__ == "__main__":

@@ -3,24 +3,38 @@ NDEF Text record, then read it back to check. The sticker then needs no enrolmen
 
 from __future__ import annotations
 
+import termios
 import time
 
 import serial
 
-from .core.codes import check_code, normalise
+from .core.codes import game_of, normalise
 from .core.errors import BadScan
 from .devices.scan.pn532 import NdefError, Pn532, Pn532Error, TagError
+
+
+def lookup_cards(code: str) -> dict:
+    """The catalogue of the game a well-formed code belongs to ({} when none is built yet).
+    Raises BadScan for a garbled code."""
+    if game_of(code) == "sugarrr":
+        from .games.sugarrr.cards import CARDS
+
+        return CARDS
+    return {}
 
 
 def write_code(port_path: str, code: str, wait: float = 30.0, say=print) -> int:
     """Wait up to ``wait`` seconds for a sticker and write ``code`` to it. Returns an exit
     status: 0 written and verified, 1 reader or sticker problem, 2 a bad code."""
-    try:
-        check_code(code)
-    except BadScan as err:
-        say(f"companion: {err.message}")
-        return 2
     code = normalise(code)
+    try:
+        known = code in lookup_cards(code)
+    except BadScan as err:
+        say(f"companion: {code} is not a card code: {err.message}")
+        return 2
+    if not known:
+        say(f"companion: {code} is not a card of any game I know: check it with `companion cards`")
+        return 2
     try:
         port = serial.Serial(port_path, 115200, timeout=0.02)
     except (serial.SerialException, OSError) as exc:
@@ -46,6 +60,9 @@ def write_code(port_path: str, code: str, wait: float = 30.0, say=print) -> int:
         return 1
     except (NdefError, TagError, Pn532Error) as exc:
         say(f"companion: could not write the sticker: {exc}")
+        return 1
+    except (serial.SerialException, OSError, termios.error) as exc:
+        say(f"companion: the NFC reader stopped answering (unplugged?): {exc}")
         return 1
     finally:
         port.close()

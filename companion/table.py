@@ -78,7 +78,7 @@ class Session:
     last_ok: bool | None = None
     turn_started: float = 0.0
     resumed_inputs: int = 0
-    _last_scan: tuple[str | None, float] = (None, float("-inf"))
+    _last_scan: tuple[tuple | None, float] = (None, float("-inf"))
 
     @classmethod
     def start(cls, game: str, players: list[str], store: EventStore, clock: Clock,
@@ -155,8 +155,9 @@ class Session:
         if isinstance(item, CardScanned):
             code = normalise(item.code) if item.code is not None else None
             last_code, last_t = self._last_scan
-            self._last_scan = (code, item.t)
-            if code and code == last_code and item.t - last_t < self.tap_off:
+            key = (item.reader, code)  # the same card on another reader is another tap
+            self._last_scan = (key, item.t)
+            if code and key == last_code and item.t - last_t < self.tap_off:
                 return Verdict("ignored", "the same card again within the tap-off window", code=code)
         elif isinstance(item, Touch):
             self._last_scan = (None, float("-inf"))  # after a tap, the same card again is a new scan

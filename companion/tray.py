@@ -128,6 +128,11 @@ def cmd_doctor(args) -> int:
     from .devices.accel import AccelError
 
     clock = SystemClock()
+    try:
+        bus_opener(args.tray, clock)
+    except ValueError as err:
+        print(f"companion: {err}", file=sys.stderr)
+        return 2
     print("Tray sensor")
     try:
         bus, chip, name = _open_chip(args.tray, clock)
@@ -165,11 +170,39 @@ def cmd_doctor(args) -> int:
     return 0
 
 
+def _writable(path: str | None) -> str | None:
+    """Why ``path`` cannot be written (checked before a long job), or None."""
+    if path is None:
+        return None
+    p = Path(path)
+    if p.is_dir():
+        return f"{path} is a folder: give a file name"
+    if not p.parent.is_dir() or not os.access(p.parent, os.W_OK):
+        return f"cannot write {path}: the folder does not exist or is not writable"
+    return None
+
+
 def cmd_calibrate(args) -> int:
     """Guided calibration in the terminal: level, then each seat in turn."""
     from .calibrate import Calibrator
     from .devices.accel import AccelError
 
+    problem = _writable(args.out) or _writable(args.screen_png)  # the default folder is made on save
+    if problem:
+        print(f"companion: {problem}", file=sys.stderr)
+        return 2
+    if not (math.isfinite(args.timeout) and 1 <= args.timeout <= 3600):
+        print("companion: --timeout is in seconds, from 1 to 3600", file=sys.stderr)
+        return 2
+    if args.tray == "emulated" and args.seats > len(EmulatedTray.DIRECTIONS):
+        print(f"companion: the emulated tray has {len(EmulatedTray.DIRECTIONS)} edges: use --seats 2 to 4",
+              file=sys.stderr)
+        return 2
+    try:
+        bus_opener(args.tray, SystemClock())
+    except ValueError as err:
+        print(f"companion: {err}", file=sys.stderr)
+        return 2
     clock = SystemClock()
     tray = EmulatedTray(clock) if args.tray == "emulated" else None
     if tray is not None:  # an unattended run-through for --simulate: level, then each seat
@@ -247,7 +280,12 @@ def cmd_tilt(args) -> int:
     if args.tilt_command == "analyze":
         from .devices.tilt_analyze import main_analyze
 
-        return main_analyze(args.file, args.calibration, args.json)
+        try:
+            config = load_tilt_config()
+        except ValueError as err:
+            print(f"companion: {err}", file=sys.stderr)
+            return 2
+        return main_analyze(args.file, args.calibration, args.json, config=config)
     return cmd_tilt_record(args)
 
 
@@ -255,7 +293,19 @@ def cmd_tilt_record(args) -> int:
     """Record ``t,ax,ay,az`` (seconds, g) from the sensor at 100 Hz for ``--seconds``."""
     from .devices.accel import AccelError
 
+    if not (math.isfinite(args.seconds) and 0 < args.seconds <= 24 * 3600):
+        print("companion: --seconds must be more than 0", file=sys.stderr)
+        return 2
+    problem = _writable(args.file)
+    if problem:
+        print(f"companion: {problem}", file=sys.stderr)
+        return 2
     clock = SystemClock()
+    try:
+        bus_opener(args.tray, clock)
+    except ValueError as err:
+        print(f"companion: {err}", file=sys.stderr)
+        return 2
     try:
         bus, chip, _ = _open_chip(args.tray, clock)
     except (OSError, AccelError, LookupError, ValueError) as exc:

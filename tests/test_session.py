@@ -112,3 +112,9 @@ def test_a_reader_bound_to_a_seat_scans_only_on_that_players_turn(session):
     assert v.verdict == "rejected" and v.reason == "It is Ana's turn: that card came from Ben's reader."
     v = session.handle(CardScanned(fruit("Pineapple", 5), "right", 81.0, seat=1))
     assert v.verdict == "accepted"
+
+
+def test_the_same_card_from_another_reader_is_a_new_tap_not_a_repeat(session):
+    code = fruit("Pineapple", 5)
+    assert session.handle(CardScanned(code, "left", 90.0, seat=2)).verdict == "rejected"  # out of turn
+    assert session.handle(CardScanned(code, "right", 90.4, seat=1)).verdict == "accepted"

@@ -44,10 +44,32 @@ def parse_reader(spec: str) -> ReaderSpec:
         raise ValueError(usage)
     path, at, seat = rest.rpartition("@") if "@" in rest else (rest, "", "")
     if at and not (seat.isascii() and seat.isdigit() and 1 <= int(seat) <= 8):
-        raise ValueError(usage)
+        raise ValueError(f"--scanner {spec!r}: the seat after @ is a number from 1 to 8")
     if not path:
         raise ValueError(usage)
     return ReaderSpec(kind, path, int(seat) if at else None)
+
+
+def resolve(spec: ReaderSpec) -> ReaderSpec:
+    """Check a reader spec against the machine before anything else happens: a HID
+    ``auto`` or ``vendor:product`` becomes the stable path of the scanner found.
+
+    Raises ValueError for a path that is not stable (``/dev/input/eventN``) and
+    LookupError when no matching keyboard-mode scanner is plugged in.
+    """
+    if spec.kind != "hid":
+        return spec
+    path = spec.path
+    if path.startswith("/dev/input/event"):
+        raise ValueError(f"{path} can change at every boot: use its /dev/input/by-id/ link instead")
+    if path.startswith("/"):
+        return spec
+    from .scan.hid import find_scanners
+
+    found = find_scanners(match=None if path == "auto" else path)
+    if not found:
+        raise LookupError(f"no keyboard-mode scanner matching {path!r} is plugged in (see `companion doctor`)")
+    return ReaderSpec(spec.kind, found[0], spec.seat)
 
 
 def open_reader(spec: ReaderSpec, out: "queue.Queue", clock: Clock, name: str,
@@ -65,18 +87,9 @@ def open_reader(spec: ReaderSpec, out: "queue.Queue", clock: Clock, name: str,
 
         reader = Pn532Reader(spec.path, out, clock, name=name, seat=spec.seat, uid_to_code=uid_to_code, on_uid=on_uid)
     elif spec.kind == "hid":
-        from .scan.hid import HidScanner, find_scanners
+        from .scan.hid import HidScanner
 
-        path = spec.path
-        if path.startswith("/dev/input/event"):
-            raise ValueError(f"{path} can change at every boot: use its /dev/input/by-id/ link instead")
-        if not path.startswith("/"):
-            found = find_scanners(match=None if path == "auto" else path)
-            if not found:
-                raise ValueError(f"no keyboard-mode scanner matching {path!r} is plugged in "
-                                 "(see `companion doctor`)")
-            path = found[0]
-        reader = HidScanner(path, out, clock, name=name, seat=spec.seat)
+        reader = HidScanner(resolve(spec).path, out, clock, name=name, seat=spec.seat)
     else:
         from .scan.serial import SerialScanner
 
