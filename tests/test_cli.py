@@ -79,3 +79,16 @@ def test_binary_and_missing_files_are_clear_errors(tmp_path):
         proc = companion(*args)
         assert proc.returncode == 2, (args, proc.stderr)
         assert "Traceback" not in proc.stderr and proc.stderr.startswith("companion: ")
+
+
+def test_a_typo_in_a_reader_or_tray_never_touches_the_unfinished_game(tmp_path):
+    db = tmp_path / "table.db"
+    s = Session.start("sugarrr", ["Ana", "Ben"], EventStore(db), FakeClock(1_700_000_000))
+    from companion.core.events import CardScanned
+    s.handle(CardScanned(STARTS[0], "scanner", 1_700_000_001))
+    for bad, status in ((["--scanner", "hid:/dev/input/event3"], 2), (["--tray", "bogus"], 2),
+                        (["--scanner", "serial:/dev/x@3"], 2), (["--scanner", "usb"], 2)):
+        proc = companion("run", "--names", "Cy,Di", "--new-game", "--headless", "--store", str(db), *bad)
+        assert proc.returncode == status, (bad, proc.stderr)
+    games = EventStore(db).games()
+    assert len(games) == 1 and games[0].finished is None and games[0].inputs == 1
