@@ -217,7 +217,7 @@ def cmd_calibrate(args) -> int:
     print(f"Calibrating the {chip.name} on {name} for {args.seats} seats.")
     print(cal.prompt, flush=True)
     app = None
-    if args.screen:
+    if args.screen or args.screen_png:  # asking for the picture implies the screen
         from .ui.app import App
 
         app = App()
@@ -336,7 +336,7 @@ def add_parsers(sub) -> None:
     c.add_argument("--out", help="where to save (default ~/.config/sugar-companion/calibration.toml)")
     c.add_argument("--timeout", type=float, default=120.0, help="seconds before giving up")
     c.add_argument("--screen", action="store_true", help="also show the steps on the touchscreen")
-    c.add_argument("--screen-png", help="with --screen: save the last screen as this PNG")
+    c.add_argument("--screen-png", help="save the last calibration screen as this PNG (implies --screen)")
     c.set_defaults(func=cmd_calibrate)
 
     t = sub.add_parser("tilt", help="record or analyze tray motion")
