@@ -16,7 +16,7 @@ from pathlib import Path
 
 from .core.codes import GAME_NAMES
 
-DEMO_TRACES = {"sugarrr": "sugarrr-family.trace"}
+DEMO_TRACES = {"sugarrr": "sugarrr-family.trace", "sugar-blast": "sugar-blast-family.trace"}
 DEFAULT_STORE = Path(os.environ.get("XDG_DATA_HOME", Path.home() / ".local/share")) / "sugar-companion" / "table.db"
 
 
@@ -164,14 +164,58 @@ def cmd_replay(args, trace_path: Path | None = None) -> int:
 
 
 def cmd_demo(args) -> int:
-    trace = DEMO_TRACES.get(args.game)
-    if trace is None:
-        return _fail(f"no demo for {args.game!r} yet: choose one of {', '.join(DEMO_TRACES)}")
-    path = _data_dir() / trace
-    if not path.exists():
-        return _fail(f"the demo trace {path} is missing: run the demo from a source checkout", 1)
-    args.trace, args.json = str(path), False
-    return cmd_replay(args, path)
+    """Replay the bundled session of ``--game``, or of every game that has one, in turn."""
+    games = [args.game] if args.game else list(DEMO_TRACES)
+    unknown = [g for g in games if g not in DEMO_TRACES]
+    if unknown:
+        return _fail(f"no demo for {unknown[0]!r} yet: choose one of {', '.join(DEMO_TRACES)}")
+    worst = 0
+    for n, game in enumerate(games):
+        path = _data_dir() / DEMO_TRACES[game]
+        if not path.exists():
+            return _fail(f"the demo trace {path} is missing: run the demo from a source checkout", 1)
+        if n:
+            print()
+        args.trace, args.json = str(path), False
+        worst = max(worst, cmd_replay(args, path))
+    return worst
+
+
+# ---------------------------------------------------------------- hint
+
+def cmd_hint(args) -> int:
+    """Every legal swap on a typed board and the Blasts it makes (Sugar Blast)."""
+    from .games.sugar_blast import board as B
+
+    if args.game != "sugar-blast":
+        return _fail(f"hints are for sugar-blast only, not {args.game!r}")
+    source = "stdin" if args.board in (None, "-") else args.board
+    try:
+        text = sys.stdin.read() if source == "stdin" else Path(args.board).read_text(encoding="utf-8")
+    except OSError as exc:
+        return _fail(f"cannot read {args.board}: {exc.strerror}")
+    except UnicodeDecodeError:
+        return _fail(f"{source} is not a text file: expected one row per line, one letter per cell")
+    try:
+        board = B.parse_board(text)
+    except B.BoardError as err:
+        return _fail(f"{source}: {err}")
+    hint = B.hint_json(board)
+    if args.json:
+        print(json.dumps(hint))
+        return 0
+    names = {"3": "3-Blast", "4": "4-Blast", "5-6": "5-6-Blast", "box": "Box-Blast"}
+    if hint["no_blasts"]:
+        print("No Blasts: no swap makes one. Take 1 candy from the bag and swap it with a different one.")
+        return 0
+    print(f"{len(hint['swaps'])} swap{'s' * (len(hint['swaps']) != 1)} make a Blast "
+          "(row, column from 0 at the top left):")
+    for swap in hint["swaps"]:
+        (r1, c1), (r2, c2) = swap["from"], swap["to"]
+        blasts = "; ".join(f"{names[b['kind']]} of {B.NAMES[b['candy']]} ({len(b['cells'])} candies)"
+                           for b in swap["blasts"])
+        print(f"  swap ({r1}, {c1}) {board[r1][c1]} with ({r2}, {c2}) {board[r2][c2]}: {blasts}")
+    return 0
 
 
 # ---------------------------------------------------------------- labels
@@ -456,8 +500,8 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--tap-off", type=float, default=1.0, help="seconds in which the same code again is ignored")
     r.set_defaults(func=cmd_run)
 
-    d = sub.add_parser("demo", help="replay the bundled recorded session")
-    d.add_argument("--game", choices=games, default="sugarrr")
+    d = sub.add_parser("demo", help="replay the bundled recorded sessions (every game, or --game)")
+    d.add_argument("--game", choices=games, default=None)
     d.add_argument("--out", default="out")
     d.set_defaults(func=cmd_demo)
 
@@ -467,6 +511,12 @@ def build_parser() -> argparse.ArgumentParser:
     rp.add_argument("--json", action="store_true", help="print the result as JSON")
     rp.add_argument("--log-json", action="store_true", help="print every input and outcome as JSON lines")
     rp.set_defaults(func=cmd_replay)
+
+    hn = sub.add_parser("hint", help="every legal swap on a Sugar Blast board and its Blasts")
+    hn.add_argument("game", choices=["sugar-blast"])
+    hn.add_argument("board", nargs="?", default="-", help="a file with one row per line, one letter per cell; - for stdin")
+    hn.add_argument("--json", action="store_true")
+    hn.set_defaults(func=cmd_hint)
 
     c = sub.add_parser("cards", help="list every card and its code")
     c.add_argument("game", choices=games)

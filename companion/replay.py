@@ -2,13 +2,17 @@
 
 Scanner bytes go into a real pseudo-terminal and are read back by the real
 :class:`~companion.devices.scan.serial.SerialScanner`; touches go on the same queue as
-the touchscreen's. A :class:`~companion.core.clock.FakeClock` follows the trace's
+the touchscreen's. Tray samples (Sugar Blast) go into a register-level emulated ADXL345
+read by the real driver in a :class:`~companion.devices.accel.sampler.TraySampler`,
+stepped once per sample by this loop, so the real tilt detector turns them into
+``TrayTilted``/``TrayLevel`` on the session queue. A :class:`~companion.core.clock.FakeClock` follows the trace's
 times, so the tap-off window and the turn timer behave as they did at the table and the
 replay runs as fast as the machine allows.
 """
 
 from __future__ import annotations
 
+import bisect
 from pathlib import Path
 
 from .core.clock import FakeClock
@@ -32,7 +36,8 @@ def replay(path: str | Path, store: str = ":memory:", window: bool = True, liste
     """
     trace = read(path)
     clock = FakeClock(0.0)
-    session = Session.start(trace.game, list(trace.players), EventStore(store), clock, resume=False)
+    session = Session.start(trace.game, list(trace.players), EventStore(store), clock, resume=False,
+                            options=trace.options)
     session.listeners.extend(listeners)
     app = None
     if window:
@@ -45,11 +50,14 @@ def replay(path: str | Path, store: str = ":memory:", window: bool = True, liste
     runner = Runner(session, clock, app=app)
     scanners: dict[str, tuple[PtyScanner, SerialScanner]] = {}
     sent: dict[str, int] = {}
+    trays = _trays(trace, runner, clock)
     try:
         for record in trace.records:
             clock.set(record.t)
             if record.kind == "touch":
                 runner.touch(record.command)
+            elif record.kind == "accel":
+                trays[record.device].step()
             else:
                 if record.device not in scanners:
                     pty = PtyScanner()
@@ -72,3 +80,29 @@ def replay(path: str | Path, store: str = ":memory:", window: bool = True, liste
             pty.close()
     runner.render(force=True)
     return runner
+
+
+def _trays(trace, runner: Runner, clock: FakeClock) -> dict:
+    """One sampler per tray device in the trace, connected to its emulated chip at t=0.
+
+    The chip reads the recorded sample in force at the clock's time (a sample holds until
+    the next one, so a recording writes level samples after each tilt)."""
+    from .devices.accel.sampler import TraySampler
+    from .devices.emulated.i2c import EmulatedAdxl345, EmulatedBus
+    from .tray import detector
+
+    samplers = {}
+    for device in dict.fromkeys(r.device for r in trace.records if r.kind == "accel"):
+        times = [r.t for r in trace.records if r.kind == "accel" and r.device == device]
+        values = [r.g for r in trace.records if r.kind == "accel" and r.device == device]
+
+        def recorded(t: float, times=times, values=values) -> tuple[float, float, float]:
+            i = bisect.bisect_right(times, t + 1e-6) - 1
+            return values[i] if i >= 0 else values[0]
+
+        bus = EmulatedBus(EmulatedAdxl345(orientation=recorded, clock=clock))
+        sampler = TraySampler(lambda bus=bus: bus.open() or bus, runner.inputs, clock, detector(None),
+                              name=device, sleep=lambda s: None)
+        sampler.step()  # finds and configures the chip
+        samplers[device] = sampler
+    return samplers

@@ -171,8 +171,12 @@ class Runner:
             self.step(block=frame)
 
 
-def print_scores(result, out: IO[str] = sys.stdout) -> None:
+def print_scores(result, out: IO[str] | None = None) -> None:
     """The final scores as a plain table: one row per player, winners marked."""
+    out = out or sys.stdout  # looked up now, so a redirected stdout is honoured
+    if hasattr(result, "text"):  # a game whose result prints itself (Sugar Blast)
+        out.write(result.text() + "\n")
+        return
     sheets = result.sheets
     fruits = [f.fruit for f in sheets[0].fruits]
     width = max(len(s.name) for s in sheets) + 2

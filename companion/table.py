@@ -28,7 +28,7 @@ TAP_OFF_SECONDS = 1.0
 
 class GameInProgress(ValueError):
     """A new game was asked for while another is unfinished; nothing was changed."""
-GAMES = {"sugarrr": "companion.games.sugarrr"}
+GAMES = {"sugarrr": "companion.games.sugarrr", "sugar-blast": "companion.games.sugar_blast"}
 
 
 def game_modules(game: str):
@@ -82,9 +82,13 @@ class Session:
 
     @classmethod
     def start(cls, game: str, players: list[str], store: EventStore, clock: Clock,
-              resume: bool = True, new_game: bool = False, **kw) -> "Session":
+              resume: bool = True, new_game: bool = False, options: dict | None = None, **kw) -> "Session":
         """Resume the newest unfinished ``game`` in the store (when ``resume`` and its
         players match or none were asked for), else begin a new one.
+
+        ``options`` are the game's set-up choices, passed to its ``rules.new_game`` and
+        kept in the store with the game (Sugar Blast: ``{"goal": "five-different"}``,
+        ``solo``, ``quick``, ``seats``); a resumed game uses its stored ones.
 
         Raises ValueError for a bad player list and :class:`StoreError` when a stored
         game does not replay.
@@ -96,16 +100,17 @@ class Session:
                                  "leave out --names/--players to resume it, or add --new-game to set it aside "
                                  "(it stays in the history)")
         if record and not new_game:
-            session = cls(game, store, record.id, rules.new_game(record.players), clock, **kw)
+            session = cls(game, store, record.id, rules.new_game(record.players, **record.config), clock, **kw)
             session._replay(store.inputs(record.id))
             return session
-        state = rules.new_game(players)  # raises ValueError before anything is stored
+        options = dict(options or {})
+        state = rules.new_game(players, **options)  # raises ValueError before anything is stored
         if record:
             store.abandon(record.id, clock.now())
-        gid = store.new_game(game, players, clock.now())
+        gid = store.new_game(game, players, clock.now(), config=options)
         session = cls(game, store, gid, state, clock, **kw)
         session.turn_started = clock.now()
-        session.last_message = "New game: scan the five starting column cards."
+        session.last_message = getattr(session.flow, "NEW_GAME", "New game: scan the five starting column cards.")
         return session
 
     # ------------------------------------------------------------ inputs
@@ -182,7 +187,8 @@ class Session:
             if kind == "TurnEnded":
                 self.turn_started = item.t
             if kind == "GameOver":
-                self.store.finish(self.game_id, item.t, event.result.to_dict(self.game))
+                result = getattr(event, "result", None) or self.result()
+                self.store.finish(self.game_id, item.t, result.to_dict(self.game))
 
     def pump(self, inputs: "queue.Queue", block: float | None = None) -> int:
         """Handle every input waiting on ``inputs`` (waiting up to ``block`` seconds for
@@ -211,6 +217,9 @@ class Session:
         """The game's outcome once over (a rules ``Result``), else None."""
         if not self.over:
             return None
+        of_state = getattr(self.rules, "result", None)  # a game's rules may say it themselves
+        if callable(of_state):
+            return of_state(self.state)
         return self.rules.result_of(self.state.players, self.state.piles)
 
 
@@ -233,7 +242,9 @@ def log_record(item: Input | DeviceStatus, verdict: Verdict | None) -> list[dict
     lines = [line]
     for event in verdict.events:
         out = {"event": "outcome", "type": type(event).__name__, "message": event.message}
-        if type(event).__name__ == "GameOver":
+        if type(event).__name__ == "GameOver" and hasattr(event, "result"):
             out["result"] = event.result.to_dict()
+        elif type(event).__name__ == "GameOver":
+            out.update({k: v for k, v in asdict(event).items() if k != "message"})
         lines.append(out)
     return lines

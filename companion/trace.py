@@ -8,6 +8,7 @@ then one record per line, in time order, ``t`` in seconds from the start::
 
     {"t": 3.25, "device": "scanner", "data": "SRS71M\\r\\n"}   bytes from a serial reader
     {"t": 9.5, "touch": "done"}                              a touchscreen command
+    {"t": 12.01, "device": "tray", "g": [-0.42, 0.0, 0.91]}  one tray accelerometer sample (g)
 
 ``data`` holds raw bytes as a string, one character per byte (Latin-1), so control
 characters appear as JSON escapes. Blank lines and lines starting with ``#`` are ignored.
@@ -17,7 +18,7 @@ from __future__ import annotations
 
 import json
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
@@ -30,13 +31,15 @@ class TraceError(ValueError):
 
 @dataclass(frozen=True)
 class Record:
-    """One trace record: ``kind`` is ``"bytes"`` (``device``, ``data``) or ``"touch"`` (``command``)."""
+    """One trace record: ``kind`` is ``"bytes"`` (``device``, ``data``), ``"touch"``
+    (``command``) or ``"accel"`` (``device``, ``g``: x, y, z in g as the sensor read them)."""
 
     t: float
     kind: str
     device: str = ""
     data: bytes = b""
     command: str = ""
+    g: tuple[float, float, float] = (0.0, 0.0, 0.0)
 
 
 @dataclass(frozen=True)
@@ -44,6 +47,7 @@ class Trace:
     game: str
     players: tuple[str, ...]
     records: tuple[Record, ...]
+    options: dict = field(default_factory=dict)  # the game's set-up choices (Sugar Blast: goal, ...)
 
 
 def read(path: str | Path) -> Trace:
@@ -75,11 +79,17 @@ def read(path: str | Path) -> Trace:
             last_t = t
             if "touch" in obj:
                 records.append(Record(t, "touch", command=str(obj["touch"])))
+            elif "g" in obj:
+                g = obj["g"]
+                if not (isinstance(g, list) and len(g) == 3 and all(isinstance(v, (int, float)) for v in g)):
+                    raise ValueError("\"g\" must be three numbers [x, y, z] in g")
+                records.append(Record(t, "accel", device=str(obj.get("device", "tray")),
+                                      g=tuple(float(v) for v in g)))
             elif "data" in obj:
                 records.append(Record(t, "bytes", device=str(obj.get("device", "scanner")),
                                       data=str(obj["data"]).encode("latin-1")))
             else:
-                raise ValueError("a record needs \"touch\" or \"data\"")
+                raise ValueError("a record needs \"touch\", \"data\" or \"g\"")
         except (ValueError, KeyError, TypeError, UnicodeEncodeError) as exc:
             raise TraceError(f"{path}, line {n}: {exc}") from exc
     if header is None:
@@ -87,18 +97,24 @@ def read(path: str | Path) -> Trace:
     players = header.get("players", [])
     if not isinstance(header, dict) or not isinstance(players, list) or not all(isinstance(p, str) and p for p in players):
         raise TraceError(f"{path}, line 1: \"players\" must be a list of names")
-    return Trace(str(header.get("game", "sugarrr")), tuple(players), tuple(records))
+    options = header.get("options", {})
+    if not isinstance(options, dict):
+        raise TraceError(f"{path}, line 1: \"options\" must be an object, e.g. {{\"goal\": \"five-different\"}}")
+    return Trace(str(header.get("game", "sugarrr")), tuple(players), tuple(records), options)
 
 
 class TraceWriter:
     """Appends records to a trace file as they happen (``companion run --record``).
     Thread-safe: device threads call :meth:`bytes` directly. Times are relative to ``t0``."""
 
-    def __init__(self, path: str | Path, game: str, players: list[str], t0: float):
+    def __init__(self, path: str | Path, game: str, players: list[str], t0: float, options: dict | None = None):
         self._file: IO[str] = open(path, "w", encoding="utf-8")
         self._lock = threading.Lock()
         self._t0 = t0
-        self._line({"trace": TRACE_VERSION, "game": game, "players": list(players)})
+        header = {"trace": TRACE_VERSION, "game": game, "players": list(players)}
+        if options:
+            header["options"] = dict(options)
+        self._line(header)
 
     def _line(self, obj: dict) -> None:
         with self._lock:
@@ -110,6 +126,9 @@ class TraceWriter:
 
     def touch(self, t: float, command: str) -> None:
         self._line({"t": round(t - self._t0, 4), "touch": command})
+
+    def accel(self, device: str, t: float, g: tuple[float, float, float]) -> None:
+        self._line({"t": round(t - self._t0, 4), "device": device, "g": [round(v, 4) for v in g]})
 
     def close(self) -> None:
         with self._lock:

@@ -24,240 +24,16 @@ stay per kind, so goals still work). ``Refill(())`` says "the spaces are filled"
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Iterable
 
 from companion.core.errors import IllegalAction
 from companion.core.events import Outcome
 
 from . import board as B
-from .board import Blast, Board, Cell
-
-KINDS = B.KINDS
-PER_KIND: int = B.DATA["candies"]["per_kind"]
-SOLO = B.DATA["solo"]
-RETURN_EACH: int = B.DATA["shortage"]["return_each"]
-GOALS: dict[str, dict] = {g["id"]: g for g in B.DATA["goal"]}
-SEATING: dict[int, tuple[int, ...]] = {int(k): tuple(v) for k, v in B.DATA["seats"]["by_players"].items()}
-CELLS = B.ROWS * B.COLS
-
-SETUP, TURN, CHOOSE, KEEP, TILT, RETURN, REFILL, CASCADE, OVER = (
-    "setup", "turn", "choose", "keep", "tilt", "return", "refill", "cascade", "over")
-
-Counts = tuple[int, ...]  # candies per kind, in KINDS order
-
-
-def counts(letters: Iterable[str]) -> Counts:
-    letters = list(letters)
-    return tuple(letters.count(k) for k in KINDS)
-
-
-def _plus(a: Counts, b: Counts) -> Counts:
-    return tuple(x + y for x, y in zip(a, b))
-
-
-def _minus(a: Counts, b: Counts) -> Counts:
-    return tuple(x - y for x, y in zip(a, b))
-
-
-def _fits(part: Counts, whole: Counts) -> bool:
-    return all(x <= y for x, y in zip(part, whole))
-
-
-def _words(c: Counts) -> str:
-    return ", ".join(f"{n} {B.NAMES[k]}" for k, n in zip(KINDS, c) if n) or "nothing"
-
-
-# ---------------------------------------------------------------- state and actions
-
-@dataclass(frozen=True)
-class State:
-    """A whole Sugar Blast game. ``board`` is None in quick mode, and so are the per-kind
-    ``bag`` and ``discards``; the ``*_n`` totals are kept in both modes. ``pending`` holds
-    the Blasts to choose from (CHOOSE) or the one being solved (KEEP, first)."""
-
-    players: tuple[str, ...]
-    seats: tuple[int, ...]
-    goal: str | None
-    solo: bool
-    quick: bool
-    phase: str
-    active: int
-    board: Board | None
-    bag: Counts | None
-    discards: Counts | None
-    kept: tuple[Counts, ...]
-    bag_n: int
-    discards_n: int
-    on_board_n: int
-    pending: tuple[Blast, ...] = ()
-    removing: int = 0                    # quick mode: candies the Blast being solved removes
-    turn_kept: int = 0
-    to_return: tuple[int, ...] = ()
-    winner: int | None = None
-    turn: int = 1
-
-    @property
-    def supply(self) -> Counts:
-        """Candies in this game per kind (orange removed in solo)."""
-        return tuple(0 if self.solo and k in SOLO["removed"] else PER_KIND for k in KINDS)
-
-    @property
-    def total(self) -> int:
-        return sum(self.supply)
-
-    @property
-    def holes(self) -> int:
-        return CELLS - self.on_board_n
-
-
-@dataclass(frozen=True)
-class PlaceCandy:
-    """Set-up entry: ``candy`` (or ``.`` to clear) at (row, col)."""
-    row: int
-    col: int
-    candy: str
-
-
-@dataclass(frozen=True)
-class SetBoard:
-    """Set-up entry of a whole board (may have empty cells until StartGame)."""
-    board: Board
-
-
-@dataclass(frozen=True)
-class StartGame:
-    """The board is full and checked: the first turn starts."""
-
-
-@dataclass(frozen=True)
-class SwapCandies:
-    a: Cell
-    b: Cell
-
-
-@dataclass(frozen=True)
-class NoBlastsDraw:
-    """"No Blasts?": ``candy`` taken from the bag goes to ``cell``; that board candy goes
-    into the bag."""
-    candy: str
-    cell: Cell
-
-
-@dataclass(frozen=True)
-class QuickBlast:
-    """Quick mode: a Blast the table made. ``count`` is the number of candies removed:
-    3 for a 3-Blast, the row/column length for a 4-Blast (defaults to a row), and must be
-    entered for 5-6 and box."""
-    kind: str
-    candy: str
-    count: int | None = None
-
-
-@dataclass(frozen=True)
-class NoMoreBlasts:
-    """Quick mode: no (more) Blasts this turn; the turn ends. With a twin: "No Blasts?"
-    with an empty bag (nothing to draw), so the turn passes."""
-
-
-@dataclass(frozen=True)
-class ChooseBlast:
-    index: int
-
-
-@dataclass(frozen=True)
-class KeepCandies:
-    kinds: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class Tilted:
-    seat: int
-
-
-@dataclass(frozen=True)
-class ReturnCandies:
-    player: int
-    kinds: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class Refill:
-    """The candies placed in the empty cells: ``((row, col), candy)`` pairs. Empty in
-    quick mode. ``Refill.of({(r, c): "R"})`` builds one from a mapping."""
-    cells: tuple[tuple[Cell, str], ...]
-
-    @classmethod
-    def of(cls, placed: dict[Cell, str]) -> "Refill":
-        return cls(tuple(sorted(placed.items())))
-
-
-Action = (PlaceCandy | SetBoard | StartGame | SwapCandies | NoBlastsDraw | QuickBlast | NoMoreBlasts
-          | ChooseBlast | KeepCandies | Tilted | ReturnCandies | Refill)
-
-
-# ---------------------------------------------------------------- outcome events
-
-@dataclass(frozen=True)
-class BlastFound(Outcome):
-    blasts: tuple[Blast, ...]
-
-
-@dataclass(frozen=True)
-class BlastSolved(Outcome):
-    player: int
-    blast: Blast
-    kept: tuple[str, ...]
-    discarded: int
-
-
-@dataclass(frozen=True)
-class CandiesSlid(Outcome):
-    seat: int
-    board: Board | None
-
-
-@dataclass(frozen=True)
-class RefillPrompt(Outcome):
-    n: int
-    bag_count: int
-
-
-@dataclass(frozen=True)
-class ShortageUseDiscards(Outcome):
-    from_bag: int
-    from_discards: int
-
-
-@dataclass(frozen=True)
-class ShortageReturnTwo(Outcome):
-    players: tuple[int, ...]
-
-
-@dataclass(frozen=True)
-class CandiesReturned(Outcome):
-    player: int
-    kinds: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class GoalMet(Outcome):
-    player: int
-    goal: str
-
-
-@dataclass(frozen=True)
-class GameOver(Outcome):
-    winner: int | None      # None: the solo player lost
-    goal: str | None
-    reason: str
-
-
-@dataclass(frozen=True)
-class TurnEnded(Outcome):
-    player: int
-    next_player: int
-
+from .actions import *  # noqa: F401,F403  (rules is the one entry point: re-export the data)
+from .actions import (CELLS, GOALS, KINDS, PER_KIND, RETURN_EACH, SEATING, SOLO, Action, Blast, Board,  # noqa: F401
+                      Cell, Counts, Result, State, _fits, _minus, _plus, _words, counts, describe)
 
 # ---------------------------------------------------------------- goals and set-up
 
@@ -344,6 +120,8 @@ def check(state: State, action: Action) -> None:
     """Raise :class:`IllegalAction` (message for the table) unless ``action`` is legal now."""
     if state.phase == OVER:
         raise _no(_waiting(state))
+    if isinstance(action, TABLE_ACTIONS):
+        return _check_table(state, action)
     if isinstance(action, PlaceCandy):
         _need(state, SETUP, twin=True)
         if not _cell_ok((action.row, action.col)):
@@ -435,6 +213,56 @@ def check(state: State, action: Action) -> None:
     raise _no(f"Unknown action {action!r}")
 
 
+def _check_table(state: State, action: Action) -> None:
+    """Table bookkeeping: legal when the rule action it leads to could be."""
+    if isinstance(action, PickCandy):
+        _need(state, (SETUP, TURN, REFILL), twin=True)
+        if state.phase == TURN and not B.no_blasts(state.board):
+            raise _no(_waiting(state))
+        if action.candy != B.EMPTY or state.phase != SETUP:
+            _candy_ok(state, action.candy)
+        return
+    if isinstance(action, SelectCell):
+        _need(state, TURN, twin=True)
+        cell = action.cell
+        if cell is not None and (not _cell_ok(tuple(cell)) or state.board[cell[0]][cell[1]] == B.EMPTY):
+            raise _no("Tap a candy on the board.")
+        return
+    if isinstance(action, DraftCandy):
+        _need(state, REFILL, twin=True)
+        cell = tuple(action.cell)
+        if not _cell_ok(cell) or state.board[cell[0]][cell[1]] != B.EMPTY:
+            raise _no("That space already has a candy: tap an empty space.")
+        _candy_ok(state, action.candy)
+        placed = dict(state.draft)
+        placed[cell] = action.candy
+        if not _fits(counts(placed.values()), _plus(state.bag, state.discards)):
+            raise _no(f"By my count there are no more {B.NAMES[action.candy]} candies to refill with.")
+        return
+    if isinstance(action, TiltSeen):
+        return check(state, Tilted(action.seat))
+
+
+def _apply_table(state: State, action: Action) -> tuple[State, list[Outcome]]:
+    if isinstance(action, PickCandy):
+        name = "Empty" if action.candy == B.EMPTY else B.NAMES[action.candy]
+        return replace(state, palette=action.candy), [Outcome(f"{name}: now tap the cells.")]
+    if isinstance(action, SelectCell):
+        cell = None if action.cell is None else tuple(action.cell)
+        if cell is None:
+            return replace(state, selected=None), [Outcome("Swap cancelled.")]
+        name = B.NAMES[state.board[cell[0]][cell[1]]]
+        return replace(state, selected=cell), [Outcome(f"{name} chosen: tap the candy to swap it with.")]
+    if isinstance(action, DraftCandy):
+        placed = dict(state.draft)
+        placed[tuple(action.cell)] = action.candy
+        left = state.holes - len(placed)
+        return replace(state, draft=tuple(sorted(placed.items()))), [
+            Outcome(f"{B.NAMES[action.candy]} placed: {left} space{'s' * (left != 1)} to go.")]
+    who = state.players[state.active]
+    return replace(state, tilt_seen=action.seat), [Outcome(f"Tilted toward {who}: now let the board go level.")]
+
+
 def _can_draw(state: State) -> bool:
     """Can "No Blasts?" be played: a candy in the bag and a different one on the board?
     When it cannot (the bag is empty), the turn simply passes (``NoMoreBlasts``)."""
@@ -498,6 +326,10 @@ def step(state: State, action: Action) -> tuple[State, list[Outcome]]:
 def apply(state: State, action: Action) -> tuple[State, list[Outcome]]:
     """Apply a legal action (call :func:`check` first): the new state and the outcome
     events, in the order a player would see them."""
+    if isinstance(action, TABLE_ACTIONS):
+        return _apply_table(state, action)
+    # A rule action ends whatever was half tapped in (the palette stays chosen).
+    state = replace(state, selected=None, draft=(), tilt_seen=None)
     events: list[Outcome] = []
     who = state.players[state.active]
     if isinstance(action, (PlaceCandy, SetBoard)):
@@ -550,22 +382,6 @@ def apply(state: State, action: Action) -> tuple[State, list[Outcome]]:
     if isinstance(action, Refill):
         return _refill(state, tuple(action.cells), events), events
     raise TypeError(f"not an action: {action!r}")
-
-
-def describe(blast: Blast, removing: int | None = None) -> str:
-    """What to remove and what to keep, for the screen."""
-    name = B.NAMES[blast.candy]
-    keep = f"keep 1 {name}" + (" and 1 candy of another kind" if blast.keep_other else "")
-    if blast.kind == "3":
-        return f"3-Blast! Remove the 3 {name} candies and keep 1."
-    if blast.kind == "4":
-        line = "row or column" if not blast.cells else (
-            f"row {blast.cells[0][0]}" if blast.cells[0][0] == blast.cells[-1][0] else f"column {blast.cells[0][1]}")
-        return f"4-Blast! Remove every candy in that {line}; {keep}."
-    if blast.kind == "5-6":
-        return f"{len(blast.cells) or removing}-Blast! Remove every {name} candy on the board and keep 2."
-    n = len(blast.removes) or removing
-    return f"Box-Blast! Remove the {name} candies and the rest of the box ({n} candies); {keep}."
 
 
 def _set(items: tuple, i: int, value) -> tuple:
@@ -703,3 +519,14 @@ def check_conservation(state: State) -> None:
     if per != state.supply or sum(on) != state.on_board_n or sum(state.bag) != state.bag_n \
             or sum(state.discards) != state.discards_n or min(state.bag + state.discards) < 0:
         raise AssertionError(f"per kind {per} != {state.supply} (board {on}, bag {state.bag}, discards {state.discards})")
+
+
+def result(state: State) -> Result | None:
+    """The game's :class:`Result` once it is over, else None."""
+    if state.phase != OVER:
+        return None
+    reason = "goal" if state.goal is not None and state.winner is not None else (
+        "solo-win" if state.winner is not None else "solo-loss")
+    kept = tuple({k: n for k, n in zip(KINDS, c) if n} for c in state.kept)
+    return Result(state.players, kept, None if state.winner is None else state.players[state.winner],
+                  state.goal, reason, state.turn)

@@ -1,0 +1,335 @@
+"""Sugar Blast data: the candies, the game State, the actions a table takes and the outcome
+events the rules return (rulebooks/sugar-blast.txt). Pure data; the logic is in ``rules``,
+which re-exports every name here."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable
+
+from companion.core.events import Outcome
+
+from . import board as B
+from .board import Blast, Board, Cell
+
+KINDS = B.KINDS
+PER_KIND: int = B.DATA["candies"]["per_kind"]
+SOLO = B.DATA["solo"]
+RETURN_EACH: int = B.DATA["shortage"]["return_each"]
+GOALS: dict[str, dict] = {g["id"]: g for g in B.DATA["goal"]}
+SEATING: dict[int, tuple[int, ...]] = {int(k): tuple(v) for k, v in B.DATA["seats"]["by_players"].items()}
+CELLS = B.ROWS * B.COLS
+
+SETUP, TURN, CHOOSE, KEEP, TILT, RETURN, REFILL, CASCADE, OVER = (
+    "setup", "turn", "choose", "keep", "tilt", "return", "refill", "cascade", "over")
+
+Counts = tuple[int, ...]  # candies per kind, in KINDS order
+
+
+def counts(letters: Iterable[str]) -> Counts:
+    letters = list(letters)
+    return tuple(letters.count(k) for k in KINDS)
+
+
+def _plus(a: Counts, b: Counts) -> Counts:
+    return tuple(x + y for x, y in zip(a, b))
+
+
+def _minus(a: Counts, b: Counts) -> Counts:
+    return tuple(x - y for x, y in zip(a, b))
+
+
+def _fits(part: Counts, whole: Counts) -> bool:
+    return all(x <= y for x, y in zip(part, whole))
+
+
+def _words(c: Counts) -> str:
+    return ", ".join(f"{n} {B.NAMES[k]}" for k, n in zip(KINDS, c) if n) or "nothing"
+
+
+# ---------------------------------------------------------------- state and actions
+
+@dataclass(frozen=True)
+class State:
+    """A whole Sugar Blast game. ``board`` is None in quick mode, and so are the per-kind
+    ``bag`` and ``discards``; the ``*_n`` totals are kept in both modes. ``pending`` holds
+    the Blasts to choose from (CHOOSE) or the one being solved (KEEP, first)."""
+
+    players: tuple[str, ...]
+    seats: tuple[int, ...]
+    goal: str | None
+    solo: bool
+    quick: bool
+    phase: str
+    active: int
+    board: Board | None
+    bag: Counts | None
+    discards: Counts | None
+    kept: tuple[Counts, ...]
+    bag_n: int
+    discards_n: int
+    on_board_n: int
+    pending: tuple[Blast, ...] = ()
+    removing: int = 0                    # quick mode: candies the Blast being solved removes
+    turn_kept: int = 0
+    to_return: tuple[int, ...] = ()
+    winner: int | None = None
+    turn: int = 1
+    # What the table has tapped in so far (see "Table bookkeeping" below). Stored through
+    # actions, so a restart rebuilds a half-entered swap or refill; no rule reads them.
+    palette: str | None = None                    # the candy the next cell tap places
+    selected: Cell | None = None                  # the first candy tapped for a swap
+    draft: tuple[tuple[Cell, str], ...] = ()      # refill candies tapped in so far
+    tilt_seen: int | None = None                  # the tray tilted toward this seat; level next
+
+    @property
+    def supply(self) -> Counts:
+        """Candies in this game per kind (orange removed in solo)."""
+        return tuple(0 if self.solo and k in SOLO["removed"] else PER_KIND for k in KINDS)
+
+    @property
+    def total(self) -> int:
+        return sum(self.supply)
+
+    @property
+    def holes(self) -> int:
+        return CELLS - self.on_board_n
+
+
+@dataclass(frozen=True)
+class PlaceCandy:
+    """Set-up entry: ``candy`` (or ``.`` to clear) at (row, col)."""
+    row: int
+    col: int
+    candy: str
+
+
+@dataclass(frozen=True)
+class SetBoard:
+    """Set-up entry of a whole board (may have empty cells until StartGame)."""
+    board: Board
+
+
+@dataclass(frozen=True)
+class StartGame:
+    """The board is full and checked: the first turn starts."""
+
+
+@dataclass(frozen=True)
+class SwapCandies:
+    a: Cell
+    b: Cell
+
+
+@dataclass(frozen=True)
+class NoBlastsDraw:
+    """"No Blasts?": ``candy`` taken from the bag goes to ``cell``; that board candy goes
+    into the bag."""
+    candy: str
+    cell: Cell
+
+
+@dataclass(frozen=True)
+class QuickBlast:
+    """Quick mode: a Blast the table made. ``count`` is the number of candies removed:
+    3 for a 3-Blast, the row/column length for a 4-Blast (defaults to a row), and must be
+    entered for 5-6 and box."""
+    kind: str
+    candy: str
+    count: int | None = None
+
+
+@dataclass(frozen=True)
+class NoMoreBlasts:
+    """Quick mode: no (more) Blasts this turn; the turn ends. With a twin: "No Blasts?"
+    with an empty bag (nothing to draw), so the turn passes."""
+
+
+@dataclass(frozen=True)
+class ChooseBlast:
+    index: int
+
+
+@dataclass(frozen=True)
+class KeepCandies:
+    kinds: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Tilted:
+    seat: int
+
+
+@dataclass(frozen=True)
+class ReturnCandies:
+    player: int
+    kinds: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Refill:
+    """The candies placed in the empty cells: ``((row, col), candy)`` pairs. Empty in
+    quick mode. ``Refill.of({(r, c): "R"})`` builds one from a mapping."""
+    cells: tuple[tuple[Cell, str], ...]
+
+    @classmethod
+    def of(cls, placed: dict[Cell, str]) -> "Refill":
+        return cls(tuple(sorted(placed.items())))
+
+
+# ---------------------------------------------------------------- table bookkeeping
+# Steps of one table input that are not yet a rule action: the flow turns taps and tilts
+# into these so that they are stored (and replayed) like every accepted input.
+
+@dataclass(frozen=True)
+class PickCandy:
+    """The palette: the next cell taps place ``candy`` (``.`` clears, at set-up only)."""
+    candy: str
+
+
+@dataclass(frozen=True)
+class SelectCell:
+    """The first candy of a swap was tapped (None: tapped again to let go of it)."""
+    cell: Cell | None
+
+
+@dataclass(frozen=True)
+class DraftCandy:
+    """One refilled candy tapped in; the tap that fills the last space becomes ``Refill``."""
+    cell: Cell
+    candy: str
+
+
+@dataclass(frozen=True)
+class TiltSeen:
+    """The tray is tilted toward ``seat`` (the right one); when it is level: ``Tilted``."""
+    seat: int
+
+
+TABLE_ACTIONS = (PickCandy, SelectCell, DraftCandy, TiltSeen)
+
+Action = (PlaceCandy | SetBoard | StartGame | SwapCandies | NoBlastsDraw | QuickBlast | NoMoreBlasts
+          | ChooseBlast | KeepCandies | Tilted | ReturnCandies | Refill
+          | PickCandy | SelectCell | DraftCandy | TiltSeen)
+
+
+# ---------------------------------------------------------------- outcome events
+
+@dataclass(frozen=True)
+class BlastFound(Outcome):
+    blasts: tuple[Blast, ...]
+
+
+@dataclass(frozen=True)
+class BlastSolved(Outcome):
+    player: int
+    blast: Blast
+    kept: tuple[str, ...]
+    discarded: int
+
+
+@dataclass(frozen=True)
+class CandiesSlid(Outcome):
+    seat: int
+    board: Board | None
+
+
+@dataclass(frozen=True)
+class RefillPrompt(Outcome):
+    n: int
+    bag_count: int
+
+
+@dataclass(frozen=True)
+class ShortageUseDiscards(Outcome):
+    from_bag: int
+    from_discards: int
+
+
+@dataclass(frozen=True)
+class ShortageReturnTwo(Outcome):
+    players: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class CandiesReturned(Outcome):
+    player: int
+    kinds: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class GoalMet(Outcome):
+    player: int
+    goal: str
+
+
+@dataclass(frozen=True)
+class GameOver(Outcome):
+    winner: int | None      # None: the solo player lost
+    goal: str | None
+    reason: str
+
+
+@dataclass(frozen=True)
+class TurnEnded(Outcome):
+    player: int
+    next_player: int
+
+
+
+def describe(blast: Blast, removing: int | None = None) -> str:
+    """What to remove and what to keep, for the screen."""
+    name = B.NAMES[blast.candy]
+    keep = f"keep 1 {name}" + (" and 1 candy of another kind" if blast.keep_other else "")
+    if blast.kind == "3":
+        return f"3-Blast! Remove the 3 {name} candies and keep 1."
+    if blast.kind == "4":
+        line = "row or column" if not blast.cells else (
+            f"row {blast.cells[0][0]}" if blast.cells[0][0] == blast.cells[-1][0] else f"column {blast.cells[0][1]}")
+        return f"4-Blast! Remove every candy in that {line}; {keep}."
+    if blast.kind == "5-6":
+        return f"{len(blast.cells) or removing}-Blast! Remove every {name} candy on the board and keep 2."
+    n = len(blast.removes) or removing
+    return f"Box-Blast! Remove the {name} candies and the rest of the box ({n} candies); {keep}."
+
+
+# ---------------------------------------------------------------- the outcome
+
+@dataclass(frozen=True)
+class Result:
+    """How a game ended: each player's kept candies (``{letter: n}``, letters in KINDS
+    order), the winner's name (None: the solo player lost), the Goal Card and why it ended
+    (``"goal"``, ``"solo-win"``, ``"solo-loss"``), after ``turns`` turns."""
+
+    players: tuple[str, ...]
+    kept: tuple[dict[str, int], ...]
+    winner: str | None
+    goal: str | None
+    reason: str
+    turns: int
+
+    @property
+    def winners(self) -> tuple[str, ...]:
+        return (self.winner,) if self.winner else ()
+
+    def to_dict(self, game: str = "sugar-blast") -> dict:
+        return {"game": game, "players": [{"name": n, "kept": k, "total": sum(k.values())}
+                                          for n, k in zip(self.players, self.kept)],
+                "winners": list(self.winners), "goal": self.goal, "reason": self.reason, "turns": self.turns}
+
+    def text(self) -> str:
+        """The final table as plain text (``companion demo`` / ``replay``)."""
+        width = max(len(p) for p in self.players) + 2
+        head = "Player".ljust(width) + "".join(f"{k:>4}" for k in KINDS) + f"{'Total':>7}"
+        lines = [head, "-" * len(head)]
+        for name, kept in zip(self.players, self.kept):
+            mark = " *" if name == self.winner else ""
+            lines.append(name.ljust(width) + "".join(f"{kept.get(k, 0):>4}" for k in KINDS)
+                         + f"{sum(kept.values()):>7}{mark}")
+        if self.reason == "goal":
+            lines.append(f"{self.winner} meets the Goal Card ({GOALS[self.goal]['text']}) and wins!")
+        elif self.reason == "solo-win":
+            lines.append(f"{self.winner} collected {SOLO['win_kept_in_one_turn']} candies in one turn: a win!")
+        else:
+            lines.append("Not enough candies to refill the board: the solo game is lost.")
+        return "\n".join(lines)

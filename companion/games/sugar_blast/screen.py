@@ -1,0 +1,368 @@
+"""The Sugar Blast screen (800x480): the board's twin, the players' candies, the prompts.
+
+Left: the 6x6 board, one big tappable cell per candy. Each candy is drawn in its colour
+AND as a shape with its letter (R circle, O square, Y triangle, G diamond, B hexagon,
+P star), so colour-blind players can read it. The edge of the board where the tilting
+player sits is marked while the board waits for the tilt and the refill.
+
+Right, during play: the bag, the players with the candies they kept, the Goal Card, the
+last verdict, the prompt and the buttons of the phase (palette, Start, Blasts to choose,
+candies to keep, candies to put back). While waiting for the tilt and the refill the
+right side becomes one LARGE prompt ("Fill 5 spaces from the bag, bottom to top") that
+can be read across the table.
+
+>>> import os; os.environ.setdefault("SDL_VIDEODRIVER", "dummy") and None
+>>> from companion.ui.app import App, TableInfo
+>>> app = App()
+>>> s = rules.new_game(["Ana", "Ben"], "five-different")
+>>> app.show(lambda surface: draw_game(surface, s, TableInfo()))
+>>> [b.command for b in app.buttons if not b.command.startswith("cell")][:3]
+['palette R', 'palette O', 'palette Y']
+>>> app.close()
+"""
+
+from __future__ import annotations
+
+import pygame
+
+from companion.ui import theme
+from companion.ui.app import Button, TableInfo
+from companion.ui.theme import FruitLook
+from companion.ui.widgets import banner, button, cross, draw_text, draw_wrapped, fruit_badge, panel, tick
+
+from . import board as B
+from . import flow, rules
+
+Rect = pygame.Rect
+
+W, H = 800, 480
+TOP = Rect(0, 0, W, 44)
+CELL = 66
+BOARD = Rect(26, 52, CELL * B.COLS, CELL * B.ROWS)   # a margin all round for the seat marks
+RIGHT = Rect(BOARD.right + 20, 52, W - BOARD.right - 28, H - 58)
+
+#: One look per candy letter: colour, letter and a shape that differs in outline.
+CANDY_LOOKS: dict[str, FruitLook] = {
+    "R": FruitLook((235, 64, 64), "R", "circle"),
+    "O": FruitLook((255, 145, 40), "O", "square"),
+    "Y": FruitLook((250, 220, 50), "Y", "triangle"),
+    "G": FruitLook((80, 200, 90), "G", "diamond"),
+    "B": FruitLook((80, 150, 255), "B", "hexagon"),
+    "P": FruitLook((190, 110, 245), "P", "star"),
+}
+
+
+def cell_rect(r: int, c: int) -> Rect:
+    """Where cell (row, col) is drawn and tapped (tests sample these)."""
+    return Rect(BOARD.left + c * CELL, BOARD.top + r * CELL, CELL, CELL)
+
+
+def candy(surface: pygame.Surface, center: tuple[int, int], radius: int, letter: str) -> None:
+    fruit_badge(surface, center, radius, CANDY_LOOKS[letter])
+
+
+# ---------------------------------------------------------------- the in-game screen
+
+def draw_game(surface: pygame.Surface, state: rules.State, info: TableInfo) -> list[Button]:
+    """Draw the whole in-game screen; returns its touch targets."""
+    buttons: list[Button] = []
+    _top_bar(surface, state, info)
+    _board(surface, state, buttons)
+    if state.phase in (rules.TILT, rules.REFILL):
+        _big_prompt(surface, state, info, buttons)
+    else:
+        _side(surface, state, info, buttons)
+    return buttons
+
+
+def _top_bar(surface: pygame.Surface, state: rules.State, info: TableInfo) -> None:
+    pygame.draw.rect(surface, theme.PANEL, TOP)
+    draw_text(surface, "Sugar Blast", Rect(10, 0, 200, 44), theme.TITLE - 4, theme.HIGHLIGHT, bold=True)
+    draw_text(surface, f"Turn {state.turn}", Rect(214, 0, 110, 44), theme.MEDIUM, theme.TEXT, bold=True)
+    low = state.bag_n < state.holes or state.bag_n <= 6
+    banner(surface, Rect(326, 5, 130, 34), f"Bag {state.bag_n}", theme.WARN if low else theme.PANEL_LIGHT,
+           theme.TEXT_DARK if low else theme.TEXT, size=theme.MEDIUM)
+    mode = "Solo" if state.solo else "Quick mode" if state.quick else ""
+    if mode:
+        draw_text(surface, mode, Rect(466, 0, 130, 44), theme.SMALL, theme.TEXT_DIM, bold=True)
+    bad = [s for s in info.devices.values() if s != "connected"]
+    if info.devices:
+        text = bad[0] if bad else " · ".join(info.devices)
+        banner(surface, Rect(600, 5, 192, 34), text, theme.BAD if bad else theme.OK,
+               theme.TEXT if bad else theme.TEXT_DARK, size=theme.SMALL)
+
+
+def _board(surface: pygame.Surface, state: rules.State, buttons: list[Button]) -> None:
+    if state.quick:
+        panel(surface, BOARD, theme.PANEL)
+        draw_wrapped(surface, f"Quick mode: no board on screen. On the board: {state.on_board_n}, "
+                              f"empty: {state.holes}.", BOARD.inflate(-40, -40), theme.BIG, theme.TEXT_DIM,
+                     max_lines=4)
+        return
+    panel(surface, BOARD.inflate(8, 8), theme.PANEL, radius=theme.RADIUS)
+    pending = state.pending[0] if state.phase == rules.KEEP and state.pending else None
+    choosing = set().union(*(b.cells for b in state.pending)) if state.phase == rules.CHOOSE else set()
+    draft = dict(state.draft)
+    tappable = state.phase in (rules.SETUP, rules.TURN, rules.REFILL)
+    for r in range(B.ROWS):
+        for c in range(B.COLS):
+            rect = cell_rect(r, c).inflate(-4, -4)
+            letter = state.board[r][c]
+            removed = pending is not None and (r, c) in pending.removes
+            fill = theme.dim(theme.BAD, 0.5) if removed else theme.BG
+            panel(surface, rect, fill, radius=8)
+            if letter != B.EMPTY:
+                candy(surface, rect.center, 24, letter)
+            elif (r, c) in draft:
+                candy(surface, rect.center, 22, draft[(r, c)])
+                pygame.draw.rect(surface, theme.WARN, rect, 3, border_radius=8)
+            elif state.phase == rules.REFILL:
+                pygame.draw.rect(surface, theme.WARN, rect, 3, border_radius=8)
+            if removed:
+                pygame.draw.rect(surface, theme.BAD, rect, 4, border_radius=8)
+            if (r, c) in choosing or (pending is not None and (r, c) in pending.cells):
+                pygame.draw.rect(surface, theme.HIGHLIGHT, rect, 4, border_radius=8)
+            if state.selected == (r, c):
+                pygame.draw.rect(surface, theme.HIGHLIGHT, rect.inflate(4, 4), 6, border_radius=10)
+            if tappable:
+                buttons.append(Button(cell_rect(r, c), f"cell {r} {c}"))
+    if state.phase in (rules.TILT, rules.REFILL):
+        _seat_edge(surface, state.seats[state.active])
+
+
+def _seat_edge(surface: pygame.Surface, seat: int) -> None:
+    """A bright bar with arrows on the board edge the candies slide toward."""
+    edge = B.SEAT_EDGES[seat]
+    outer = BOARD.inflate(8, 8)
+    bars = {"bottom": Rect(outer.left, outer.bottom + 2, outer.width, 14),
+            "top": Rect(outer.left, outer.top - 16, outer.width, 14),
+            "left": Rect(outer.left - 16, outer.top, 14, outer.height),
+            "right": Rect(outer.right + 2, outer.top, 14, outer.height)}
+    bar = bars[edge].clip(surface.get_rect())
+    pygame.draw.rect(surface, theme.HIGHLIGHT, bar, border_radius=6)
+    for k in range(1, 6):  # chevrons pointing toward the edge, over the board
+        f = k / 6
+        if edge in ("bottom", "top"):
+            x, y = outer.left + f * outer.width, outer.bottom - 10 if edge == "bottom" else outer.top + 10
+            d = 1 if edge == "bottom" else -1
+            points = [(x - 10, y - 10 * d), (x + 10, y - 10 * d), (x, y)]
+        else:
+            x, y = outer.right - 10 if edge == "right" else outer.left + 10, outer.top + f * outer.height
+            d = 1 if edge == "right" else -1
+            points = [(x - 10 * d, y - 10), (x - 10 * d, y + 10), (x, y)]
+        pygame.draw.polygon(surface, theme.HIGHLIGHT, points)
+
+
+def _players(surface: pygame.Surface, state: rules.State, top: int) -> int:
+    """One row per player: name and kept candies; returns the bottom."""
+    h, gap = 42, 4
+    for i, who in enumerate(state.players):
+        row = Rect(RIGHT.left, top + i * (h + gap), RIGHT.width, h)
+        active = i == state.active and state.phase != rules.OVER
+        panel(surface, row, theme.HIGHLIGHT if active else theme.PANEL)
+        ink = theme.TEXT_DARK if active else theme.TEXT
+        draw_text(surface, who, Rect(row.left + 8, row.top, 104, h), theme.MEDIUM - 2, ink, bold=True)
+        _kept(surface, state.kept[i], Rect(row.left + 114, row.top, row.width - 120, h), ink)
+    return top + len(state.players) * (h + gap)
+
+
+def _kept(surface: pygame.Surface, kept: rules.Counts, rect: Rect, ink) -> None:
+    x = rect.left
+    if not sum(kept):
+        draw_text(surface, "no candies yet", rect, theme.SMALL - 2, ink)
+        return
+    for letter, n in zip(rules.KINDS, kept):
+        if n:
+            candy(surface, (x + 14, rect.centery), 13, letter)
+            draw_text(surface, f"{n}", Rect(x + 29, rect.top, 20, rect.height), theme.MEDIUM - 2, ink, bold=True)
+            x += 52
+
+
+def _side(surface: pygame.Surface, state: rules.State, info: TableInfo, buttons: list[Button]) -> None:
+    y = _players(surface, state, RIGHT.top)
+    if state.goal:
+        draw_wrapped(surface, "Goal: " + rules.GOALS[state.goal]["text"], Rect(RIGHT.left, y, RIGHT.width, 44),
+                     theme.SMALL - 2, theme.TEXT_DIM, max_lines=2)
+        y += 46
+    actions = _action_rects(state)
+    bottom = actions.top - 4
+    _verdict(surface, info, Rect(RIGHT.left, y, RIGHT.width, (bottom - y) // 2))
+    draw_wrapped(surface, info.prompt or flow.prompt(state), Rect(RIGHT.left, y + (bottom - y) // 2, RIGHT.width,
+                                                                  (bottom - y) // 2), theme.MEDIUM, theme.HIGHLIGHT,
+                 max_lines=3)
+    buttons.extend(_actions(surface, state, actions))
+
+
+def _verdict(surface: pygame.Surface, info: TableInfo, rect: Rect) -> None:
+    if not info.verdict:
+        return
+    fill = {True: theme.dim(theme.OK, 0.3), False: theme.dim(theme.BAD, 0.35)}.get(info.verdict_ok, theme.PANEL)
+    panel(surface, rect, fill)
+    text = rect.inflate(-12, -6)
+    if info.verdict_ok is not None:
+        icon = Rect(rect.left + 6, rect.centery - 16, 32, 32)
+        (tick if info.verdict_ok else cross)(surface, icon)
+        text = Rect(icon.right + 8, text.top, rect.right - icon.right - 14, text.height)
+    draw_wrapped(surface, info.verdict, text, theme.MEDIUM - 2, theme.TEXT, bold=True, max_lines=3)
+
+
+def _action_rects(state: rules.State) -> Rect:
+    rows = 2 if state.phase in (rules.SETUP, rules.CHOOSE, rules.KEEP, rules.RETURN) else 1
+    h = rows * 62
+    return Rect(RIGHT.left, RIGHT.bottom - h, RIGHT.width, h)
+
+
+def _grid(area: Rect, n: int, rows: int) -> list[Rect]:
+    per_row = max(1, -(-n // rows))
+    gap = 6
+    w = (area.width - gap * (per_row - 1)) // per_row
+    h = (area.height - gap * (rows - 1)) // rows
+    return [Rect(area.left + (i % per_row) * (w + gap), area.top + (i // per_row) * (h + gap), w, h) for i in range(n)]
+
+
+def _palette(surface: pygame.Surface, state: rules.State, area: Rect, extra: list[tuple[str, str]],
+             rows: int) -> list[Button]:
+    kinds = [k for k, n in zip(rules.KINDS, state.supply) if n]
+    out = []
+    rects = _grid(area, len(kinds) + len(extra), rows)
+    for k, rect in zip(kinds, rects):
+        chosen = state.palette == k
+        panel(surface, rect, theme.PANEL_LIGHT, theme.HIGHLIGHT if chosen else None, width=5)
+        candy(surface, rect.center, min(rect.height, rect.width) // 2 - 8, k)
+        out.append(Button(rect, f"palette {k}"))
+    for (label, command), rect in zip(extra, rects[len(kinds):]):
+        fill = theme.OK if command == "start" else theme.BUTTON
+        if command == "palette .":
+            fill = theme.HIGHLIGHT if state.palette == B.EMPTY else theme.PANEL_LIGHT
+        out.append(Button(button(surface, rect, label, fill, theme.TEXT_DARK if fill != theme.PANEL_LIGHT
+                                 else theme.TEXT, size=theme.MEDIUM), command))
+    return out
+
+
+def _actions(surface: pygame.Surface, state: rules.State, area: Rect) -> list[Button]:
+    phase = state.phase
+    if phase == rules.SETUP:
+        if state.quick:
+            return [Button(button(surface, area, "Start", theme.OK), "start")]
+        return _palette(surface, state, area, [("Clear", "palette ."), ("Start", "start")], 2)
+    if phase == rules.TURN and not state.quick:
+        if B.no_blasts(state.board) and rules._can_draw(state):
+            return _palette(surface, state, area, [], 1)
+        return [Button(button(surface, area, "No Blasts?", theme.BUTTON), "no-blasts")]
+    if phase in (rules.TURN, rules.CASCADE):  # quick mode: Blasts are entered as commands for now
+        return [Button(button(surface, area, "No more Blasts", theme.BUTTON), "done")]
+    if phase == rules.CHOOSE:
+        out = []
+        for i, (blast, rect) in enumerate(zip(state.pending, _grid(area, len(state.pending), 2))):
+            panel(surface, rect, theme.BUTTON)
+            candy(surface, (rect.left + 26, rect.centery), 18, blast.candy)
+            name = {"3": "3-Blast", "4": "4-Blast", "5-6": "5-6-Blast", "box": "Box-Blast"}[blast.kind]
+            draw_text(surface, f"{i + 1}: {name}", Rect(rect.left + 50, rect.top, rect.width - 54, rect.height),
+                      theme.MEDIUM, theme.TEXT_DARK, bold=True)
+            out.append(Button(rect, f"blast {i + 1}"))
+        return out
+    if phase == rules.KEEP:
+        options = flow.keep_options(state)
+        return _candy_choices(surface, area, [(o, "keep " + " ".join(o)) for o in options], "Keep")
+    if phase == rules.RETURN:
+        p, options = flow.return_options(state)
+        return _candy_choices(surface, area, [(o, f"return {p + 1} " + " ".join(o)) for o in options[:8]],
+                              state.players[p])
+    return []
+
+
+def _candy_choices(surface: pygame.Surface, area: Rect, choices, label: str) -> list[Button]:
+    out = []
+    for (letters, command), rect in zip(choices, _grid(area, len(choices), 2 if len(choices) > 2 else 1)):
+        panel(surface, rect, theme.BUTTON)
+        x = rect.left + 8
+        if len(choices) <= 2:
+            x = draw_text(surface, label, Rect(x, rect.top, 80, rect.height), theme.MEDIUM, theme.TEXT_DARK,
+                          bold=True).right + 8
+        for letter in letters:
+            candy(surface, (x + 18, rect.centery), 17, letter)
+            x += 40
+        out.append(Button(rect, command))
+    return out
+
+
+def _big_prompt(surface: pygame.Surface, state: rules.State, info: TableInfo, buttons: list[Button]) -> None:
+    """The tilt and refill prompt, large enough to read across the table."""
+    who = state.players[state.active]
+    edge = B.SEAT_EDGES[state.seats[state.active]]
+    area = RIGHT
+    if state.phase == rules.TILT:
+        panel(surface, area, theme.PANEL, theme.HIGHLIGHT, width=4)
+        text = "Now let go" if state.tilt_seen is not None else "Tilt the board toward you"
+        draw_text(surface, who, Rect(area.left + 12, area.top + 10, area.width - 24, 60), theme.HUGE,
+                  theme.HIGHLIGHT, bold=True, align="center")
+        draw_wrapped(surface, text, Rect(area.left + 16, area.top + 80, area.width - 32, 170), theme.HUGE,
+                     theme.TEXT, bold=True, max_lines=3)
+        draw_wrapped(surface, f"The candies slide to the {edge} of the board.",
+                     Rect(area.left + 16, area.top + 260, area.width - 32, 70), theme.MEDIUM, theme.TEXT_DIM,
+                     max_lines=2)
+        if info.verdict and info.verdict_ok is False:
+            _verdict(surface, info, Rect(area.left + 8, area.bottom - 90, area.width - 16, 82))
+        return
+    left = state.holes - len(state.draft)
+    panel(surface, area, theme.PANEL, theme.HIGHLIGHT, width=4)
+    draw_text(surface, f"Fill {left}", Rect(area.left + 10, area.top + 6, area.width - 20, 96), 120,
+              theme.HIGHLIGHT, bold=True, align="center")
+    words = f"space{'s' * (left != 1)} from the bag, bottom to top"
+    draw_wrapped(surface, words, Rect(area.left + 14, area.top + 100, area.width - 28, 84), theme.BIG + 4,
+                 theme.TEXT, bold=True, max_lines=2)
+    draw_text(surface, f"Bag: {state.bag_n}   slid to the {edge}", Rect(area.left + 14, area.top + 186,
+                                                                          area.width - 28, 36),
+              theme.MEDIUM, theme.TEXT_DIM, align="center")
+    if state.bag_n < state.holes:
+        draw_wrapped(surface, f"Bag short: then use {state.holes - state.bag_n} discarded candies.",
+                     Rect(area.left + 14, area.top + 220, area.width - 28, 40), theme.SMALL, theme.WARN, bold=True)
+    if info.verdict and info.verdict_ok is False:
+        _verdict(surface, info, Rect(area.left + 8, area.top + 262, area.width - 16, 64))
+    pal = Rect(area.left + 8, area.bottom - 132, area.width - 16, 124)
+    if state.quick:
+        buttons.append(Button(button(surface, pal, "Done", theme.OK), "done"))
+    else:
+        buttons.extend(_palette(surface, state, pal, [], 2))
+
+
+# ---------------------------------------------------------------- the final screen
+
+def winner_line(result: rules.Result) -> str:
+    if result.reason == "goal":
+        return f"{result.winner} wins!"
+    if result.reason == "solo-win":
+        return f"{result.winner} wins the solo challenge!"
+    return "Out of candies: try again!"
+
+
+def draw_final(surface: pygame.Surface, result: rules.Result, info: TableInfo | None = None) -> list[Button]:
+    """The winner, the Goal Card, then one row per player with the candies they kept."""
+    draw_text(surface, winner_line(result), Rect(10, 8, W - 20, 64), theme.TITLE + 16, theme.HIGHLIGHT,
+              bold=True, align="center")
+    why = ("Goal Card: " + rules.GOALS[result.goal]["text"]) if result.goal else (
+        f"Solo: {rules.SOLO['win_kept_in_one_turn']} candies in one turn")
+    draw_wrapped(surface, why, Rect(20, 74, W - 40, 56), theme.MEDIUM, theme.TEXT, max_lines=2)
+    n = len(result.players)
+    top, bottom, gap = 150, H - 56, 8
+    h = min(90, (bottom - top - gap * (n - 1)) // n)
+    for i, (name, kept) in enumerate(zip(result.players, result.kept)):
+        row = Rect(12, top + i * (h + gap), W - 24, h)
+        won = name == result.winner
+        panel(surface, row, theme.PANEL, theme.HIGHLIGHT if won else None, width=4)
+        draw_text(surface, name, Rect(row.left + 14, row.top, 148, h), theme.BIG, theme.HIGHLIGHT if won else theme.TEXT,
+                  bold=True)
+        x = row.left + 168
+        for letter in rules.KINDS:
+            k = kept.get(letter, 0)
+            if k:
+                candy(surface, (x + 22, row.centery), 20, letter)
+                draw_text(surface, f"×{k}", Rect(x + 44, row.top, 36, h), theme.BIG - 4, theme.TEXT, bold=True)
+                x += 80
+        total = sum(kept.values())
+        draw_text(surface, str(total), Rect(row.right - 80, row.top, 66, h), theme.BIG + 12,
+                  theme.HIGHLIGHT if won else theme.TEXT, bold=True, align="right")
+    draw_text(surface, "kept", Rect(W - 100, top - 26, 74, 24), theme.SMALL, theme.TEXT_DIM, align="right")
+    footer = f"{result.turns} turn{'s' * (result.turns != 1)}"
+    draw_text(surface, footer, Rect(10, H - 48, W - 20, 40), theme.MEDIUM, theme.TEXT_DIM, align="center")
+    return []
