@@ -380,7 +380,13 @@ def cmd_run(args) -> int:
         store = EventStore(args.store)
         if not names and store.unfinished(args.game) is None:
             return _fail("who is playing? Give --players N or --names A,B,... (no unfinished game to resume)")
-        session = Session.start(args.game, names, store, clock, tap_off=args.tap_off, new_game=args.new_game)
+        options = {}
+        if args.game == "sugar-blast":
+            options = {"goal": args.goal, "solo": args.solo, "quick": args.quick}
+        elif args.goal or args.solo or args.quick:
+            return _fail("--goal, --solo and --quick are Sugar Blast options")
+        session = Session.start(args.game, names, store, clock, tap_off=args.tap_off, new_game=args.new_game,
+                                options=options)
     except (ValueError, StoreError) as err:
         return _fail(str(err), 2 if isinstance(err, ValueError) and not isinstance(err, StoreError) else 1)
     log = json_logger(sys.stdout) if args.log_format == "json" else text_logger(sys.stdout)
@@ -496,6 +502,10 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--log-format", choices=["text", "json"], default="text")
     r.add_argument("--store", default=str(DEFAULT_STORE))
     r.add_argument("--record", help="write what the devices sent as a trace file")
+    r.add_argument("--goal", help="Sugar Blast Goal Card: two-threes, two-twos-and-a-three, five-different, "
+                                  "four-and-two, four-twos, nine-any")
+    r.add_argument("--solo", action="store_true", help="Sugar Blast solo mode (no Goal Card; orange removed)")
+    r.add_argument("--quick", action="store_true", help="Sugar Blast without the board twin: enter each Blast's type")
     r.add_argument("--new-game", action="store_true", help="set an unfinished game aside and start a new one")
     r.add_argument("--tap-off", type=float, default=1.0, help="seconds in which the same code again is ignored")
     r.set_defaults(func=cmd_run)
