@@ -402,7 +402,10 @@ def cmd_run(args) -> int:
         from .ui.app import App
 
         app = App(fullscreen=args.fullscreen)
-    record = TraceWriter(args.record, args.game, list(session.state.players), clock.now()) if args.record else None
+    record = None
+    if args.record:
+        stored = next((g.config for g in store.games() if g.id == session.game_id), {})  # the game's set-up options
+        record = TraceWriter(args.record, args.game, list(session.state.players), clock.now(), stored or None)
     runner = Runner(session, clock, app=app, simulate=args.simulate, record=record)
     # NFC tags enrolled with `companion enroll`: a plain dict, because the NFC reader looks
     # codes up from its own thread and the store's connection belongs to this one.
@@ -423,7 +426,9 @@ def cmd_run(args) -> int:
         from .tray import detector, load_calibration, load_tilt_config
 
         try:
-            sampler = TraySampler(open_bus, runner.inputs, clock, detector(load_calibration(), load_tilt_config()))
+            tap = (lambda t, g: record.accel("tray", t, g)) if record else None
+            sampler = TraySampler(open_bus, runner.inputs, clock, detector(load_calibration(), load_tilt_config()),
+                                  tap=tap)
         except ValueError as err:
             for reader in readers:
                 reader.stop()

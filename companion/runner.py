@@ -42,7 +42,8 @@ def text_logger(out: IO[str]) -> Callable:
         if verdict is None:
             out.write(f"[{item.device}] {item.status} {item.detail}\n")
         elif verdict.verdict == "accepted":
-            out.write(" ".join(e.message for e in verdict.events) + "\n")
+            said = " ".join(e.message for e in verdict.events)
+            out.write((said or f"OK: {getattr(item, 'code', None) or getattr(item, 'command', '')}") + "\n")
         elif verdict.verdict == "rejected":
             out.write(f"REJECTED {getattr(item, 'code', None) or getattr(item, 'command', '')}: {verdict.reason}\n")
         out.flush()

@@ -40,11 +40,13 @@ class TraySampler:
     ``--simulate``). ``detector`` has ``feed(t, x, y, z) -> list[event]`` (g, seconds).
     ``rate_hz`` is the output data rate and sampling rate; ``range_g`` the full-scale range.
     ``sleep`` is passed to the driver (the MPU-6050 waits 100 ms after a reset).
+    ``tap(t, (x, y, z))``, when given, sees every good sample (``run --record``).
     """
 
     def __init__(self, open_bus: Callable[[], Any], out: "queue.Queue", clock: Clock, detector: Any,
                  name: str = "tray", rate_hz: float = 100.0, range_g: int = 2, max_failures: int = 5,
-                 bus_name: str = "/dev/i2c-1", sleep: Callable[[float], None] = time.sleep):
+                 bus_name: str = "/dev/i2c-1", sleep: Callable[[float], None] = time.sleep,
+                 tap: Callable[[float, tuple[float, float, float]], None] | None = None):
         self.name = name
         self.rate_hz = rate_hz
         self.range_g = range_g
@@ -58,6 +60,7 @@ class TraySampler:
         self._out = out
         self._clock = clock
         self._bus_name = bus_name
+        self._tap = tap
         self._sleep = sleep
         self._bus = None
         self._attempt = 0
@@ -84,6 +87,8 @@ class TraySampler:
             return
         self.failures = 0
         self.last_g = (x, y, z)
+        if self._tap is not None:
+            self._tap(now, self.last_g)
         for event in self.detector.feed(now, x, y, z):
             self._out.put(event)
 
