@@ -18,7 +18,11 @@ from .core.events import CardScanned, Touch
 from .table import Session, Verdict, log_record
 
 # Touch commands the screen handles itself (menus); everything else goes to the game.
-UI_COMMANDS = ("swap", "deck", "draft", "cancel")
+# ``hint`` shows a hint (Sugar Blast) for HINT_SECONDS or until the next input; ``menu
+# WORDS`` opens a screen's own menu by name (Sugar Blast's quick-mode Blast pad keeps
+# its half-entered Blast there, e.g. ``menu quick 5-6 7``). Neither is stored.
+UI_COMMANDS = ("swap", "deck", "draft", "cancel", "hint", "menu")
+HINT_SECONDS = 8.0
 # Under --simulate the arrow keys tilt the emulated tray toward seat 1 (up), 2 (right),
 # 3 (down), 4 (left).
 ARROW_SEATS = {"up": 1, "right": 2, "down": 3, "left": 4}
@@ -67,9 +71,16 @@ class Runner:
     dirty: bool = True
     stopping: bool = False
     _shown_second: int = -1
+    _hint_at: float = 0.0
 
     def __post_init__(self) -> None:
-        self.session.listeners.append(lambda item, verdict: setattr(self, "dirty", True))
+        self.session.listeners.append(self._heard)
+
+    def _heard(self, item, verdict) -> None:
+        """Any input redraws; an input the game handled ends a shown hint."""
+        self.dirty = True
+        if self.menu == "hint" and verdict is not None:
+            self.menu = None
 
     # ------------------------------------------------------------ input
 
@@ -97,6 +108,10 @@ class Runner:
         if verb in UI_COMMANDS and not (verb in ("swap", "deck") and len(words) > 1):
             if verb == "cancel":
                 self.menu, self.deck_draft = None, None
+            elif verb == "menu":
+                self.menu, self.deck_draft = " ".join(words[1:]) or None, None
+            elif verb == "hint":
+                self.menu, self.deck_draft, self._hint_at = "hint", None, self.clock.now()
             elif verb == "draft":
                 if len(words) == 2 and words[1].isascii() and words[1].isdigit():
                     self.deck_draft = min(int(words[1]), 999)
@@ -130,6 +145,8 @@ class Runner:
         from .ui.app import TableInfo
 
         s = self.session
+        if self.menu == "hint" and self.clock.now() - self._hint_at > HINT_SECONDS:
+            self.menu = None
         return TableInfo(verdict=s.last_message, verdict_ok=s.last_ok, prompt=s.flow.prompt(s.state),
                          devices=dict(s.devices), turn_seconds=max(0.0, self.clock.now() - s.turn_started),
                          menu=self.menu, deck_draft=self.deck_draft)

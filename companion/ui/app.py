@@ -83,6 +83,7 @@ class App:
         pygame.key.start_text_input()
         self.buttons: list[Button] = []
         self._typed = ""
+        self._dragged: set[str] | None = None  # the cells a held mouse / finger has passed
 
     # ------------------------------------------------------------ drawing
 
@@ -114,6 +115,9 @@ class App:
 
         A tap on a touchscreen arrives twice, as FINGERDOWN and as a mouse click SDL
         made from it; the copy (``event.touch``) is dropped so a tap counts once.
+        Dragging (MOUSEMOTION with the left button held, or FINGERMOTION) touches each
+        new board cell it passes (buttons whose command starts with ``"cell "``), never
+        the same cell twice in one drag, so a colour can be painted across the board.
         Typed text (a keyboard-mode scanner, or a code typed in ``--simulate``) is
         gathered until Enter; Backspace edits; Escape quits.
         """
@@ -123,9 +127,20 @@ class App:
                 out.append(("quit", ""))
             elif event.type == pygame.MOUSEBUTTONDOWN:
                 if event.button == 1 and not getattr(event, "touch", False):
+                    self._dragged = set()
                     self._touch(event.pos, out)
             elif event.type == pygame.FINGERDOWN:
-                self._touch((event.x * self.size[0], event.y * self.size[1]), out)
+                self._dragged = set()
+                self._touch(self._finger(event), out)
+            elif event.type == pygame.MOUSEMOTION:
+                buttons = getattr(event, "buttons", (0,))
+                if buttons and buttons[0] and not getattr(event, "touch", False):
+                    self._drag(event.pos, out)
+            elif event.type == pygame.FINGERMOTION:
+                self._drag(self._finger(event), out)
+            elif event.type in (pygame.MOUSEBUTTONUP, pygame.FINGERUP):
+                if not getattr(event, "touch", False):
+                    self._dragged = None
             elif event.type == pygame.TEXTINPUT:
                 self._typed += event.text
             elif event.type == pygame.KEYDOWN:
@@ -141,9 +156,23 @@ class App:
                     self._typed = self._typed[:-1]
         return out
 
+    def _finger(self, event) -> tuple[float, float]:
+        return event.x * self.size[0], event.y * self.size[1]
+
     def _touch(self, pos: tuple[float, float], out: list[tuple[str, str]]) -> None:
         command = self.hit(pos)
         if command is not None:
+            out.append(("touch", command))
+            if command.startswith("cell ") and self._dragged is not None:
+                self._dragged.add(command)
+
+    def _drag(self, pos: tuple[float, float], out: list[tuple[str, str]]) -> None:
+        """A held mouse or finger moved: touch the cell under it if this drag is new to it."""
+        if self._dragged is None:  # pressed before this window saw it: start the drag here
+            self._dragged = set()
+        command = self.hit(pos)
+        if command is not None and command.startswith("cell ") and command not in self._dragged:
+            self._dragged.add(command)
             out.append(("touch", command))
 
     def close(self) -> None:

@@ -27,6 +27,10 @@ Touch commands (rows and columns from 0 at the top left, as in ``companion hint`
 ``done``                    quick mode: the spaces are filled / no more Blasts
 ==========================  ==========================================================
 
+The screen's quick-mode pad builds ``quick KIND X [N]`` from big buttons: the kind and
+the count stepper are the window's own menu (``menu quick 5-6 7``, not stored), the
+colour tap sends the command. ``hint`` (light up one legal swap) is the window's too.
+
 The tray: ``TrayTilted`` toward the active player's seat while the board waits for a
 tilt, then ``TrayLevel``, is ``Tilted(seat)``. A tilt toward another seat, or when there
 is nothing to refill, is a gentle warning and changes nothing. Card scans are refused:
@@ -240,6 +244,10 @@ def prompt(state: rules.State) -> str:
             return (f"No Blasts! {who}: take 1 candy from the bag, tap its colour, then the candy it replaces."
                     if rules._can_draw(state) else f"No Blasts and the bag is empty: tap No Blasts to pass.")
         return f"{who}: tap two candies next to each other to swap them."
+    if phase == rules.TURN:
+        return f"{who}: tap the Blast you made, then its colour. None? Tap No more Blasts."
+    if phase == rules.CASCADE and state.quick:
+        return f"{who}: a new Blast? Tap its kind, then its colour. If not, tap No more Blasts."
     if phase == rules.TILT and state.tilt_seen is not None:
         return f"{who}: now let the board go back level."
     if phase == rules.REFILL:

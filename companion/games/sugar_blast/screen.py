@@ -3,7 +3,9 @@
 Left: the 6x6 board, one big tappable cell per candy. Each candy is drawn in its colour
 AND as a shape with its letter (R circle, O square, Y triangle, G diamond, B hexagon,
 P star), so colour-blind players can read it. The edge of the board where the tilting
-player sits is marked while the board waits for the tilt and the refill.
+player sits is marked while the board waits for the tilt and the refill. "Hint" frames
+one legal swap's two cells. In quick mode the board's place holds the Blast pad: the
+kind (3, 4, 5-6, Box), then the colour, with a count stepper for 5-6 and Box.
 
 Right, during play: the bag, the players with the candies they kept, the Goal Card, the
 last verdict, the prompt and the buttons of the phase (palette, Start, Blasts to choose,
@@ -23,12 +25,14 @@ can be read across the table.
 
 from __future__ import annotations
 
+import math
+
 import pygame
 
 from companion.ui import theme
 from companion.ui.app import Button, TableInfo
 from companion.ui.theme import FruitLook
-from companion.ui.widgets import banner, button, cross, draw_text, draw_wrapped, fruit_badge, panel, tick
+from companion.ui.widgets import banner, button, cross, draw_text, draw_wrapped, panel, tick
 
 from . import board as B
 from . import flow, rules
@@ -40,6 +44,7 @@ TOP = Rect(0, 0, W, 44)
 CELL = 66
 BOARD = Rect(26, 52, CELL * B.COLS, CELL * B.ROWS)   # a margin all round for the seat marks
 RIGHT = Rect(BOARD.right + 20, 52, W - BOARD.right - 28, H - 58)
+HINT = (90, 240, 255)   # the hint's outline: bright cyan, unlike the yellow of a chosen candy
 
 #: One look per candy letter: colour, letter and a shape that differs in outline.
 CANDY_LOOKS: dict[str, FruitLook] = {
@@ -57,8 +62,47 @@ def cell_rect(r: int, c: int) -> Rect:
     return Rect(BOARD.left + c * CELL, BOARD.top + r * CELL, CELL, CELL)
 
 
+def _corners(center: tuple[float, float], radius: float, sides: int, turn: float = -90.0,
+             inner: float | None = None) -> list[tuple[float, float]]:
+    cx, cy = center
+    n = sides * 2 if inner else sides
+    return [(cx + (inner if inner and i % 2 else radius) * math.cos(math.radians(turn + 360.0 * i / n)),
+             cy + (inner if inner and i % 2 else radius) * math.sin(math.radians(turn + 360.0 * i / n)))
+            for i in range(n)]
+
+
 def candy(surface: pygame.Surface, center: tuple[int, int], radius: int, letter: str) -> None:
-    fruit_badge(surface, center, radius, CANDY_LOOKS[letter])
+    """One candy: its shape in its colour, outlined dark, and its letter, the SAME size
+    and weight on every shape (each shape is sized so its middle holds the letter: the
+    star is a fat one, the triangle's letter sits low, in its widest part)."""
+    look = CANDY_LOOKS[letter]
+    cx, cy = center
+    letter_y = cy
+    shape = look.shape
+    if shape == "circle":
+        points = _corners(center, radius, 32)
+    elif shape == "square":
+        s = radius * 0.88
+        points = [(cx - s, cy - s), (cx + s, cy - s), (cx + s, cy + s), (cx - s, cy + s)]
+    elif shape == "triangle":
+        r = radius * 1.25
+        points = _corners((cx, cy + r * 0.22), r, 3)
+        letter_y = cy + int(r * 0.34)
+    elif shape == "diamond":
+        points = _corners(center, radius * 1.08, 4)
+    elif shape == "hexagon":
+        points = _corners(center, radius * 1.05, 6, turn=0)
+    else:  # star: a fat star, so the letter fits in its body like in the other shapes
+        points = _corners((cx, cy + radius * 0.08), radius * 1.15, 5, inner=radius * 0.78)
+    if shape == "square":
+        pygame.draw.rect(surface, look.colour, pygame.Rect(cx - s, cy - s, 2 * s, 2 * s),
+                         border_radius=max(2, radius // 5))
+    else:
+        pygame.draw.polygon(surface, look.colour, points)
+        pygame.draw.polygon(surface, theme.dim(look.colour, 0.55), points, max(1, radius // 12))
+    font = theme.font(max(14, int(radius * 1.75)), True)
+    image = font.render(look.letter, True, theme.TEXT_DARK)
+    surface.blit(image, image.get_rect(center=(cx, letter_y + max(1, radius // 12))))
 
 
 # ---------------------------------------------------------------- the in-game screen
@@ -67,7 +111,7 @@ def draw_game(surface: pygame.Surface, state: rules.State, info: TableInfo) -> l
     """Draw the whole in-game screen; returns its touch targets."""
     buttons: list[Button] = []
     _top_bar(surface, state, info)
-    _board(surface, state, buttons)
+    _board(surface, state, info, buttons)
     if state.phase in (rules.TILT, rules.REFILL):
         _big_prompt(surface, state, info, buttons)
     else:
@@ -92,7 +136,91 @@ def _top_bar(surface: pygame.Surface, state: rules.State, info: TableInfo) -> No
                theme.TEXT if bad else theme.TEXT_DARK, size=theme.SMALL)
 
 
-def _board(surface: pygame.Surface, state: rules.State, buttons: list[Button]) -> None:
+def hint_cells(state: rules.State) -> tuple[B.Cell, B.Cell] | None:
+    """The two cells the Hint button lights up: the first legal swap, or None."""
+    if state.quick or state.phase != rules.TURN:
+        return None
+    swaps = B.legal_swaps(state.board)
+    return (swaps[0].frm, swaps[0].to) if swaps else None
+
+
+def _hinting(state: rules.State, info: TableInfo) -> bool:
+    return info.menu == "hint" and not state.quick and state.phase == rules.TURN
+
+
+#: Quick mode's Blast kinds: (kind, button label, what it removes).
+QUICK_KINDS = (("3", "3", "3 in a line"), ("4", "4", "a whole line"),
+               ("5-6", "5-6", "all of a colour"), ("box", "Box", "T, L or +"))
+#: The stepper's first count, and its range, for the Blasts whose size is entered.
+QUICK_COUNTS = {"5-6": (6, 5, 12), "box": (9, 5, B.ROWS * B.COLS)}
+
+
+def quick_pick(state: rules.State, info: TableInfo) -> tuple[str, int | None] | None:
+    """The Blast kind (and count) chosen on the quick-mode pad, from ``info.menu``
+    (``"quick KIND [N]"``), or None before a kind is tapped."""
+    words = (info.menu or "").split()
+    if len(words) < 2 or words[0] != "quick" or words[1] not in dict((k, 0) for k, _, _ in QUICK_KINDS):
+        return None
+    kind = words[1]
+    if kind not in QUICK_COUNTS:
+        return kind, None
+    first, low, high = QUICK_COUNTS[kind]
+    high = max(low, min(high, state.on_board_n))
+    n = int(words[2]) if len(words) > 2 and words[2].isascii() and words[2].isdigit() else first
+    return kind, max(low, min(high, n))
+
+
+def _quick_pad(surface: pygame.Surface, state: rules.State, info: TableInfo, buttons: list[Button]) -> None:
+    """Quick mode's Blast entry, on the board's place: the kind, then the colour (and for
+    5-6 and Box how many candies it removed). The colour tap sends ``quick KIND X [N]``."""
+    panel(surface, BOARD, theme.PANEL)
+    area = BOARD.inflate(-16, -16)
+    pick = quick_pick(state, info)
+    head = Rect(area.left, area.top, area.width, 52)
+    if pick is None:
+        title = {rules.TURN: "Which Blast did you make?", rules.TILT: "Another Blast before tilting?",
+                 rules.CASCADE: "A new Blast after the refill?"}[state.phase]
+        draw_text(surface, title, head, theme.MEDIUM, theme.HIGHLIGHT, bold=True, align="center")
+        for (kind, label, says), rect in zip(QUICK_KINDS, _grid(Rect(area.left, head.bottom + 6, area.width,
+                                                                      area.bottom - head.bottom - 6), 4, 2)):
+            panel(surface, rect, theme.BUTTON)
+            draw_text(surface, label, Rect(rect.left, rect.top + 14, rect.width, rect.height * 0.55), theme.HUGE + 16,
+                      theme.TEXT_DARK, bold=True, align="center")
+            draw_text(surface, says, Rect(rect.left + 6, rect.bottom - 54, rect.width - 12, 40), theme.MEDIUM - 2,
+                      theme.TEXT_DARK, bold=True, align="center")
+            buttons.append(Button(rect, f"menu quick {kind}"))
+        return
+    kind, n = pick
+    name = dict((k, label) for k, label, _ in QUICK_KINDS)[kind]
+    back = Rect(head.right - 110, head.top, 110, head.height)
+    buttons.append(Button(button(surface, back, "Back", theme.PANEL_LIGHT, theme.TEXT, size=theme.MEDIUM), "cancel"))
+    draw_text(surface, f"{name}-Blast: which colour?", Rect(head.left, head.top, back.left - head.left - 8,
+                                                            head.height), theme.MEDIUM, theme.HIGHLIGHT, bold=True)
+    stepper = Rect(area.left, area.bottom - 84, area.width, 84) if n is not None else None
+    pal = Rect(area.left, head.bottom + 8, area.width,
+               (stepper.top - 10 if stepper else area.bottom) - head.bottom - 8)
+    kinds = [k for k, left in zip(rules.KINDS, state.supply) if left]
+    for k, rect in zip(kinds, _grid(pal, len(kinds), 2)):
+        panel(surface, rect, theme.PANEL_LIGHT)
+        candy(surface, rect.center, min(rect.width, rect.height) // 2 - 16, k)
+        buttons.append(Button(rect, f"quick {kind} {k}" + (f" {n}" if n is not None else "")))
+    if stepper is not None:
+        first, low, high = QUICK_COUNTS[kind]
+        high = max(low, min(high, state.on_board_n))
+        minus, plus = Rect(stepper.left, stepper.top, 96, stepper.height), Rect(stepper.right - 96, stepper.top,
+                                                                                96, stepper.height)
+        for rect, label, to, ok in ((minus, "−", n - 1, n > low), (plus, "+", n + 1, n < high)):
+            button(surface, rect, label, theme.BUTTON, size=theme.HUGE, enabled=ok)
+            if ok:
+                buttons.append(Button(rect, f"menu quick {kind} {to}"))
+        middle = Rect(minus.right + 8, stepper.top, plus.left - minus.right - 16, stepper.height)
+        panel(surface, middle, theme.BG)
+        draw_text(surface, f"{n} removed", middle.inflate(-10, 0), theme.BIG, theme.TEXT, bold=True, align="center")
+
+
+def _board(surface: pygame.Surface, state: rules.State, info: TableInfo, buttons: list[Button]) -> None:
+    if state.quick and state.phase in (rules.TURN, rules.TILT, rules.CASCADE):
+        return _quick_pad(surface, state, info, buttons)
     if state.quick:
         panel(surface, BOARD, theme.PANEL)
         draw_wrapped(surface, f"Quick mode: no board on screen. On the board: {state.on_board_n}, "
@@ -104,6 +232,7 @@ def _board(surface: pygame.Surface, state: rules.State, buttons: list[Button]) -
     choosing = set().union(*(b.cells for b in state.pending)) if state.phase == rules.CHOOSE else set()
     draft = dict(state.draft)
     tappable = state.phase in (rules.SETUP, rules.TURN, rules.REFILL)
+    hint = hint_cells(state) if _hinting(state, info) else None
     for r in range(B.ROWS):
         for c in range(B.COLS):
             rect = cell_rect(r, c).inflate(-4, -4)
@@ -112,9 +241,9 @@ def _board(surface: pygame.Surface, state: rules.State, buttons: list[Button]) -
             fill = theme.dim(theme.BAD, 0.5) if removed else theme.BG
             panel(surface, rect, fill, radius=8)
             if letter != B.EMPTY:
-                candy(surface, rect.center, 24, letter)
+                candy(surface, rect.center, 27, letter)
             elif (r, c) in draft:
-                candy(surface, rect.center, 22, draft[(r, c)])
+                candy(surface, rect.center, 24, draft[(r, c)])
                 pygame.draw.rect(surface, theme.WARN, rect, 3, border_radius=8)
             elif state.phase == rules.REFILL:
                 pygame.draw.rect(surface, theme.WARN, rect, 3, border_radius=8)
@@ -124,8 +253,20 @@ def _board(surface: pygame.Surface, state: rules.State, buttons: list[Button]) -
                 pygame.draw.rect(surface, theme.HIGHLIGHT, rect, 4, border_radius=8)
             if state.selected == (r, c):
                 pygame.draw.rect(surface, theme.HIGHLIGHT, rect.inflate(4, 4), 6, border_radius=10)
+            if hint is not None and (r, c) in hint:
+                pygame.draw.rect(surface, HINT, rect.inflate(4, 4), 7, border_radius=10)
             if tappable:
                 buttons.append(Button(cell_rect(r, c), f"cell {r} {c}"))
+    if hint is not None:  # a double arrow across the two cells' shared side
+        a, b = (cell_rect(*cell).center for cell in hint)
+        mid = ((a[0] + b[0]) // 2, (a[1] + b[1]) // 2)
+        across = a[1] == b[1]
+        pygame.draw.circle(surface, HINT, mid, 15)
+        for d in (-1, 1):
+            tip = (mid[0] + d * 11, mid[1]) if across else (mid[0], mid[1] + d * 11)
+            wing = [(tip[0] - d * 8, tip[1] - 7), (tip[0] - d * 8, tip[1] + 7)] if across else \
+                [(tip[0] - 7, tip[1] - d * 8), (tip[0] + 7, tip[1] - d * 8)]
+            pygame.draw.polygon(surface, theme.TEXT_DARK, [tip, *wing])
     if state.phase in (rules.TILT, rules.REFILL):
         _seat_edge(surface, state.seats[state.active])
 
@@ -187,10 +328,20 @@ def _side(surface: pygame.Surface, state: rules.State, info: TableInfo, buttons:
     actions = _action_rects(state)
     bottom = actions.top - 4
     _verdict(surface, info, Rect(RIGHT.left, y, RIGHT.width, (bottom - y) // 2))
-    draw_wrapped(surface, info.prompt or flow.prompt(state), Rect(RIGHT.left, y + (bottom - y) // 2, RIGHT.width,
+    said = info.prompt or flow.prompt(state)
+    if _hinting(state, info):
+        said = hint_text(state)
+    draw_wrapped(surface, said, Rect(RIGHT.left, y + (bottom - y) // 2, RIGHT.width,
                                                                   (bottom - y) // 2), theme.MEDIUM, theme.HIGHLIGHT,
                  max_lines=3)
     buttons.extend(_actions(surface, state, actions))
+
+
+def hint_text(state: rules.State) -> str:
+    if hint_cells(state) is None:
+        return "No Blasts possible: tap No Blasts?" if not rules._can_draw(state) else (
+            "No Blasts possible: take 1 candy from the bag, tap its colour, then the candy it replaces.")
+    return "Hint: swap the two candies in the bright blue frames."
 
 
 def _verdict(surface: pygame.Surface, info: TableInfo, rect: Rect) -> None:
@@ -248,8 +399,11 @@ def _actions(surface: pygame.Surface, state: rules.State, area: Rect) -> list[Bu
     if phase == rules.TURN and not state.quick:
         if B.no_blasts(state.board) and rules._can_draw(state):
             return _palette(surface, state, area, [], 1)
-        return [Button(button(surface, area, "No Blasts?", theme.BUTTON), "no-blasts")]
-    if phase in (rules.TURN, rules.CASCADE):  # quick mode: Blasts are entered as commands for now
+        hint, no = Rect(area.left, area.top, area.width * 2 // 5 - 3, area.height), \
+            Rect(area.left + area.width * 2 // 5 + 3, area.top, area.width - area.width * 2 // 5 - 3, area.height)
+        return [Button(button(surface, hint, "Hint", theme.PANEL_LIGHT, theme.TEXT), "hint"),
+                Button(button(surface, no, "No Blasts?", theme.BUTTON), "no-blasts")]
+    if phase in (rules.TURN, rules.CASCADE):  # quick mode: the Blasts are entered on the pad
         return [Button(button(surface, area, "No more Blasts", theme.BUTTON), "done")]
     if phase == rules.CHOOSE:
         out = []
