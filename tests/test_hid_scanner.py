@@ -21,6 +21,7 @@ from companion.devices.emulated.hid import (
     key_events,
 )
 from companion.devices.scan.hid import PERMISSION_FIX, UNPLUGGED, HidScanner, KeyDecoder, find_scanners, parse_match
+from queue_helpers import drain, next_status
 
 CODES = ["SRS71M", "SHX02K", "SBL9Q", "SWD3Z7"]
 BY_ID = "/dev/input/by-id/usb-Honeywell_Imaging___Mobility_1900_Barcode_Scanner-event-kbd"
@@ -290,27 +291,6 @@ def test_a_malformed_match_says_what_is_expected(bad):
 
 # --- HidScanner against the emulated device ---------------------------------------------------
 
-
-def drain(q: queue.Queue) -> list:
-    items = []
-    while True:
-        try:
-            items.append(q.get_nowait())
-        except queue.Empty:
-            return items
-
-
-def next_status(q: queue.Queue, status: str, timeout: float = 3.0) -> DeviceStatus:
-    """The next DeviceStatus with ``status``, skipping anything else; fails on timeout."""
-    deadline = time.monotonic() + timeout
-    while (remaining := deadline - time.monotonic()) > 0:
-        try:
-            item = q.get(timeout=remaining)
-        except queue.Empty:
-            break
-        if isinstance(item, DeviceStatus) and item.status == status:
-            return item
-    pytest.fail(f"no {status!r} DeviceStatus within {timeout} s")
 
 
 def send_and_collect(fake: FakeInputDevice, scanner: HidScanner, q: queue.Queue, events) -> list:

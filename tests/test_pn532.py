@@ -19,6 +19,7 @@ from companion.devices.scan.pn532 import (
     FrameParser, NdefError, NoAckError, Pn532, Pn532Error, Pn532Reader, build_frame, ndef_message,
     ndef_text_message, ndef_tlv, parse_target, text_record, _ShortArea,
 )
+from queue_helpers import drain
 
 NTAG_UID = bytes.fromhex("04A1B2C3D4E5F6")
 OTHER_UID = bytes.fromhex("04112233445566")
@@ -183,14 +184,6 @@ def next_of(q: queue.Queue, kind: type, timeout: float = 3.0, status: str | None
             return item
     pytest.fail(f"no {kind.__name__} {status or ''} within {timeout} s")
 
-
-def drain(q: queue.Queue) -> list:
-    items = []
-    while True:
-        try:
-            items.append(q.get_nowait())
-        except queue.Empty:
-            return items
 
 
 @pytest.fixture

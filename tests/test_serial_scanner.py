@@ -13,33 +13,11 @@ from companion.core.clock import FakeClock
 from companion.core.events import CardScanned, DeviceStatus
 from companion.devices.emulated.serial_scanner import PtyScanner
 from companion.devices.scan.serial import UNPLUGGED, LineFramer, SerialScanner, decode_line
+from queue_helpers import drain, next_status
 
 CODES = ["SRS71M", "SHX02K", "SBL9Q", "SWD3Z7"]
 STREAM = b"SRS71M\r\nSHX02K\rSBL9Q\nSWD3Z7\r\n"
 
-
-def drain(q: queue.Queue) -> list:
-    items = []
-    while True:
-        try:
-            items.append(q.get_nowait())
-        except queue.Empty:
-            return items
-
-
-def next_status(q: queue.Queue, status: str, timeout: float = 3.0) -> DeviceStatus:
-    """The next DeviceStatus with ``status``, skipping anything else; fails on timeout."""
-    deadline = time.monotonic() + timeout
-    while True:
-        remaining = deadline - time.monotonic()
-        if remaining <= 0:
-            pytest.fail(f"no {status!r} DeviceStatus within {timeout} s")
-        try:
-            item = q.get(timeout=remaining)
-        except queue.Empty:
-            continue
-        if isinstance(item, DeviceStatus) and item.status == status:
-            return item
 
 
 def send_and_collect(pty: PtyScanner, scanner: SerialScanner, q: queue.Queue, data: bytes) -> list:
