@@ -217,10 +217,7 @@ class Session:
         """The game's outcome once over (a rules ``Result``), else None."""
         if not self.over:
             return None
-        of_state = getattr(self.rules, "result", None)  # a game's rules may say it themselves
-        if callable(of_state):
-            return of_state(self.state)
-        return self.rules.result_of(self.state.players, self.state.piles)
+        return self.rules.result(self.state)
 
 
 def log_record(item: Input | DeviceStatus, verdict: Verdict | None) -> list[dict]:

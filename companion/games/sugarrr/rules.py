@@ -277,6 +277,11 @@ def legal_columns(state: State, code: str) -> tuple[int, ...]:
                  if fits(CARDS[col[-1]] if col else None, card))
 
 
+def result(state: State) -> Result:
+    """The outcome of a game from its state (every game's rules module offers this)."""
+    return result_of(state.players, state.piles)
+
+
 def new_game(players: Iterable[str]) -> State:
     """A game at set-up, before the five starting column cards are scanned.
 
