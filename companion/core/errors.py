@@ -38,6 +38,19 @@ class IllegalAction(CompanionError, ValueError):
         self.message = message
 
 
+class BadCommand(CompanionError, ValueError):
+    """A touch or typed command that cannot be parsed (``"swap x"``): not a rules question.
+
+    ``message`` says what the command should look like.
+    """
+
+    def __init__(self, command: str, message: str):
+        super().__init__(message)
+        self.code = None
+        self.command = command
+        self.message = message
+
+
 class AmbiguousAction(IllegalAction):
     """An input that could mean two things; the player must choose first (e.g. tap a column)."""
 

@@ -94,3 +94,32 @@ class Outcome:
     """Base of every outcome event a game's rules return. ``message`` is for the screen."""
 
     message: str
+
+
+@dataclass(frozen=True)
+class TurnEnded(Outcome):
+    """The turn passed from seat ``player`` to seat ``next_player`` (0-based). Every game
+    returns this (or a subclass) so the session restarts the turn timer."""
+
+    player: int
+    next_player: int
+
+
+@dataclass(frozen=True)
+class GameOver(Outcome):
+    """The game is over; ``result`` is its :class:`companion.core.game.Result`."""
+
+    result: Any = None
+
+
+@dataclass(frozen=True)
+class Revealed(Outcome):
+    """Hidden information became public (a face-down card was flipped, a hand shown).
+    The input that caused it cannot be undone: the table has seen it."""
+
+
+@dataclass(frozen=True)
+class Undone(Outcome):
+    """The session took back the input numbered ``seq`` (an Undo, stored like any input)."""
+
+    seq: int

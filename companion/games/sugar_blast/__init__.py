@@ -1,2 +1,26 @@
 """Sugar Blast: swap candies on a tray to make Blasts, tilt, refill, meet the Goal Card
 (rulebooks/sugar-blast.txt). ``board`` is the board geometry, ``rules`` the game."""
+
+from companion.core.game import Game, Option
+
+#: The Goal Cards (cards.toml ``[[goal]]``), named here so the CLI can offer them
+#: without importing the rules.
+GOAL_NAMES = ("two-threes", "two-twos-and-a-three", "five-different", "four-and-two", "four-twos", "nine-any")
+
+GAME = Game(
+    slug="sugar-blast",
+    name="Sugar Blast",
+    prefix="SB",
+    min_players=1,
+    max_players=4,
+    package=__name__,
+    options=(
+        Option("goal", "choice", "the Goal Card the game is played to", None, GOAL_NAMES),
+        Option("solo", "bool", "solo mode: one player, no Goal Card, orange removed", False),
+        Option("quick", "bool", "no board twin: enter each Blast's kind instead", False),
+    ),
+    has_cards=False,
+    demo="sugar-blast-family.trace",
+    new_game_message="New game: tap a candy colour, then the cells that hold it.",
+    summary="its candies are entered by touch on the screen, so there is nothing to scan or label",
+)
