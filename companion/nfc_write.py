@@ -16,11 +16,12 @@ from .devices.scan.pn532 import NdefError, Pn532, Pn532Error, TagError
 def lookup_cards(code: str) -> dict:
     """The catalogue of the game a well-formed code belongs to ({} when none is built yet).
     Raises BadScan for a garbled code."""
-    if game_of(code) == "sugarrr":
-        from .games.sugarrr.cards import CARDS
+    from .games import GAMES
 
-        return CARDS
-    return {}
+    desc = GAMES.get(game_of(code) or "")
+    if desc is None or not desc.has_cards:
+        return {}
+    return desc.module("cards").CARDS
 
 
 def write_code(port_path: str, code: str, wait: float = 30.0, say=print) -> int:

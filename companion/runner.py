@@ -117,7 +117,7 @@ class Runner:
                     self.deck_draft = min(int(words[1]), 999)
             else:
                 self.menu = verb
-                self.deck_draft = self.session.state.deck if verb == "deck" else None
+                self.deck_draft = getattr(self.session.view, "deck", None) if verb == "deck" else None
             return
         self.menu, self.deck_draft = None, None
         if self.record is not None:
@@ -147,24 +147,22 @@ class Runner:
         s = self.session
         if self.menu == "hint" and self.clock.now() - self._hint_at > HINT_SECONDS:
             self.menu = None
-        return TableInfo(verdict=s.last_message, verdict_ok=s.last_ok, prompt=s.flow.prompt(s.state),
+        return TableInfo(verdict=s.last_message, verdict_ok=s.last_ok, prompt=s.prompt(),
                          devices=dict(s.devices), turn_seconds=max(0.0, self.clock.now() - s.turn_started),
-                         menu=self.menu, deck_draft=self.deck_draft)
+                         menu=self.menu, deck_draft=self.deck_draft, entry=s.entry, undo=s.undo_label(),
+                         game_name=s.desc.name)
 
     def draw(self, surface) -> list:
         """Draw the current screen of the session's game onto ``surface``."""
-        screen = self.screen_module()
+        from .ui import chrome
+
+        screen = self.session.desc.screen
+        info = self.info()
         result = self.session.result()
         if result is not None:
-            return screen.draw_final(surface, result, self.info())
-        return screen.draw_game(surface, self.session.state, self.info())
-
-    def screen_module(self):
-        import importlib
-
-        from .table import GAMES
-
-        return importlib.import_module(GAMES[self.session.game] + ".screen")
+            return screen.draw_final(surface, result, info)
+        buttons = screen.draw_game(surface, self.session.view, info)
+        return chrome.overlay(surface, info, buttons)
 
     def render(self, force: bool = False) -> None:
         if self.app is None:

@@ -11,33 +11,28 @@ On start, an unfinished game in the store is rebuilt by replaying its inputs.
 from __future__ import annotations
 
 import hashlib
-import importlib
 import json
 import queue
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Callable
 
 from .core.clock import Clock
 from .core.codes import normalise
-from .core.errors import BadScan, IllegalAction, StoreError
-from .core.events import CardScanned, DeviceStatus, Input, Touch
+from .core.errors import BadCommand, BadScan, IllegalAction, StoreError
+from .core.events import (ButtonPressed, CardScanned, DeviceStatus, GameOver, Input, Revealed, Touch, TurnEnded,
+                          Undone)
+from .core.game import TABLE, Game
 from .core.store import EventStore
+from .games import find_game
 
 TAP_OFF_SECONDS = 1.0
 
 
 class GameInProgress(ValueError):
     """A new game was asked for while another is unfinished; nothing was changed."""
-GAMES = {"sugarrr": "companion.games.sugarrr", "sugar-blast": "companion.games.sugar_blast"}
 
 
-def game_modules(game: str):
-    """``(rules, flow)`` modules of a game slug. Raises ValueError for an unknown game."""
-    if game not in GAMES:
-        known = ", ".join(GAMES)
-        raise ValueError(f"no game called {game!r} yet: choose one of {known}")
-    base = GAMES[game]
-    return importlib.import_module(base + ".rules"), importlib.import_module(base + ".flow")
+UNDO_COMMANDS = ("undo",)
 
 
 def state_digest(state: Any) -> str:
@@ -46,16 +41,54 @@ def state_digest(state: Any) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
+def decide(game: Game, state: Any, entry: Any, item: Input) -> tuple[Any, Any, list, str]:
+    """What one input does, without changing anything: ``(state, entry, events, message)``.
+
+    The game's flow reads the input against the state and its half-entered ``entry``; an
+    action is checked and applied by the rules. Raises :class:`BadScan`,
+    :class:`BadCommand` or :class:`IllegalAction` (nothing changed).
+    """
+    entry, action, message = game.flow.read(state, entry, item)
+    if action is None:
+        return state, entry, [], message
+    game.rules.check(state, action)
+    state, events = game.rules.apply(state, action)
+    return state, entry, list(events), message
+
+
+def is_undo(item: Input) -> bool:
+    """An Undo: the ``undo`` touch (``/undo`` under --simulate) or the GPIO Undo button."""
+    if isinstance(item, Touch):
+        return item.command.strip().lower() in UNDO_COMMANDS
+    return isinstance(item, ButtonPressed) and item.name == "undo"
+
+
 @dataclass(frozen=True)
 class Verdict:
     """What the session made of one input: ``"accepted"``, ``"rejected"`` or ``"ignored"``,
-    the reason when not accepted, and the outcome events when accepted."""
+    the reason when not accepted, and the outcome events when accepted. ``code`` is the
+    card code read (None when garbled, or when the card is hidden: ``secret``)."""
 
     verdict: str
     reason: str | None = None
     events: tuple = ()
     seq: int | None = None
-    code: str | None = None  # the card code read, None when the scan was garbled
+    code: str | None = None
+    secret: bool = False
+    message: str = ""
+
+
+@dataclass(frozen=True)
+class _Done:
+    """One accepted input still in force, and what it takes to take it back."""
+
+    seq: int | None
+    item: Input
+    state: Any             # before it
+    entry: Any             # before it
+    turn_started: float    # before it
+    said: str              # what the table was told
+    revealed: bool         # it made hidden information public: never taken back
 
 
 @dataclass
@@ -64,6 +97,9 @@ class Session:
 
     Build with :meth:`start` (new or resumed). ``listeners`` are called with
     ``(input, verdict)`` after every input; the JSON log and the screen are listeners.
+    ``entry`` is the game's half-entered input (its flow's), rebuilt on restart like the
+    rules state. Undo (:func:`is_undo`) is handled here for every game: it is stored like
+    any input and takes back the newest input still in force, one more each time.
     """
 
     game: str
@@ -77,8 +113,12 @@ class Session:
     last_message: str = ""
     last_ok: bool | None = None
     turn_started: float = 0.0
+    started: float = 0.0
     resumed_inputs: int = 0
+    entry: Any = None
+    unsaved_result: dict | None = None
     _last_scan: tuple[tuple | None, float] = (None, float("-inf"))
+    _done: list[_Done] = field(default_factory=list)
 
     @classmethod
     def start(cls, game: str, players: list[str], store: EventStore, clock: Clock,
@@ -86,57 +126,94 @@ class Session:
         """Resume the newest unfinished ``game`` in the store (when ``resume`` and its
         players match or none were asked for), else begin a new one.
 
-        ``options`` are the game's set-up choices, passed to its ``rules.new_game`` and
-        kept in the store with the game (Sugar Blast: ``{"goal": "five-different"}``,
-        ``solo``, ``quick``, ``seats``); a resumed game uses its stored ones.
+        ``options`` are the game's set-up choices (its descriptor's ``options``), passed
+        to its ``rules.new_game`` and kept in the store with the game; a resumed game uses
+        its stored ones.
 
-        Raises ValueError for a bad player list and :class:`StoreError` when a stored
-        game does not replay.
+        Raises ValueError for an unknown game or a bad player list or option,
+        :class:`GameInProgress` when other players would set an unfinished game aside,
+        and :class:`StoreError` when a stored game does not replay.
         """
-        rules, _ = game_modules(game)
+        desc = find_game(game)
         record = store.unfinished(game) if resume else None
         if record and players and list(record.players) != list(players) and not new_game:
-            raise GameInProgress(f"an unfinished {game} game with {', '.join(record.players)} is in {store.path}: "
+            raise GameInProgress(f"an unfinished {desc.name} game with {', '.join(record.players)} is in {store.path}: "
                                  "leave out --names/--players to resume it, or add --new-game to set it aside "
                                  "(it stays in the history)")
         if record and not new_game:
-            session = cls(game, store, record.id, rules.new_game(record.players, **record.config), clock, **kw)
-            session._replay(store.inputs(record.id))
+            session = cls(game, store, record.id, desc.rules.new_game(record.players, **record.config), clock,
+                          entry=_new_entry(desc), started=record.started, **kw)
+            session.turn_started = record.started
+            session._replay(store.inputs(record.id))  # finishes a game whose last input was saved but not its end
             return session
         options = dict(options or {})
-        state = rules.new_game(players, **options)  # raises ValueError before anything is stored
+        state = desc.rules.new_game(players, **options)  # raises ValueError before anything is stored
         if record:
             store.abandon(record.id, clock.now())
-        gid = store.new_game(game, players, clock.now(), config=options)
-        session = cls(game, store, gid, state, clock, **kw)
-        session.turn_started = clock.now()
-        session.last_message = getattr(session.flow, "NEW_GAME", "New game: scan the five starting column cards.")
+        now = clock.now()
+        gid = store.new_game(game, players, now, config=options)
+        session = cls(game, store, gid, state, clock, entry=_new_entry(desc), started=now, **kw)
+        session.turn_started = now
+        session.last_message = desc.new_game_message
         return session
 
-    # ------------------------------------------------------------ inputs
+    # ------------------------------------------------------------ the game
+
+    @property
+    def desc(self) -> Game:
+        """The game's descriptor (companion.core.game.Game)."""
+        return find_game(self.game)
 
     @property
     def rules(self):
-        return game_modules(self.game)[0]
+        return self.desc.rules
 
     @property
     def flow(self):
-        return game_modules(self.game)[1]
+        return self.desc.flow
 
-    def _decide(self, item: Input):
-        action = self.flow.action_for(self.state, item)
-        return self.rules.step(self.state, action)
+    @property
+    def view(self) -> Any:
+        """What the table may see of the state (the rules' ``public_view`` for TABLE)."""
+        return self.rules.public_view(self.state, TABLE)
+
+    def prompt(self) -> str:
+        """What the table should do now."""
+        return self.flow.prompt(self.state, self.entry)
+
+    @property
+    def over(self) -> bool:
+        return bool(self.state.over)
+
+    def result(self):
+        """The game's :class:`~companion.core.game.Result` once over, else None."""
+        if not self.over:
+            return None
+        return self.rules.result(self.state)
+
+    def secret(self, item: Input) -> bool:
+        """Is this input a hidden card (its code must never be shown or logged)?"""
+        check = getattr(self.flow, "secret", None)
+        return bool(check and check(self.state, item))
+
+    # ------------------------------------------------------------ inputs
 
     def _replay(self, inputs: list[Input]) -> None:
         for n, item in enumerate(inputs, 1):
+            if is_undo(item):
+                if not self._done or self._done[-1].revealed:
+                    raise StoreError(f"stored game {self.game_id} does not replay at input {n}: "
+                                     "an Undo with nothing to take back")
+                self._take_back(n)
+                continue
             try:
-                self.state, events = self._decide(item)
-            except (BadScan, IllegalAction) as err:
+                state, entry, events, message = decide(self.desc, self.state, self.entry, item)
+            except (BadScan, BadCommand, IllegalAction) as err:
                 raise StoreError(f"stored game {self.game_id} does not replay at input {n} ({item}): {err}") from err
-            self._after(item, events)
+            self._keep(n, item, state, entry, events, message)
         self.resumed_inputs = len(inputs)
         if inputs:
-            self.last_message, self.last_ok = f"Game resumed: {len(inputs)} inputs restored.", None
+            self.last_message, self.last_ok = f"Game resumed: {len(inputs)} inputs restored. {self.prompt()}", None
 
     def handle(self, item: Input | DeviceStatus) -> Verdict | None:
         """Take one input from the queue. Returns its verdict (None for a device status)."""
@@ -147,7 +224,7 @@ class Session:
             return None
         verdict = self._judge(item)
         if verdict.verdict == "accepted":
-            self.last_message = " ".join(e.message for e in verdict.events) or "OK"
+            self.last_message = verdict.message or "OK"
             self.last_ok = True
         elif verdict.verdict == "rejected":
             self.last_message, self.last_ok = verdict.reason, False
@@ -157,38 +234,97 @@ class Session:
 
     def _judge(self, item: Input) -> Verdict:
         code = None
+        secret = False
         if isinstance(item, CardScanned):
             code = normalise(item.code) if item.code is not None else None
+            secret = self.secret(item)
             last_code, last_t = self._last_scan
             key = (item.reader, code)  # the same card on another reader is another tap
             self._last_scan = (key, item.t)
             if code and key == last_code and item.t - last_t < self.tap_off:
-                return Verdict("ignored", "the same card again within the tap-off window", code=code)
-        elif isinstance(item, Touch):
+                return Verdict("ignored", "the same card again within the tap-off window",
+                               code=None if secret else code, secret=secret)
+        else:
             self._last_scan = (None, float("-inf"))  # after a tap, the same card again is a new scan
+        if is_undo(item):
+            return self._undo(item)
         try:
-            new_state, events = self._decide(item)
+            new_state, entry, events, message = decide(self.desc, self.state, self.entry, item)
         except BadScan as err:
-            return Verdict("rejected", err.message, code=err.code)
-        except IllegalAction as err:
-            return Verdict("rejected", err.message, code=code)
+            return Verdict("rejected", err.message, code=None if secret else err.code, secret=secret)
+        except (BadCommand, IllegalAction) as err:
+            return Verdict("rejected", err.message, code=None if secret else code, secret=secret)
         try:
             seq = self.store.append(self.game_id, item)  # committed before anything shows it
         except StoreError as err:
             return Verdict("rejected", f"I could not save that, so it did not count: {err}. "
-                                       "Check the storage card or disk space, then try again.", code=code)
-        self.state = new_state
-        self._after(item, events)
-        return Verdict("accepted", None, tuple(events), seq, code)
+                                       "Check the storage card or disk space, then try again.",
+                           code=None if secret else code, secret=secret)
+        said, events = self._keep(seq, item, new_state, entry, events, message)
+        return Verdict("accepted", None, tuple(events), seq, None if secret else code, secret, said)
 
-    def _after(self, item: Input, events) -> None:
+    def _keep(self, seq, item: Input, state, entry, events, message: str) -> tuple[str, list]:
+        """Make an accepted input the current state (live and in replay). Returns what
+        the table is told and the events (a GameOver carrying the result)."""
+        said = " ".join(e.message for e in events if e.message) or message
+        revealed = any(isinstance(e, Revealed) for e in events)
+        self._done.append(_Done(seq, item, self.state, self.entry, self.turn_started, said, revealed))
+        self.state, self.entry = state, entry
         for event in events:
-            kind = type(event).__name__
-            if kind == "TurnEnded":
+            if isinstance(event, TurnEnded):
                 self.turn_started = item.t
-            if kind == "GameOver":
-                result = getattr(event, "result", None) or self.result()
-                self.store.finish(self.game_id, item.t, result.to_dict(self.game))
+        if any(isinstance(e, GameOver) for e in events):
+            result = self.result()
+            events = [replace(e, result=result) if isinstance(e, GameOver) and e.result is None else e
+                      for e in events]
+            self._finish(item.t)
+        return said, events
+
+    def _undo(self, item: Input) -> Verdict:
+        if self.over:
+            return Verdict("rejected", "The game is over: the scores are final.")
+        if not self._done:
+            return Verdict("rejected", "There is nothing to take back.")
+        last = self._done[-1]
+        if last.revealed:
+            return Verdict("rejected", f"That cannot be taken back: \"{last.said}\" showed hidden cards to "
+                                       "everyone.")
+        try:
+            seq = self.store.append(self.game_id, item)
+        except StoreError as err:
+            return Verdict("rejected", f"I could not save the Undo, so nothing was taken back: {err}.")
+        event = self._take_back(seq)
+        return Verdict("accepted", None, (event,), seq, message=event.message)
+
+    def undo_label(self) -> str | None:
+        """What an Undo would take back now, in words (None when nothing can be)."""
+        if self.over or not self._done or self._done[-1].revealed:
+            return None
+        return self._done[-1].said or "the last input"
+
+    def _take_back(self, seq) -> Undone:
+        last = self._done.pop()
+        self.state, self.entry, self.turn_started = last.state, last.entry, last.turn_started
+        what = last.said.rstrip(".!") if last.said else "the last input"
+        return Undone(f"Undone: {what}. {self.prompt()}", last.seq or 0)
+
+    def _finish(self, t: float) -> None:
+        """Mark the game finished in the store. A failure (a full disk) is kept and
+        retried by :meth:`retry_finish` and on the next start; the final screen shows."""
+        result = self.result()
+        self.unsaved_result = result.to_dict() if result is not None else None
+        self.retry_finish(t)
+
+    def retry_finish(self, t: float | None = None) -> bool:
+        """Write the finished game's result if it is still unsaved. True when saved."""
+        if self.unsaved_result is None:
+            return True
+        try:
+            self.store.finish(self.game_id, t if t is not None else self.clock.now(), self.unsaved_result)
+        except StoreError:
+            return False
+        self.unsaved_result = None
+        return True
 
     def pump(self, inputs: "queue.Queue", block: float | None = None) -> int:
         """Handle every input waiting on ``inputs`` (waiting up to ``block`` seconds for
@@ -209,25 +345,24 @@ class Session:
             except queue.Empty:
                 return handled
 
-    @property
-    def over(self) -> bool:
-        return self.state.phase == "over"
 
-    def result(self):
-        """The game's outcome once over (a rules ``Result``), else None."""
-        if not self.over:
-            return None
-        return self.rules.result(self.state)
+def _new_entry(desc: Game) -> Any:
+    make = getattr(desc.flow, "new_entry", None)
+    return make() if make else None
 
 
 def log_record(item: Input | DeviceStatus, verdict: Verdict | None) -> list[dict]:
-    """The JSON log lines for one input: the input itself, then one per outcome event."""
+    """The JSON log lines for one input: the input itself, then one per outcome event.
+    A hidden card (``verdict.secret``) is logged as ``"code": "hidden"``, never by code."""
     if verdict is None:
         return [{"event": "device", "device": item.device, "status": item.status, "detail": item.detail, "t": item.t}]
     if isinstance(item, CardScanned):
-        line = {"event": "scan", "code": verdict.code, "reader": item.reader, "t": item.t, "verdict": verdict.verdict}
-        if item.code != verdict.code:
+        line = {"event": "scan", "code": "hidden" if verdict.secret else verdict.code, "reader": item.reader,
+                "t": item.t, "verdict": verdict.verdict}
+        if item.code != verdict.code and not verdict.secret:
             line["raw"] = item.code  # what the reader sent, when it was not a clean card code
+        if item.seat is not None:
+            line["seat"] = item.seat
     elif isinstance(item, Touch):
         line = {"event": "touch", "command": item.command, "t": item.t, "verdict": verdict.verdict}
     else:
@@ -239,9 +374,7 @@ def log_record(item: Input | DeviceStatus, verdict: Verdict | None) -> list[dict
     lines = [line]
     for event in verdict.events:
         out = {"event": "outcome", "type": type(event).__name__, "message": event.message}
-        if type(event).__name__ == "GameOver" and hasattr(event, "result"):
+        if isinstance(event, GameOver) and event.result is not None:
             out["result"] = event.result.to_dict()
-        elif type(event).__name__ == "GameOver":
-            out.update({k: v for k, v in asdict(event).items() if k != "message"})
         lines.append(out)
     return lines

@@ -115,7 +115,7 @@ class Table:
         s = self.state
         swaps = B.legal_swaps(s.board)
         if not swaps:
-            if rules._can_draw(s):
+            if rules.can_draw(s):
                 kinds = [k for k, c in zip(rules.KINDS, s.bag) if c]
                 candy = self.rng.choice(kinds)
                 cells = [(r, c) for r in range(B.ROWS) for c in range(B.COLS) if s.board[r][c] != candy]
@@ -126,7 +126,7 @@ class Table:
                 self.touch("no-blasts")
         else:
             if n == 2:  # a swap that makes no Blast: refused, then let go of the first candy
-                bad = next((a, b) for a, b in B._pairs(s.board) if not B.makes_blast(s.board, a, b))
+                bad = next((a, b) for a, b in B.pairs(s.board) if not B.makes_blast(s.board, a, b))
                 self.touch(f"cell {bad[0][0]} {bad[0][1]}")
                 self.touch(f"cell {bad[1][0]} {bad[1][1]}", expect=False)
                 self.touch(f"cell {bad[0][0]} {bad[0][1]}")

@@ -34,7 +34,7 @@ def test_score_json_scores_each_player_and_names_the_winner(tmp_path):
 def test_score_from_stdin_in_plain_text():
     proc = companion("score", "sugarrr", "-", stdin=f"Ana: {salad(1)}\nBen: {salad(2)}\n")
     assert proc.returncode == 0
-    assert "Ana and Ben are Win-O-Saurs! (tie decided by: shared)" in proc.stdout
+    assert "Ana and Ben are Win-O-Saurs! (a shared win)" in proc.stdout
 
 
 def test_score_rejects_bad_codes_naming_line_and_code(tmp_path):

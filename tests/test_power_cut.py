@@ -21,10 +21,11 @@ from pathlib import Path
 import pytest
 
 from companion.core.clock import FakeClock
-from companion.core.errors import BadScan, IllegalAction
+from companion.core.errors import BadCommand, BadScan, IllegalAction
 from companion.core.events import CardScanned, Touch
 from companion.core.store import EventStore
-from companion.table import Session, game_modules, state_digest
+from companion.games import find_game
+from companion.table import Session, decide, state_digest
 from companion.trace import read
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -91,11 +92,10 @@ def expected_session(inputs) -> Session:
 
 def legal(state, typed: str) -> bool:
     """Would the rules accept this typed line now? (pure: changes nothing)"""
-    rules, flow = game_modules("sugarrr")
     item = Touch(typed[1:], 0.0) if typed.startswith("/") else CardScanned(typed.upper(), "keyboard", 0.0)
     try:
-        rules.step(state, flow.action_for(state, item))
-    except (BadScan, IllegalAction):
+        decide(find_game("sugarrr"), state, None, item)
+    except (BadScan, BadCommand, IllegalAction):
         return False
     return True
 
@@ -296,12 +296,11 @@ def test_sigkill_with_inputs_in_flight_keeps_an_ordered_prefix(tmp_path, run_com
     power_cut(child)
 
     state = expected_session(confirmed).state
-    rules, flow = game_modules("sugarrr")
     would_accept = []
     for typed in in_flight:  # the verdicts the child would have given, in order (tap-off 0)
         if legal(state, typed):
             item = Touch(typed[1:], 0.0) if typed.startswith("/") else CardScanned(typed.upper(), "keyboard", 0.0)
-            state, _ = rules.step(state, flow.action_for(state, item))
+            state, _, _, _ = decide(find_game("sugarrr"), state, None, item)
             would_accept.append(typed.upper() if not typed.startswith("/") else typed)
     assert would_accept, "the in-flight lines should include accepted inputs"
 

@@ -49,8 +49,8 @@ def blasted(state):
 def give(state, player, letters):
     """Move candies from the bag to a player's kept candies (a game further on)."""
     c = R.counts(letters)
-    kept = state.kept[:player] + (R._plus(state.kept[player], c),) + state.kept[player + 1:]
-    return replace(state, bag=R._minus(state.bag, c), bag_n=state.bag_n - len(letters), kept=kept)
+    kept = state.kept[:player] + (R.plus(state.kept[player], c),) + state.kept[player + 1:]
+    return replace(state, bag=R.minus(state.bag, c), bag_n=state.bag_n - len(letters), kept=kept)
 
 
 # ---------------------------------------------------------------- set-up
@@ -187,7 +187,7 @@ def test_no_blasts_draw_that_makes_nothing_ends_the_turn():
         R.step(s, R.NoBlastsDraw("R", (0, 0)))
     after, ev = run(s, R.NoBlastsDraw("G", (0, 0)))   # column 0 becomes G G R: no Blast
     assert isinstance(ev[-1], R.TurnEnded) and after.board[0][0] == "G" and after.active == 1
-    assert after.bag == R._plus(R._minus(s.bag, R.counts("G")), R.counts("R"))
+    assert after.bag == R.plus(R.minus(s.bag, R.counts("G")), R.counts("R"))
 
 
 def test_no_blasts_with_an_empty_bag_passes_the_turn():
@@ -344,7 +344,7 @@ def _random_action(rng, s):
         if swaps:
             swap = rng.choice(swaps)
             return R.SwapCandies(swap.frm, swap.to)
-        if not R._can_draw(s):
+        if not R.can_draw(s):
             return R.NoMoreBlasts()
         candy = rng.choice([k for k in R.KINDS if s.bag[R.KINDS.index(k)]])
         cell = rng.choice([c for c in B.cells(s.board) if s.board[c[0]][c[1]] != candy])

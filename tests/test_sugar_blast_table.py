@@ -137,7 +137,7 @@ def test_the_family_game_replays_through_the_emulated_tray_to_the_golden_result(
     runner, _ = replayed
     result = runner.session.result()
     assert result.to_dict() == GOLDEN
-    assert result.winner == GOLDEN["winners"][0]
+    assert result.winners == tuple(GOLDEN["winners"]) and result.detail.turns == 8 and result.detail.goal == "five-different"
 
 
 def test_the_tray_samples_become_tilts_toward_several_seats_and_wrong_ones_are_refused(replayed):

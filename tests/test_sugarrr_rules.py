@@ -179,7 +179,7 @@ def test_deck_running_out_starts_a_final_round_then_hands_then_scoring():
     # Ana: Pineapple 9, 8 (no saur) + Strawberry 9 copy 2? no: it went to the column. Saurs: Rex 2 + Rex 1, no strawberries.
     # Ben: Strawberry 9 + Fruit Salad: no Rex => 1 point. Ana 0, Cy 0.
     assert over.result.winners == ("Ben",)
-    assert [sh.total for sh in over.result.sheets] == [0, 1, 0]
+    assert [p.score for p in over.result.players] == [0, 1, 0]
 
 
 def test_tie_goes_to_most_fruit_o_saur_cards_then_shared():

@@ -54,7 +54,7 @@ def mid_game() -> tuple[rules.State, str]:
     return s, message
 
 
-def finished() -> rules.Result:
+def finished():
     """Four real score piles; Ana wins on points (the rulebook's 1+3+5 strawberry example)."""
     strawberries = [fruit("Strawberry", n, c) for n in (2, 3, 4) for c in (1, 2)]
     piles = [
@@ -65,7 +65,7 @@ def finished() -> rules.Result:
         [fruit("Apricots", n) for n in range(2, 9)] + [saur("Apricots", 4), fruit("Pineapple", 5, 2),
                                                        saur("Pineapple", 5)],
     ]
-    return rules.result_of(["Ana", "Benedict", "Cleo", "Dev"], piles)
+    return rules.result_of(["Ana", "Benedict", "Cleo", "Dev"], piles).outcome()
 
 
 @pytest.fixture
@@ -132,7 +132,7 @@ def test_menus_cover_the_screen_with_their_own_buttons(app):
 
 def test_final_screen_names_the_winner_and_fits_four_players(app, tmp_path):
     result = finished()
-    assert result.winners == ("Ana",) and result.sheets[0].total == 55
+    assert result.winners == ("Ana",) and result.players[0].score == 55
     app.show(lambda s: screen.draw_final(s, result))
     png = app.save(tmp_path / "final.png")
     assert pygame.image.load(str(png)).get_size() == (800, 480)
@@ -142,11 +142,11 @@ def test_final_screen_names_the_winner_and_fits_four_players(app, tmp_path):
 
 
 def test_a_tie_says_how_it_was_decided():
-    shared = rules.result_of(["Ana", "Ben"], [[code_for("salad", copy=1)], [code_for("salad", copy=2)]])
+    shared = rules.result_of(["Ana", "Ben"], [[code_for("salad", copy=1)], [code_for("salad", copy=2)]]).outcome()
     assert screen.winner_line(shared) == "Ana and Ben are Win-O-Saurs!"
     assert screen.tie_line(shared) == "a shared win"
     decided = rules.result_of(["Ana", "Ben"], [[code_for("salad", copy=1), saur("Pear", 1)],
-                                               [code_for("salad", copy=2)]])
+                                               [code_for("salad", copy=2)]]).outcome()
     assert decided.winners == ("Ana",)
     assert screen.tie_line(decided) == "decided by most Fruit-O-Saur cards"
 

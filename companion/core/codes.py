@@ -34,20 +34,23 @@ CODE_LENGTH = 6
 PREFIX_LENGTH = 2
 BODY_LENGTH = CODE_LENGTH - PREFIX_LENGTH - 1
 
-#: Game slug -> code prefix. Prefixes are fixed forever: they are printed on stickers.
-PREFIXES = {
-    "sugarrr": "SR",
-    "sugar-heist": "SH",
-    "sugar-blast": "SB",
-    "sweet-deals": "SD",
-}
-GAME_NAMES = {
-    "sugarrr": "Sugarrr!",
-    "sugar-heist": "Sugar Heist",
-    "sugar-blast": "Sugar Blast",
-    "sweet-deals": "Sweet Deals",
-}
-_GAME_BY_PREFIX = {prefix: game for game, prefix in PREFIXES.items()}
+#: Game slug -> code prefix, and slug -> display name. Filled by the registry
+#: (``companion.games``) through :func:`register_prefix`: core names no game. Prefixes
+#: are fixed forever once printed on stickers.
+PREFIXES: dict[str, str] = {}
+GAME_NAMES: dict[str, str] = {}
+
+
+def register_prefix(slug: str, prefix: str, name: str) -> None:
+    """Reserve ``prefix`` for the game ``slug`` (display ``name``). Raises ValueError when
+    another game holds the prefix or it is not two characters of the code alphabet."""
+    if len(prefix) != PREFIX_LENGTH or any(ch not in ALPHABET for ch in prefix):
+        raise ValueError(f"a code prefix is {PREFIX_LENGTH} characters from 0-9A-Z, not {prefix!r}")
+    holder = next((g for g, p in PREFIXES.items() if p == prefix), slug)
+    if holder != slug:
+        raise ValueError(f"prefix {prefix} already belongs to {holder}")
+    PREFIXES[slug] = prefix
+    GAME_NAMES[slug] = name
 
 
 def check_character(payload: str) -> str:
@@ -107,4 +110,4 @@ def game_of(raw: str) -> str | None:
     Raises :class:`BadScan` when the code itself is garbled.
     """
     prefix, _ = check_code(raw)
-    return _GAME_BY_PREFIX.get(prefix)
+    return next((game for game, p in PREFIXES.items() if p == prefix), None)

@@ -8,6 +8,7 @@ holds everything about this table's cards.
 UIDs are kept as upper-case hex without separators (``"04A224B2C35E80"``); a reader
 may hand them over as ``"04:a2:24:..."``. ISO/IEC 14443-3 UIDs are 4, 7 or 10 bytes.
 
+>>> import companion.games  # the registry: which prefix is which game's
 >>> from companion.core.store import EventStore
 >>> tags = Enrolments(EventStore(":memory:"))
 >>> tags.enrol("04:a2:24:b2:c3:5e:80", "SRS71M", "sugarrr", t=1.0)

@@ -83,7 +83,9 @@ class Result:
     ``players`` in seat order; ``winners`` their names (empty: nobody won, e.g. a lost
     solo game); ``tie_break`` what decided a tie on points, or None; ``reason`` why the
     game ended (``"goal"``, ``"deck-out"``, ``"sweet-six"``, ...) or None; ``notes``
-    extra lines for the terminal table.
+    extra lines for the terminal table; ``headline`` the game's own winner sentence
+    ("Ana is the Win-O-Saur!"; empty: a plain one); ``detail`` the game's own outcome
+    object for its final screen (not serialised, not compared).
     """
 
     game: str
@@ -92,6 +94,8 @@ class Result:
     tie_break: str | None = None
     reason: str | None = None
     notes: tuple[str, ...] = ()
+    headline: str = ""
+    detail: Any = field(default=None, compare=False, repr=False)
 
     def ranked(self) -> list[PlayerResult]:
         """Players best first: winners, then by score (seat order among equals)."""
@@ -108,7 +112,11 @@ class Result:
 
     def winner_line(self) -> str:
         """One sentence naming the winners and the tie-break."""
-        if not self.winners:
+        if self.headline:
+            line = self.headline
+            if self.tie_break == "shared":
+                return line + " (a shared win)"
+        elif not self.winners:
             line = "Nobody won this time."
         elif len(self.winners) == 1:
             line = f"{self.winners[0]} wins!"

@@ -27,6 +27,12 @@ from typing import Any
 from .errors import StoreError
 from .events import Input, Touch, input_from_dict, input_to_dict  # noqa: F401  (Touch: doctest)
 
+#: The store format this version writes (``PRAGMA user_version``). 0 is a file written
+#: before formats were numbered: format 1 if its games have no ``config`` column, else 2.
+SCHEMA_VERSION = 2
+#: Tables a companion store may hold (the NFC enrolments live beside the games).
+_OUR_TABLES = {"games", "inputs", "enrolments"}
+
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
     id        INTEGER PRIMARY KEY,
@@ -69,25 +75,95 @@ class EventStore:
     or is not a companion store.
     """
 
-    def __init__(self, path: str | Path):
+    def __init__(self, path: str | Path, readonly: bool = False):
         self.path = str(path)
+        self.readonly = readonly
         self._lock = threading.Lock()
+        self.migrated_from: int | None = None   # the old format an open upgraded, if any
+        self.backup: Path | None = None          # the copy kept aside before that upgrade
         try:
-            if self.path != ":memory:":
-                Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-            self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=FULL")
-            self._db.executescript(_SCHEMA)
+            if readonly:
+                self._db = self._open_readonly()
+            else:
+                if self.path != ":memory:":
+                    Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+                self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+            version = self._version()
+            if not readonly:
+                self._db.execute("PRAGMA journal_mode=WAL")
+                self._db.execute("PRAGMA synchronous=FULL")
+                self._upgrade(version)
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"{self.path} is not a companion game store ({exc}): "
+                             "pass --store with another file") from exc
         except (sqlite3.Error, OSError) as exc:
             raise StoreError(f"cannot open the game store {self.path}: {exc}. "
                              "Check the path exists and is writable, or pass --store with another file.") from exc
+
+    def _open_readonly(self) -> sqlite3.Connection:
+        """Read without writing anything, even on a read-only file system (where SQLite
+        cannot make the WAL's shared-memory file: then the file is read as immutable)."""
+        if not Path(self.path).exists():
+            raise StoreError(f"{self.path} does not exist")
+        uri = Path(self.path).resolve().as_uri()
+        db = sqlite3.connect(f"{uri}?mode=ro", uri=True, check_same_thread=False, isolation_level=None)
+        try:
+            db.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
+            return db
+        except sqlite3.OperationalError:
+            db.close()
+            return sqlite3.connect(f"{uri}?immutable=1", uri=True, check_same_thread=False, isolation_level=None)
+
+    def _version(self) -> int:
+        """The file's store format; raises StoreError for a newer or foreign file."""
+        (user_version,) = self._db.execute("PRAGMA user_version").fetchone()
+        tables = {name for (name,) in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if user_version > SCHEMA_VERSION:
+            raise StoreError(f"{self.path} was written by a newer companion (store format {user_version}; this one "
+                             f"reads up to {SCHEMA_VERSION}): update the companion, or pass --store with another file")
+        if tables - _OUR_TABLES or (tables and not {"games", "inputs"} <= tables):
+            names = ", ".join(sorted(tables)) or "none"
+            raise StoreError(f"{self.path} is not a companion game store (its tables: {names}): "
+                             "pass --store with another file")
+        if not tables:
+            return 0 if user_version == 0 else user_version
+        if user_version == 0:
+            columns = {row[1] for row in self._db.execute("PRAGMA table_info(games)")}
+            return 2 if "config" in columns else 1
+        return user_version
+
+    def _upgrade(self, version: int) -> None:
+        """Bring the file to :data:`SCHEMA_VERSION` in one transaction, after copying an
+        older store aside (``FILE.formatN.bak``)."""
+        has_games = bool(self._db.execute("SELECT 1 FROM sqlite_master WHERE name = 'games'").fetchone())
+        if has_games and version < SCHEMA_VERSION and self.path != ":memory:":
+            self.backup = Path(f"{self.path}.format{version}.bak")
+            with sqlite3.connect(self.backup) as copy:
+                self._db.backup(copy)
+            copy.close()
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            if has_games and version == 1:
+                self._db.execute("ALTER TABLE games ADD COLUMN config TEXT NOT NULL DEFAULT '{}'")
+            for statement in _SCHEMA.split(";"):  # not executescript: it would commit first
+                if statement.strip():
+                    self._db.execute(statement)
+            self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            self._db.execute("COMMIT")
+        except BaseException:
+            if self._db.in_transaction:
+                self._db.execute("ROLLBACK")
+            raise
+        if has_games and version < SCHEMA_VERSION:
+            self.migrated_from = version
 
     @contextmanager
     def transaction(self):
         """One write transaction on the store's connection, committed on exit; any SQLite
         error rolls it back and becomes a :class:`StoreError`. Other tables that live in
         the same file (NFC enrolments) write through this, as durably as game inputs."""
+        if self.readonly:
+            raise StoreError(f"the game store {self.path} was opened read-only")
         with self._lock:
             try:
                 self._db.execute("BEGIN IMMEDIATE")

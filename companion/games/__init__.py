@@ -15,6 +15,7 @@ companion.games.UnknownGame: no game called 'chess': choose one of sugarrr, suga
 
 from __future__ import annotations
 
+from companion.core.codes import register_prefix
 from companion.core.game import Game
 
 from .sugar_blast import GAME as _SUGAR_BLAST
@@ -22,6 +23,16 @@ from .sugarrr import GAME as _SUGARRR
 
 #: slug -> descriptor, in the order the start screen lists them.
 GAMES: dict[str, Game] = {g.slug: g for g in (_SUGARRR, _SUGAR_BLAST)}
+
+# The sticker prefixes of games still being built: a card of one scanned at another game
+# is named ("from Sweet Deals") rather than called unknown.
+_RESERVED = (("sugar-heist", "SH", "Sugar Heist"), ("sweet-deals", "SD", "Sweet Deals"))
+
+for _game in GAMES.values():
+    register_prefix(_game.slug, _game.prefix, _game.name)
+for _slug, _prefix, _name in _RESERVED:
+    if _slug not in GAMES:
+        register_prefix(_slug, _prefix, _name)
 
 
 class UnknownGame(LookupError, ValueError):

@@ -24,7 +24,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 import pygame
 
@@ -47,8 +47,10 @@ class TableInfo:
     tick; False rejected, red cross; None neutral). ``prompt`` says what to do now.
     ``devices`` maps a device name to its status ("connected" or what is wrong).
     ``turn_seconds`` is the time since the turn started. ``menu`` is an open overlay:
-    None, ``"swap"`` or ``"deck"``; ``deck_draft`` is the count the deck menu shows
-    (None: the rules' count).
+    None, ``"swap"``, ``"deck"`` or ``"undo"`` (the confirm-first Undo dialog);
+    ``deck_draft`` is the count the deck menu shows (None: the rules' count). ``entry``
+    is the game flow's half-entered input; ``undo`` what an Undo would take back (None:
+    nothing can be); ``game_name`` the game's display name.
     """
 
     verdict: str = ""
@@ -58,6 +60,9 @@ class TableInfo:
     turn_seconds: float = 0.0
     menu: str | None = None
     deck_draft: int | None = None
+    entry: Any = None
+    undo: str | None = None
+    game_name: str = ""
 
 
 _ARROWS = {pygame.K_UP: "up", pygame.K_RIGHT: "right", pygame.K_DOWN: "down", pygame.K_LEFT: "left"}

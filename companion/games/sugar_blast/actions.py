@@ -7,7 +7,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable
 
-from companion.core.events import Outcome
+from companion.core.events import GameOver as CoreGameOver
+from companion.core.events import Outcome, TurnEnded  # noqa: F401  (TurnEnded: the core event this game returns)
+from companion.core.game import PlayerResult
+from companion.core.game import Result as CoreResult
 
 from . import board as B
 from .board import Blast, Board, Cell
@@ -31,11 +34,11 @@ def counts(letters: Iterable[str]) -> Counts:
     return tuple(letters.count(k) for k in KINDS)
 
 
-def _plus(a: Counts, b: Counts) -> Counts:
+def plus(a: Counts, b: Counts) -> Counts:
     return tuple(x + y for x, y in zip(a, b))
 
 
-def _minus(a: Counts, b: Counts) -> Counts:
+def minus(a: Counts, b: Counts) -> Counts:
     return tuple(x - y for x, y in zip(a, b))
 
 
@@ -81,6 +84,10 @@ class State:
     selected: Cell | None = None                  # the first candy tapped for a swap
     draft: tuple[tuple[Cell, str], ...] = ()      # refill candies tapped in so far
     tilt_seen: int | None = None                  # the tray tilted toward this seat; level next
+
+    @property
+    def over(self) -> bool:
+        return self.phase == "over"
 
     @property
     def supply(self) -> Counts:
@@ -264,16 +271,13 @@ class GoalMet(Outcome):
 
 
 @dataclass(frozen=True)
-class GameOver(Outcome):
-    winner: int | None      # None: the solo player lost
-    goal: str | None
-    reason: str
+class GameOver(CoreGameOver):
+    """The core ``GameOver`` with how this game ended: ``winner`` (0-based seat; None: the
+    solo player lost), the Goal Card, and ``reason`` (goal, solo-win, solo-loss)."""
 
-
-@dataclass(frozen=True)
-class TurnEnded(Outcome):
-    player: int
-    next_player: int
+    winner: int | None = None
+    goal: str | None = None
+    reason: str = ""
 
 
 
@@ -312,10 +316,24 @@ class Result:
     def winners(self) -> tuple[str, ...]:
         return (self.winner,) if self.winner else ()
 
-    def to_dict(self, game: str = "sugar-blast") -> dict:
-        return {"game": game, "players": [{"name": n, "kept": k, "total": sum(k.values())}
-                                          for n, k in zip(self.players, self.kept)],
-                "winners": list(self.winners), "goal": self.goal, "reason": self.reason, "turns": self.turns}
+    def outcome(self) -> CoreResult:
+        """The companion's one :class:`~companion.core.game.Result`: each player's score is
+        the candies kept; the breakdown lists them by kind (this object is ``detail``)."""
+        players = tuple(PlayerResult(n, sum(k.values()), {"kept": dict(k)},
+                                     " ".join(f"{B.NAMES[c]} {v}" for c, v in k.items() if v) or "no candies", k)
+                        for n, k in zip(self.players, self.kept))
+        notes = (f"Goal Card: {GOALS[self.goal]['text']}",) if self.goal else ()
+        notes += (f"{self.turns} turn{'s' * (self.turns != 1)}",)
+        if self.reason == "goal":
+            headline = f"{self.winner} meets the Goal Card ({GOALS[self.goal]['text']}) and wins!"
+        elif self.reason == "solo-win":
+            headline = f"{self.winner} collected {SOLO['win_kept_in_one_turn']} candies in one turn: a win!"
+        else:
+            headline = "Not enough candies to refill the board: the solo game is lost."
+        return CoreResult("sugar-blast", players, self.winners, None, self.reason, notes, headline, detail=self)
+
+    def to_dict(self) -> dict:
+        return self.outcome().to_dict()
 
     def text(self) -> str:
         """The final table as plain text (``companion demo`` / ``replay``)."""

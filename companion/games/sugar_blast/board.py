@@ -260,7 +260,7 @@ def _line_through(board: Board, cell: Cell) -> bool:
     return False
 
 
-def _pairs(board: Board):
+def pairs(board: Board):
     """Each unordered pair of neighbouring candies of different kinds, once: the upper or
     left cell first, pairs in reading order of that cell, the right neighbour first."""
     for r, c in cells(board):
@@ -279,7 +279,7 @@ def legal_swaps(board: Board) -> list[Swap]:
     swap, so neither is listed.
     """
     out: list[Swap] = []
-    for a, b in _pairs(board):
+    for a, b in pairs(board):
         after = swapped(board, a, b)
         if not (_line_through(after, a) or _line_through(after, b)):
             continue
@@ -298,7 +298,7 @@ def makes_blast(board: Board, a: Cell, b: Cell) -> bool:
 
 def no_blasts(board: Board) -> bool:
     """True when no swap of neighbours makes a Blast ("No Blasts?" in the rulebook)."""
-    return not any(makes_blast(board, a, b) for a, b in _pairs(board))
+    return not any(makes_blast(board, a, b) for a, b in pairs(board))
 
 
 # ---------------------------------------------------------------- tilting and refilling

@@ -50,7 +50,7 @@ from __future__ import annotations
 import itertools
 import re
 
-from companion.core.errors import IllegalAction
+from companion.core.errors import BadCommand, IllegalAction
 from companion.core.events import ButtonPressed, CardScanned, Input, Touch, TrayLevel, TrayTilted
 
 from . import board as B
@@ -61,6 +61,17 @@ NEW_GAME = "New game: tap a candy colour, then the cells that hold it."
 
 def _no(message: str) -> IllegalAction:
     return IllegalAction(None, message)
+
+
+def new_entry() -> None:
+    """The entry: none yet (the palette, a first tapped candy, the refill draft and a seen
+    tilt are still kept in the rules state through the bookkeeping actions)."""
+    return None
+
+
+def read(state: rules.State, entry: None, item: Input) -> tuple[None, rules.Action, str]:
+    """The contract's flow step (``companion.core.game``): one input, one action."""
+    return None, action_for(state, item), ""
 
 
 def action_for(state: rules.State, item: Input) -> rules.Action:
@@ -82,7 +93,7 @@ def action_for(state: rules.State, item: Input) -> rules.Action:
 
 def _tilted(state: rules.State, seat: int) -> rules.Action:
     if state.phase != rules.TILT:
-        raise _no("The board tipped, but there is nothing to refill yet. " + rules._waiting(state))
+        raise _no("The board tipped, but there is nothing to refill yet. " + rules.waiting(state))
     mine = state.seats[state.active]
     if seat != mine:  # a gentle word; nothing changes
         toward = (state.players[state.seats.index(seat)] if seat in state.seats
@@ -110,7 +121,7 @@ _INT = re.compile(r"-?[0-9]{1,3}")
 
 def _ints(args: list[str], n: int, command: str) -> list[int]:
     if len(args) < n or not all(_INT.fullmatch(a) for a in args[:n]):
-        raise _no(f"I don't understand {command!r}: it needs {n} numbers.")
+        raise BadCommand(command, f"I don't understand {command!r}: it needs {n} numbers.")
     return [int(a) for a in args[:n]]
 
 
@@ -155,7 +166,7 @@ def _command(state: rules.State, command: str) -> rules.Action:
         return rules.QuickBlast(args[0].lower(), args[1].upper(), count)
     if verb == "done":
         return _done(state)
-    raise _no(f"I don't know the command {command!r}.")
+    raise BadCommand(command, f"I don't know the command {command!r}.")
 
 
 def _cell(state: rules.State, cell: B.Cell) -> rules.Action:
@@ -180,12 +191,12 @@ def _cell(state: rules.State, cell: B.Cell) -> rules.Action:
         if set(placed) == set(B.empty_cells(state.board)) and cell in placed:
             return rules.Refill.of(placed)  # the last space: the whole refill is checked now
         return rules.DraftCandy(cell, state.palette)
-    raise _no(rules._waiting(state))
+    raise _no(rules.waiting(state))
 
 
 def _refill(state: rules.State, letters: str) -> rules.Action:
     if state.phase != rules.REFILL or state.quick:
-        raise _no(rules._waiting(state) if state.phase != rules.REFILL else "Quick mode: just tap Done.")
+        raise _no(rules.waiting(state) if state.phase != rules.REFILL else "Quick mode: just tap Done.")
     order = B.refill_order(state.board, state.seats[state.active])
     if len(letters) != len(order):
         raise _no(f"Fill every empty space: {len(order)} candies, one in each.")
@@ -229,7 +240,7 @@ def return_options(state: rules.State) -> tuple[int, list[tuple[str, ...]]] | No
     return p, sorted(set(itertools.combinations(pool, n)), key=lambda ks: [rules.KINDS.index(k) for k in ks])
 
 
-def prompt(state: rules.State) -> str:
+def prompt(state: rules.State, entry: None = None) -> str:
     """What the table should do next, in a few words, for the screen."""
     who = state.players[state.active]
     phase = state.phase
@@ -242,7 +253,7 @@ def prompt(state: rules.State) -> str:
             return f"{who}: tap a candy next to it to swap, or tap it again to let go."
         if B.no_blasts(state.board):
             return (f"No Blasts! {who}: take 1 candy from the bag, tap its colour, then the candy it replaces."
-                    if rules._can_draw(state) else f"No Blasts and the bag is empty: tap No Blasts to pass.")
+                    if rules.can_draw(state) else f"No Blasts and the bag is empty: tap No Blasts to pass.")
         return f"{who}: tap two candies next to each other to swap them."
     if phase == rules.TURN:
         return f"{who}: tap the Blast you made, then its colour. None? Tap No more Blasts."
@@ -259,4 +270,4 @@ def prompt(state: rules.State) -> str:
         return f"Not enough candies: {names}, put {rules.RETURN_EACH} of your candies back in the bag."
     if phase == rules.OVER:
         return "Game over."
-    return rules._waiting(state)
+    return rules.waiting(state)

@@ -33,7 +33,7 @@ from companion.core.events import Outcome
 from . import board as B
 from .actions import *  # noqa: F401,F403  (rules is the one entry point: re-export the data)
 from .actions import (CELLS, GOALS, KINDS, PER_KIND, RETURN_EACH, SEATING, SOLO, Action, Blast, Board,  # noqa: F401
-                      Cell, Counts, Result, State, _fits, _minus, _plus, _words, counts, describe)
+                      Cell, Counts, Result, State, _fits, minus, plus, _words, counts, describe)
 
 # ---------------------------------------------------------------- goals and set-up
 
@@ -83,7 +83,7 @@ def _candy_ok(state: State, candy: str) -> None:
         raise _no(f"{B.NAMES[candy]} candies are out of the game in solo mode.")
 
 
-def _waiting(state: State) -> str:
+def waiting(state: State) -> str:
     who = state.players[state.active]
     return {
         SETUP: "Finish entering the board, then tap Start.",
@@ -100,7 +100,7 @@ def _waiting(state: State) -> str:
 
 def _need(state: State, phase: str | tuple[str, ...], twin: bool | None = None) -> None:
     if state.phase not in ((phase,) if isinstance(phase, str) else phase):
-        raise _no(_waiting(state))
+        raise _no(waiting(state))
     if twin is not None and twin == state.quick:
         raise _no("That is only for quick mode." if not twin else "Quick mode has no board to enter candies on.")
 
@@ -119,7 +119,7 @@ def _check_board(state: State, board: Board) -> None:
 def check(state: State, action: Action) -> None:
     """Raise :class:`IllegalAction` (message for the table) unless ``action`` is legal now."""
     if state.phase == OVER:
-        raise _no(_waiting(state))
+        raise _no(waiting(state))
     if isinstance(action, TABLE_ACTIONS):
         return _check_table(state, action)
     if isinstance(action, PlaceCandy):
@@ -175,7 +175,7 @@ def check(state: State, action: Action) -> None:
             _need(state, TURN)
             if not B.no_blasts(state.board):
                 raise _no("There is still a swap that makes a Blast: look again (ask for a hint).")
-            if _can_draw(state):
+            if can_draw(state):
                 raise _no("No Blasts: take 1 candy from the bag and swap it with a different one on the board.")
             return
         return _need(state, (TURN, CASCADE))
@@ -189,7 +189,7 @@ def check(state: State, action: Action) -> None:
         return _check_keep(state, tuple(action.kinds))
     if isinstance(action, Tilted):
         if state.phase != TILT:
-            raise _no("Nothing to refill now: " + _waiting(state))
+            raise _no("Nothing to refill now: " + waiting(state))
         seat = state.seats[state.active]
         if action.seat != seat:
             raise _no(f"The board tipped toward seat {action.seat}. {state.players[state.active]}: "
@@ -218,7 +218,7 @@ def _check_table(state: State, action: Action) -> None:
     if isinstance(action, PickCandy):
         _need(state, (SETUP, TURN, REFILL), twin=True)
         if state.phase == TURN and not B.no_blasts(state.board):
-            raise _no(_waiting(state))
+            raise _no(waiting(state))
         if action.candy != B.EMPTY or state.phase != SETUP:
             _candy_ok(state, action.candy)
         return
@@ -236,7 +236,7 @@ def _check_table(state: State, action: Action) -> None:
         _candy_ok(state, action.candy)
         placed = dict(state.draft)
         placed[cell] = action.candy
-        if not _fits(counts(placed.values()), _plus(state.bag, state.discards)):
+        if not _fits(counts(placed.values()), plus(state.bag, state.discards)):
             raise _no(f"By my count there are no more {B.NAMES[action.candy]} candies to refill with.")
         return
     if isinstance(action, TiltSeen):
@@ -263,7 +263,7 @@ def _apply_table(state: State, action: Action) -> tuple[State, list[Outcome]]:
     return replace(state, tilt_seen=action.seat), [Outcome(f"Tilted toward {who}: now let the board go level.")]
 
 
-def _can_draw(state: State) -> bool:
+def can_draw(state: State) -> bool:
     """Can "No Blasts?" be played: a candy in the bag and a different one on the board?
     When it cannot (the bag is empty), the turn simply passes (``NoMoreBlasts``)."""
     on = set("".join(state.board)) - {B.EMPTY}
@@ -310,7 +310,7 @@ def _check_refill(state: State, placed: tuple[tuple[Cell, str], ...]) -> None:
     if state.bag_n >= len(holes):
         if not _fits(used, state.bag):
             raise _no(f"By my count the bag holds {_words(state.bag)}: check the candies you placed.")
-    elif not (_fits(state.bag, used) and _fits(_minus(used, state.bag), state.discards)):
+    elif not (_fits(state.bag, used) and _fits(minus(used, state.bag), state.discards)):
         raise _no(f"Use every candy in the bag ({_words(state.bag)}), then discarded ones "
                   f"({_words(state.discards)}): check the candies you placed.")
 
@@ -336,7 +336,7 @@ def apply(state: State, action: Action) -> tuple[State, list[Outcome]]:
         board = B.put(state.board, (action.row, action.col), action.candy) if isinstance(action, PlaceCandy) \
             else tuple(action.board)
         on = counts("".join(board).replace(B.EMPTY, ""))
-        return replace(state, board=board, bag=_minus(state.supply, on), bag_n=state.total - sum(on),
+        return replace(state, board=board, bag=minus(state.supply, on), bag_n=state.total - sum(on),
                        on_board_n=sum(on)), events
     if isinstance(action, StartGame):
         if state.quick:
@@ -349,7 +349,7 @@ def apply(state: State, action: Action) -> tuple[State, list[Outcome]]:
     if isinstance(action, NoBlastsDraw):
         cell = tuple(action.cell)
         old = state.board[cell[0]][cell[1]]
-        bag = _plus(_minus(state.bag, counts(action.candy)), counts(old))
+        bag = plus(minus(state.bag, counts(action.candy)), counts(old))
         state = replace(state, board=B.put(state.board, cell, action.candy), bag=bag)
         events.append(Outcome(f"{B.NAMES[action.candy]} from the bag replaces {B.NAMES[old]}; "
                               f"the {B.NAMES[old]} goes into the bag."))
@@ -373,8 +373,8 @@ def apply(state: State, action: Action) -> tuple[State, list[Outcome]]:
         return _ask_refill(replace(state, board=board), events), events
     if isinstance(action, ReturnCandies):
         kinds = tuple(action.kinds)
-        state = replace(state, kept=_set(state.kept, action.player, _minus(state.kept[action.player], counts(kinds))),
-                        bag=None if state.quick else _plus(state.bag, counts(kinds)), bag_n=state.bag_n + len(kinds),
+        state = replace(state, kept=_set(state.kept, action.player, minus(state.kept[action.player], counts(kinds))),
+                        bag=None if state.quick else plus(state.bag, counts(kinds)), bag_n=state.bag_n + len(kinds),
                         to_return=tuple(p for p in state.to_return if p != action.player))
         events.append(CandiesReturned(f"{state.players[action.player]} puts {_words(counts(kinds))} back in the bag.",
                                       action.player, kinds))
@@ -424,20 +424,21 @@ def _keep(state: State, kinds: tuple[str, ...], events: list[Outcome]) -> State:
         board = state.board
         for cell in blast.removes:
             board = B.put(board, cell, B.EMPTY)
-        state = replace(state, board=board, discards=_plus(state.discards, _minus(removed, counts(kinds))),
+        state = replace(state, board=board, discards=plus(state.discards, minus(removed, counts(kinds))),
                         discards_n=state.discards_n + n - len(kinds), on_board_n=state.on_board_n - n)
-    state = replace(state, kept=_set(state.kept, me, _plus(state.kept[me], counts(kinds))),
+    state = replace(state, kept=_set(state.kept, me, plus(state.kept[me], counts(kinds))),
                     turn_kept=state.turn_kept + len(kinds), pending=(), removing=0)
     who = state.players[me]
     events.append(BlastSolved(f"{who} keeps {_words(counts(kinds))}; {n - len(kinds)} candies go to the discards.",
                               me, blast, kinds, n - len(kinds)))
     if state.solo and state.turn_kept >= SOLO["win_kept_in_one_turn"]:
-        events.append(GameOver(f"{who} collected {state.turn_kept} candies in one turn: you win!", me, None, "solo-win"))
+        events.append(GameOver(f"{who} collected {state.turn_kept} candies in one turn: you win!", winner=me,
+                               reason="solo-win"))
         return replace(state, phase=OVER, winner=me)
     if state.goal is not None and goal_met(state.goal, state.kept[me]):
         text = GOALS[state.goal]["text"]
         events.append(GoalMet(f"{who} meets the Goal Card: {text}", me, state.goal))
-        events.append(GameOver(f"{who} wins!", me, state.goal, "goal"))
+        events.append(GameOver(f"{who} wins!", winner=me, goal=state.goal, reason="goal"))
         return replace(state, phase=OVER, winner=me)
     return _ask_tilt(state, events) if state.quick else _found(state, events)
 
@@ -461,7 +462,7 @@ def _ask_refill(state: State, events: list[Outcome]) -> State:
         return replace(state, phase=REFILL)
     if state.solo:
         events.append(GameOver(f"Not enough candies to fill {n} spaces: the game is lost. Try again!",
-                               None, None, "solo-loss"))
+                               reason="solo-loss"))
         return replace(state, phase=OVER)
     owing = tuple(i for i, kept in enumerate(state.kept) if sum(kept))
     events.append(ShortageReturnTwo(f"Not enough candies to fill {n} spaces: every player chooses "
@@ -482,9 +483,9 @@ def _refill(state: State, placed: tuple[tuple[Cell, str], ...], events: list[Out
     for cell, candy in placed:
         board = B.put(board, tuple(cell), candy)
     if state.bag_n == 0 and from_bag < n:
-        bag, discards = (0,) * len(KINDS), _minus(state.discards, _minus(used, state.bag))
+        bag, discards = (0,) * len(KINDS), minus(state.discards, minus(used, state.bag))
     else:
-        bag, discards = _minus(state.bag, used), state.discards
+        bag, discards = minus(state.bag, used), state.discards
     return _found(replace(state, board=board, bag=bag, discards=discards), events)
 
 
@@ -496,7 +497,7 @@ def _end_turn(state: State, events: list[Outcome]) -> State:
                             state.active, nxt))
     zero = (0,) * len(KINDS)
     return replace(state, phase=TURN, active=nxt, turn=state.turn + 1, pending=(), turn_kept=0,
-                   bag=None if state.quick else _plus(state.bag, state.discards), bag_n=state.bag_n + state.discards_n,
+                   bag=None if state.quick else plus(state.bag, state.discards), bag_n=state.bag_n + state.discards_n,
                    discards=None if state.quick else zero, discards_n=0)
 
 
@@ -515,18 +516,24 @@ def check_conservation(state: State) -> None:
     if state.quick:
         return
     on = counts("".join(state.board).replace(B.EMPTY, ""))
-    per = _plus(_plus(on, state.bag), _plus(state.discards, tuple(map(sum, zip(*state.kept)))))
+    per = plus(plus(on, state.bag), plus(state.discards, tuple(map(sum, zip(*state.kept)))))
     if per != state.supply or sum(on) != state.on_board_n or sum(state.bag) != state.bag_n \
             or sum(state.discards) != state.discards_n or min(state.bag + state.discards) < 0:
         raise AssertionError(f"per kind {per} != {state.supply} (board {on}, bag {state.bag}, discards {state.discards})")
 
 
-def result(state: State) -> Result | None:
-    """The game's :class:`Result` once it is over, else None."""
+def result(state: State) -> CoreResult | None:
+    """The game's :class:`~companion.core.game.Result` once it is over, else None."""
     if state.phase != OVER:
         return None
     reason = "goal" if state.goal is not None and state.winner is not None else (
         "solo-win" if state.winner is not None else "solo-loss")
     kept = tuple({k: n for k, n in zip(KINDS, c) if n} for c in state.kept)
     return Result(state.players, kept, None if state.winner is None else state.players[state.winner],
-                  state.goal, reason, state.turn)
+                  state.goal, reason, state.turn).outcome()
+
+
+def public_view(state: State, viewer) -> State:
+    """Sugar Blast hides nothing: the board, the bag count and the kept candies are in
+    plain sight (the bag's own mix is counted, not secret), so every viewer sees it all."""
+    return state

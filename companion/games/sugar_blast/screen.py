@@ -29,10 +29,11 @@ import math
 
 import pygame
 
-from companion.ui import theme
+from companion.core.game import Result
+from companion.ui import chrome, theme
 from companion.ui.app import Button, TableInfo
 from companion.ui.theme import FruitLook
-from companion.ui.widgets import banner, button, cross, draw_text, draw_wrapped, panel, tick
+from companion.ui.widgets import button, draw_text, draw_wrapped, panel
 
 from . import board as B
 from . import flow, rules
@@ -109,8 +110,7 @@ def candy(surface: pygame.Surface, center: tuple[int, int], radius: int, letter:
 
 def draw_game(surface: pygame.Surface, state: rules.State, info: TableInfo) -> list[Button]:
     """Draw the whole in-game screen; returns its touch targets."""
-    buttons: list[Button] = []
-    _top_bar(surface, state, info)
+    buttons = _top_bar(surface, state, info)
     _board(surface, state, info, buttons)
     if state.phase in (rules.TILT, rules.REFILL):
         _big_prompt(surface, state, info, buttons)
@@ -119,21 +119,13 @@ def draw_game(surface: pygame.Surface, state: rules.State, info: TableInfo) -> l
     return buttons
 
 
-def _top_bar(surface: pygame.Surface, state: rules.State, info: TableInfo) -> None:
-    pygame.draw.rect(surface, theme.PANEL, TOP)
-    draw_text(surface, "Sugar Blast", Rect(10, 0, 200, 44), theme.TITLE - 4, theme.HIGHLIGHT, bold=True)
-    draw_text(surface, f"Turn {state.turn}", Rect(214, 0, 110, 44), theme.MEDIUM, theme.TEXT, bold=True)
+def _top_bar(surface: pygame.Surface, state: rules.State, info: TableInfo) -> list[Button]:
     low = state.bag_n < state.holes or state.bag_n <= 6
-    banner(surface, Rect(326, 5, 130, 34), f"Bag {state.bag_n}", theme.WARN if low else theme.PANEL_LIGHT,
-           theme.TEXT_DARK if low else theme.TEXT, size=theme.MEDIUM)
-    mode = "Solo" if state.solo else "Quick mode" if state.quick else ""
+    pills = [chrome.Pill(f"Bag {state.bag_n}", 130, low)]
+    mode = "Solo" if state.solo else "Quick" if state.quick else ""
     if mode:
-        draw_text(surface, mode, Rect(466, 0, 130, 44), theme.SMALL, theme.TEXT_DIM, bold=True)
-    bad = [s for s in info.devices.values() if s != "connected"]
-    if info.devices:
-        text = bad[0] if bad else " · ".join(info.devices)
-        banner(surface, Rect(600, 5, 192, 34), text, theme.BAD if bad else theme.OK,
-               theme.TEXT if bad else theme.TEXT_DARK, size=theme.SMALL)
+        pills.append(chrome.Pill(mode, 90))
+    return chrome.top_bar(surface, TOP, info, state.turn, pills)
 
 
 def hint_cells(state: rules.State) -> tuple[B.Cell, B.Cell] | None:
@@ -339,22 +331,13 @@ def _side(surface: pygame.Surface, state: rules.State, info: TableInfo, buttons:
 
 def hint_text(state: rules.State) -> str:
     if hint_cells(state) is None:
-        return "No Blasts possible: tap No Blasts?" if not rules._can_draw(state) else (
+        return "No Blasts possible: tap No Blasts?" if not rules.can_draw(state) else (
             "No Blasts possible: take 1 candy from the bag, tap its colour, then the candy it replaces.")
     return "Hint: swap the two candies in the bright blue frames."
 
 
 def _verdict(surface: pygame.Surface, info: TableInfo, rect: Rect) -> None:
-    if not info.verdict:
-        return
-    fill = {True: theme.dim(theme.OK, 0.3), False: theme.dim(theme.BAD, 0.35)}.get(info.verdict_ok, theme.PANEL)
-    panel(surface, rect, fill)
-    text = rect.inflate(-12, -6)
-    if info.verdict_ok is not None:
-        icon = Rect(rect.left + 6, rect.centery - 16, 32, 32)
-        (tick if info.verdict_ok else cross)(surface, icon)
-        text = Rect(icon.right + 8, text.top, rect.right - icon.right - 14, text.height)
-    draw_wrapped(surface, info.verdict, text, theme.MEDIUM - 2, theme.TEXT, bold=True, max_lines=3)
+    chrome.verdict(surface, rect, info, theme.MEDIUM - 2, max_lines=3)
 
 
 def _action_rects(state: rules.State) -> Rect:
@@ -397,7 +380,7 @@ def _actions(surface: pygame.Surface, state: rules.State, area: Rect) -> list[Bu
             return [Button(button(surface, area, "Start", theme.OK), "start")]
         return _palette(surface, state, area, [("Clear", "palette ."), ("Start", "start")], 2)
     if phase == rules.TURN and not state.quick:
-        if B.no_blasts(state.board) and rules._can_draw(state):
+        if B.no_blasts(state.board) and rules.can_draw(state):
             return _palette(surface, state, area, [], 1)
         hint, no = Rect(area.left, area.top, area.width * 2 // 5 - 3, area.height), \
             Rect(area.left + area.width * 2 // 5 + 3, area.top, area.width - area.width * 2 // 5 - 3, area.height)
@@ -490,8 +473,9 @@ def winner_line(result: rules.Result) -> str:
     return "Out of candies: try again!"
 
 
-def draw_final(surface: pygame.Surface, result: rules.Result, info: TableInfo | None = None) -> list[Button]:
+def draw_final(surface: pygame.Surface, outcome: Result, info: TableInfo | None = None) -> list[Button]:
     """The winner, the Goal Card, then one row per player with the candies they kept."""
+    result: rules.Result = outcome.detail
     draw_text(surface, winner_line(result), Rect(10, 8, W - 20, 64), theme.TITLE + 16, theme.HIGHLIGHT,
               bold=True, align="center")
     why = ("Goal Card: " + rules.GOALS[result.goal]["text"]) if result.goal else (

@@ -19,11 +19,24 @@ from __future__ import annotations
 
 import re
 
-from companion.core.errors import AmbiguousAction, IllegalAction
-from companion.core.events import CardScanned, Input, Touch
+from companion.core.errors import AmbiguousAction, BadCommand, IllegalAction
+from companion.core.events import ButtonPressed, CardScanned, Input, Touch
 
 from . import rules
 from .cards import CARDS, card
+
+
+NEW_GAME = "New game: scan the five starting column cards."
+
+
+def new_entry() -> None:
+    """Sugarrr! has no half-entered input: every scan or tap is one action."""
+    return None
+
+
+def read(state: rules.State, entry: None, item: Input) -> tuple[None, rules.Action, str]:
+    """The contract's flow step (``companion.core.game``): one input, one action."""
+    return None, action_for(state, item), ""
 
 
 def action_for(state: rules.State, item: Input) -> rules.Action:
@@ -34,7 +47,9 @@ def action_for(state: rules.State, item: Input) -> rules.Action:
         return _scan(state, code)
     if isinstance(item, Touch):
         return _command(state, item.command)
-    raise IllegalAction(None, "Sugarrr! does not use the tray or buttons.")
+    if isinstance(item, ButtonPressed) and item.name == "confirm":
+        return _command(state, "done")  # the Confirm button is the Done tap
+    raise IllegalAction(None, "Sugarrr! does not use the tray.")
 
 
 def _check_seat(state: rules.State, seat: int | None) -> None:
@@ -89,10 +104,12 @@ def _command(state: rules.State, command: str) -> rules.Action:
         return rules.Pass()
     if verb == "deck" and number is not None:
         return rules.SetDeck(number)
-    raise IllegalAction(None, f"I don't know the command {command!r}.")
+    if verb in ("column", "swap", "deck"):
+        raise BadCommand(command, f"{verb.capitalize()} needs a number, like '{verb} 2'.")
+    raise BadCommand(command, f"I don't know the command {command!r}.")
 
 
-def prompt(state: rules.State) -> str:
+def prompt(state: rules.State, entry: None = None) -> str:
     """What the table should do next, in a few words, for the bottom of the screen."""
     who = state.players[state.active]
     col = (state.pending[0] + 1) if state.pending else None

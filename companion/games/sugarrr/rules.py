@@ -22,7 +22,8 @@ from typing import Iterable
 
 from companion.core.codes import make_code
 from companion.core.errors import IllegalAction
-from companion.core.events import Outcome
+from companion.core.events import GameOver, Outcome, TurnEnded  # noqa: F401  (core events this game returns)
+from companion.core.game import Result as CoreResult
 
 from .cards import CARDS, FRUIT_DECK_SIZE, SAUR_CODES, SETUP, Card
 from .scoring import FruitScore, Result, ScoreSheet, result_of, score_pile  # noqa: F401  (part of the rules API)
@@ -77,6 +78,10 @@ class State:
     final_round: bool = False             # the Fruit Deck has run out
     final_left: int | None = None         # final turns still to take, this one included
     hand: tuple[str, ...] = ()            # hand cards scanned by the active player at the end
+
+    @property
+    def over(self) -> bool:
+        return self.phase == OVER
 
     def where(self, code: str) -> str | None:
         """Where a card is, as words for a message, or None when it is still unseen."""
@@ -203,12 +208,6 @@ class SaurTaken(Outcome):
 
 
 @dataclass(frozen=True)
-class TurnEnded(Outcome):
-    player: int
-    next_player: int | None
-
-
-@dataclass(frozen=True)
 class ColumnRemoved(Outcome):
     column: int
     cards: tuple[str, ...]
@@ -228,11 +227,6 @@ class DeckCounted(Outcome):
 class HandScored(Outcome):
     player: int
     card: str
-
-
-@dataclass(frozen=True)
-class GameOver(Outcome):
-    result: "Result"
 
 
 # ---------------------------------------------------------------- helpers
@@ -277,9 +271,30 @@ def legal_columns(state: State, code: str) -> tuple[int, ...]:
                  if fits(CARDS[col[-1]] if col else None, card))
 
 
-def result(state: State) -> Result:
-    """The outcome of a game from its state (every game's rules module offers this)."""
-    return result_of(state.players, state.piles)
+def result(state: State) -> CoreResult | None:
+    """The outcome once the game is over (the contract's ``Result``), else None."""
+    if state.phase != OVER:
+        return None
+    return result_of(state.players, state.piles).outcome("deck-out")
+
+
+def public_view(state: State, viewer) -> State:
+    """Everything the companion knows of a Sugarrr! game is on the table for all to see
+    (hands are only scanned at the very end, into score piles), so every viewer sees it."""
+    return state
+
+
+def score_holdings(holdings: list[tuple[str, list[str]]]) -> CoreResult:
+    """Score each player's pile (``companion score sugarrr``): ``[(name, [code, ...])]``.
+    Raises ValueError for a repeated name or a code that is not a Sugarrr! card."""
+    names = [name for name, _ in holdings]
+    if len(set(names)) != len(names):
+        raise ValueError("two players have the same name")
+    for _, codes in holdings:
+        for code in codes:
+            if code not in CARDS:
+                raise ValueError(f"{code} is not a Sugarrr! card")
+    return result_of(names, [codes for _, codes in holdings]).outcome()
 
 
 def new_game(players: Iterable[str]) -> State:
@@ -559,7 +574,8 @@ def _advance(state: State, events: list[Outcome]) -> State:
             result = result_of(state.players, state.piles)
             state = replace(state, phase=OVER, final_left=0, chosen=None, played=(), closed=False)
             events.append(GameOver(f"Game over! {' and '.join(result.winners)} "
-                                   f"{'is the Win-O-Saur' if len(result.winners) == 1 else 'are Win-O-Saurs'}!", result))
+                                   f"{'is the Win-O-Saur' if len(result.winners) == 1 else 'are Win-O-Saurs'}!",
+                                   result.outcome("deck-out")))
             return state
     elif state.final_round:
         final_left = len(state.players)

@@ -11,6 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable
 
+from companion.core.game import PlayerResult
+from companion.core.game import Result as CoreResult
+
 from .cards import CARDS, FRUITS
 
 @dataclass(frozen=True)
@@ -44,6 +47,13 @@ class ScoreSheet:
     def total(self) -> int:
         return sum(f.points for f in self.fruits) + self.salads
 
+    def line(self) -> str:
+        """One readable line: ``Strawberry 3 x 6 = 18, ..., Fruit Salad 2`` (fruits with cards)."""
+        parts = [f"{f.fruit} {f.cards} x {f.per_card} = {f.points}" for f in self.fruits if f.cards]
+        if self.salads:
+            parts.append(f"Fruit Salad {self.salads}")
+        return ", ".join(parts) or "no cards"
+
     def breakdown(self) -> dict:
         """JSON-ready: per fruit ``{"cards", "fruit_o_saurs", "per_card", "points"}``,
         then ``"Fruit Salad"`` and ``"fruit_o_saur_cards"``."""
@@ -63,10 +73,16 @@ class Result:
     winners: tuple[str, ...]
     tie_break: str | None
 
-    def to_dict(self, game: str = "sugarrr") -> dict:
-        return {"game": game,
-                "players": [{"name": s.name, "score": s.total, "breakdown": s.breakdown()} for s in self.sheets],
-                "winners": list(self.winners), "tie_break": self.tie_break}
+    def outcome(self, reason: str | None = None) -> CoreResult:
+        """The companion's one :class:`~companion.core.game.Result` (sheets kept as ``detail``)."""
+        players = tuple(PlayerResult(s.name, s.total, s.breakdown(), s.line(), s) for s in self.sheets)
+        names = list(self.winners)
+        headline = (f"{names[0]} is the Win-O-Saur!" if len(names) == 1
+                    else f"{', '.join(names[:-1])} and {names[-1]} are Win-O-Saurs!")
+        return CoreResult("sugarrr", players, self.winners, self.tie_break, reason, headline=headline, detail=self)
+
+    def to_dict(self) -> dict:
+        return self.outcome().to_dict()
 
 
 def score_pile(name: str, codes: Iterable[str]) -> ScoreSheet:

@@ -22,10 +22,11 @@ from __future__ import annotations
 
 import pygame
 
-from companion.ui import theme
+from companion.core.game import Result
+from companion.ui import chrome, theme
 from companion.ui.app import Button, TableInfo
-from companion.ui.widgets import (banner, button, card_chip, cross, draw_text, draw_wrapped,
-                                  fruit_badge, panel, tick)
+from companion.ui.widgets import (button, card_chip, draw_text, draw_wrapped,
+                                  fruit_badge, panel)
 
 from . import rules
 from .cards import CARDS, FRUIT_DECK_SIZE, FRUITS
@@ -59,18 +60,15 @@ def column_rects() -> list[Rect]:
     return [Rect(COLUMNS.left + i * (w + gap), COLUMNS.top, w, COLUMNS.height) for i in range(rules.COLUMNS)]
 
 
-def clock(seconds: float) -> str:
-    """Seconds as ``mm:ss`` (minutes keep counting past 59)."""
-    s = max(0, int(seconds))
-    return f"{s // 60:02d}:{s % 60:02d}"
-
-
 # ---------------------------------------------------------------- the in-game screen
 
 def draw_game(surface: pygame.Surface, state: rules.State, info: TableInfo) -> list[Button]:
     """Draw the whole in-game screen; returns its touch targets."""
-    buttons: list[Button] = []
-    _top_bar(surface, state, info, buttons)
+    low = state.deck <= 5
+    pills = [chrome.Pill(f"Deck {state.deck}", 140, low, "deck")]
+    if state.final_round:
+        pills.append(chrome.Pill("FINAL ROUND", 170, True))
+    buttons = chrome.top_bar(surface, TOP, info, state.turn, pills)
     _players(surface, state)
     _columns(surface, state, buttons)
     _valley(surface, state)
@@ -81,37 +79,6 @@ def draw_game(surface: pygame.Surface, state: rules.State, info: TableInfo) -> l
     if info.menu == "deck":
         return _deck_menu(surface, state.deck if info.deck_draft is None else info.deck_draft)
     return buttons
-
-
-def _top_bar(surface: pygame.Surface, state: rules.State, info: TableInfo, buttons: list[Button]) -> None:
-    pygame.draw.rect(surface, theme.PANEL, TOP)
-    draw_text(surface, "Sugarrr!", Rect(10, 0, 150, 48), theme.TITLE, theme.HIGHLIGHT, bold=True)
-    draw_text(surface, f"Turn {state.turn}", Rect(166, 0, 100, 48), theme.MEDIUM, theme.TEXT, bold=True)
-    deck = Rect(270, 5, 140, 38)
-    low = state.deck <= 5
-    button(surface, deck, f"Deck {state.deck}", theme.WARN if low else theme.PANEL_LIGHT,
-           theme.TEXT_DARK if low else theme.TEXT, size=theme.MEDIUM)
-    buttons.append(Button(deck, "deck"))
-    left = 418
-    if state.final_round:
-        banner(surface, Rect(left, 5, 170, 38), "FINAL ROUND", theme.WARN, size=theme.MEDIUM)
-        left += 178
-    _devices(surface, Rect(left, 5, W - 8 - left, 38), info.devices)
-
-
-def _devices(surface: pygame.Surface, rect: Rect, devices: dict[str, str]) -> None:
-    """Green pill naming the working devices, or a red badge per device that is not."""
-    bad = [(n, s) for n, s in devices.items() if s != "connected"]
-    if not devices:
-        return
-    if not bad:
-        banner(surface, rect, " · ".join(devices), theme.OK, size=theme.SMALL)
-        return
-    w = (rect.width - 6 * (len(bad) - 1)) // len(bad)
-    for i, (name, status) in enumerate(bad):
-        text = status if name.lower() in status.lower() else f"{name} {status}"
-        banner(surface, Rect(rect.left + i * (w + 6), rect.top, w, rect.height), text, theme.BAD,
-               theme.TEXT, size=theme.SMALL)
 
 
 def _players(surface: pygame.Surface, state: rules.State) -> None:
@@ -177,18 +144,10 @@ def _valley(surface: pygame.Surface, state: rules.State) -> None:
 
 
 def _verdict(surface: pygame.Surface, state: rules.State, info: TableInfo) -> None:
-    if info.verdict:
-        fill = {True: theme.dim(theme.OK, 0.3), False: theme.dim(theme.BAD, 0.35)}.get(info.verdict_ok, theme.PANEL)
-        panel(surface, VERDICT, fill)
-        text = VERDICT.inflate(-20, -8)
-        if info.verdict_ok is not None:
-            icon = Rect(VERDICT.left + 10, VERDICT.centery - 26, 52, 52)
-            (tick if info.verdict_ok else cross)(surface, icon)
-            text = Rect(icon.right + 12, text.top, VERDICT.right - icon.right - 22, text.height)
-        draw_wrapped(surface, info.verdict, text, theme.BIG, theme.TEXT, bold=True, max_lines=2)
+    chrome.verdict(surface, VERDICT, info)
     prompt = info.prompt or default_prompt(state)
     draw_wrapped(surface, prompt, PROMPT.inflate(-8, -4), theme.BIG - 4, theme.HIGHLIGHT, max_lines=2)
-    draw_text(surface, clock(info.turn_seconds), TIMER, theme.HUGE, theme.TEXT_DIM, bold=True, align="right")
+    chrome.turn_clock(surface, TIMER, info)
 
 
 def default_prompt(state: rules.State) -> str:
@@ -222,25 +181,9 @@ def _actions(surface: pygame.Surface, state: rules.State, buttons: list[Button])
 
 # ---------------------------------------------------------------- menus
 
-def _menu_panel(surface: pygame.Surface, title: str) -> Rect:
-    """Shade the screen and draw the menu's box with its title; returns the box."""
-    shade = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
-    shade.fill(theme.SHADE)
-    surface.blit(shade, (0, 0))
-    box = Rect(90, 50, 620, 380)
-    panel(surface, box, theme.PANEL, theme.HIGHLIGHT, width=4)
-    draw_text(surface, title, Rect(box.left + 20, box.top + 14, box.width - 40, 56), theme.TITLE,
-              theme.TEXT, bold=True, align="center")
-    return box
-
-
-def _cancel(surface: pygame.Surface, rect: Rect) -> Button:
-    return Button(button(surface, rect, "Cancel", theme.PANEL_LIGHT, theme.TEXT), "cancel")
-
-
 def _swap_menu(surface: pygame.Surface, state: rules.State) -> list[Button]:
     """Swap 1-5 cards with the Market Row (counts above the Market Row are greyed)."""
-    box = _menu_panel(surface, "Swap how many cards?")
+    box = chrome.menu_panel(surface, "Swap how many cards?")
     buttons = []
     size, gap = 100, 12
     left = box.centerx - (5 * size + 4 * gap) // 2
@@ -250,13 +193,13 @@ def _swap_menu(surface: pygame.Surface, state: rules.State) -> list[Button]:
         button(surface, rect, str(n), theme.BUTTON, size=theme.HUGE, enabled=ok)
         if ok:
             buttons.append(Button(rect, f"swap {n}"))
-    buttons.append(_cancel(surface, Rect(box.centerx - 120, box.bottom - 110, 240, 86)))
+    buttons.append(chrome.cancel_button(surface, Rect(box.centerx - 120, box.bottom - 110, 240, 86)))
     return buttons
 
 
 def _deck_menu(surface: pygame.Surface, count: int) -> list[Button]:
     """Correct the Fruit Deck count: -5 -1 [count] +1 +5, then OK or Cancel."""
-    box = _menu_panel(surface, "Cards in the Fruit Deck")
+    box = chrome.menu_panel(surface, "Cards in the Fruit Deck")
     buttons = []
     size, gap, mid = 96, 10, 150
     left = box.centerx - (4 * size + mid + 4 * gap) // 2
@@ -276,21 +219,18 @@ def _deck_menu(surface: pygame.Surface, count: int) -> list[Button]:
         x += size + gap
     ok = Rect(box.centerx - 250, box.bottom - 110, 240, 86)
     buttons.append(Button(button(surface, ok, "OK", theme.OK), f"deck {count}"))
-    buttons.append(_cancel(surface, Rect(box.centerx + 10, box.bottom - 110, 240, 86)))
+    buttons.append(chrome.cancel_button(surface, Rect(box.centerx + 10, box.bottom - 110, 240, 86)))
     return buttons
 
 
 # ---------------------------------------------------------------- the final screen
 
-def winner_line(result: rules.Result) -> str:
+def winner_line(result: Result) -> str:
     """ "Ana is the Win-O-Saur!" or "Ana and Ben are Win-O-Saurs!" (rulebook, "Scoring")."""
-    names = list(result.winners)
-    if len(names) == 1:
-        return f"{names[0]} is the Win-O-Saur!"
-    return f"{', '.join(names[:-1])} and {names[-1]} are Win-O-Saurs!"
+    return result.headline or result.winner_line()
 
 
-def tie_line(result: rules.Result) -> str:
+def tie_line(result: Result) -> str:
     """Why a tie ended the way it did, or "" when points alone decided."""
     if result.tie_break is None:
         return ""
@@ -299,7 +239,7 @@ def tie_line(result: rules.Result) -> str:
     return f"decided by {result.tie_break}"
 
 
-def draw_final(surface: pygame.Surface, result: rules.Result, info: TableInfo | None = None) -> list[Button]:
+def draw_final(surface: pygame.Surface, result: Result, info: TableInfo | None = None) -> list[Button]:
     """The score sheet: the winners, the tie-break, then one row per player with each
     fruit as ``cards × per card`` over its points, Fruit Salad and the total."""
     draw_text(surface, winner_line(result), Rect(10, 6, W - 20, 58), theme.TITLE + 12, theme.HIGHLIGHT,
@@ -322,11 +262,11 @@ def draw_final(surface: pygame.Surface, result: rules.Result, info: TableInfo | 
                   align="center", min_size=14)
     draw_text(surface, "Total", Rect(total_x, head.top, total_w - 6, head.height), theme.SMALL, theme.TEXT,
               bold=True, align="right")
-    n = len(result.sheets)
+    n = len(result.players)
     bottom = H - 50 if info and (info.prompt or info.verdict) else H - 8
     gap = 6
     row_h = min(80, (bottom - head.bottom - 4 - gap * (n - 1)) // n)
-    for i, sheet in enumerate(result.sheets):
+    for i, sheet in enumerate(p.sheet for p in result.players):
         row = Rect(8, head.bottom + 4 + i * (row_h + gap), W - 16, row_h)
         won = sheet.name in result.winners
         panel(surface, row, theme.PANEL, theme.HIGHLIGHT if won else None, width=4)

@@ -1,0 +1,58 @@
+"""What every command shares: the exit statuses, error printing, the default store, the
+registered games, and reading a text argument (a file or ``-`` for stdin)."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+from ..core.game import Game
+from ..games import GAMES, find_game
+
+#: Exit statuses: 0 done, 1 a device or store problem, 2 bad input (a bad file, code or option).
+OK, DEVICE, USAGE = 0, 1, 2
+
+DEFAULT_STORE = Path(os.environ.get("XDG_DATA_HOME", Path.home() / ".local/share")) / "sugar-companion" / "table.db"
+
+
+def fail(message: str, status: int = USAGE) -> int:
+    """Print ``companion: message`` on stderr and return ``status``."""
+    print(f"companion: {message}", file=sys.stderr)
+    return status
+
+
+def data_dir() -> Path:
+    """Bundled recorded sessions: ``tests/data`` in a source checkout."""
+    return Path(__file__).resolve().parent.parent.parent / "tests" / "data"
+
+
+def game_choices() -> list[str]:
+    """Every registered game's slug, for ``choices=``."""
+    return list(GAMES)
+
+
+def game(slug: str) -> Game:
+    """The registered game (argparse has already checked the slug)."""
+    return find_game(slug)
+
+
+def read_text(arg: str | None, what: str) -> tuple[str, str]:
+    """``(text, source)`` of a file argument, or of stdin for ``-``/None. Raises ValueError
+    with a message for an unreadable or binary file."""
+    source = "stdin" if arg in (None, "-") else arg
+    try:
+        text = sys.stdin.read() if source == "stdin" else Path(arg).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ValueError(f"cannot read {arg}: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise ValueError(f"{source} is not a text file: expected {what}") from None
+    if "\x00" in text:
+        raise ValueError(f"{source} is not a text file: expected {what}")
+    return text, source
+
+
+def pygame_error():
+    import pygame
+
+    return pygame.error

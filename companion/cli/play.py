@@ -1,0 +1,223 @@
+"""``companion run``: the table companion itself. Parsing and wiring only: the work lives
+in :mod:`companion.table` (the session), :mod:`companion.runner` (the loop) and the
+device packages. One :class:`contextlib.ExitStack` closes every device and the store on
+any exit."""
+
+from __future__ import annotations
+
+import json
+import signal
+import sys
+import threading
+from contextlib import ExitStack
+
+from ..games import GAMES
+from .common import DEFAULT_STORE, DEVICE, USAGE, fail, game, game_choices
+
+
+def _names(args) -> list[str] | str:
+    """The player names from --names/--players, or an error message."""
+    names = [n.strip() for n in args.names.split(",")] if args.names else []
+    if args.players is not None and names and len(names) != args.players:
+        return f"--players {args.players} but {len(names)} names in --names"
+    if not names and args.players is not None:
+        if not 1 <= args.players <= 8:
+            return "--players is a number of players, from 1 to 8"
+        names = [f"Player {i}" for i in range(1, args.players + 1)]
+    if any(not n for n in names):
+        return "--names has an empty name: write them like --names Mum,Dad,Maya"
+    return names
+
+
+def _options(args) -> dict | str:
+    """The chosen game's set-up options from the command line, or an error message."""
+    desc = game(args.game)
+    given = {o.name: getattr(args, o.name, None) for g in GAMES.values() for o in g.options}
+    mine = {o.name for o in desc.options}
+    stray = [name for name, value in given.items() if name not in mine and value not in (None, False)]
+    if stray:
+        owner = next(g.name for g in GAMES.values() if any(o.name == stray[0] for o in g.options))
+        return f"--{stray[0].replace('_', '-')} is a {owner} option, not one of {desc.name}'s"
+    try:
+        return desc.options_from({k: v for k, v in given.items() if k in mine})
+    except ValueError as err:
+        return str(err)
+
+
+def cmd_run(args) -> int:
+    from ..core.clock import SystemClock
+    from ..core.enrolment import Enrolments
+    from ..core.errors import StoreError
+    from ..core.events import CardScanned
+    from ..core.store import EventStore
+    from ..devices.readers import open_reader, parse_reader, resolve
+    from ..runner import Runner, json_logger, text_logger
+    from ..table import Session
+    from ..trace import TraceWriter
+
+    names = _names(args)
+    if isinstance(names, str):
+        return fail(names)
+    options = _options(args)
+    if isinstance(options, str):
+        return fail(options)
+    if not (args.tap_off >= 0 and args.tap_off < 60):
+        return fail("--tap-off is in seconds, from 0 to 60")
+    desc = game(args.game)
+    clock = SystemClock()
+    # Every reader and the tray are checked before the store is touched, so a typo never
+    # leaves a new game behind or sets one aside.
+    try:
+        specs = [resolve(parse_reader(spec)) for spec in args.scanner or []]
+        tray = None
+        if args.tray:
+            from ..tray import EmulatedTray, bus_opener
+
+            tray = EmulatedTray(clock) if args.tray == "emulated" else None
+            open_bus = bus_opener(args.tray, clock, tray)
+    except ValueError as err:
+        return fail(str(err))
+    except LookupError as err:
+        return fail(str(err), DEVICE)
+    for spec in specs:
+        if spec.seat and names and spec.seat > len(names):
+            return fail(f"--scanner {spec.kind}:{spec.path}@{spec.seat}: seat {spec.seat}, "
+                        f"but only {len(names)} are playing")
+    with ExitStack() as stack:
+        try:
+            store = EventStore(args.store)
+        except StoreError as err:
+            return fail(str(err), DEVICE)
+        stack.callback(store.close)
+        if store.migrated_from is not None:
+            print(f"companion: upgraded {args.store} from store format {store.migrated_from} "
+                  f"(a copy of the old file is in {store.backup})", file=sys.stderr)
+        try:
+            if not names and store.unfinished(args.game) is None:
+                return fail("who is playing? Give --players N or --names A,B,... (no unfinished game to resume)")
+            session = Session.start(args.game, names, store, clock, tap_off=args.tap_off, new_game=args.new_game,
+                                    options=options)
+        except StoreError as err:
+            return fail(str(err), DEVICE)
+        except ValueError as err:
+            return fail(str(err), USAGE)
+        log = json_logger(sys.stdout) if args.log_format == "json" else text_logger(sys.stdout)
+        session.listeners.append(log)
+        if args.log_format == "json":
+            print(json.dumps({"event": "start", "game": args.game, "game_id": session.game_id,
+                              "players": list(session.state.players), "resumed_inputs": session.resumed_inputs}),
+                  flush=True)
+        else:
+            print(f"{desc.name}: {', '.join(session.state.players)}"
+                  + (f" (resumed, {session.resumed_inputs} inputs)" if session.resumed_inputs else ""), flush=True)
+            if session.resumed_inputs:
+                print(session.prompt(), flush=True)
+        app = None
+        if not args.headless:
+            from ..ui.app import App
+
+            app = App(fullscreen=args.fullscreen)
+            stack.callback(app.close)
+        record = None
+        if args.record:
+            stored = next((g.config for g in store.games() if g.id == session.game_id), {})
+            record = TraceWriter(args.record, args.game, list(session.state.players), clock.now(), stored or None)
+            stack.callback(record.close)
+        runner = Runner(session, clock, app=app, simulate=args.simulate, record=record)
+        # NFC tags enrolled with `companion enroll`: a plain dict, because the NFC reader looks
+        # codes up from its own thread and the store's connection belongs to this one.
+        enrolled = {e.uid: e.code for e in Enrolments(store).all(args.game)} if specs else {}
+        for i, spec in enumerate(specs):
+            name = f"scanner{i + 1}" if len(specs) > 1 else "scanner"
+            tap = (lambda data, t, name=name: record.bytes(name, t, data)) if record and spec.kind == "serial" else None
+            try:
+                reader = open_reader(spec, runner.inputs, clock, name, tap, uid_to_code=enrolled.get)
+            except ValueError as err:
+                return fail(str(err))
+            stack.callback(reader.stop)
+        if args.tray:
+            from ..devices.accel.sampler import TraySampler
+            from ..tray import detector, load_calibration, load_tilt_config
+
+            try:
+                tap = (lambda t, g: record.accel("tray", t, g)) if record else None
+                sampler = TraySampler(open_bus, runner.inputs, clock,
+                                      detector(load_calibration(), load_tilt_config()), tap=tap)
+            except ValueError as err:
+                return fail(str(err))
+            runner.tray = tray
+            sampler.start()
+            stack.callback(sampler.stop)
+        feedback = _feedback(args)
+        if feedback:
+            stack.callback(feedback.close)
+            session.listeners.append(lambda item, verdict: verdict and isinstance(item, CardScanned)
+                                     and feedback.signal(verdict.verdict))
+        signal.signal(signal.SIGTERM, lambda *_: setattr(runner, "stopping", True))
+        if args.headless and args.simulate:
+            def read_stdin() -> None:
+                for line in sys.stdin:
+                    runner.typed(line)
+                runner.inputs.join()  # end of input: stop once everything typed is handled
+                runner.stopping = True
+            threading.Thread(target=read_stdin, daemon=True, name="stdin").start()
+        try:
+            runner.loop()
+        except KeyboardInterrupt:
+            pass
+    if args.log_format == "json":
+        print(json.dumps({"event": "stop", "game_id": session.game_id}), flush=True)
+    return 0
+
+
+def _feedback(args):
+    """The buzzer/LED, or None. A GPIO problem (not a Pi, pin busy) is reported, not fatal."""
+    if args.buzzer is None and args.led is None:
+        return None
+    import warnings
+
+    try:
+        from ..devices.gpio import Feedback
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # gpiozero warns about each pin library it tries
+            return Feedback(args.buzzer, args.led)
+    except Exception as exc:  # gpiozero raises many kinds when there is no GPIO at all
+        print(f"companion: no buzzer/LED feedback ({exc}); carrying on without it", file=sys.stderr)
+        return None
+
+
+def add_parsers(sub) -> None:
+    games = game_choices()
+    r = sub.add_parser("run", help="run the table companion")
+    r.add_argument("--game", choices=games, default=games[0], help=f"the game (default {games[0]})")
+    r.add_argument("--players", type=int, help="how many play (names become Player 1, Player 2, ...)")
+    r.add_argument("--names", help="comma-separated, in seat order from the first player")
+    r.add_argument("--scanner", action="append",
+                   help="KIND:PATH[@SEAT], e.g. serial:/dev/serial/by-id/usb-...@2 (repeat for more readers)")
+    r.add_argument("--tray", help="the Sugar Blast tray sensor: i2c:1, or emulated (arrow keys tilt it under --simulate)")
+    r.add_argument("--buzzer", type=int, metavar="PIN", help="GPIO (BCM) pin of a buzzer: a beep for every scan")
+    r.add_argument("--led", type=int, metavar="PIN", help="GPIO (BCM) pin of a status LED")
+    r.add_argument("--headless", action="store_true", help="no screen: the text log only")
+    r.add_argument("--simulate", action="store_true", help="typed lines are scans; /done, /undo etc. are touches")
+    r.add_argument("--fullscreen", action="store_true", help="fill the screen and hide the pointer")
+    r.add_argument("--log-format", choices=["text", "json"], default="text", help="text (default) or json lines")
+    r.add_argument("--store", default=str(DEFAULT_STORE), help="the game database (default: %(default)s)")
+    r.add_argument("--record", help="write what the devices sent as a trace file")
+    r.add_argument("--new-game", action="store_true", help="set an unfinished game aside and start a new one")
+    r.add_argument("--tap-off", type=float, default=1.0, help="seconds in which the same code again is ignored")
+    seen: set[str] = set()
+    for desc in GAMES.values():  # each game's set-up options, from its descriptor
+        for option in desc.options:
+            if option.name in seen:
+                continue
+            seen.add(option.name)
+            help_text = f"{desc.name}: {option.help}"
+            if option.kind == "bool":
+                r.add_argument(option.cli_flag(), dest=option.name, action="store_true", default=None, help=help_text)
+            elif option.kind == "choice":
+                r.add_argument(option.cli_flag(), dest=option.name, choices=option.choices, metavar="CHOICE",
+                               help=f"{help_text}: {', '.join(option.choices)}")
+            else:
+                r.add_argument(option.cli_flag(), dest=option.name, help=help_text)
+    r.set_defaults(func=cmd_run)

@@ -1,0 +1,161 @@
+"""The shared chrome every game's screen draws its panel inside: the top bar (game name,
+turn, the game's own counters, the devices, Undo), the verdict banner, the turn clock, the
+menu box and the confirm-first Undo dialog.
+
+A game's ``screen.py`` calls these instead of drawing its own; so a change to how a
+verdict or a device problem looks is made once, for every game.
+
+>>> import os; os.environ.setdefault("SDL_VIDEODRIVER", "dummy") and None
+>>> from companion.ui.app import App, TableInfo
+>>> app = App()
+>>> info = TableInfo(game_name="Sugarrr!", undo="Strawberry 7 starts column 2")
+>>> app.show(lambda s: top_bar(s, pygame.Rect(0, 0, 800, 48), info, turn=3))
+>>> [b.command for b in app.buttons]
+['menu undo']
+>>> app.show(lambda s: overlay(s, TableInfo(menu="undo", undo="Strawberry 7 starts column 2"), []))
+>>> sorted(b.command for b in app.buttons)
+['cancel', 'undo']
+>>> app.close()
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pygame
+
+from . import theme
+from .app import Button, TableInfo
+from .widgets import banner, button, cross, draw_text, draw_wrapped, panel, tick
+
+Rect = pygame.Rect
+
+UNDO_W = 96  # the Undo button at the right of the top bar
+
+
+@dataclass(frozen=True)
+class Pill:
+    """A counter in the top bar (``Deck 40``, ``Bag 12``, ``FINAL ROUND``): ``warn``
+    draws it orange; ``command`` makes it a button (tap the deck to correct it)."""
+
+    text: str
+    width: int = 130
+    warn: bool = False
+    command: str | None = None
+
+
+def clock(seconds: float) -> str:
+    """Seconds as ``mm:ss`` (minutes keep counting past 59).
+
+    >>> clock(75.9), clock(3725)
+    ('01:15', '62:05')
+    """
+    s = max(0, int(seconds))
+    return f"{s // 60:02d}:{s % 60:02d}"
+
+
+def top_bar(surface: pygame.Surface, rect: Rect, info: TableInfo, turn: int | None = None,
+            pills: list[Pill] = (), title: str | None = None) -> list[Button]:
+    """The bar across the top: game name, turn number, the game's ``pills``, the devices
+    and (when something can be taken back) the Undo button. Returns its buttons."""
+    buttons: list[Button] = []
+    pygame.draw.rect(surface, theme.PANEL, rect)
+    h = rect.height
+    name = title if title is not None else info.game_name
+    name_w = min(210, theme.font(theme.TITLE - 4, True).size(name)[0] + 16)
+    draw_text(surface, name, Rect(rect.left + 10, rect.top, name_w, h), theme.TITLE - 4, theme.HIGHLIGHT, bold=True)
+    x = rect.left + 10 + name_w
+    if turn is not None:
+        draw_text(surface, f"Turn {turn}", Rect(x, rect.top, 104, h), theme.MEDIUM, theme.TEXT, bold=True)
+        x += 108
+    for pill in pills:
+        box = Rect(x, rect.top + 5, pill.width, h - 10)
+        fill = theme.WARN if pill.warn else theme.PANEL_LIGHT
+        ink = theme.TEXT_DARK if pill.warn else theme.TEXT
+        if pill.command:
+            buttons.append(Button(button(surface, box, pill.text, fill, ink, size=theme.MEDIUM), pill.command))
+        else:
+            banner(surface, box, pill.text, fill, ink, size=theme.MEDIUM)
+        x += pill.width + 8
+    right = rect.right - 8
+    if info.undo is not None:
+        undo = Rect(right - UNDO_W, rect.top + 4, UNDO_W, h - 8)
+        buttons.append(Button(button(surface, undo, "Undo", theme.PANEL_LIGHT, theme.TEXT, size=theme.MEDIUM),
+                              "menu undo"))
+        right = undo.left - 8
+    if right - x > 60:
+        devices(surface, Rect(x, rect.top + 5, right - x, h - 10), info.devices)
+    return buttons
+
+
+def devices(surface: pygame.Surface, rect: Rect, status: dict[str, str]) -> None:
+    """A green pill naming the working devices, or a red badge per device that is not."""
+    if not status:
+        return
+    bad = [(n, s) for n, s in status.items() if s != "connected"]
+    if not bad:
+        banner(surface, rect, " · ".join(status), theme.OK, size=theme.SMALL)
+        return
+    w = (rect.width - 6 * (len(bad) - 1)) // len(bad)
+    for i, (name, state) in enumerate(bad):
+        text = state if name.lower() in state.lower() else f"{name} {state}"
+        banner(surface, Rect(rect.left + i * (w + 6), rect.top, w, rect.height), text, theme.BAD,
+               theme.TEXT, size=theme.SMALL)
+
+
+def verdict(surface: pygame.Surface, rect: Rect, info: TableInfo, size: int = theme.BIG,
+            max_lines: int = 2) -> None:
+    """The last verdict: green with a tick (accepted), red with a cross (rejected, with
+    its reason), plain for a prompt. Nothing when there is no verdict."""
+    if not info.verdict:
+        return
+    fill = {True: theme.dim(theme.OK, 0.3), False: theme.dim(theme.BAD, 0.35)}.get(info.verdict_ok, theme.PANEL)
+    panel(surface, rect, fill)
+    text = rect.inflate(-16, -6)
+    if info.verdict_ok is not None:
+        icon_size = max(28, min(52, rect.height - 16))
+        icon = Rect(rect.left + 8, rect.centery - icon_size // 2, icon_size, icon_size)
+        (tick if info.verdict_ok else cross)(surface, icon)
+        text = Rect(icon.right + 10, text.top, rect.right - icon.right - 18, text.height)
+    draw_wrapped(surface, info.verdict, text, size, theme.TEXT, bold=True, max_lines=max_lines)
+
+
+def turn_clock(surface: pygame.Surface, rect: Rect, info: TableInfo) -> None:
+    """The time since the turn began, large and dim."""
+    draw_text(surface, clock(info.turn_seconds), rect, theme.HUGE, theme.TEXT_DIM, bold=True, align="right")
+
+
+def menu_panel(surface: pygame.Surface, title: str) -> Rect:
+    """Shade the screen and draw a menu's box with its title; returns the box."""
+    w, h = surface.get_size()
+    shade = pygame.Surface((w, h), pygame.SRCALPHA)
+    shade.fill(theme.SHADE)
+    surface.blit(shade, (0, 0))
+    box = Rect(0, 0, min(620, w - 40), min(380, h - 40))
+    box.center = (w // 2, h // 2)
+    panel(surface, box, theme.PANEL, theme.HIGHLIGHT, width=4)
+    draw_text(surface, title, Rect(box.left + 20, box.top + 14, box.width - 40, 56), theme.TITLE,
+              theme.TEXT, bold=True, align="center")
+    return box
+
+
+def cancel_button(surface: pygame.Surface, rect: Rect, label: str = "Cancel") -> Button:
+    """The grey button that closes a menu (command ``cancel``)."""
+    return Button(button(surface, rect, label, theme.PANEL_LIGHT, theme.TEXT), "cancel")
+
+
+def overlay(surface: pygame.Surface, info: TableInfo, buttons: list[Button]) -> list[Button]:
+    """Shared menus drawn over a game's screen. Today: the confirm-first Undo dialog
+    (``info.menu == "undo"``), which replaces the screen's buttons with Yes and No."""
+    if info.menu != "undo":
+        return buttons
+    box = menu_panel(surface, "Take this back?")
+    what = info.undo or "Nothing can be taken back now."
+    draw_wrapped(surface, what, Rect(box.left + 30, box.top + 84, box.width - 60, 150), theme.BIG, theme.TEXT,
+                 max_lines=3)
+    half = (box.width - 90) // 2
+    out = [cancel_button(surface, Rect(box.left + 30, box.bottom - 110, half, 86), "No")]
+    if info.undo is not None:
+        out.append(Button(button(surface, Rect(box.right - 30 - half, box.bottom - 110, half, 86), "Undo it",
+                                 theme.WARN), "undo"))
+    return out
