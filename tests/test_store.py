@@ -1,12 +1,14 @@
 """The event store: durable settings, order, finished and unfinished games."""
 
 import sqlite3
+import subprocess
+import sys
 
 import pytest
 
 from companion.core.errors import StoreError
 from companion.core.events import CardScanned, Touch
-from companion.core.store import EventStore
+from companion.core.store import SCHEMA_VERSION, EventStore
 
 
 def test_store_uses_wal_and_full_sync(tmp_path):
@@ -41,3 +43,116 @@ def test_an_unopenable_store_says_which_file(tmp_path):
     bad.write_bytes(b"this is not sqlite" * 100)
     with pytest.raises(StoreError, match="not-a-db"):
         EventStore(bad)
+
+
+# ---------------------------------------------------------------- formats and migrations
+
+def _format1_store(path):
+    """A store as the first companion wrote it: no config column, no user_version."""
+    db = sqlite3.connect(path)
+    db.executescript("""
+        CREATE TABLE games (id INTEGER PRIMARY KEY, game TEXT NOT NULL, players TEXT NOT NULL,
+                            started REAL NOT NULL, finished REAL, result TEXT);
+        CREATE TABLE inputs (game_id INTEGER NOT NULL REFERENCES games(id), seq INTEGER NOT NULL,
+                             t REAL NOT NULL, payload TEXT NOT NULL, PRIMARY KEY (game_id, seq));
+    """)
+    db.execute("INSERT INTO games (game, players, started) VALUES ('sugarrr', '[\"Ana\", \"Ben\"]', 0.0)")
+    db.execute("""INSERT INTO inputs VALUES (1, 1, 1.0, '{"type":"Touch","command":"done","t":1.0}')""")
+    db.commit()
+    db.close()
+
+
+def test_a_format_1_store_is_copied_aside_then_migrated_and_keeps_its_game(tmp_path):
+    path = tmp_path / "old.db"
+    _format1_store(path)
+    store = EventStore(path)
+    assert store.migrated_from == 1 and store.backup.exists()
+    assert store._db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+    record = store.unfinished("sugarrr")
+    assert record.players == ("Ana", "Ben") and record.config == {} and record.inputs == 1
+    assert store.inputs(record.id) == [Touch("done", 1.0)]
+    # the copy aside is the old format, untouched
+    old = sqlite3.connect(store.backup)
+    assert "config" not in {r[1] for r in old.execute("PRAGMA table_info(games)")}
+    # and the migrated store takes new games
+    assert store.new_game("sugar-blast", ["Cy"], 2.0, config={"solo": True}) == 2
+    store.close()
+    assert EventStore(path).migrated_from is None  # opened again: nothing left to do
+
+
+def test_a_store_from_a_newer_companion_is_refused_with_one_line(tmp_path):
+    path = tmp_path / "new.db"
+    EventStore(path).close()
+    db = sqlite3.connect(path)
+    db.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    db.commit()
+    db.close()
+    with pytest.raises(StoreError) as err:
+        EventStore(path)
+    message = str(err.value)
+    assert "\n" not in message and str(path) in message and "newer companion" in message
+
+
+@pytest.mark.parametrize("setup, words", [
+    ("CREATE TABLE contacts (name TEXT, phone TEXT)", "not a companion game store (its tables: contacts)"),
+    ("CREATE TABLE games (id INTEGER PRIMARY KEY)", "not a companion game store (its tables: games)"),
+])
+def test_another_programs_sqlite_file_is_refused_and_left_alone(tmp_path, setup, words):
+    path = tmp_path / "theirs.db"
+    db = sqlite3.connect(path)
+    db.execute(setup)
+    db.commit()
+    db.close()
+    before = path.read_bytes()
+    with pytest.raises(StoreError) as err:
+        EventStore(path)
+    assert words in str(err.value) and str(path) in str(err.value) and "\n" not in str(err.value)
+    assert path.read_bytes() == before
+
+
+def test_a_file_that_is_not_sqlite_is_refused(tmp_path):
+    path = tmp_path / "notes.db"
+    path.write_text("shopping list\n" * 100)
+    with pytest.raises(StoreError, match="not a companion game store"):
+        EventStore(path)
+
+
+def test_read_only_opening_writes_nothing_and_refuses_writes(tmp_path):
+    path = tmp_path / "t.db"
+    store = EventStore(path)
+    gid = store.new_game("sugarrr", ["A", "B"], 0.0)
+    store.append(gid, Touch("done", 1.0))
+    store.close()
+    before = path.read_bytes()
+    ro = EventStore(path, readonly=True)
+    assert [g.id for g in ro.games()] == [gid] and ro.inputs(gid) == [Touch("done", 1.0)]
+    with pytest.raises(StoreError, match="read-only"):
+        ro.new_game("sugarrr", ["C", "D"], 2.0)
+    ro.close()
+    assert path.read_bytes() == before  # (SQLite may still make its -shm/-wal side files)
+
+
+@pytest.fixture
+def read_only_fs(tmp_path):
+    """A real read-only file system (a tmpfs remounted read-only); needs mount rights."""
+    mnt = tmp_path / "ro"
+    mnt.mkdir()
+    if subprocess.run(["mount", "-t", "tmpfs", "tmpfs", str(mnt)], capture_output=True).returncode:
+        pytest.skip("cannot mount a tmpfs here (needs root): the read-only file system case is not checked")
+    yield mnt
+    subprocess.run(["umount", "-l", str(mnt)], capture_output=True)
+
+
+def test_history_reads_a_store_on_a_read_only_file_system(read_only_fs):
+    path = read_only_fs / "table.db"
+    store = EventStore(path)
+    gid = store.new_game("sugarrr", ["Ana", "Ben"], 0.0)
+    store.append(gid, Touch("done", 1.0))
+    store.close()
+    assert subprocess.run(["mount", "-o", "remount,ro", str(read_only_fs)]).returncode == 0
+    with pytest.raises(StoreError):
+        EventStore(path)  # writing is impossible: one clear error
+    proc = subprocess.run([sys.executable, "-m", "companion", "history", "--store", str(path)],
+                          capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert "Ana, Ben" in proc.stdout and "unfinished" in proc.stdout

@@ -1,14 +1,14 @@
-"""Colours, type sizes and fruit looks for the table screen (800x480, read from a metre).
+"""Colours and type sizes for the table screen (800x480, read from a metre), and the
+:class:`FruitLook` every game's pieces are drawn with (each game's own looks are in its
+descriptor, ``Game.look``).
 
 High contrast on a dark background; every fruit has a colour AND a letter AND a shape, so
 a colour-blind player can tell Strawberry from Pear by the letter or the outline alone.
 Fonts are pygame's bundled default font (``pygame.font.Font(None, size)``): no system font
 lookups, so the screen looks the same on a Pi without a desktop and in headless tests.
 
->>> FRUIT_LOOKS["Strawberry"].letter, FRUIT_LOOKS["Pear"].shape
-('S', 'pentagon')
->>> look_for(None).letter
-'F'
+>>> look_from(((240, 60, 70), "S", "circle")).letter
+'S'
 """
 
 from __future__ import annotations
@@ -76,24 +76,13 @@ class FruitLook:
     shape: str
 
 
-# Letters match the Sugarrr! cards.toml; shapes differ as much as possible in outline.
-FRUIT_LOOKS: dict[str, FruitLook] = {
-    "Strawberry": FruitLook((240, 60, 70), "S", "circle"),
-    "Grapes": FruitLook((180, 100, 255), "G", "square"),
-    "Apricots": FruitLook((255, 150, 40), "A", "triangle"),
-    "Blueberries": FruitLook((80, 160, 255), "B", "diamond"),
-    "Pineapple": FruitLook((255, 225, 50), "P", "hexagon"),
-    "Pear": FruitLook((120, 220, 80), "R", "pentagon"),
-}
-SALAD_LOOK = FruitLook((235, 235, 235), "F", "star")
 UNKNOWN_LOOK = FruitLook(TEXT_DIM, "?", "circle")
 
 
-def look_for(fruit: str | None) -> FruitLook:
-    """The look of a fruit by name; None means Fruit Salad (no fruit of its own)."""
-    if fruit is None:
-        return SALAD_LOOK
-    return FRUIT_LOOKS.get(fruit, UNKNOWN_LOOK)
+def look_from(spec) -> FruitLook:
+    """A look from a game descriptor's ``look`` entry: ``(colour, letter, shape)``."""
+    colour, letter, shape = spec
+    return FruitLook(tuple(colour), letter, shape)
 
 
 def dim(colour: Colour, factor: float = 0.35) -> Colour:

@@ -23,4 +23,13 @@ GAME = Game(
     demo="sugar-blast-family.trace",
     new_game_message="New game: tap a candy colour, then the cells that hold it.",
     summary="its candies are entered by touch on the screen, so there is nothing to scan or label",
+    # Each candy's colour, letter and a shape of its own (the letter is for colour-blind players).
+    look={
+        "R": ((235, 64, 64), "R", "circle"),
+        "O": ((255, 145, 40), "O", "square"),
+        "Y": ((250, 220, 50), "Y", "triangle"),
+        "G": ((80, 200, 90), "G", "diamond"),
+        "B": ((80, 150, 255), "B", "hexagon"),
+        "P": ((190, 110, 245), "P", "star"),
+    },
 )

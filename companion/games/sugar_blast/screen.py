@@ -35,6 +35,7 @@ from companion.ui.app import Button, TableInfo
 from companion.ui.theme import FruitLook
 from companion.ui.widgets import button, draw_text, draw_wrapped, panel
 
+from . import GAME
 from . import board as B
 from . import flow, rules
 
@@ -47,15 +48,9 @@ BOARD = Rect(26, 52, CELL * B.COLS, CELL * B.ROWS)   # a margin all round for th
 RIGHT = Rect(BOARD.right + 20, 52, W - BOARD.right - 28, H - 58)
 HINT = (90, 240, 255)   # the hint's outline: bright cyan, unlike the yellow of a chosen candy
 
-#: One look per candy letter: colour, letter and a shape that differs in outline.
-CANDY_LOOKS: dict[str, FruitLook] = {
-    "R": FruitLook((235, 64, 64), "R", "circle"),
-    "O": FruitLook((255, 145, 40), "O", "square"),
-    "Y": FruitLook((250, 220, 50), "Y", "triangle"),
-    "G": FruitLook((80, 200, 90), "G", "diamond"),
-    "B": FruitLook((80, 150, 255), "B", "hexagon"),
-    "P": FruitLook((190, 110, 245), "P", "star"),
-}
+#: One look per candy letter: colour, letter and a shape that differs in outline (from
+#: the game's descriptor).
+CANDY_LOOKS: dict[str, FruitLook] = {letter: theme.look_from(spec) for letter, spec in GAME.look.items()}
 
 
 def cell_rect(r: int, c: int) -> Rect:

@@ -12,4 +12,15 @@ GAME = Game(
     demo="sugarrr-family.trace",
     new_game_message="New game: scan the five starting column cards.",
     summary="play fruit cards onto columns; gather fruit or attract Fruit-O-Saurs",
+    # Each fruit's colour, the letter of its card codes, and a shape that differs in
+    # outline, so a colour-blind player tells them apart; None is Fruit Salad.
+    look={
+        "Strawberry": ((240, 60, 70), "S", "circle"),
+        "Grapes": ((180, 100, 255), "G", "square"),
+        "Apricots": ((255, 150, 40), "A", "triangle"),
+        "Blueberries": ((80, 160, 255), "B", "diamond"),
+        "Pineapple": ((255, 225, 50), "P", "hexagon"),
+        "Pear": ((120, 220, 80), "R", "pentagon"),
+        None: ((235, 235, 235), "F", "star"),
+    },
 )

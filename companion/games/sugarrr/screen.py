@@ -33,6 +33,14 @@ from .cards import CARDS, FRUIT_DECK_SIZE, FRUITS
 
 Rect = pygame.Rect
 
+def look_for(fruit: str | None) -> theme.FruitLook:
+    """How a fruit is drawn (from the game's descriptor); None is Fruit Salad."""
+    from . import GAME
+
+    spec = GAME.look.get(fruit)
+    return theme.look_from(spec) if spec else theme.UNKNOWN_LOOK
+
+
 # ---------------------------------------------------------------- layout (800x480)
 
 W, H = 800, 480
@@ -112,7 +120,7 @@ def _columns(surface: pygame.Surface, state: rules.State, buttons: list[Button])
                       theme.SMALL, size_ink, bold=True, align="right")
             top = CARDS[col[-1]]
             card_chip(surface, Rect(rect.left, head.bottom, rect.width, rect.bottom - head.bottom), top.name,
-                      top.number, theme.look_for(top.fruit))
+                      top.number, look_for(top.fruit))
         else:
             body = Rect(rect.left, head.bottom, rect.width, rect.bottom - head.bottom)
             waiting = i in state.pending
@@ -129,7 +137,7 @@ def _valley(surface: pygame.Surface, state: rules.State) -> None:
     w = (VALLEY.width - gap * (per_row - 1)) // per_row
     for k, fruit in enumerate(FRUITS):
         box = Rect(VALLEY.left + (k % per_row) * (w + gap), VALLEY.top + (k // per_row) * (h + gap + 0), w, h)
-        look = theme.look_for(fruit)
+        look = look_for(fruit)
         panel(surface, box, theme.PANEL)
         fruit_badge(surface, (box.left + 20, box.centery), 14, look)
         cell = (box.width - 44) // 5
@@ -256,7 +264,7 @@ def draw_final(surface: pygame.Surface, result: Result, info: TableInfo | None =
     # Badge and name: the letter alone would leave a family guessing which fruit R is.
     for k, fruit in enumerate(FRUITS + ("Salad",)):
         x, w = (xs[k], fruit_w) if k < len(FRUITS) else (salad_x, salad_w)
-        look = theme.look_for(fruit) if k < len(FRUITS) else theme.SALAD_LOOK
+        look = look_for(fruit) if k < len(FRUITS) else look_for(None)
         fruit_badge(surface, (x + w // 2, head.top + 14), 14, look)
         draw_text(surface, fruit, Rect(x + 1, head.top + 29, w - 2, 18), theme.MIN_SIZE, look.colour,
                   align="center", min_size=14)
@@ -297,6 +305,6 @@ def _fruit_cell(surface: pygame.Surface, rect: Rect, f: rules.FruitScore) -> Non
     half = rect.height // 2
     draw_text(surface, f"{f.cards} × {f.per_card}", Rect(rect.left, rect.top + 4, rect.width, half - 4),
               theme.SMALL + 2, theme.TEXT, align="center")
-    ink = theme.look_for(f.fruit).colour if f.points else theme.GONE
+    ink = look_for(f.fruit).colour if f.points else theme.GONE
     draw_text(surface, str(f.points), Rect(rect.left, rect.top + half, rect.width, half - 4), theme.BIG,
               ink, bold=True, align="center")

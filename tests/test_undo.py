@@ -1,0 +1,143 @@
+"""Undo: a stored input that takes back the newest input still in force, as many times as
+asked, across turns; it survives a restart, shows in the log, and stops at hidden
+information made public."""
+
+import io
+import json
+
+import pytest
+
+from companion.core.clock import FakeClock
+from companion.core.events import ButtonPressed, CardScanned, Revealed, Touch
+from companion.core.store import EventStore
+from companion.runner import json_logger
+from companion.table import Session, state_digest
+from sugarrr_helpers import STARTS, fruit, salad
+
+NAMES = ["Ana", "Ben"]
+
+
+class Table:
+    """A Sugarrr! session on a file store, driven by scans and taps one second apart."""
+
+    def __init__(self, path):
+        self.path = path
+        self.session = Session.start("sugarrr", NAMES, EventStore(path), FakeClock(), tap_off=0)
+        self.t = 0.0
+
+    def scan(self, code):
+        self.t += 1
+        return self.session.handle(CardScanned(code, "scanner", self.t))
+
+    def tap(self, command):
+        self.t += 1
+        return self.session.handle(Touch(command, self.t))
+
+
+def gathered(tmp_path, name="t.db"):
+    """Ana gathers column 1 (the rulebook's Gather example); column 1 waits for a new card."""
+    table = Table(tmp_path / name)
+    for code in [fruit("Pineapple", 2)] + STARTS[1:]:
+        assert table.scan(code).verdict == "accepted"
+    assert table.tap("column 1").verdict == "accepted"
+    for code in [fruit("Strawberry", 2), salad(1), fruit("Blueberries", 4)]:
+        assert table.scan(code).verdict == "accepted"
+    assert table.tap("done").verdict == "accepted"
+    assert table.session.state.pending == (0,)
+    return table
+
+
+def test_a_mistaken_new_column_card_is_undone_and_the_right_card_scanned(tmp_path):
+    # The fresh-user report: a hand card scanned as the new column card, then the real
+    # column card taken as a play. Undo twice, scan the right card: as if it came first.
+    right = gathered(tmp_path, "right.db")
+    assert right.scan(fruit("Pear", 5)).verdict == "accepted"
+    wrong = gathered(tmp_path, "wrong.db")
+    v = wrong.scan(fruit("Strawberry", 7))
+    assert v.verdict == "accepted" and "Strawberry 7" in v.message
+    assert wrong.scan(fruit("Pear", 5)).verdict == "accepted"  # taken as Ben's play
+    first = wrong.tap("undo")
+    assert first.verdict == "accepted" and first.message.startswith("Undone:")
+    second = wrong.tap("undo")
+    assert second.verdict == "accepted" and "Strawberry 7" in second.message
+    assert wrong.scan(fruit("Pear", 5)).verdict == "accepted"
+    assert state_digest(wrong.session.state) == state_digest(right.session.state)
+
+
+def test_undo_then_the_same_input_again_gives_the_same_state(tmp_path):
+    table = gathered(tmp_path)
+    before = state_digest(table.session.state)
+    assert table.scan(fruit("Pear", 5)).verdict == "accepted"
+    after = state_digest(table.session.state)
+    assert table.tap("undo").verdict == "accepted"
+    assert state_digest(table.session.state) == before
+    assert table.scan(fruit("Pear", 5)).verdict == "accepted"
+    assert state_digest(table.session.state) == after
+
+
+def test_undo_goes_back_across_turns_and_the_turn_timer_with_it(tmp_path):
+    table = gathered(tmp_path)
+    turn_before = table.session.state.turn
+    timer_before = table.session.turn_started
+    table.scan(fruit("Pear", 5))  # the new column card ends Ana's turn
+    assert table.session.state.turn == turn_before + 1
+    table.tap("undo")
+    assert table.session.state.turn == turn_before and table.session.turn_started == timer_before
+
+
+def test_undo_is_stored_and_a_restart_rebuilds_the_state_it_left(tmp_path):
+    table = gathered(tmp_path)
+    table.scan(fruit("Strawberry", 7))
+    table.tap("undo")
+    digest = state_digest(table.session.state)
+    stored = table.session.store.inputs(table.session.game_id)
+    assert stored[-1] == Touch("undo", table.t)  # nothing deleted: the undo is an input
+    table.session.store.close()
+    again = Session.start("sugarrr", NAMES, EventStore(tmp_path / "t.db"), FakeClock(), tap_off=0)
+    assert state_digest(again.state) == digest
+    assert again.undo_label() is not None  # and the one before can still be taken back
+
+
+def test_the_gpio_undo_button_is_an_undo(tmp_path):
+    table = gathered(tmp_path)
+    before = state_digest(table.session.state)
+    table.scan(fruit("Pear", 5))
+    v = table.session.handle(ButtonPressed("undo", 99.0))
+    assert v.verdict == "accepted" and state_digest(table.session.state) == before
+
+
+def test_nothing_to_take_back_is_a_clear_refusal(tmp_path):
+    table = Table(tmp_path / "t.db")
+    v = table.tap("undo")
+    assert v.verdict == "rejected" and v.reason == "There is nothing to take back."
+    assert table.session.store.inputs(table.session.game_id) == []
+
+
+def test_undo_shows_in_the_json_log(tmp_path):
+    table = gathered(tmp_path)
+    out = io.StringIO()
+    table.session.listeners.append(json_logger(out))
+    table.scan(fruit("Pear", 5))
+    table.tap("undo")
+    lines = [json.loads(x) for x in out.getvalue().splitlines()]
+    undo = [x for x in lines if x.get("command") == "undo"]
+    assert undo and undo[0]["verdict"] == "accepted"
+    assert any(x.get("type") == "Undone" for x in lines)
+
+
+def test_an_input_that_revealed_hidden_cards_cannot_be_undone(tmp_path, monkeypatch):
+    table = gathered(tmp_path)
+    rules = table.session.rules
+    real_apply = rules.apply
+
+    def revealing(state, action):  # as a game whose action flips a face-down card
+        state, events = real_apply(state, action)
+        return state, [*events, Revealed("Ben flips Bad Dog.")]
+
+    monkeypatch.setattr(rules, "apply", revealing)
+    table.scan(fruit("Pear", 5))
+    digest = state_digest(table.session.state)
+    v = table.tap("undo")
+    assert v.verdict == "rejected" and "showed hidden cards" in v.reason and "Bad Dog" in v.reason
+    assert state_digest(table.session.state) == digest
+    assert table.session.undo_label() is None
