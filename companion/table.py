@@ -305,7 +305,7 @@ class Session:
     def _take_back(self, seq) -> Undone:
         last = self._done.pop()
         self.state, self.entry, self.turn_started = last.state, last.entry, last.turn_started
-        what = last.said.rstrip(".!") if last.said else "the last input"
+        what = last.said.split(". ")[0].rstrip(".!") if last.said else "the last input"
         return Undone(f"Undone: {what}. {self.prompt()}", last.seq or 0)
 
     def _finish(self, t: float) -> None:

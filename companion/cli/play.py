@@ -52,7 +52,7 @@ def cmd_run(args) -> int:
     from ..core.store import EventStore
     from ..devices.readers import open_reader, parse_reader, resolve
     from ..runner import Runner, json_logger, text_logger
-    from ..table import Session
+    from ..table import GameInProgress, Session
     from ..trace import TraceWriter
 
     names = _names(args)
@@ -100,7 +100,9 @@ def cmd_run(args) -> int:
         except StoreError as err:
             return fail(str(err), DEVICE)
         except ValueError as err:
-            return fail(str(err), USAGE)
+            flags = ", ".join(o.cli_flag() for o in desc.options)
+            return fail(f"{err}" + (f" ({desc.name} set-up options: {flags}; see companion run --help)"
+                                    if flags and not isinstance(err, GameInProgress) else ""), USAGE)
         log = json_logger(sys.stdout) if args.log_format == "json" else text_logger(sys.stdout)
         session.listeners.append(log)
         if args.log_format == "json":
