@@ -47,12 +47,21 @@ def text_logger(out: IO[str]) -> Callable:
             out.write(f"[{item.device}] {item.status} {item.detail}\n")
         elif verdict.verdict == "accepted":
             said = " ".join(e.message for e in verdict.events)
-            out.write((said or f"OK: {getattr(item, 'code', None) or getattr(item, 'command', '')}") + "\n")
+            out.write((said or f"OK: {_what(item, verdict)}") + "\n")
         elif verdict.verdict == "rejected":
-            out.write(f"REJECTED {getattr(item, 'code', None) or getattr(item, 'command', '')}: {verdict.reason}\n")
+            out.write(f"REJECTED {_what(item, verdict)}: {verdict.reason}\n")
         out.flush()
 
     return listen
+
+
+def _what(item, verdict: Verdict) -> str:
+    """The input as the log names it: the card read (never a hidden one), or the command."""
+    if verdict.secret:
+        return "a hidden card"
+    if isinstance(item, CardScanned):
+        return verdict.code or item.code or "an unreadable scan"
+    return getattr(item, "command", type(item).__name__)
 
 
 @dataclass

@@ -251,7 +251,9 @@ class Session:
         try:
             new_state, entry, events, message = decide(self.desc, self.state, self.entry, item)
         except BadScan as err:
-            return Verdict("rejected", err.message, code=None if secret else err.code, secret=secret)
+            if secret:  # the reader's garbled text could spell the hidden card
+                return Verdict("rejected", "That card could not be read: scan it again.", secret=True)
+            return Verdict("rejected", err.message, code=err.code)
         except (BadCommand, IllegalAction) as err:
             return Verdict("rejected", err.message, code=None if secret else code, secret=secret)
         try:

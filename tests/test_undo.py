@@ -141,3 +141,21 @@ def test_an_input_that_revealed_hidden_cards_cannot_be_undone(tmp_path, monkeypa
     assert v.verdict == "rejected" and "showed hidden cards" in v.reason and "Bad Dog" in v.reason
     assert state_digest(table.session.state) == digest
     assert table.session.undo_label() is None
+
+
+def test_a_secret_scan_never_reaches_the_logs_accepted_or_rejected(tmp_path, monkeypatch):
+    # A game marks a scan as hidden (a face-down card): no log line may name its code.
+    from companion.runner import text_logger
+
+    table = gathered(tmp_path)
+    monkeypatch.setattr(table.session.flow, "secret", lambda state, item: True, raising=False)
+    json_out, text_out = io.StringIO(), io.StringIO()
+    table.session.listeners += [json_logger(json_out), text_logger(text_out)]
+    hidden = fruit("Pear", 5)
+    assert table.scan(hidden).verdict == "accepted"
+    assert table.scan(hidden).verdict == "rejected"  # already on a column: refused, still hidden
+    assert table.scan("SRP5?X").verdict == "rejected"
+    logs = json_out.getvalue() + text_out.getvalue()
+    assert hidden not in logs and "SRP5?X" not in logs
+    scans = [json.loads(x) for x in json_out.getvalue().splitlines() if '"scan"' in x]
+    assert [s["code"] for s in scans] == ["hidden"] * 3
