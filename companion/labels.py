@@ -279,6 +279,9 @@ def make_labels(cards: Iterable[Sequence], out_path: str | Path, symbology: str 
     canvas = Canvas(str(out_path), pagesize=(pw * mm, ph * mm), invariant=True)
     canvas.setTitle(f"Card labels ({layout.description}, {symbology})")
     canvas.setCreator("Sugar Table Companion")
+    # Ask print dialogs for actual size: "fit to page" would shrink the narrowest
+    # Code 128 bar below the minimum the layout keeps (PDF 1.6, ViewerPreferences).
+    canvas.setViewerPreference("PrintScaling", "None")
     page, slots = _Page(canvas, ph), layout.slots()
     for i, (code, name, copy) in enumerate(items, start=skip):
         if i and i % layout.per_page == 0:

@@ -7,6 +7,7 @@ independent decoder (zxing-cpp), both from PyPI, never by reportlab which wrote 
 from collections import Counter
 
 import pypdfium2 as pdfium
+import pypdfium2.raw as pdfium_c
 import pytest
 import zxingcpp
 from PIL import Image, ImageChops, ImageDraw
@@ -41,6 +42,16 @@ def slot_at(sheet, x_mm, y_mm):
     return None
 
 
+def allows_print_scaling(path) -> bool:
+    """What PDFium says the PDF asks of a print dialog: True unless the document sets
+    ``/ViewerPreferences << /PrintScaling /None >>`` (print at actual size)."""
+    pdf = pdfium.PdfDocument(str(path))
+    try:
+        return bool(pdfium_c.FPDF_VIEWERREF_GetPrintScaling(pdf.raw))
+    finally:
+        pdf.close()
+
+
 def scan_pages(pages, sheet, dpi):
     """``(page, slot, format, text)`` for every barcode zxing-cpp finds on the pages."""
     found = []
@@ -65,6 +76,8 @@ def test_every_physical_card_scans_back_exactly_once_from_its_own_label(tmp_path
     out = tmp_path / "labels.pdf"
     assert make_labels(ALL_CARDS, out, symbology, sheet_name) == 148
     sheet = SHEETS[sheet_name]
+    # a print dialog that scales to fit would shrink the narrowest bar below the minimum
+    assert not allows_print_scaling(out)
     pages = render(out, PRINTER_DPI)
     assert len(pages) == -(-148 // sheet.per_page)
     found = scan_pages(pages, sheet, PRINTER_DPI)
