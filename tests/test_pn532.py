@@ -141,6 +141,18 @@ def test_ndef_text_round_trips_with_language_and_utf16():
     assert text_record(ndef_text_message(long)) == long
 
 
+@pytest.mark.parametrize("encoded", [
+    "SRS71M".encode("utf-16-be"),                 # no byte-order mark: big-endian (RFC 2781 4.3)
+    b"\xfe\xff" + "SRS71M".encode("utf-16-be"),  # BOM says big-endian
+    b"\xff\xfe" + "SRS71M".encode("utf-16-le"),  # BOM says little-endian
+])
+def test_a_utf16_text_without_a_byte_order_mark_is_big_endian(encoded):
+    """NFC Forum Text RTD 1.0 3.2.1: UTF-16 text may start with a BOM; without one it is
+    big-endian, not the machine's order (which would read 'SRS71M' as '匀刀匀...')."""
+    payload = bytes([0x80 | 2]) + b"en" + encoded
+    assert text_record(bytes([0xD1, 1, len(payload)]) + b"T" + payload) == "SRS71M"
+
+
 def test_text_record_skips_other_records_and_finds_none_in_a_uri_record():
     uri = bytes([0x91, 1, 4]) + b"U" + b"\x04a.b"  # MB, SR, well-known URI, not ME
     text = ndef_text_message("SBL9Q")

@@ -76,13 +76,28 @@ def text_record(message: bytes) -> str | None:
                 raise NdefError("NDEF record runs past the end of the message")
             if header & 0x07 == 0x01 and rtype == b"T" and not header & 0x20 and payload:
                 lang_len = payload[0] & 0x3F
-                return payload[1 + lang_len :].decode("utf-16" if payload[0] & 0x80 else "utf-8")
+                return _decode_text(payload[1 + lang_len :], utf16=bool(payload[0] & 0x80))
             if header & 0x40:  # ME: the last record
                 return None
             i = pos + payload_len
     except (IndexError, UnicodeDecodeError) as exc:
         raise NdefError(f"malformed NDEF message: {exc}") from exc
     return None
+
+
+def _decode_text(text: bytes, utf16: bool) -> str:
+    """A Text record's text. UTF-16 follows its byte-order mark when there is one and is
+    big-endian when there is none (NFC Forum Text RTD 3.2.1; RFC 2781 section 4.3), whatever
+    the byte order of the machine reading it.
+
+    >>> _decode_text(b"\\x00S\\x00R", utf16=True), _decode_text(b"\\xff\\xfeS\\x00", utf16=True)
+    ('SR', 'S')
+    """
+    if not utf16:
+        return text.decode("utf-8")
+    if text[:2] in (b"\xfe\xff", b"\xff\xfe"):
+        return text.decode("utf-16")  # the BOM decides, and is dropped
+    return text.decode("utf-16-be")
 
 
 def ndef_text_message(text: str, lang: str = "en") -> bytes:
