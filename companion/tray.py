@@ -141,8 +141,10 @@ def cmd_doctor(args) -> int:
         bus = chip = None
     if chip is not None:
         ident = bus.read_byte_data(chip.address, chip.id_register)
-        print(f"  {chip.name} at 0x{chip.address:02X} on {name}: {chip.id_register_name} "
+        print(f"  {chip.part} at 0x{chip.address:02X} on {name}: {chip.id_register_name} "
               f"(0x{chip.id_register:02X}) read 0x{ident:02X}, expected 0x{chip.id_value:02X}")
+        if chip.warning:
+            print(f"  warning: {chip.warning}")
         try:
             cal = load_calibration()
         except ValueError as exc:

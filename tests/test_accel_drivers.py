@@ -445,3 +445,67 @@ def test_a_failed_reinit_leaves_the_driver_refusing_to_read(driver):
         accel.read_g()
     accel.init()
     assert accel.read_g() == pytest.approx((0, 0, 1), abs=LSB_G[driver])
+
+
+# -- a glitching bus, clones and strangers at 0x68 ---------------------------------------
+
+@DRIVERS
+def test_one_glitched_id_read_is_read_again_before_the_chip_is_given_up(driver):
+    """A glitching bus answers one read with 0xFF: detect() and init() read the ID again."""
+    chip = EMULATOR[driver](clock=FakeClock())
+    chip.fault("ones", times=1)
+    accel = detect(EmulatedBus(chip), sleep=chip.clock.advance)
+    assert type(accel) is driver and accel.part == driver.name and accel.warning is None
+    chip.fault("ones", times=2)
+    accel.init()  # check_id() reads the ID a third time
+    assert accel.read_g()[2] == pytest.approx(1.0, abs=0.05)
+
+
+@DRIVERS
+def test_a_chip_that_answers_0xff_every_time_is_still_given_up(driver):
+    chip = EMULATOR[driver](clock=FakeClock())
+    chip.fault("ones")
+    with pytest.raises(ChipNotFound, match="check wiring"):
+        detect(EmulatedBus(chip))
+
+
+@pytest.mark.parametrize("who_am_i, part", sorted(Mpu6050.clone_ids.items()),
+                         ids=lambda v: f"0x{v:02X}" if isinstance(v, int) else None)
+def test_a_register_compatible_mpu6050_clone_is_used_with_a_warning_naming_it(who_am_i, part, caplog):
+    clock = FakeClock()
+    chip = EmulatedMpu6050(who_am_i=who_am_i, clock=clock, orientation=Tray((-0.5, 0.0, 0.866)), noise_g=0)
+    accel = detect(EmulatedBus(chip), sleep=clock.advance)
+    assert type(accel) is Mpu6050 and accel.part == part
+    assert part in accel.warning and f"0x{who_am_i:02X}" in accel.warning
+    assert any(part in r.getMessage() and r.levelname == "WARNING" for r in caplog.records)
+    accel.init(range_g=4)
+    assert accel.read_g() == pytest.approx((-0.5, 0.0, 0.866), abs=1 / 8192)
+    assert accel.where.startswith(f"{part} at 0x68")
+
+
+def test_the_0x98_clone_of_the_bug_reports_is_accepted():
+    """ElectronicCats/mpu6050 issue 21: 13 of 20 GY-521 boards answered 0x98."""
+    assert 0x98 in Mpu6050.clone_ids
+
+
+def test_an_unknown_id_at_0x68_is_named_as_an_unknown_chip_not_a_wiring_fault():
+    chip = EmulatedMpu6050(who_am_i=0x72, clock=FakeClock())
+    with pytest.raises(ChipNotFound) as info:
+        detect(EmulatedBus(chip), "/dev/i2c-1")
+    assert "unknown chip with ID 0x72 at 0x68" in str(info.value)
+    assert "check wiring" not in str(info.value)
+    with pytest.raises(ChipNotFound, match="unknown chip with ID 0x72 at 0x68"):
+        Mpu6050(EmulatedBus(chip)).check_id()
+
+
+@pytest.mark.parametrize("who_am_i, part", sorted(Mpu6050.refused_ids.items()),
+                         ids=lambda v: f"0x{v:02X}" if isinstance(v, int) else None)
+def test_a_part_that_is_not_register_compatible_is_refused_by_name(who_am_i, part):
+    chip = EmulatedMpu6050(who_am_i=who_am_i, clock=FakeClock())
+    with pytest.raises(ChipNotFound) as info:
+        detect(EmulatedBus(chip), "/dev/i2c-1")
+    assert f"{part} at 0x68 on /dev/i2c-1" in str(info.value)
+    assert "not register-compatible with the MPU-6050" in str(info.value)
+    # an accelerometer it can use, elsewhere on the bus, is still found
+    lis = EmulatedLis3dh(clock=FakeClock())
+    assert type(detect(EmulatedBus(chip, lis))) is Lis3dh

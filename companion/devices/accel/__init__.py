@@ -44,26 +44,39 @@ def detect(
     sleep: Callable[[float], object] = time.sleep,
 ) -> Accelerometer:
     """Probe every known address of every chip and return a driver for the first whose
-    ID register matches (not yet initialised: call ``init()``).
+    ID register matches the chip or a register-compatible clone of it (not yet
+    initialised: call ``init()``; a clone is named by the driver's ``part`` and
+    ``warning``, and logged).
 
-    An OSError at an address (errno 121 NACK, usually) just means nothing is there.
-    Raises ChipNotFound (an AccelError and a LookupError) listing what was read at each
-    address when nothing matches. ``sleep`` is passed to the driver (see Mpu6050)."""
+    The ID is read up to :data:`~companion.devices.accel.base.ID_READS` times at each
+    address, so one glitched read (0xFF) does not lose the chip. An OSError at an address
+    (errno 121 NACK, usually) just means nothing is there. Raises ChipNotFound (an
+    AccelError and a LookupError) when nothing usable answers: naming an unknown chip or a
+    part that is not register-compatible when one answered, else listing what was read at
+    each address with the wiring hint. ``sleep`` is passed to the driver (see Mpu6050)."""
     seen: list[str] = []
+    problems: list[str] = []
     for chip in CHIPS:
         for address in chip.addresses:
             try:
-                found = bus.read_byte_data(address, chip.id_register)
+                found = chip.read_id(bus, address)
             except OSError as exc:
                 seen.append(f"0x{address:02X} no answer (errno {exc.errno})")
                 continue
-            if found == chip.id_value:
-                return chip(bus, address, bus_name=bus_name, sleep=sleep)
+            problem = chip.id_problem(found, address, bus_name)
+            if problem is None:
+                accel = chip(bus, address, bus_name=bus_name, sleep=sleep)
+                accel._identify(found)
+                return accel
             seen.append(
                 f"0x{address:02X} {chip.id_register_name} read 0x{found:02X} "
                 f"({chip.name} expects 0x{chip.id_value:02X})"
             )
+            if found not in (0x00, 0xFF):
+                problems.append(problem)
     names = ", ".join(chip.name for chip in CHIPS)
+    if problems:
+        raise ChipNotFound(f"no usable accelerometer on {bus_name}: {'; '.join(problems)}")
     raise ChipNotFound(
         f"no accelerometer ({names}) found on {bus_name}: {'; '.join(seen)}. {WIRING_HINT}"
     )

@@ -14,10 +14,17 @@ them into a message for the user.
 
 from __future__ import annotations
 
+import logging
 import time
 from typing import Callable, ClassVar, Protocol
 
 from companion.core.errors import DeviceError
+
+log = logging.getLogger(__name__)
+
+ID_READS = 3
+"""Times the ID register is read before a chip is given up: a glitching bus answers one
+read with 0xFF (or a NACK), and one bad read must not take the tray sensor offline."""
 
 WIRING_HINT = (
     "check wiring (3V3 to pin 1, SDA to pin 3, SCL to pin 5, GND to pin 6) "
@@ -83,6 +90,12 @@ class Accelerometer:
     id_register: ClassVar[int] = 0
     id_register_name: ClassVar[str] = "ID"
     id_value: ClassVar[int] = 0
+    clone_ids: ClassVar[dict[int, str]] = {}
+    """ID values of other parts that are register-compatible for what the driver uses:
+    accepted, with a warning naming the part (see hardware/sensors.md)."""
+    refused_ids: ClassVar[dict[int, str]] = {}
+    """ID values of known parts at the same addresses that are *not* register-compatible:
+    refused, and named."""
     rates: ClassVar[dict[float, int]] = {}
     """Supported output data rates: Hz -> register code (see each chip's ``DataRate``)."""
     _reg_names: ClassVar[dict[int, str]] = {}
@@ -104,37 +117,100 @@ class Accelerometer:
         self.range_g: int | None = None
         self.rate_hz: float | None = None
         self._expected: dict[int, int] = {}
+        self.part: str = self.name
+        """The part actually found: :attr:`name`, or the clone named by its ID."""
+        self.warning: str | None = None
+        """Set when the part is a register-compatible clone, for `doctor` and the log."""
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} at 0x{self.address:02X} on {self.bus_name}>"
 
     @property
     def where(self) -> str:
-        """``"ADXL345 at 0x53 on /dev/i2c-1"``, for messages."""
-        return f"{self.name} at 0x{self.address:02X} on {self.bus_name}"
+        """``"ADXL345 at 0x53 on /dev/i2c-1"``, for messages (the clone's name for a clone)."""
+        return f"{self.part} at 0x{self.address:02X} on {self.bus_name}"
 
     # -- identity ---------------------------------------------------------------------
 
-    def check_id(self) -> int:
-        """Read the ID register and return it.
+    @classmethod
+    def knows(cls, value: int) -> bool:
+        """True when ``value`` is an ID this driver can name: its own, a clone's or a refused part's."""
+        return value == cls.id_value or value in cls.clone_ids or value in cls.refused_ids
 
-        Raises ChipNotFound (an AccelError and a LookupError) when the chip does not answer
-        or answers with another ID, saying what was read and what to check."""
+    @classmethod
+    def read_id(cls, bus: I2CBus, address: int, tries: int = ID_READS) -> int:
+        """The ID register at ``address``, read up to ``tries`` times until it gives a value
+        this driver knows. Returns the last value read; raises the last OSError when every
+        read failed."""
+        found: int | None = None
+        error: OSError | None = None
+        for attempt in range(tries):
+            try:
+                found = bus.read_byte_data(address, cls.id_register)
+            except OSError as exc:
+                error = exc
+                continue
+            if cls.knows(found):
+                break
+            if attempt + 1 < tries:
+                log.debug("%s at 0x%02X: %s read 0x%02X, reading it again", cls.name, address,
+                          cls.id_register_name, found)
+        if found is None:
+            raise error  # type: ignore[misc]  # tries >= 1, so one read failed
+        return found
+
+    @classmethod
+    def id_problem(cls, found: int, address: int, bus_name: str) -> str | None:
+        """What is wrong with ID ``found`` at ``address`` for a user to read, or None when
+        the driver may use the chip (its own ID or a register-compatible clone)."""
+        where = f"0x{address:02X} on {bus_name}"
+        if found == cls.id_value or found in cls.clone_ids:
+            return None
+        if found in cls.refused_ids:
+            return (f"{cls.refused_ids[found]} at {where} ({cls.id_register_name} 0x{found:02X}) is not "
+                    f"register-compatible with the {cls.name}, so it cannot be used: fit an ADXL345, "
+                    "MPU-6050 or LIS3DH breakout (hardware/sensors.md lists the accepted chips)")
+        if found in (0x00, 0xFF):  # a floating or shorted bus, not a chip answering
+            return (f"no {cls.name} at {where} ({cls.id_register_name} read 0x{found:02X}, expected "
+                    f"0x{cls.id_value:02X}): {WIRING_HINT}")
+        return (f"unknown chip with ID 0x{found:02X} at 0x{address:02X} on {bus_name} "
+                f"({cls.id_register_name}; a {cls.name} reads 0x{cls.id_value:02X}): it is not a "
+                "chip the companion knows (hardware/sensors.md lists the accepted chips and clones)")
+
+    def check_id(self) -> int:
+        """Read the ID register (up to :data:`ID_READS` times) and return it. A known
+        register-compatible clone is accepted: :attr:`part` names it and :attr:`warning`
+        says so (also logged).
+
+        Raises ChipNotFound (an AccelError and a LookupError) when the chip does not answer,
+        answers with an unknown ID, or is a known part that is not register-compatible,
+        saying what was read and what to check."""
         try:
-            found = self.bus.read_byte_data(self.address, self.id_register)
+            found = self.read_id(self.bus, self.address)
         except OSError as exc:
             raise ChipNotFound(
                 f"no {self.name} at 0x{self.address:02X} on {self.bus_name} "
                 f"(no answer: {exc}): {WIRING_HINT}",
                 errno=exc.errno,
             ) from exc
-        if found != self.id_value:
-            raise ChipNotFound(
-                f"no {self.name} at 0x{self.address:02X} on {self.bus_name} "
-                f"({self.id_register_name} read 0x{found:02X}, expected "
-                f"0x{self.id_value:02X}): {WIRING_HINT}"
-            )
+        problem = self.id_problem(found, self.address, self.bus_name)
+        if problem:
+            raise ChipNotFound(problem)
+        self._identify(found)
         return found
+
+    def _identify(self, found: int) -> None:
+        """Name the part behind ID ``found`` (one this driver accepts) and warn for a clone."""
+        if found == self.id_value:
+            self.part, self.warning = self.name, None
+            return
+        part = self.clone_ids[found]
+        warning = (f"{part} at 0x{self.address:02X} on {self.bus_name} ({self.id_register_name} "
+                   f"0x{found:02X}) is used as a {self.name}: it is register-compatible, but not the "
+                   "chip the companion was tested with")
+        if warning != self.warning:
+            log.warning("tray sensor: %s", warning)
+        self.part, self.warning = part, warning
 
     # -- configuration ----------------------------------------------------------------
 

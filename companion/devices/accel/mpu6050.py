@@ -4,6 +4,13 @@ Source: MPU-6000/6050 Register Map and Descriptions Rev. 4.2 (RM-MPU-6000A-00):
 SMPLRT_DIV 0x19, CONFIG 0x1A, ACCEL_CONFIG 0x1C, ACCEL_XOUT_H 0x3B, PWR_MGMT_1 0x6B,
 WHO_AM_I 0x75 (reads 0x68 whatever the AD0 pin). AD0 low -> 0x68, high -> 0x69.
 
+Clones: cheap GY-521 boards often carry another part that answers WHO_AM_I differently
+(0x98 is common). The parts in :data:`CLONE_IDS` keep every register this driver uses at
+the same address and meaning (the MPU-6500 register map, RM-MPU-6500A-00, and its
+successors), so they are accepted with a warning naming the part; the parts in
+:data:`REFUSED_IDS` answer at 0x68 with WHO_AM_I in 0x75 but have another register map,
+so they are refused by name. Sources and reports: hardware/sensors.md.
+
 Traps: the chip powers up *asleep* (PWR_MGMT_1 = 0x40) and its data registers read zero
 until the SLEEP bit is cleared; DEVICE_RESET (0x80) puts it back to that state and it needs
 about 100 ms before it listens again. Data is 16-bit two's complement, *big-endian*
@@ -32,6 +39,27 @@ _REG_PWR_MGMT_1 = 0x6B
 _REG_WHO_AM_I = 0x75
 
 _WHO_AM_I = 0x68
+
+#: WHO_AM_I -> part, for register-compatible parts sold as (or instead of) an MPU-6050:
+#: SMPLRT_DIV, CONFIG, ACCEL_CONFIG, ACCEL_XOUT_H..ZOUT_L, PWR_MGMT_1 and WHO_AM_I at the
+#: same addresses with the same bits.
+CLONE_IDS = {
+    0x98: "MPU-6050 clone (WHO_AM_I 0x98, as an ICM-20689)",
+    0x70: "MPU-6500",
+    0x71: "MPU-9250",
+    0x73: "MPU-9255",
+    0x74: "MPU-9515",
+    0x19: "MPU-6886",
+    0x12: "ICM-20602",
+    0xAF: "ICM-20608-G",
+}
+#: WHO_AM_I -> part, for parts at 0x68/0x69 whose register map is not the MPU-6050's
+#: (ICM-426xx: PWR_MGMT0 0x4E, data from 0x1F, banked registers).
+REFUSED_IDS = {
+    0x47: "ICM-42688-P",
+    0x42: "ICM-42605",
+    0x67: "ICM-42670-P",
+}
 _PWR_MGMT_1_DEVICE_RESET = 0x80
 _PWR_MGMT_1_WAKE_PLL_X = 0x01  # SLEEP=0, CLKSEL=1: PLL on the X gyro, as advised
 _RESET_DELAY_S = 0.1  # seconds to wait after DEVICE_RESET (register map, PWR_MGMT_1)
@@ -83,6 +111,8 @@ class Mpu6050(Accelerometer):
     id_register = _REG_WHO_AM_I
     id_register_name = "WHO_AM_I"
     id_value = _WHO_AM_I
+    clone_ids = CLONE_IDS
+    refused_ids = REFUSED_IDS
     rates = {
         1000: DataRate.RATE_1000_HZ, 500: DataRate.RATE_500_HZ, 250: DataRate.RATE_250_HZ,
         200: DataRate.RATE_200_HZ, 100: DataRate.RATE_100_HZ, 50: DataRate.RATE_50_HZ,

@@ -109,7 +109,7 @@ class TraySampler:
             log.info("tray sensor: reconnect failed (%s); next try in %.1f s", exc, delay)
             return
         self.chip, self.failures, self._attempt = chip, 0, 0
-        self._report("connected", f"{chip.name} at 0x{chip.address:02X}")
+        self._report("connected", f"{chip.part} at 0x{chip.address:02X}")
 
     def _fail(self, why: str) -> None:
         self.failures += 1

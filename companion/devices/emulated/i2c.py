@@ -246,8 +246,9 @@ class EmulatedMpu6050(EmulatedChip):
     data_registers = range(0x3B, 0x49)  # ACCEL_XOUT_H..GYRO_ZOUT_L
     _TEMP_25C = round((25 - 36.53) * 340)  # TEMP_OUT at 25 degC (register map 4.18)
 
-    def __init__(self, address: int | None = None, *, reset_time: float = 0.1, **kwargs):
+    def __init__(self, address: int | None = None, *, reset_time: float = 0.1, who_am_i: int = 0x68, **kwargs):
         self.reset_time = reset_time
+        self.reset_values = {**self.reset_values, 0x75: who_am_i}  # a clone answers another ID
         self._resetting_until = -math.inf
         super().__init__(address, **kwargs)
 
