@@ -51,3 +51,51 @@ def test_buttons_put_presses_on_the_queue(factory):
         assert q.get(timeout=2.0) == ButtonPressed("confirm", 5.0)
     finally:
         buttons.close()
+
+
+def drain(q) -> list:
+    items = []
+    while True:
+        try:
+            items.append(q.get(timeout=0.2))
+        except queue.Empty:
+            return items
+
+
+def bounce(pin, clock, edges=5, every=0.0025):
+    """A press whose contact bounces: ``edges`` alternating edges ``every`` s apart,
+    starting and ending closed (low)."""
+    for i in range(edges):
+        pin.drive_low() if i % 2 == 0 else pin.drive_high()
+        clock.advance(every)
+
+
+def test_a_bouncing_press_is_one_press_even_where_the_pin_factory_ignores_bounce_time(factory):
+    """gpiozero's MockFactory (like some real pin factories) ignores the pin-level
+    bounce_time: five edges in 10 ms must still be one press."""
+    q, clock = queue.Queue(), FakeClock(0.0)
+    buttons = TableButtons(q, clock, {"confirm": 17}, pin_factory=factory, timer=clock.now)
+    try:
+        pin = factory.pin(17)
+        bounce(pin, clock)
+        clock.advance(0.1)
+        bounce(pin, clock, edges=4)  # the release bounces too, ending open (high)
+        pin.drive_high()
+        assert drain(q) == [ButtonPressed("confirm", 0.0)]
+        clock.advance(0.15)  # a real second press 150 ms after the release
+        pressed_at = clock.now()
+        bounce(pin, clock)
+        assert drain(q) == [ButtonPressed("confirm", pressed_at)]
+    finally:
+        buttons.close()
+
+
+def test_each_button_is_debounced_on_its_own(factory):
+    q, clock = queue.Queue(), FakeClock(0.0)
+    buttons = TableButtons(q, clock, {"confirm": 17, "undo": 27}, pin_factory=factory, timer=clock.now)
+    try:
+        factory.pin(17).drive_low()
+        factory.pin(27).drive_low()
+        assert [p.name for p in drain(q)] == ["confirm", "undo"]
+    finally:
+        buttons.close()

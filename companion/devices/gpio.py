@@ -19,7 +19,8 @@ from __future__ import annotations
 import logging
 import queue
 import threading
-from typing import Any
+import time
+from typing import Any, Callable
 
 from companion.core.clock import Clock
 from companion.core.events import ButtonPressed
@@ -86,20 +87,57 @@ class Feedback:
                 part.close()
 
 
+class Debouncer:
+    """Decides which edges of one button are presses, by time. Pure: times are given.
+
+    A press counts unless the contact changed (pressed or released) less than
+    ``bounce_time`` seconds before it: the extra edges of a bouncing contact all come
+    within a few milliseconds of another edge, a real second press does not.
+
+    >>> d = Debouncer(0.05)
+    >>> [d.edge(p, t) for p, t in [(True, 0.0), (False, 0.002), (True, 0.004), (False, 0.2), (True, 0.35)]]
+    [True, False, False, False, True]
+    """
+
+    def __init__(self, bounce_time: float):
+        self.bounce_time = bounce_time
+        self._last_edge = float("-inf")
+        self._lock = threading.Lock()
+
+    def edge(self, pressed: bool, t: float) -> bool:
+        """Note an edge at ``t`` seconds; True when it is a press that counts."""
+        with self._lock:
+            quiet = t - self._last_edge >= self.bounce_time
+            self._last_edge = t
+            return pressed and quiet
+
+
 class TableButtons:
     """The confirm and undo arcade buttons, wired from a GPIO pin to GND (internal pull-up).
 
-    Each press puts ``ButtonPressed(name, t)`` on ``out``. ``bounce_time`` is in seconds.
+    Each press puts ``ButtonPressed(name, t)`` on ``out`` (``t`` from ``clock``).
+    Debounced here, by time (:class:`Debouncer`, ``bounce_time`` seconds, None for off),
+    not by gpiozero's pin-level ``bounce_time``, which some pin factories ignore (the mock
+    factory does), so a bouncing press is one press under every factory. ``timer`` gives
+    the debounce times (default ``time.monotonic``: not disturbed by the wall clock
+    being set).
     """
 
     def __init__(self, out: "queue.Queue", clock: Clock, pins: dict[str, int], pin_factory: Any = None,
-                 bounce_time: float = 0.05):
+                 bounce_time: float | None = 0.05, timer: Callable[[], float] = time.monotonic):
         from gpiozero import Button
 
         self._buttons = {}
         for name, pin in pins.items():
-            button = Button(pin, pull_up=True, bounce_time=bounce_time, pin_factory=pin_factory)
-            button.when_pressed = lambda _b=None, name=name: out.put(ButtonPressed(name, clock.now()))
+            button = Button(pin, pull_up=True, pin_factory=pin_factory)
+            debounce = Debouncer(bounce_time or 0.0)
+
+            def pressed(_b=None, name=name, debounce=debounce) -> None:
+                if debounce.edge(True, timer()):
+                    out.put(ButtonPressed(name, clock.now()))
+
+            button.when_pressed = pressed
+            button.when_released = lambda _b=None, debounce=debounce: debounce.edge(False, timer())
             self._buttons[name] = button
 
     def close(self) -> None:
