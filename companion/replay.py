@@ -1,8 +1,12 @@
 """Replay a recorded trace through the whole stack, as at a table.
 
 Scanner bytes go into a real pseudo-terminal and are read back by the real
-:class:`~companion.devices.scan.serial.SerialScanner`; touches go on the same queue as
-the touchscreen's. Tray samples (Sugar Blast) go into a register-level emulated ADXL345
+:class:`~companion.devices.scan.serial.SerialScanner`; key events from a keyboard-mode
+reader go into an emulated evdev device read by the real
+:class:`~companion.devices.scan.hid.HidScanner`; an NFC tag read goes on the queue as the
+code the reader delivered; touches go on the same queue as the touchscreen's. A
+``restart`` record starts the daemon again as the table did: new readers, and the game
+resumed from the same store. Tray samples (Sugar Blast) go into a register-level emulated ADXL345
 read by the real driver in a :class:`~companion.devices.accel.sampler.TraySampler`,
 stepped once per sample by this loop, so the real tilt detector turns them into
 ``TrayTilted``/``TrayLevel`` on the session queue. A :class:`~companion.core.clock.FakeClock` follows the trace's
@@ -17,6 +21,7 @@ from pathlib import Path
 
 from .core.clock import FakeClock
 from .core.errors import DeviceError
+from .core.events import CardScanned
 from .core.store import EventStore
 from .devices.emulated.serial_scanner import PtyScanner
 from .devices.scan.serial import SerialScanner
@@ -36,7 +41,8 @@ def replay(path: str | Path, store: str = ":memory:", window: bool = True, liste
     """
     trace = read(path)
     clock = FakeClock(0.0)
-    session = Session.start(trace.game, list(trace.players), EventStore(store), clock, resume=False,
+    store_db = EventStore(store)
+    session = Session.start(trace.game, list(trace.players), store_db, clock, resume=False,
                             options=trace.options)
     session.listeners.extend(listeners)
     app = None
@@ -48,38 +54,87 @@ def replay(path: str | Path, store: str = ":memory:", window: bool = True, liste
 
         app = App()
     runner = Runner(session, clock, app=app)
-    scanners: dict[str, tuple[PtyScanner, SerialScanner]] = {}
-    sent: dict[str, int] = {}
+    readers = _Readers(runner, clock)
     trays = _trays(trace, runner, clock)
     try:
         for record in trace.records:
             clock.set(record.t)
-            if record.kind == "touch":
+            if record.kind == "restart":
+                readers.close()
+                runner.step()
+                session = Session.start(trace.game, list(trace.players), store_db, clock, resume=True)
+                session.listeners.extend(listeners)
+                runner = Runner(session, clock, app=app)
+                readers = _Readers(runner, clock)
+                trays = _trays(trace, runner, clock)
+            elif record.kind == "touch":
                 runner.touch(record.command)
             elif record.kind == "accel":
                 trays[record.device].step()
+            elif record.kind == "tag":
+                runner.inputs.put(CardScanned(record.code, record.device, clock.now()))
+            elif record.kind == "key":
+                readers.key(record.device, record.key)
             else:
-                if record.device not in scanners:
-                    pty = PtyScanner()
-                    reader = SerialScanner(pty.path, runner.inputs, clock, name=record.device, idle_gap=None)
-                    reader.start()
-                    scanners[record.device] = (pty, reader)
-                    sent[record.device] = 0
-                pty, reader = scanners[record.device]
-                pty.send(record.data)
-                sent[record.device] += len(record.data)
-                if not reader.wait_for_bytes(sent[record.device], timeout=5.0):
-                    raise DeviceError(f"the emulated scanner {record.device} did not deliver its bytes")
+                readers.bytes(record.device, record.data)
             before = session.state.turn
             runner.step()
             if snapshots and app and session.state.turn != before:
                 app.save(Path(snapshots) / f"turn-{before:03d}.png")
     finally:
-        for pty, reader in scanners.values():
-            reader.stop()
-            pty.close()
+        readers.close()
     runner.render(force=True)
     return runner
+
+
+class _Readers:
+    """The emulated devices of one run of the daemon, each read by its real driver."""
+
+    def __init__(self, runner: Runner, clock: FakeClock):
+        self.runner, self.clock = runner, clock
+        self.serial: dict[str, tuple[PtyScanner, SerialScanner]] = {}
+        self.hid: dict[str, tuple] = {}
+        self.sent: dict[str, int] = {}
+
+    def bytes(self, device: str, data: bytes) -> None:
+        if device not in self.serial:
+            pty = PtyScanner()
+            reader = SerialScanner(pty.path, self.runner.inputs, self.clock, name=device, idle_gap=None)
+            reader.start()
+            self.serial[device] = (pty, reader)
+            self.sent[device] = 0
+        pty, reader = self.serial[device]
+        pty.send(data)
+        self.sent[device] += len(data)
+        if not reader.wait_for_bytes(self.sent[device], timeout=5.0):
+            raise DeviceError(f"the emulated scanner {device} did not deliver its bytes")
+
+    def key(self, device: str, event: tuple[int, int, int]) -> None:
+        from evdev import InputEvent
+
+        from .devices.emulated.hid import FakeInputDevice
+        from .devices.scan.hid import HidScanner
+
+        if device not in self.hid:
+            path = f"/dev/input/by-id/replay-{device}-barcode-scanner-event-kbd"
+            fake = FakeInputDevice(path)
+            reader = HidScanner(path, self.runner.inputs, self.clock, name=device, opener=fake.open, idle_gap=None)
+            reader.start()
+            self.hid[device] = (fake, reader)
+        fake, reader = self.hid[device]
+        target = reader.events_read + 1
+        fake.send([InputEvent(0, 0, *event)])
+        if not reader.wait_for_events(target, timeout=5.0):
+            raise DeviceError(f"the emulated keyboard-mode scanner {device} did not deliver its keys")
+
+    def close(self) -> None:
+        for pty, reader in self.serial.values():
+            reader.stop()
+            pty.close()
+        for _, reader in self.hid.values():
+            reader.stop()
+        self.serial.clear()
+        self.hid.clear()
 
 
 def _trays(trace, runner: Runner, clock: FakeClock) -> dict:

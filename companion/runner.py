@@ -15,6 +15,7 @@ from typing import IO, Any, Callable
 
 from .core.clock import Clock
 from .core.events import CardScanned, Touch
+from .devices.scan.normalise import clean_scan
 from .table import Session, Verdict, log_record
 
 # Touch commands the screen handles itself (menus); everything else goes to the game.
@@ -107,7 +108,9 @@ class Runner:
         """A code typed (or sent by a keyboard-mode scanner) into the window or stdin."""
         if self.record is not None:
             self.record.bytes(reader, self.clock.now(), (text + "\r").encode("latin-1", "replace"))
-        self.inputs.put(CardScanned(text.upper(), reader, self.clock.now()))
+        code = clean_scan(text)  # the same framing every reader strips (AIM ids, control characters)
+        if code != "":
+            self.inputs.put(CardScanned(None if code is None else code.upper(), reader, self.clock.now()))
 
     def touch(self, command: str) -> None:
         """A touch command: menus are handled here, game commands go on the queue."""

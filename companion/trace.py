@@ -9,6 +9,9 @@ then one record per line, in time order, ``t`` in seconds from the start::
     {"t": 3.25, "device": "scanner", "data": "SRS71M\\r\\n"}   bytes from a serial reader
     {"t": 9.5, "touch": "done"}                              a touchscreen command
     {"t": 12.01, "device": "tray", "g": [-0.42, 0.0, 0.91]}  one tray accelerometer sample (g)
+    {"t": 14.2, "device": "scanner", "key": [1, 31, 1]}      one key event from a keyboard-mode reader
+    {"t": 20.0, "device": "scanner", "tag": "04A1B2C3D4E5F6", "code": "SRS71M"}  an NFC tag read
+    {"t": 61.3, "restart": true}                              the daemon restarted and resumed the game
 
 ``data`` holds raw bytes as a string, one character per byte (Latin-1), so control
 characters appear as JSON escapes. Blank lines and lines starting with ``#`` are ignored.
@@ -32,7 +35,10 @@ class TraceError(ValueError):
 @dataclass(frozen=True)
 class Record:
     """One trace record: ``kind`` is ``"bytes"`` (``device``, ``data``), ``"touch"``
-    (``command``) or ``"accel"`` (``device``, ``g``: x, y, z in g as the sensor read them)."""
+    (``command``), ``"accel"`` (``device``, ``g``: x, y, z in g as the sensor read them),
+    ``"key"`` (``device``, ``key``: evdev type, code, value), ``"tag"`` (``device``,
+    ``uid``, ``code``: what the NFC reader delivered, None for nothing usable) or
+    ``"restart"`` (the daemon restarted here and resumed the game from its store)."""
 
     t: float
     kind: str
@@ -40,6 +46,9 @@ class Record:
     data: bytes = b""
     command: str = ""
     g: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    key: tuple[int, int, int] = (0, 0, 0)
+    uid: str = ""
+    code: str | None = None
 
 
 @dataclass(frozen=True)
@@ -88,8 +97,20 @@ def read(path: str | Path) -> Trace:
             elif "data" in obj:
                 records.append(Record(t, "bytes", device=str(obj.get("device", "scanner")),
                                       data=str(obj["data"]).encode("latin-1")))
+            elif "key" in obj:
+                key = obj["key"]
+                if not (isinstance(key, list) and len(key) == 3 and all(type(v) is int for v in key)):
+                    raise ValueError("\"key\" must be three whole numbers [type, code, value] (evdev)")
+                records.append(Record(t, "key", device=str(obj.get("device", "scanner")), key=tuple(key)))
+            elif "tag" in obj:
+                code = obj.get("code")
+                if not isinstance(obj["tag"], str) or not (code is None or isinstance(code, str)):
+                    raise ValueError("\"tag\" must be the tag's UID in hex and \"code\" a string or null")
+                records.append(Record(t, "tag", device=str(obj.get("device", "nfc")), uid=obj["tag"], code=code))
+            elif obj.get("restart") is True:
+                records.append(Record(t, "restart"))
             else:
-                raise ValueError("a record needs \"touch\", \"data\" or \"g\"")
+                raise ValueError("a record needs \"touch\", \"data\", \"g\", \"key\", \"tag\" or \"restart\"")
         except (ValueError, KeyError, TypeError, UnicodeEncodeError) as exc:
             raise TraceError(f"{path}, line {n}: {exc}") from exc
     if header is None:
@@ -104,34 +125,93 @@ def read(path: str | Path) -> Trace:
 
 
 class TraceWriter:
-    """Appends records to a trace file as they happen (``companion run --record``).
-    Thread-safe: device threads call :meth:`bytes` directly. Times are relative to ``t0``."""
+    """Writes records to a trace file as they happen (``companion run --record``).
+    Thread-safe: device threads call :meth:`bytes`, :meth:`key` and :meth:`tag` directly.
 
-    def __init__(self, path: str | Path, game: str, players: list[str], t0: float, options: dict | None = None):
-        self._file: IO[str] = open(path, "w", encoding="utf-8")
+    Times are seconds from ``t0`` (the session clock's start), never decreasing. The header
+    keeps ``t0`` and the store's ``game_id``: when ``path`` already holds the trace of the
+    same game (same game, players and ``game_id``; the daemon restarted and resumed it),
+    the trace is **appended to** instead of started afresh: a line cut short by the crash
+    is dropped, a ``restart`` record is written, and times continue from the first
+    ``t0``, so one file replays the whole game (:attr:`appended` is then True). Any other
+    file at ``path`` is replaced.
+    """
+
+    def __init__(self, path: str | Path, game: str, players: list[str], t0: float, options: dict | None = None,
+                 game_id: int | None = None):
         self._lock = threading.Lock()
-        self._t0 = t0
+        self._last = 0.0
         header = {"trace": TRACE_VERSION, "game": game, "players": list(players)}
         if options:
             header["options"] = dict(options)
-        self._line(header)
+        if game_id is not None:
+            header["game_id"] = game_id
+        previous = _same_game(path, header) if game_id is not None else None
+        self.appended = previous is not None
+        if previous is not None:
+            self._t0, self._last = previous
+            self._file: IO[str] = open(path, "a", encoding="utf-8")
+            self._line({"t": self._t(t0), "restart": True})
+        else:
+            self._t0 = t0
+            self._file = open(path, "w", encoding="utf-8")
+            self._line({**header, "t0": t0})
+
+    def _t(self, t: float) -> float:
+        self._last = max(self._last, round(t - self._t0, 4))  # a wall clock set back never breaks the order
+        return self._last
 
     def _line(self, obj: dict) -> None:
+        self._file.write(json.dumps(obj) + "\n")
+        self._file.flush()
+
+    def _record(self, t: float, fields: dict) -> None:
         with self._lock:
-            self._file.write(json.dumps(obj) + "\n")
-            self._file.flush()
+            self._line({"t": self._t(t), **fields})
 
     def bytes(self, device: str, t: float, data: bytes) -> None:
-        self._line({"t": round(t - self._t0, 4), "device": device, "data": data.decode("latin-1")})
+        self._record(t, {"device": device, "data": data.decode("latin-1")})
 
     def touch(self, t: float, command: str) -> None:
-        self._line({"t": round(t - self._t0, 4), "touch": command})
+        self._record(t, {"touch": command})
 
     def accel(self, device: str, t: float, g: tuple[float, float, float]) -> None:
-        self._line({"t": round(t - self._t0, 4), "device": device, "g": [round(v, 4) for v in g]})
+        self._record(t, {"device": device, "g": [round(v, 4) for v in g]})
+
+    def key(self, device: str, t: float, kind: int, code: int, value: int) -> None:
+        """One evdev event from a keyboard-mode reader (only key events are kept)."""
+        if kind == 1:  # EV_KEY: SYN and MSC reports carry nothing the decoder uses
+            self._record(t, {"device": device, "key": [kind, code, value]})
+
+    def tag(self, device: str, t: float, uid: str, code: str | None) -> None:
+        """One NFC tag read: its UID and the code the reader delivered for it."""
+        self._record(t, {"device": device, "tag": uid, "code": code})
 
     def close(self) -> None:
         with self._lock:
             self._file.close()
 
 
+def _same_game(path: str | Path, header: dict) -> tuple[float, float] | None:
+    """``(t0, last t)`` of the trace at ``path`` when it records the game ``header``
+    describes, after cutting off a last line the crash left unfinished; else None."""
+    try:
+        with open(path, "rb+") as f:
+            data = f.read()
+            end = data.rfind(b"\n") + 1
+            if end < len(data):  # the crash cut the last line short: drop it
+                f.truncate(end)
+            data = data[:end]
+    except OSError:
+        return None
+    lines = [line for line in data.decode("utf-8", "replace").splitlines() if line.strip()]
+    try:
+        old = json.loads(lines[0])
+        last = max((float(json.loads(line).get("t", 0.0)) for line in lines[1:]
+                    if not line.lstrip().startswith("#")), default=0.0)
+    except (IndexError, ValueError, TypeError, AttributeError):
+        return None
+    same = all(old.get(k) == header.get(k) for k in ("trace", "game", "players", "game_id"))
+    if not same or not isinstance(old.get("t0"), (int, float)):
+        return None
+    return float(old["t0"]), last

@@ -144,17 +144,17 @@ def test_empty_scans_yield_nothing_and_spaces_are_stripped():
     assert decode(key_events("") + key_events("   ") + key_events("  SBL9Q ")) == ["SBL9Q"]
 
 
-def test_scan_of_exactly_max_length_is_kept_and_one_more_is_discarded(caplog):
+def test_scan_of_exactly_max_length_is_kept_and_one_more_is_discarded_as_one_garbled_read(caplog):
     decoder = KeyDecoder(max_length=6)
     assert decode(key_events("SRS71M"), decoder) == ["SRS71M"]
     with caplog.at_level(logging.WARNING):
-        assert decode(key_events("SRS71MX" + "Y" * 20), decoder) == []
+        assert decode(key_events("SRS71MX" + "Y" * 20), decoder) == [None]
     assert "longer than 6" in caplog.text
     assert decode(key_events("SBL9Q"), decoder) == ["SBL9Q"]
 
 
 def test_default_max_length_is_64():
-    assert decode(key_events("A" * 64) + key_events("B" * 65) + key_events("C")) == ["A" * 64, "C"]
+    assert decode(key_events("A" * 64) + key_events("B" * 65) + key_events("C")) == ["A" * 64, None, "C"]
 
 
 def test_reset_drops_a_partial_scan_and_held_shift():
@@ -469,3 +469,93 @@ def test_stop_while_waiting_to_reattach_is_prompt(clock):
 
 def test_stop_before_start_is_harmless(clock):
     HidScanner(BY_ID, queue.Queue(), clock, opener=FakeInputDevice(BY_ID).open).stop()
+
+
+# --- never grab the wrong device ----------------------------------------------------------
+
+BY_PATH = "/dev/input/by-path/platform-xhci-hcd.0-usb-0:1.3:1.0-event-kbd"
+
+
+class Port:
+    """A USB port behind a by-path link: whatever device is plugged in answers there."""
+
+    def __init__(self, device: FakeInputDevice):
+        self.device = device
+
+    def swap(self, device: FakeInputDevice) -> None:
+        self.device.unplug()
+        self.device = device
+
+    def open(self, path: str) -> FakeInputDevice:
+        return self.device.open(path)
+
+
+@pytest.mark.parametrize("intruder", [
+    dict(name="Dell KB216 Wired Keyboard", vendor=0x413C, product=0x2113, capabilities=KEYBOARD_CAPABILITIES),
+    dict(name="ILITEK Multi-Touch", vendor=0x222A, product=0x0001, capabilities=TOUCHSCREEN_CAPABILITIES),
+], ids=["keyboard", "touchscreen"])
+def test_a_keyboard_or_touchscreen_plugged_into_the_scanners_port_is_refused_not_grabbed(clock, intruder):
+    q: queue.Queue = queue.Queue()
+    scanner_dev = FakeInputDevice(BY_PATH, name="USB HID Keyboard Barcode Scanner")
+    port = Port(scanner_dev)
+    reader = HidScanner(BY_PATH, q, clock, opener=port.open)
+    reader.start()
+    try:
+        next_status(q, "connected")
+        other = FakeInputDevice(BY_PATH, **intruder)
+        port.swap(other)  # unplug the scanner, plug the keyboard or touchscreen into that port
+        next_status(q, "disconnected")
+        refused = next_status(q, "refused")
+        assert intruder["name"] in refused.detail and "left alone" in refused.detail
+        time.sleep(1.2)  # several reopens: each one refused, reported once, never grabbed
+        assert other.grabs == 0 and not other.grabbed
+        assert drain(q) == []
+        other.unplug()
+        scanner_dev.plug()
+        port.device = scanner_dev  # the scanner is back in its port
+        next_status(q, "connected")
+        assert scanner_dev.grabbed
+    finally:
+        reader.stop()
+
+
+def test_a_device_opened_at_start_is_checked_too(clock):
+    q: queue.Queue = queue.Queue()
+    keyboard = FakeInputDevice(BY_PATH, name="Dell KB216 Wired Keyboard", capabilities=KEYBOARD_CAPABILITIES)
+    reader = HidScanner(BY_PATH, q, clock, opener=keyboard.open)
+    reader.start()
+    try:
+        assert "looks like a keyboard" in next_status(q, "refused").detail
+        assert keyboard.grabs == 0
+    finally:
+        reader.stop()
+
+
+def test_with_a_usb_id_only_that_device_is_taken(clock):
+    q: queue.Queue = queue.Queue()
+    keyboard_like_scanner = FakeInputDevice(BY_PATH, name="USB Keyboard", vendor=0x1EAB, product=0x0D10,
+                                            capabilities=KEYBOARD_CAPABILITIES)
+    reader = HidScanner(BY_PATH, q, clock, opener=keyboard_like_scanner.open, match="1eab:0d10")
+    reader.start()
+    try:
+        next_status(q, "connected")
+    finally:
+        reader.stop()
+    other = FakeInputDevice(BY_PATH, name="Netum Barcode Scanner", vendor=0x0C2E, product=0x0B61)
+    reader = HidScanner(BY_PATH, q, clock, opener=other.open, match="1eab:0d10")
+    reader.start()
+    try:
+        assert "not the scanner 1eab:0d10" in next_status(q, "refused").detail
+    finally:
+        reader.stop()
+
+
+def test_a_scan_with_no_terminator_ends_when_the_scanner_goes_quiet(rig):
+    fake, scanner, q = rig
+    fake.send(key_events("SRS71M", terminator=None))
+    deadline = time.monotonic() + 2.0
+    found = []
+    while not found and time.monotonic() < deadline:
+        found = codes(drain(q))
+        time.sleep(0.02)
+    assert found == ["SRS71M"]

@@ -12,6 +12,8 @@ import pytest
 import serial
 
 from companion.core.clock import FakeClock
+from companion.core.codes import check_code, unpaired_tag
+from companion.core.errors import BadScan
 from companion.core.events import CardScanned, DeviceStatus
 from companion.devices.emulated.pn532 import EmulatedPn532
 from companion.devices.scan.pn532 import (
@@ -268,11 +270,14 @@ def test_swapping_one_tag_for_another_without_a_gap_is_a_new_scan(rig):
     assert next_of(q, CardScanned).code == "SWD3Z7"
 
 
-def test_an_unenrolled_blank_tag_gives_no_code_and_reports_its_uid(rig, caplog):
+def test_an_unenrolled_blank_tag_is_a_scan_the_session_rejects_with_what_to_do(rig, caplog):
     emu, _, q, uids = rig
     with caplog.at_level(logging.INFO, logger="companion.devices.scan.pn532"):
         emu.place(bytes.fromhex("04000000000001"))
-        assert next_of(q, CardScanned).code is None
+        scan = next_of(q, CardScanned)
+    assert scan.code == unpaired_tag("04000000000001")
+    with pytest.raises(BadScan, match=r"This sticker is not paired with a card: run `companion enroll`"):
+        check_code(scan.code)
     assert uids == ["04000000000001"]
     assert "tag UID 04000000000001 is not enrolled" in caplog.text
 

@@ -81,13 +81,13 @@ def test_line_of_exactly_max_length_is_kept_and_one_more_byte_is_discarded(caplo
     framer = LineFramer(max_length=8)
     assert framer.feed(b"A" * 8 + b"\r") == [b"A" * 8]
     with caplog.at_level(logging.WARNING):
-        assert framer.feed(b"B" * 9 + b"\rOK\r") == [b"OK"]
+        assert framer.feed(b"B" * 9 + b"\rOK\r") == [None, b"OK"]  # None: one garbled read
     assert "longer than 8 bytes" in caplog.text
 
 
 def test_rest_of_an_overlong_line_in_later_chunks_is_discarded_too():
     framer = LineFramer(max_length=8)
-    assert framer.feed(b"X" * 20) == []
+    assert framer.feed(b"X" * 20) == [None]  # reported once, as soon as it is too long
     assert framer.feed(b"STILLTHESAMELINE") == []
     assert framer.feed(b"TAIL\r\nSBL9Q\n") == [b"SBL9Q"]
 
@@ -149,7 +149,7 @@ def test_overlong_line_is_discarded_and_the_next_line_still_decodes(rig, caplog)
     pty, scanner, q = rig
     with caplog.at_level(logging.WARNING):
         events = send_and_collect(pty, scanner, q, b"9" * 200 + b"\r\nSHX02K\r\n")
-    assert [e.code for e in events] == ["SHX02K"]
+    assert [e.code for e in events] == [None, "SHX02K"]  # the overlong line is a garbled read
     assert "longer than 64 bytes" in caplog.text
 
 

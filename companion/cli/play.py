@@ -44,6 +44,14 @@ def _options(args) -> dict | str:
         return str(err)
 
 
+def _record_taps(record, name: str) -> dict:
+    """The taps that put a keyboard-mode or NFC reader's reads in the ``--record`` trace."""
+    if record is None:
+        return {}
+    return {"hid_tap": lambda kind, code, value, t: record.key(name, t, kind, code, value),
+            "nfc_tap": lambda uid, code, t: record.tag(name, t, uid, code)}
+
+
 def cmd_run(args) -> int:
     from ..core.clock import SystemClock
     from ..core.enrolment import Enrolments
@@ -51,6 +59,7 @@ def cmd_run(args) -> int:
     from ..core.events import CardScanned
     from ..core.store import EventStore
     from ..devices.readers import open_reader, parse_reader, resolve
+    from ..devices.scan.normalise import Framing
     from ..runner import Runner, json_logger, text_logger
     from ..table import GameInProgress, Session
     from ..trace import TraceWriter
@@ -68,6 +77,7 @@ def cmd_run(args) -> int:
     # Every reader and the tray are checked before the store is touched, so a typo never
     # leaves a new game behind or sets one aside.
     try:
+        framing = Framing(tuple(args.scan_prefix), tuple(args.scan_suffix))
         specs = [resolve(parse_reader(spec)) for spec in args.scanner or []]
         tray = None
         if args.tray:
@@ -123,7 +133,8 @@ def cmd_run(args) -> int:
         record = None
         if args.record:
             stored = next((g.config for g in store.games() if g.id == session.game_id), {})
-            record = TraceWriter(args.record, args.game, list(session.state.players), clock.now(), stored or None)
+            record = TraceWriter(args.record, args.game, list(session.state.players), clock.now(), stored or None,
+                                 game_id=session.game_id)
             stack.callback(record.close)
         runner = Runner(session, clock, app=app, simulate=args.simulate, record=record)
         # NFC tags enrolled with `companion enroll`: a plain dict, because the NFC reader looks
@@ -133,7 +144,8 @@ def cmd_run(args) -> int:
             name = f"scanner{i + 1}" if len(specs) > 1 else "scanner"
             tap = (lambda data, t, name=name: record.bytes(name, t, data)) if record and spec.kind == "serial" else None
             try:
-                reader = open_reader(spec, runner.inputs, clock, name, tap, uid_to_code=enrolled.get)
+                reader = open_reader(spec, runner.inputs, clock, name, tap, uid_to_code=enrolled.get,
+                                     framing=framing, **_record_taps(record, name))
             except ValueError as err:
                 return fail(str(err))
             stack.callback(reader.stop)
@@ -197,6 +209,11 @@ def add_parsers(sub) -> None:
     r.add_argument("--names", help="comma-separated, in seat order from the first player")
     r.add_argument("--scanner", action="append",
                    help="KIND:PATH[@SEAT], e.g. serial:/dev/serial/by-id/usb-...@2 (repeat for more readers)")
+    r.add_argument("--scan-prefix", action="append", default=[], metavar="TEXT",
+                   help="text your scanner is set to send before every code, stripped (repeat for more; "
+                        "see docs/scanners.md)")
+    r.add_argument("--scan-suffix", action="append", default=[], metavar="TEXT",
+                   help="text your scanner is set to send after every code, stripped (repeat for more)")
     r.add_argument("--tray", help="the Sugar Blast tray sensor: i2c:1, or emulated (arrow keys tilt it under --simulate)")
     r.add_argument("--buzzer", type=int, metavar="PIN", help="GPIO (BCM) pin of a buzzer: a beep for every scan")
     r.add_argument("--led", type=int, metavar="PIN", help="GPIO (BCM) pin of a status LED")

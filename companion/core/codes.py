@@ -80,6 +80,22 @@ def make_code(prefix: str, body: str) -> str:
     return payload + check_character(payload)
 
 
+#: What an NFC reader reports for a sticker that holds no card code and is not enrolled:
+#: this prefix and the tag's UID, so the scan still gets a verdict (rejected, with
+#: :data:`UNPAIRED_MESSAGE`) and the log shows which sticker it was.
+UNPAIRED_PREFIX = "NFC-UID:"
+UNPAIRED_MESSAGE = "This sticker is not paired with a card: run `companion enroll`."
+
+
+def unpaired_tag(uid_hex: str) -> str:
+    """The scan an NFC reader delivers for a sticker that is not paired with a card.
+
+    >>> unpaired_tag("04a1b2")
+    'NFC-UID:04A1B2'
+    """
+    return UNPAIRED_PREFIX + uid_hex.upper()
+
+
 def normalise(raw: str) -> str:
     """What a reader delivered, trimmed of surrounding white space and upper-cased."""
     return raw.strip().upper()
@@ -95,6 +111,8 @@ def check_code(raw: str) -> tuple[str, str]:
     shown = code if len(code) <= 20 else code[:20] + "..."
     if not code:
         raise BadScan(None, "The scanner sent an empty read: scan the card again.")
+    if code.startswith(UNPAIRED_PREFIX):
+        raise BadScan(None, UNPAIRED_MESSAGE)
     if len(code) == 2 * CODE_LENGTH and code[:CODE_LENGTH] == code[CODE_LENGTH:]:
         raise BadScan(None, f"The scanner read {code[:CODE_LENGTH]} twice in one go: scan the card again.")
     if len(code) != CODE_LENGTH or any(ch not in ALPHABET for ch in code):

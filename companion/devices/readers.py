@@ -17,10 +17,12 @@ ValueError: --scanner 'usb': write KIND:PATH[@SEAT] with KIND one of serial, hid
 from __future__ import annotations
 
 import queue
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from companion.core.clock import Clock
+
+from .scan.normalise import NO_FRAMING, Framing
 
 KINDS = ("serial", "hid", "nfc")
 
@@ -28,11 +30,14 @@ KINDS = ("serial", "hid", "nfc")
 @dataclass(frozen=True)
 class ReaderSpec:
     """One reader from the command line or config: its kind, stable device path, and
-    the seat (1-based) it is bound to, or None for a reader the whole table shares."""
+    the seat (1-based) it is bound to, or None for a reader the whole table shares.
+    ``match`` is the USB ``vendor:product`` a HID scanner was asked for by (kept after
+    :func:`resolve` turns it into a path, so every reopen checks that id)."""
 
     kind: str
     path: str
     seat: int | None = None
+    match: str | None = field(default=None, repr=False)
 
 
 def parse_reader(spec: str) -> ReaderSpec:
@@ -69,30 +74,39 @@ def resolve(spec: ReaderSpec) -> ReaderSpec:
     found = find_scanners(match=None if path == "auto" else path)
     if not found:
         raise LookupError(f"no keyboard-mode scanner matching {path!r} is plugged in (see `companion doctor`)")
-    return ReaderSpec(spec.kind, found[0], spec.seat)
+    return ReaderSpec(spec.kind, found[0], spec.seat, match=None if path == "auto" else path)
 
 
 def open_reader(spec: ReaderSpec, out: "queue.Queue", clock: Clock, name: str,
                 tap: Callable[[bytes, float], None] | None = None,
                 uid_to_code: Callable[[str], str | None] | None = None,
-                on_uid: Callable[[str], None] | None = None) -> Any:
+                on_uid: Callable[[str], None] | None = None,
+                framing: Framing = NO_FRAMING,
+                hid_tap: Callable[[int, int, int, float], None] | None = None,
+                nfc_tap: Callable[[str, str | None, float], None] | None = None) -> Any:
     """Build and start the reader for ``spec``; it reports on ``out`` from its own thread.
 
     ``hid:`` takes a stable path (``/dev/input/by-id/...-event-kbd``), ``auto`` (the first
     scanner :func:`~companion.devices.scan.hid.find_scanners` finds) or a ``vendor:product``
-    USB id. Raises ValueError when no such scanner is found or the path is a bare eventN.
+    USB id, which the reader then also checks at every reopen (``spec.match``). Raises ValueError when no
+    such scanner is found or the path is a bare eventN. ``framing`` (prefixes and suffixes
+    the scanner adds) is stripped by every kind of reader. ``tap``, ``hid_tap`` and
+    ``nfc_tap`` see what a serial, keyboard-mode or NFC reader read (``--record``).
     """
     if spec.kind == "nfc":
         from .scan.pn532 import Pn532Reader
 
-        reader = Pn532Reader(spec.path, out, clock, name=name, seat=spec.seat, uid_to_code=uid_to_code, on_uid=on_uid)
+        reader = Pn532Reader(spec.path, out, clock, name=name, seat=spec.seat, uid_to_code=uid_to_code, on_uid=on_uid,
+                             framing=framing, tap=nfc_tap)
     elif spec.kind == "hid":
         from .scan.hid import HidScanner
 
-        reader = HidScanner(resolve(spec).path, out, clock, name=name, seat=spec.seat)
+        spec = resolve(spec)
+        reader = HidScanner(spec.path, out, clock, name=name, seat=spec.seat, framing=framing,
+                            tap=hid_tap, match=spec.match)
     else:
         from .scan.serial import SerialScanner
 
-        reader = SerialScanner(spec.path, out, clock, name=name, seat=spec.seat, tap=tap)
+        reader = SerialScanner(spec.path, out, clock, name=name, seat=spec.seat, tap=tap, framing=framing)
     reader.start()
     return reader

@@ -25,6 +25,7 @@ import re
 import select
 import string
 import threading
+import time
 from typing import Callable
 
 import evdev
@@ -34,6 +35,7 @@ from companion.core.clock import Clock
 from companion.core.events import CardScanned
 
 from .base import ReaderThread
+from .normalise import NO_FRAMING, Framing, clean_scan
 
 log = logging.getLogger(__name__)
 
@@ -59,10 +61,20 @@ KEYPAD_KEYS: dict[int, str] = {getattr(e, f"KEY_KP{d}"): d for d in "0123456789"
 }
 #: keys that end a scan
 TERMINATORS = frozenset({e.KEY_ENTER, e.KEY_KPENTER, e.KEY_TAB})
+#: with Ctrl held, these end a scan too: Ctrl+J is line feed, Ctrl+M carriage return
+#: (scanners set to send CR/LF "as control characters"), Ctrl+I is Tab
+CTRL_TERMINATORS = frozenset({e.KEY_J, e.KEY_M, e.KEY_I})
+#: key -> the control character Ctrl + that key types (Ctrl+B STX, Ctrl+C ETX, Ctrl+] GS...)
+CTRL_KEYS: dict[int, str] = {getattr(e, f"KEY_{c}"): chr(ord(c) - 0x40) for c in string.ascii_uppercase} | {
+    e.KEY_LEFTBRACE: "\x1b", e.KEY_BACKSLASH: "\x1c", e.KEY_RIGHTBRACE: "\x1d",
+}
+_CTRLS = frozenset({e.KEY_LEFTCTRL, e.KEY_RIGHTCTRL})
 _SHIFTS = frozenset({e.KEY_LEFTSHIFT, e.KEY_RIGHTSHIFT})
-# Any of these held turns the next key into something that is not US ASCII text.
+# Any of these held turns the next key into something that is not US ASCII text (Ctrl
+# turns a letter into a control character, see CTRL_KEYS).
 _OTHER_MODIFIERS = frozenset({e.KEY_LEFTCTRL, e.KEY_RIGHTCTRL, e.KEY_LEFTALT, e.KEY_RIGHTALT,
                               e.KEY_LEFTMETA, e.KEY_RIGHTMETA})
+_NOT_TEXT_MODIFIERS = _OTHER_MODIFIERS - _CTRLS
 # With Shift, these keypad keys are cursor keys on a PC (NumLock is overridden), not digits.
 _KEYPAD_NAVIGATION = frozenset(k for k, c in KEYPAD_KEYS.items() if c in "0123456789.")
 
@@ -77,23 +89,30 @@ class KeyDecoder:
 
     Only key-down events (value 1) type; key-up (0) and autorepeat (2) add nothing, except
     that Shift (left or right) counts as held from its down to its up. Enter, keypad Enter
-    or Tab end a scan; surrounding spaces are stripped and an empty scan yields nothing.
-    NumLock presses are ignored; CapsLock toggles the case of letters as on a PC.
+    or Tab end a scan, and so do Ctrl+J (line feed) and Ctrl+M (carriage return). The
+    text is cleaned by :func:`~companion.devices.scan.normalise.clean_scan` (framing
+    control characters, ``framing``'s prefix and suffix, an AIM identifier such as
+    ``]C0``), and an empty scan yields nothing. NumLock presses are ignored; CapsLock
+    toggles the case of letters as on a PC. Ctrl + a letter (or ``[ \\ ]``) types the
+    control character a terminal would (Ctrl+B STX, Ctrl+C ETX), which is framing at the
+    ends of a scan and garbles it inside.
 
     A key that is not US ASCII text inside a scan (F-keys, Escape, Backspace, any key with
-    Ctrl, Alt, AltGr or Meta held, a shifted keypad digit) rejects the whole scan: it is
+    Alt, AltGr or Meta held, a shifted keypad digit) rejects the whole scan: it is
     logged and returned as None, never as a shorter code. A scan longer than ``max_length``
-    characters is discarded whole, up to its terminator, with a logged warning.
+    characters is discarded whole, up to its terminator, with a logged warning, and
+    returned as None at once (a garbled read gets a verdict too).
 
     >>> d = KeyDecoder(max_length=2)
     >>> d.feed(e.EV_KEY, e.KEY_A, 1) + d.feed(e.EV_KEY, e.KEY_F1, 1) + d.feed(e.EV_KEY, e.KEY_TAB, 1)
     [None]
     """
 
-    def __init__(self, max_length: int = 64):
+    def __init__(self, max_length: int = 64, framing: Framing = NO_FRAMING):
         if max_length < 1:
             raise ValueError(f"max_length must be at least 1 character, not {max_length}")
         self.max_length = max_length
+        self.framing = framing
         self.reset()
 
     def reset(self) -> None:
@@ -118,7 +137,7 @@ class KeyDecoder:
             return []
         if value != _DOWN:
             return []
-        if code in TERMINATORS:
+        if code in TERMINATORS or (code in CTRL_TERMINATORS and self._ctrl_only()):
             return self._finish()
         if code == e.KEY_NUMLOCK:
             return []
@@ -136,10 +155,30 @@ class KeyDecoder:
             log.warning("scan longer than %d characters discarded (starts %r)",
                         self.max_length, "".join(self._chars[:16]))
             self._chars.clear()
+            self._garbled = False
             self._discarding = True
+            return [None]
         return []
 
+    def flush(self) -> list[str | None]:
+        """End the partial scan now (a scanner with no terminator went quiet): the scans
+        that completes, like a terminator would, or [] when there is none."""
+        if not self._chars and not self._garbled:
+            self._discarding = False
+            return []
+        return self._finish()
+
+    @property
+    def pending(self) -> bool:
+        """True while a scan has started and not ended."""
+        return bool(self._chars) or self._garbled
+
+    def _ctrl_only(self) -> bool:
+        return bool(self._held & _CTRLS) and not self._held & _NOT_TEXT_MODIFIERS
+
     def _char(self, code: int) -> str | None:
+        if self._ctrl_only():
+            return CTRL_KEYS.get(code)
         if self._held & _OTHER_MODIFIERS:
             return None
         shift = bool(self._held & _SHIFTS)
@@ -153,14 +192,15 @@ class KeyDecoder:
         return shifted if shift else plain
 
     def _finish(self) -> list[str | None]:
-        text, garbled, discarding = "".join(self._chars).strip(), self._garbled, self._discarding
+        text, garbled, discarding = "".join(self._chars), self._garbled, self._discarding
         self._chars.clear()
         self._garbled = self._discarding = False
         if discarding:
-            return []
+            return []  # already returned as None when it grew too long
         if garbled:
             return [None]
-        return [text] if text else []
+        code = clean_scan(text, self.framing)
+        return [code] if code != "" else []
 
 
 # --- finding scanners -------------------------------------------------------------------
@@ -241,23 +281,37 @@ def _is_scanner(path: str, opener: Callable[[str], evdev.InputDevice], wanted: t
         log.info("cannot open %s to look at it (%s)%s", path, exc, "; its name says scanner" if hinted else "")
         return hinted and wanted is None
     try:
-        info, name, caps = device.info, device.name, device.capabilities(absinfo=False)
+        refusal = scanner_refusal(device, path, wanted)
     finally:
         device.close()
+    if refusal:
+        log.debug("%s: %s", path, refusal)
+    return refusal is None
+
+
+def scanner_refusal(device: evdev.InputDevice, path: str, wanted: tuple[int, int] | None) -> str | None:
+    """Why the open ``device`` at ``path`` is not to be taken as a barcode scanner, or None
+    when it is one: the checks :func:`find_scanners` makes, also made by
+    :class:`HidScanner` at every open and reopen (a keyboard or touchscreen plugged into
+    the scanner's port must never be grabbed). With ``wanted`` (vendor, product) only that
+    USB id counts."""
+    info, name, caps = device.info, device.name, device.capabilities(absinfo=False)
     if e.EV_ABS in caps:
-        log.debug("%s (%s) has absolute axes (a touchscreen?): not a scanner", path, name)
-        return False
+        return f"{name!r} has absolute axes (a touchscreen?), not a barcode scanner"
     if wanted is not None:
-        return (info.vendor, info.product) == wanted
+        if (info.vendor, info.product) == wanted:
+            return None
+        return (f"{name!r} is USB {info.vendor:04x}:{info.product:04x}, not the scanner "
+                f"{wanted[0]:04x}:{wanted[1]:04x} asked for")
     keys = set(caps.get(e.EV_KEY, ()))
     if e.KEY_ENTER not in keys or not keys & _DIGITS:
-        return False
-    if hinted or _has_scanner_word(name):
-        return True
-    if keys & _F_KEYS or e.EV_LED in caps:
-        log.debug("%s (%s) looks like a real keyboard: not a scanner", path, name)
-        return False
-    return _LETTERS <= keys
+        return f"{name!r} has no Enter or digit keys, so it is not a barcode scanner"
+    if _has_scanner_word(os.path.basename(path)) or _has_scanner_word(name):
+        return None
+    if keys & _F_KEYS or e.EV_LED in caps or not _LETTERS <= keys:
+        return (f"{name!r} looks like a keyboard, not a barcode scanner (a scanner that claims to be "
+                "a keyboard is named by its USB id: hid:VENDOR:PRODUCT, see lsusb)")
+    return None
 
 
 # --- the reader ---------------------------------------------------------------------------
@@ -276,18 +330,30 @@ class HidScanner(ReaderThread):
     A ``PermissionError`` logs the fix once and keeps retrying. Nothing here raises for a
     missing or vanished device. ``opener(path)`` opens the device (``evdev.InputDevice``,
     or an emulator); ``tap(type, code, value, t)``, when given, sees every event read.
+
+    Every open and reopen makes :func:`find_scanners`' checks (:func:`scanner_refusal`;
+    with ``match``, hex ``"vendor:product"``, only that USB id) before grabbing: a
+    keyboard or touchscreen plugged into the scanner's port (a by-path link names the
+    port, not the device) is closed again untouched and reported as ``"refused"`` with
+    the reason, and the path keeps being retried for the scanner. ``idle_gap`` (seconds,
+    None for never) ends a scan whose terminator never came once the scanner is that long
+    quiet. ``framing`` is stripped from every scan (:mod:`.normalise`).
     """
 
     def __init__(self, path: str, out: queue.Queue, clock: Clock, name: str = "hid", seat: int | None = None,
                  opener: Callable[[str], evdev.InputDevice] = evdev.InputDevice, grab: bool = True,
-                 max_length: int = 64, tap: Callable[[int, int, int, float], None] | None = None):
+                 max_length: int = 64, tap: Callable[[int, int, int, float], None] | None = None,
+                 match: str | None = None, idle_gap: float | None = 0.1, framing: Framing = NO_FRAMING):
         super().__init__(name, out, clock)
         self.path = path
         self.seat = seat
         self._opener = opener
         self._grab = grab
         self._tap = tap
-        self._decoder = KeyDecoder(max_length)
+        self._wanted = parse_match(match) if match else None
+        self._idle_gap = idle_gap
+        self._last_event = 0.0  # time.monotonic() of the last event read
+        self._decoder = KeyDecoder(max_length, framing)
         self._device: evdev.InputDevice | None = None
         self._failure: str | None = None  # the failure last reported, so retries stay quiet
         self._counted = threading.Condition()
@@ -321,20 +387,28 @@ class HidScanner(ReaderThread):
                 try:
                     ready, _, _ = select.select([device.fd], [], [], _READ_TIMEOUT)
                     while ready and (event := device.read_one()) is not None:
+                        self._last_event = time.monotonic()
                         self._consume(event.type, event.code, event.value)
                 except OSError as exc:  # ENODEV when unplugged; EIO, EBADF when torn down
                     self._lost(exc)
+                    continue
+                if (not ready and self._idle_gap is not None and self._decoder.pending
+                        and time.monotonic() - self._last_event >= self._idle_gap):
+                    self._put(self._decoder.flush())
         finally:
             self._close()
 
     def _consume(self, event_type: int, code: int, value: int) -> None:
         if self._tap is not None:
             self._tap(event_type, code, value, self._clock.now())
-        for code_text in self._decoder.feed(event_type, code, value):
-            self._out.put(CardScanned(code=code_text, reader=self.name, t=self._clock.now(), seat=self.seat))
+        self._put(self._decoder.feed(event_type, code, value))
         with self._counted:  # after the put: wait_for_events() promises the scans are queued
             self._events_read += 1
             self._counted.notify_all()
+
+    def _put(self, scans: list[str | None]) -> None:
+        for code_text in scans:
+            self._out.put(CardScanned(code=code_text, reader=self.name, t=self._clock.now(), seat=self.seat))
 
     def _try_open(self, first: bool = False) -> bool:
         """One attempt to open and grab. Reports "connected", or a failure the first time it
@@ -342,6 +416,10 @@ class HidScanner(ReaderThread):
         device = None
         try:
             device = self._opener(self.path)
+            refusal = scanner_refusal(device, self.path, self._wanted)
+            if refusal is not None:
+                self._failed("refused", f"{refusal}: left alone at {self.path}", refusal, device, "refused")
+                return False
             if self._grab:
                 device.grab()
         except PermissionError as exc:
@@ -360,12 +438,13 @@ class HidScanner(ReaderThread):
         self._status("connected")
         return True
 
-    def _failed(self, kind: str, message: str, detail: str, device: evdev.InputDevice | None) -> None:
+    def _failed(self, kind: str, message: str, detail: str, device: evdev.InputDevice | None,
+                status: str = "disconnected") -> None:
         self._close(device)
         if kind != self._failure:
             self._failure = kind
             log.warning("scanner %s: %s (%s); retrying every %.1f s", self.name, message, detail, _RETRY_PERIOD)
-            self._status("disconnected", message)
+            self._status(status, message)
 
     def _lost(self, exc: OSError) -> None:
         log.warning("scanner %s at %s lost (%s); retrying every %.1f s", self.name, self.path, exc, _RETRY_PERIOD)

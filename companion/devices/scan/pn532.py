@@ -46,10 +46,12 @@ from typing import Callable
 import serial
 
 from companion.core.clock import Clock
+from companion.core.codes import unpaired_tag
 from companion.core.errors import DeviceError
 from companion.core.events import CardScanned
 
 from .base import ReaderThread
+from .normalise import NO_FRAMING, Framing, clean_scan
 from .ndef import NdefError, _ShortArea, ndef_message, ndef_text_message, ndef_tlv, text_record  # noqa: F401
 
 log = logging.getLogger(__name__)
@@ -341,18 +343,28 @@ class Pn532:
             return None if message is None else text_record(message)
 
 
-def _as_code(text: str | None) -> str | None:
-    code = (text or "").strip()
-    return code if code and all(0x20 < ord(c) < 0x7F for c in code) else None
+def _as_code(text: str | None, framing: Framing = NO_FRAMING) -> str | None:
+    """The code in a tag's Text record, cleaned like every other reader's scan
+    (:func:`~companion.devices.scan.normalise.clean_scan`); None when there is no usable
+    text, so the tag's UID is looked up instead."""
+    code = clean_scan(text or "", framing)
+    return code if code and " " not in code else None
+
+
+_FAILED = object()  # the enrolment lookup raised: the tag's pairing is not known
 
 
 class Pn532Reader(ReaderThread):
     """A PN532 on a serial port, polled in its own daemon thread.
 
     Each newly placed tag puts ``CardScanned(code, reader=name, t=clock.now(), seat)`` on
-    ``out``: ``code`` from the tag's NDEF Text record, else ``uid_to_code(uid_hex)`` (the
-    enrolment lookup, called from the reader thread), else None with the log line "tag UID
-    … is not enrolled". ``on_uid(uid_hex)`` sees every new tag's UID (upper-case hex).
+    ``out``: ``code`` from the tag's NDEF Text record (cleaned with ``framing``, see
+    :mod:`.normalise`), else ``uid_to_code(uid_hex)`` (the enrolment lookup, called from
+    the reader thread), else :func:`~companion.core.codes.unpaired_tag` of its UID, which
+    the session rejects with "This sticker is not paired with a card: run `companion
+    enroll`" (and the log says "tag UID … is not enrolled"): every tag gets a verdict.
+    ``on_uid(uid_hex)`` sees every new tag's UID (upper-case hex); ``tap(uid_hex, code,
+    t)``, when given, sees every tag read and the code it gave (``--record``).
     A tag resting on the reader is one scan until ``lift_polls`` polls in a row miss it.
 
     :class:`DeviceStatus` on ``out``: ``"connected"`` once the PN532 answers, ``"reader not
@@ -365,7 +377,8 @@ class Pn532Reader(ReaderThread):
                  seat: int | None = None, uid_to_code: Callable[[str], str | None] | None = None,
                  poll_interval: float = 0.1, *, on_uid: Callable[[str], None] | None = None,
                  baudrate: int = 115200, tries: int = 3, ack_timeout: float = 0.1,
-                 response_timeout: float = 0.5, retry_period: float = 1.0, lift_polls: int = 2):
+                 response_timeout: float = 0.5, retry_period: float = 1.0, lift_polls: int = 2,
+                 framing: Framing = NO_FRAMING, tap: Callable[[str, str | None, float], None] | None = None):
         if tries < 1 or lift_polls < 1:
             raise ValueError("tries and lift_polls must be at least 1")
         super().__init__(name, out, clock)
@@ -373,6 +386,8 @@ class Pn532Reader(ReaderThread):
         self.poll_interval, self.retry_period, self.lift_polls = poll_interval, retry_period, lift_polls
         self._timing = dict(tries=tries, ack_timeout=ack_timeout, response_timeout=response_timeout)
         self._uid_to_code, self._on_uid = uid_to_code, on_uid
+        self.framing = framing
+        self._tap = tap
         self._serial: serial.Serial | None = None
         self._pn532: Pn532 | None = None
         self._ready = False  # the PN532 answered set-up on the open port
@@ -426,7 +441,7 @@ class Pn532Reader(ReaderThread):
         code = None
         if target.sel_res == 0x00:  # Type 2 tag: NTAG21x / Ultralight may carry the code
             try:
-                code = _as_code(self._pn532.read_ndef_text(target))
+                code = _as_code(self._pn532.read_ndef_text(target), self.framing)
             except TagError as exc:
                 log.info("NFC reader %s: tag %s moved away while being read (%s)", self.name, uid_hex, exc)
                 return  # not marked present: the next poll reads it again
@@ -434,20 +449,26 @@ class Pn532Reader(ReaderThread):
                 log.warning("NFC reader %s: tag %s: %s; using its UID", self.name, uid_hex, exc)
         self._present = target.uid
         self._call(self._on_uid, uid_hex)
+        looked_up = True
         if code is None and self._uid_to_code is not None:
-            code = self._call(self._uid_to_code, uid_hex)
-        if code is None:
+            code = self._call(self._uid_to_code, uid_hex, failed=_FAILED)
+            looked_up = code is not _FAILED
+            code = None if code is _FAILED else code
+        if code is None and looked_up:  # a failed lookup stays None: "scan it again"
             log.info("NFC reader %s: tag UID %s is not enrolled", self.name, uid_hex)
+            code = unpaired_tag(uid_hex)
+        if self._tap is not None:
+            self._call(lambda uid: self._tap(uid, code, self._clock.now()), uid_hex)
         self._out.put(CardScanned(code=code, reader=self.name, t=self._clock.now(), seat=self.seat))
 
-    def _call(self, callback, uid_hex: str):
+    def _call(self, callback, uid_hex: str, failed=None):
         if callback is None:
             return None
         try:
             return callback(uid_hex)
         except Exception:  # a broken callback must not stop the reader
             log.exception("NFC reader %s: callback failed for tag %s", self.name, uid_hex)
-            return None
+            return failed
 
     def _not_responding(self, exc: Pn532Error) -> None:
         if self._stopping.is_set():

@@ -11,6 +11,9 @@ and survives the cable being pulled out and put back.
 ([b'SRS71M'], [b'SHX02K'])
 >>> decode_line(b" SRS71M "), decode_line(b"\\xff\\xfe")
 ('SRS71M', None)
+
+Framing (AIM identifiers, configured prefixes and suffixes, control characters) is
+stripped by :mod:`companion.devices.scan.normalise`, the same for every reader.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from companion.core.errors import DeviceError
 from companion.core.events import CardScanned
 
 from .base import ReaderThread
+from .normalise import NO_FRAMING, Framing, clean_scan
 
 log = logging.getLogger(__name__)
 
@@ -45,11 +49,12 @@ class LineFramer:
     A line ends at CR, LF or CRLF; a CRLF counts once even when the CR ends one chunk and
     the LF starts the next. Empty lines yield nothing. A line longer than ``max_length``
     bytes (a scanner stuck sending, or line noise) is dropped whole, up to its terminator,
-    with a logged warning.
+    with a logged warning, and yields None once, as soon as it is too long: a garbled
+    read that still gets a verdict.
 
     >>> f = LineFramer(max_length=4)
     >>> f.feed(b"TOOLONG\\rOK\\r\\n\\n")
-    [b'OK']
+    [None, b'OK']
     """
 
     def __init__(self, max_length: int = 64):
@@ -60,9 +65,10 @@ class LineFramer:
         self._discarding = False  # inside an overlong line: drop bytes until its terminator
         self._after_cr = False  # the last byte was CR, so an LF now completes a CRLF
 
-    def feed(self, chunk: bytes) -> list[bytes]:
-        """Add ``chunk`` and return the lines it completed, terminators removed."""
-        lines: list[bytes] = []
+    def feed(self, chunk: bytes) -> list[bytes | None]:
+        """Add ``chunk`` and return the lines it completed, terminators removed (None for
+        a line that grew too long)."""
+        lines: list[bytes | None] = []
         for byte in chunk:
             if byte == _LF and self._after_cr:
                 self._after_cr = False
@@ -83,6 +89,7 @@ class LineFramer:
                     )
                     self._line.clear()
                     self._discarding = True
+                    lines.append(None)
         return lines
 
     def flush(self) -> bytes | None:
@@ -99,23 +106,18 @@ class LineFramer:
         self._after_cr = False
 
 
-def decode_line(line: bytes) -> str | None:
-    """The code in one line: printable ASCII with surrounding whitespace stripped, and an
-    AIM symbology identifier (``]C0`` Code 128, ``]Q1`` QR, ``]E0`` EAN-13 ...: ``]``, a
-    letter, a modifier character) removed from its start.
+def decode_line(line: bytes, framing: Framing = NO_FRAMING) -> str | None:
+    """The code in one line, framing stripped by
+    :func:`~companion.devices.scan.normalise.clean_scan` (control characters and white
+    space at the ends, configured prefix and suffix, an AIM identifier such as ``]C0``).
 
-    Returns None when any byte is not printable ASCII (a garbled read) and ``""`` for a
-    line of only whitespace.
+    Returns None when a byte left is not printable ASCII (a garbled read) and ``""`` for a
+    line of only framing.
 
     >>> decode_line(b"\\tSBL9Q  "), decode_line(b"SB\\x00L9Q"), decode_line(b"  ")
     ('SBL9Q', None, '')
     """
-    text = line.strip()
-    if any(byte < 0x20 or byte > 0x7E for byte in text):
-        return None
-    if len(text) >= 3 and text[:1] == b"]" and chr(text[1]).isalpha():
-        text = text[3:].strip()
-    return text.decode("ascii")
+    return clean_scan(line, framing)
 
 
 class SerialScanner(ReaderThread):
@@ -148,8 +150,10 @@ class SerialScanner(ReaderThread):
         max_length: int = 64,
         tap: "Callable[[bytes, float], None] | None" = None,
         idle_gap: float | None = 0.1,
+        framing: Framing = NO_FRAMING,
     ):
         super().__init__(name, out, clock)
+        self.framing = framing
         self.port = port
         self.baudrate = baudrate
         self.seat = seat
@@ -204,7 +208,8 @@ class SerialScanner(ReaderThread):
                     self._last_data = time.monotonic()
                     self._consume(data)
                 elif self._idle_gap is not None and time.monotonic() - self._last_data >= self._idle_gap:
-                    self._emit(self._framer.flush())
+                    if (line := self._framer.flush()) is not None:
+                        self._emit(line)
         finally:
             self._close()
 
@@ -219,9 +224,8 @@ class SerialScanner(ReaderThread):
             self._counted.notify_all()
 
     def _emit(self, line: bytes | None) -> None:
-        if line is None:
-            return
-        code = decode_line(line)
+        """One line -> one CardScanned (None: an overlong line, a garbled read)."""
+        code = None if line is None else decode_line(line, self.framing)
         if code == "":
             return
         if code is None:
