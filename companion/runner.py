@@ -24,6 +24,9 @@ from .table import Session, Verdict, log_record
 # its half-entered Blast there, e.g. ``menu quick 5-6 7``). Neither is stored.
 UI_COMMANDS = ("swap", "deck", "draft", "cancel", "hint", "menu")
 HINT_SECONDS = 8.0
+# A finished game whose result could not be saved (a full card) is saved again this often
+# while the table runs, and in any case on the next start (Session.start replays it).
+FINISH_RETRY_SECONDS = 5.0
 # Under --simulate the arrow keys tilt the emulated tray toward seat 1 (up), 2 (right),
 # 3 (down), 4 (left).
 ARROW_SEATS = {"up": 1, "right": 2, "down": 3, "left": 4}
@@ -82,6 +85,7 @@ class Runner:
     stopping: bool = False
     _shown_second: int = -1
     _hint_at: float = 0.0
+    _finish_tried: float = float("-inf")
 
     def __post_init__(self) -> None:
         self.session.listeners.append(self._heard)
@@ -187,11 +191,21 @@ class Runner:
     # ------------------------------------------------------------ loop
 
     def step(self, block: float | None = None) -> int:
-        """One loop turn: window events, every queued input, a redraw if needed."""
+        """One loop turn: window events, every queued input, a redraw if needed, and
+        another try at saving a finished game's result if the store was full."""
         self.poll_window()
         handled = self.session.pump(self.inputs, block)
+        self._retry_finish()
         self.render()
         return handled
+
+    def _retry_finish(self) -> None:
+        if getattr(self.session, "unsaved_result", None) is None:
+            return
+        now = self.clock.now()
+        if now - self._finish_tried >= FINISH_RETRY_SECONDS:
+            self._finish_tried = now
+            self.session.retry_finish()
 
     def loop(self, frame: float = 1 / 30) -> None:
         """Run until :attr:`stopping` (window closed, SIGTERM, or end of input)."""
