@@ -559,3 +559,22 @@ def test_a_scan_with_no_terminator_ends_when_the_scanner_goes_quiet(rig):
         found = codes(drain(q))
         time.sleep(0.02)
     assert found == ["SRS71M"]
+
+
+def test_a_bug_in_the_decoder_is_reported_and_the_reader_carries_on(rig, monkeypatch, caplog):
+    fake, scanner, q = rig
+    real_feed, calls = scanner._decoder.feed, []
+
+    def feed_once_broken(*event):
+        calls.append(event)
+        if len(calls) == 1:
+            raise RuntimeError("decoder bug")
+        return real_feed(*event)
+
+    monkeypatch.setattr(scanner._decoder, "feed", feed_once_broken)
+    with caplog.at_level(logging.ERROR):
+        fake.send(key_events("X"))
+        assert "decoder bug" in next_status(q, "disconnected").detail
+    next_status(q, "connected")  # the thread runs again and reopens the device
+    assert scanner.running
+    assert codes(send_and_collect(fake, scanner, q, key_events("SBL9Q"))) == ["SBL9Q"]

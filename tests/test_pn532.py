@@ -19,7 +19,7 @@ from companion.devices.emulated.pn532 import EmulatedPn532
 from companion.devices.scan.pn532 import (
     ACK_FRAME, ERROR_FRAME, NACK_FRAME, NOT_RESPONDING, UNPLUGGED, ChecksumError, Control, Frame,
     FrameParser, NdefError, NoAckError, Pn532, Pn532Error, Pn532Reader, build_frame, ndef_message,
-    ndef_text_message, ndef_tlv, parse_target, text_record, _ShortArea,
+    ndef_text_message, ndef_tlv, parse_target, TagError, Target, text_record, _ShortArea,
 )
 from queue_helpers import drain
 
@@ -483,3 +483,45 @@ def test_a_failing_enrolment_lookup_does_not_stop_the_reader(clock, caplog):
             assert next_of(q, CardScanned).code == "SRS71M"
         finally:
             reader.stop()
+
+
+class _Interrupted:
+    """A PN532 whose tag is taken away in the middle of its read, then is gone or back."""
+
+    def __init__(self, polls):
+        self.polls = list(polls)  # what each poll finds: a Target or None
+        self.reads = 0
+
+    def list_passive_target(self):
+        return self.polls.pop(0)
+
+    def read_ndef_text(self, target):
+        self.reads += 1
+        if self.reads == 1:
+            raise TagError(0x01)  # the tag left the field mid-read
+        return "SRS71M"
+
+
+TAG = Target(1, b"\x00\x44", 0x00, bytes.fromhex("04A1B2C3D4E5F6"))
+
+
+def test_a_tag_taken_away_mid_read_and_gone_is_an_unreadable_scan_not_silence(clock):
+    q: queue.Queue = queue.Queue()
+    reader = Pn532Reader("/dev/null", q, clock, uid_to_code=lambda uid: None)
+    reader._pn532 = _Interrupted([TAG, None, None])
+    reader._poll()
+    assert drain(q) == []  # read again at the next poll before anything is said
+    reader._poll()
+    assert [item.code for item in drain(q)] == [None]  # gone: "scan the card again"
+    reader._poll()
+    assert drain(q) == []
+
+
+def test_a_tag_taken_away_mid_read_and_back_is_one_scan(clock):
+    q: queue.Queue = queue.Queue()
+    reader = Pn532Reader("/dev/null", q, clock, uid_to_code=lambda uid: None)
+    reader._pn532 = _Interrupted([TAG, TAG, None])
+    reader._poll()
+    reader._poll()
+    reader._poll()
+    assert [item.code for item in drain(q)] == ["SRS71M"]

@@ -19,6 +19,7 @@ from companion.core.events import DeviceStatus
 log = logging.getLogger(__name__)
 
 JOIN_TIMEOUT = 1.0  # seconds stop() waits for the reader thread
+RESTART_DELAY = 0.5  # seconds before a reader thread that hit a bug runs again
 
 
 class ReaderThread:
@@ -41,7 +42,7 @@ class ReaderThread:
         if self._thread is not None:
             return
         self._try_open(first=True)
-        self._thread = threading.Thread(target=self._run, name=f"{self.thread_prefix}-{self.name}", daemon=True)
+        self._thread = threading.Thread(target=self._guarded, name=f"{self.thread_prefix}-{self.name}", daemon=True)
         self._thread.start()
 
     def stop(self) -> None:
@@ -53,6 +54,19 @@ class ReaderThread:
                 log.warning("reader %s: thread did not stop within %.1f s", self.name, JOIN_TIMEOUT)
                 return  # the thread still owns the device and closes it on its way out
         self._close()
+
+    def _guarded(self) -> None:
+        """The thread body: :meth:`_run`, started again (after a report and
+        :data:`RESTART_DELAY` s) if a bug lets an exception out of it, so a reader never
+        dies silently. ``_run`` closes the device on its way out; the next run reopens it."""
+        while not self._stopping.is_set():
+            try:
+                self._run()
+                return
+            except Exception as exc:  # noqa: BLE001 - the last line of defence of a device thread
+                log.exception("reader %s: unexpected error; starting it again", self.name)
+                self._status("disconnected", f"{self.name} stopped after an error ({exc}); starting it again")
+                self._stopping.wait(RESTART_DELAY)
 
     @property
     def running(self) -> bool:

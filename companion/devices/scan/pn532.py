@@ -366,6 +366,8 @@ class Pn532Reader(ReaderThread):
     ``on_uid(uid_hex)`` sees every new tag's UID (upper-case hex); ``tap(uid_hex, code,
     t)``, when given, sees every tag read and the code it gave (``--record``).
     A tag resting on the reader is one scan until ``lift_polls`` polls in a row miss it.
+    A tag taken away in the middle of its read is read again at the next poll, or, if it
+    is gone by then, is one unreadable scan (``code`` None: "scan the card again").
 
     :class:`DeviceStatus` on ``out``: ``"connected"`` once the PN532 answers, ``"reader not
     responding"`` after ``tries`` unanswered tries of a command (then set-up is retried
@@ -393,6 +395,7 @@ class Pn532Reader(ReaderThread):
         self._ready = False  # the PN532 answered set-up on the open port
         self._silent = False  # "reader not responding" was reported and not yet cleared
         self._present: bytes | None = None  # UID of the tag resting on the reader
+        self._interrupted: str | None = None  # UID of a tag taken away in the middle of its read
         self._misses = 0
 
     @property
@@ -429,6 +432,10 @@ class Pn532Reader(ReaderThread):
     def _poll(self) -> None:
         target = self._pn532.list_passive_target()
         if target is None:
+            if self._interrupted is not None:  # it was taken away before it could be read
+                log.info("NFC reader %s: tag %s left before it was read", self.name, self._interrupted)
+                self._interrupted = None
+                self._out.put(CardScanned(code=None, reader=self.name, t=self._clock.now(), seat=self.seat))
             self._misses += 1
             if self._present is not None and self._misses >= self.lift_polls:
                 log.debug("NFC reader %s: tag %s lifted", self.name, self._present.hex().upper())
@@ -444,10 +451,11 @@ class Pn532Reader(ReaderThread):
                 code = _as_code(self._pn532.read_ndef_text(target), self.framing)
             except TagError as exc:
                 log.info("NFC reader %s: tag %s moved away while being read (%s)", self.name, uid_hex, exc)
+                self._interrupted = uid_hex  # a verdict if it does not come back at the next poll
                 return  # not marked present: the next poll reads it again
             except NdefError as exc:
                 log.warning("NFC reader %s: tag %s: %s; using its UID", self.name, uid_hex, exc)
-        self._present = target.uid
+        self._present, self._interrupted = target.uid, None
         self._call(self._on_uid, uid_hex)
         looked_up = True
         if code is None and self._uid_to_code is not None:
