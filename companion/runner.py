@@ -15,7 +15,7 @@ from typing import IO, Any, Callable
 
 from .core.clock import Clock
 from .core.events import CardScanned, Touch
-from .devices.scan.normalise import clean_scan
+from .devices.scan.normalise import NO_FRAMING, clean_scan
 from .table import Session, Verdict, log_record
 
 # Touch commands the screen handles itself (menus); everything else goes to the game.
@@ -79,6 +79,7 @@ class Runner:
     simulate: bool = False               # typed lines act as scans ("/cmd" as touches)
     record: Any = None                   # companion.trace.TraceWriter for touches
     tray: Any = None                     # companion.tray.EmulatedTray under --simulate
+    framing: Any = None                  # prefixes/suffixes a scanner typing into the window adds
     menu: str | None = None
     deck_draft: int | None = None
     dirty: bool = True
@@ -112,7 +113,7 @@ class Runner:
         """A code typed (or sent by a keyboard-mode scanner) into the window or stdin."""
         if self.record is not None:
             self.record.bytes(reader, self.clock.now(), (text + "\r").encode("latin-1", "replace"))
-        code = clean_scan(text)  # the same framing every reader strips (AIM ids, control characters)
+        code = clean_scan(text, self.framing or NO_FRAMING)  # what every reader strips (docs/scanners.md)
         if code != "":
             self.inputs.put(CardScanned(None if code is None else code.upper(), reader, self.clock.now()))
 

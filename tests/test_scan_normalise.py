@@ -140,3 +140,18 @@ def test_an_unpaired_nfc_sticker_is_rejected_with_what_to_do():
     with pytest.raises(BadScan) as info:
         check_code(unpaired_tag("04A1B2C3D4E5F6"))
     assert info.value.message == "This sticker is not paired with a card: run `companion enroll`."
+
+
+def test_a_scanner_typing_into_the_window_is_cleaned_the_same_way():
+    from companion.core.clock import FakeClock
+    from companion.core.store import EventStore
+    from companion.runner import Runner
+    from companion.table import Session
+
+    clock = FakeClock()
+    session = Session.start("sugarrr", ["Ana", "Ben"], EventStore(":memory:"), clock)
+    runner = Runner(session, clock, framing=Framing(suffixes=(";",)))
+    for typed_text in ["]C0SRS71M", "\x02SRS71M\x03", "SRS71M;", "\r\n"]:
+        runner.scan_text(typed_text)
+    scans = [runner.inputs.get_nowait().code for _ in range(runner.inputs.qsize())]
+    assert scans == ["SRS71M", "SRS71M", "SRS71M"]

@@ -136,7 +136,7 @@ def cmd_run(args) -> int:
             record = TraceWriter(args.record, args.game, list(session.state.players), clock.now(), stored or None,
                                  game_id=session.game_id)
             stack.callback(record.close)
-        runner = Runner(session, clock, app=app, simulate=args.simulate, record=record)
+        runner = Runner(session, clock, app=app, simulate=args.simulate, record=record, framing=framing)
         # NFC tags enrolled with `companion enroll`: a plain dict, because the NFC reader looks
         # codes up from its own thread and the store's connection belongs to this one.
         enrolled = {e.uid: e.code for e in Enrolments(store).all(args.game)} if specs else {}
