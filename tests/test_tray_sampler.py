@@ -132,3 +132,23 @@ def test_the_thread_samples_and_stops_promptly():
     t0 = time.monotonic()
     sampler.stop()
     assert sampler.last_g is not None and time.monotonic() - t0 < 1.0
+
+
+@pytest.mark.parametrize("chip_cls", [EmulatedAdxl345, EmulatedMpu6050, EmulatedLis3dh])
+def test_one_glitched_id_read_at_connect_never_shows_the_sensor_offline(chip_cls):
+    clock, tray, chip, bus, out, sampler = rig(chip_cls)
+    chip.fault("ones", times=1)  # the first ID read answers 0xFF
+    run(clock, sampler, 0.5)
+    statuses = [e.status for e in drain(out) if isinstance(e, DeviceStatus)]
+    assert statuses == ["connected"]
+
+
+def test_a_clone_is_connected_and_named_in_the_status():
+    clock = FakeClock(0.0)
+    chip = EmulatedMpu6050(who_am_i=0x98, clock=clock, reset_time=0)
+    bus, out = EmulatedBus(chip), queue.Queue()
+    sampler = TraySampler(lambda: bus.open() or bus, out, clock, TiltDetector(Calibration.default((0.0, 0.0, 1.0))),
+                          sleep=clock.advance)
+    run(clock, sampler, 0.2)
+    assert sampler.status == "connected"
+    assert sampler.chip.part.startswith("MPU-6050 clone") and sampler.chip.warning
