@@ -418,7 +418,7 @@ class HidScanner(ReaderThread):
             device = self._opener(self.path)
             refusal = scanner_refusal(device, self.path, self._wanted)
             if refusal is not None:
-                self._failed("refused", f"{refusal}: left alone at {self.path}", refusal, device, "refused")
+                self._failed("refused", f"not a scanner, left alone: {refusal}", f"at {self.path}", device, "refused")
                 return False
             if self._grab:
                 device.grab()
