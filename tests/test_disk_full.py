@@ -4,8 +4,9 @@ Mid-game a full card refuses the input and keeps the state.
 
 The card is :class:`FullCard`: a real store on a real file whose writes fail, once the
 test says the card is full, with the error SQLite gives then ("database or disk is
-full"). With a few KiB left, the last input's small row still fits in a page the file
-already has while the result (a longer row) needs a new one: ``room_for_inputs`` is that.
+full"); ``room_for_inputs`` lets the last input's commit through and not the result's.
+The last test fills a real file system instead: the operating system's file size limit
+(RLIMIT_FSIZE) in a child process.
 """
 
 from __future__ import annotations
@@ -139,3 +140,62 @@ def test_mid_game_a_full_disk_still_refuses_the_input_and_keeps_the_state(tmp_pa
     assert state_digest(session.state) == before
     make_room(store)
     assert store.inputs(session.game_id) == stored
+
+
+REAL_FULL_DISK = r'''
+import json, os, resource, shutil, signal, sys
+from companion.core.clock import FakeClock
+from companion.core.events import input_from_dict
+from companion.core.store import EventStore
+from companion.table import Session
+
+folder, players = sys.argv[1], json.loads(sys.argv[2])
+inputs = [input_from_dict(d) for d in json.loads(sys.argv[3])]
+path = os.path.join(folder, "table.db")
+store = EventStore(path)
+session = Session.start("sugarrr", players, store, FakeClock(inputs[0].t))
+for item in inputs[:-1]:
+    session.handle(item)
+store.query("PRAGMA wal_checkpoint(TRUNCATE)")
+# How many bytes the last input's commit writes: measured on a copy of the file.
+shutil.copy(path, path + ".probe")
+probe = EventStore(path + ".probe")
+probe.query("PRAGMA wal_checkpoint(TRUNCATE)")  # whatever opening it wrote
+probe.append(session.game_id, inputs[-1])
+needed = os.path.getsize(path + ".probe-wal")
+probe.close()
+# The card now has room for that commit and 2 KiB more: no room for the result's page.
+signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails with EFBIG instead
+resource.setrlimit(resource.RLIMIT_FSIZE, (needed + 2048, resource.RLIM_INFINITY))
+verdict = session.handle(inputs[-1])
+print(json.dumps({"verdict": verdict.verdict, "over": session.over,
+                  "unsaved": session.unsaved_result is not None,
+                  "stored": len(store.inputs(session.game_id))}))
+'''
+
+
+def test_a_really_full_file_system_at_the_last_input(tmp_path, family_game):
+    """The same with the operating system refusing to grow the store's files
+    (RLIMIT_FSIZE, in a child process): room for the last input's commit (two 4 KiB WAL
+    frames, measured on a copy) and 2 KiB more, so about 10 KiB left before the last
+    input. The input is committed, the result's frame is not, nothing escapes, and the
+    next start finishes the game."""
+    import json
+    import subprocess
+    import sys
+
+    from companion.core.events import input_to_dict
+
+    inputs, players, result = family_game
+    child = subprocess.run(
+        [sys.executable, "-c", REAL_FULL_DISK, str(tmp_path), json.dumps(players),
+         json.dumps([input_to_dict(i) for i in inputs])],
+        capture_output=True, text=True, timeout=120)
+    assert child.returncode == 0, child.stderr
+    said = json.loads(child.stdout.strip().splitlines()[-1])
+    assert said == {"verdict": "accepted", "over": True, "unsaved": True, "stored": len(inputs)}
+    store = EventStore(tmp_path / "table.db")
+    assert store.unfinished("sugarrr") is not None  # the result did not fit
+    again = Session.start("sugarrr", [], store, FakeClock(inputs[-1].t + 60))
+    assert again.over and store.unfinished("sugarrr") is None
+    assert store.games()[0].result == result
