@@ -31,7 +31,7 @@ from .trace import read
 
 
 def replay(path: str | Path, store: str = ":memory:", window: bool = True, listeners=(),
-           snapshots: str | Path | None = None) -> Runner:
+           snapshots: str | Path | None = None, on_start=None) -> Runner:
     """Replay the trace at ``path`` and return the finished :class:`Runner`.
 
     ``window`` draws every change on a (headless) pygame window; ``snapshots`` is a
@@ -45,6 +45,8 @@ def replay(path: str | Path, store: str = ":memory:", window: bool = True, liste
     session = Session.start(trace.game, list(trace.players), store_db, clock, resume=False,
                             options=trace.options)
     session.listeners.extend(listeners)
+    if on_start is not None:  # e.g. to read the session's state from a listener
+        on_start(session)
     app = None
     if window:
         import os

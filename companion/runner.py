@@ -10,13 +10,15 @@ from __future__ import annotations
 import json
 import queue
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import IO, Any, Callable
 
 from .core.clock import Clock
 from .core.events import CardScanned, Touch
 from .devices.scan.normalise import NO_FRAMING, clean_scan
 from .table import Session, Verdict, log_record
+from .ui import timers
+from .ui.timers import Timers
 
 # Touch commands the screen handles itself (menus); everything else goes to the game.
 # ``hint`` shows a hint (Sugar Blast) for HINT_SECONDS or until the next input; ``menu
@@ -68,6 +70,67 @@ def _what(item, verdict: Verdict) -> str:
     return getattr(item, "command", type(item).__name__)
 
 
+#: Counters the table keeps track of, by the public view's field name: what text mode
+#: prints when one changes. A game may instead give ``rules.counters(view) -> {label: n}``.
+COUNTERS = (("deck", "Fruit Deck"), ("bag_n", "Bag"), ("bag_count", "Bag"), ("draw_pile", "Draw pile"))
+
+
+def counters(game, view) -> dict[str, int]:
+    """The deck/bag counts of a public view, by label (``{"Fruit Deck": 40}``)."""
+    own = getattr(game.rules, "counters", None)
+    if own is not None:
+        return dict(own(view))
+    out: dict[str, int] = {}
+    for name, label in COUNTERS:
+        value = getattr(view, name, None)
+        if isinstance(value, int) and not isinstance(value, bool) and label not in out:
+            out[label] = value
+    return out
+
+
+class TextLog:
+    """Headless text mode: one readable line per input, then whose turn it is and what
+    the table awaits, the deck or bag count when it changed, and at the end the same
+    score table as ``companion score`` (:meth:`~companion.core.game.Result.text`)."""
+
+    def __init__(self, out: IO[str], session: Session):
+        self.out, self.session = out, session
+        self._counts: dict[str, int] = {}
+        self._ended = False
+        self._line = text_logger(out)
+
+    def __call__(self, item, verdict: Verdict | None) -> None:
+        self._line(item, verdict)
+        if verdict is not None and verdict.verdict != "ignored":
+            self.status()
+
+    def start(self) -> None:
+        """The opening lines: the game, the players, and (resumed or new) where things stand."""
+        s = self.session
+        resumed = f" (resumed, {s.resumed_inputs} inputs)" if s.resumed_inputs else ""
+        self.out.write(f"{s.desc.name}: {', '.join(s.state.players)}{resumed}\n")
+        self.status(force=True)
+
+    def status(self, force: bool = False) -> None:
+        s = self.session
+        if s.over:
+            result = s.result()
+            if result is not None and not self._ended:
+                self.out.write(result.text() + "\n")
+            self._ended = True
+            self.out.flush()
+            return
+        counts = counters(s.desc, s.view)
+        changed = [f"{label}: {n} left" for label, n in counts.items() if force or self._counts.get(label) != n]
+        self._counts = counts
+        if changed:
+            self.out.write("  " + ", ".join(changed) + "\n")
+        state = s.state
+        who = state.players[state.active]
+        self.out.write(f"  Now: {who}'s turn (turn {state.turn}). {s.prompt()}\n")
+        self.out.flush()
+
+
 @dataclass
 class Runner:
     """Owns the input queue and (unless headless) the window for one session."""
@@ -76,6 +139,9 @@ class Runner:
     clock: Clock
     inputs: "queue.Queue" = field(default_factory=queue.Queue)
     app: Any = None                      # companion.ui.app.App, or None when headless
+    display: Any = None                  # companion.ui.display.Display: opens (again) later
+    text_out: Any = None                 # headless: where to say what a screen-only command needs
+    timers: Timers = field(default_factory=Timers)
     simulate: bool = False               # typed lines act as scans ("/cmd" as touches)
     record: Any = None                   # companion.trace.TraceWriter for touches
     tray: Any = None                     # companion.tray.EmulatedTray under --simulate
@@ -87,6 +153,8 @@ class Runner:
     _shown_second: int = -1
     _hint_at: float = 0.0
     _finish_tried: float = float("-inf")
+    _draw_failed: bool = False
+    _passed: float | None = None
 
     def __post_init__(self) -> None:
         self.session.listeners.append(self._heard)
@@ -123,6 +191,13 @@ class Runner:
         verb = words[0] if words else ""
         self.dirty = True
         if verb in UI_COMMANDS and not (verb in ("swap", "deck") and len(words) > 1):
+            unseen = self.app is None or getattr(self.app, "invisible", False)
+            if self.text_out is not None and unseen and verb in ("swap", "deck"):
+                example = {"swap": "/swap 2 (the column to swap)", "deck": "/deck 40 (the cards left)"}[verb]
+                self.text_out.write(f"/{verb} opens a menu on the screen; without a screen type it with "
+                                    f"a number: {example}\n")
+                self.text_out.flush()
+                return
             if verb == "cancel":
                 self.menu, self.deck_draft = None, None
             elif verb == "menu":
@@ -144,7 +219,15 @@ class Runner:
     def poll_window(self) -> None:
         if self.app is None:
             return
-        for kind, value in self.app.poll():
+        try:
+            events = self.app.poll()
+        except pygame_error() as err:
+            if self.display is None:
+                raise
+            self.display.lost(err)
+            self.app = None
+            return
+        for kind, value in events:
             if kind == "quit":
                 self.stopping = True
             elif kind == "touch":
@@ -164,10 +247,45 @@ class Runner:
         s = self.session
         if self.menu == "hint" and self.clock.now() - self._hint_at > HINT_SECONDS:
             self.menu = None
+        clocks = self.clocks()
         return TableInfo(verdict=s.last_message, verdict_ok=s.last_ok, prompt=s.prompt(),
-                         devices=dict(s.devices), turn_seconds=max(0.0, self.clock.now() - s.turn_started),
+                         devices=dict(s.devices), turn_seconds=clocks["turn"],
                          menu=self.menu, deck_draft=self.deck_draft, entry=s.entry, undo=s.undo_label(),
-                         game_name=s.desc.name)
+                         game_name=s.desc.name, game_seconds=clocks["game"], turn_left=clocks["left"],
+                         warning=clocks["warning"], paused=s.paused, can_pause=not s.over)
+
+    def clocks(self) -> dict:
+        """The game clock, the turn clock, the time left (turn limit or the active
+        player's chess-clock bank) and whether to warn; all from stored input times."""
+        s, now, t = self.session, self.clock.now(), self.timers
+        pauses = list(s.pauses)
+        turn = timers.turn_seconds(s.turn_started, now, pauses)
+        left = t.left(turn)
+        banks = t.banks(timers.spent_by_seat(s.turns(), now, pauses), len(s.state.players))
+        if banks is not None:
+            bank = banks[s.state.active]
+            left = bank if left is None else min(left, bank)
+        return {"game": timers.game_seconds(s.started, now, pauses), "turn": turn,
+                "left": None if left is None else max(0.0, left), "banks": banks,
+                "warning": left is not None and left <= t.warn and not s.over}
+
+    def check_turn_limit(self) -> None:
+        """At zero with ``at_zero="pass"``: pass the turn once, if the rules allow a pass
+        now (otherwise the clock only shows orange)."""
+        s, t = self.session, self.timers
+        if t.limit is None or t.at_zero != "pass" or s.over or s.paused or self._passed == s.turn_started:
+            return
+        if not t.expired(timers.turn_seconds(s.turn_started, self.clock.now(), s.pauses)):
+            return
+        self._passed = s.turn_started
+        from .table import decide
+
+        item = Touch("pass", self.clock.now())
+        try:
+            decide(s.desc, s.state, s.entry, item)
+        except Exception:  # the rules allow no pass now: warn only
+            return
+        self.inputs.put(item)
 
     def draw(self, surface) -> list:
         """Draw the current screen of the session's game onto ``surface``."""
@@ -177,17 +295,56 @@ class Runner:
         info = self.info()
         result = self.session.result()
         if result is not None:
-            return screen.draw_final(surface, result, info)
-        buttons = screen.draw_game(surface, self.session.view, info)
+            # Best first on every final screen (the result itself keeps seat order).
+            ranked = replace(result, players=tuple(result.ranked()))
+            return screen.draw_final(surface, drawable_result(ranked), info)
+        buttons = screen.draw_game(surface, drawable_view(self.session.view), info)
         return chrome.overlay(surface, info, buttons)
 
     def render(self, force: bool = False) -> None:
+        """Redraw when something changed or the clock's second ticked. A screen that
+        fails is closed and retried by :attr:`display`; a game screen that raises is
+        replaced by a plain one, so drawing never stops the readers or the rules."""
+        if self.display is not None and self.app is None:
+            self.app = self.display.ensure()
+            if self.app is None:
+                return
+            force = True  # just opened: show the current state
         if self.app is None:
             return
-        second = int(self.clock.now() - self.session.turn_started)
+        second = int(self.clock.now() - self.session.turn_started) if not self.session.paused else -2
         if force or self.dirty or second != self._shown_second:
-            self.app.show(self.draw)
+            try:
+                self.app.show(self._safe_draw)
+            except pygame_error() as err:
+                if self.display is None:
+                    raise
+                self.display.lost(err)
+                self.app = None
+                return
             self.dirty, self._shown_second = False, second
+
+    def _safe_draw(self, surface) -> list:
+        try:
+            return self.draw(surface)
+        except Exception as err:  # a bug in one game's screen must not stop the table
+            if not self._draw_failed:
+                import traceback
+
+                print("companion: the game screen failed to draw; showing a plain screen instead:\n"
+                      + "".join(traceback.format_exception(err)), file=sys.stderr, flush=True)
+            self._draw_failed = True
+            from .ui import theme
+            from .ui.widgets import draw_wrapped
+
+            surface.fill(theme.BG)
+            info = self.info()
+            w, h = surface.get_size()
+            draw_wrapped(surface, info.verdict or info.game_name, pygame_rect(20, 20, w - 40, h // 2 - 30),
+                         theme.BIG, max_lines=4)
+            draw_wrapped(surface, info.prompt, pygame_rect(20, h // 2, w - 40, h // 2 - 20), theme.MEDIUM,
+                         theme.TEXT_DIM, max_lines=4)
+            return []
 
     # ------------------------------------------------------------ loop
 
@@ -195,6 +352,7 @@ class Runner:
         """One loop turn: window events, every queued input, a redraw if needed, and
         another try at saving a finished game's result if the store was full."""
         self.poll_window()
+        self.check_turn_limit()
         handled = self.session.pump(self.inputs, block)
         self._retry_finish()
         self.render()
@@ -208,29 +366,52 @@ class Runner:
             self._finish_tried = now
             self.session.retry_finish()
 
-    def loop(self, frame: float = 1 / 30) -> None:
-        """Run until :attr:`stopping` (window closed, SIGTERM, or end of input)."""
+    def loop(self, frame: float = 1 / 20) -> None:
+        """Run until :attr:`stopping` (window closed, SIGTERM, or end of input). Each turn
+        waits up to ``frame`` seconds on the input queue (an input wakes it at once), so a
+        touch is seen within 50 ms and an idle table wakes 20 times a second."""
         while not self.stopping:
             self.step(block=frame)
 
 
-def print_scores(result, out: IO[str] | None = None) -> None:
-    """The final scores as a plain table: one row per player, winners marked."""
-    out = out or sys.stdout  # looked up now, so a redirected stdout is honoured
-    if hasattr(result, "text"):  # a game whose result prints itself (Sugar Blast)
-        out.write(result.text() + "\n")
-        return
-    sheets = result.sheets
-    fruits = [f.fruit for f in sheets[0].fruits]
-    width = max(len(s.name) for s in sheets) + 2
-    head = "Player".ljust(width) + "".join(f"{f[:11]:>12}" for f in fruits) + f"{'Salad':>7}{'Saurs':>7}{'Total':>7}"
-    out.write(head + "\n" + "-" * len(head) + "\n")
-    for s in sheets:
-        mark = " *" if s.name in result.winners else ""
-        cells = "".join(f"{f'{f.cards}x{f.per_card}={f.points}':>12}" for f in s.fruits)
-        out.write(s.name.ljust(width) + cells + f"{s.salads:>7}{s.saur_cards:>7}{s.total:>7}{mark}\n")
-    verb = "is the Win-O-Saur" if len(result.winners) == 1 else "are Win-O-Saurs"
-    line = f"{' and '.join(result.winners)} {verb}!"
-    if result.tie_break:
-        line += f" (tie decided by: {result.tie_break})"
-    out.write(line + "\n")
+def drawable_view(view):
+    """The view with each player's name as the screen can draw it (a name in a script no
+    installed font has becomes "Player N"; see :func:`companion.ui.fonts.display_name`)."""
+    from dataclasses import replace
+
+    from .ui.fonts import display_name
+
+    names = tuple(display_name(n, i) for i, n in enumerate(view.players, 1))
+    return view if names == tuple(view.players) else replace(view, players=names)
+
+
+def drawable_result(result):
+    """:func:`drawable_view` for a final result (its players, winners and score sheets)."""
+    from dataclasses import fields, is_dataclass, replace
+
+    from .ui.fonts import display_name
+
+    shown = {p.name: display_name(p.name, i) for i, p in enumerate(result.players, 1)}
+    if all(k == v for k, v in shown.items()):
+        return result
+
+    def sheet(obj):
+        if is_dataclass(obj) and any(f.name == "name" for f in fields(obj)) and obj.name in shown:
+            return replace(obj, name=shown[obj.name])
+        return obj
+
+    players = tuple(replace(p, name=shown[p.name], sheet=sheet(p.sheet)) for p in result.players)
+    return replace(result, players=players, winners=tuple(shown.get(w, w) for w in result.winners),
+                   detail=sheet(result.detail))
+
+
+def pygame_error():
+    import pygame
+
+    return pygame.error
+
+
+def pygame_rect(*args):
+    import pygame
+
+    return pygame.Rect(*args)

@@ -56,6 +56,16 @@ def decide(game: Game, state: Any, entry: Any, item: Input) -> tuple[Any, Any, l
     return state, entry, list(events), message
 
 
+PAUSE_COMMANDS = ("pause", "resume")
+
+
+def is_pause(item: Input) -> bool:
+    """Pause or Resume (the touch commands, or the GPIO button named ``pause``)."""
+    if isinstance(item, Touch):
+        return item.command.strip().lower() in PAUSE_COMMANDS
+    return isinstance(item, ButtonPressed) and item.name == "pause"
+
+
 def is_undo(item: Input) -> bool:
     """An Undo: the ``undo`` touch (``/undo`` under --simulate) or the GPIO Undo button."""
     if isinstance(item, Touch):
@@ -119,6 +129,7 @@ class Session:
     unsaved_result: dict | None = None
     _last_scan: tuple[tuple | None, float] = (None, float("-inf"))
     _done: list[_Done] = field(default_factory=list)
+    pauses: list[tuple[float, float | None]] = field(default_factory=list)
 
     @classmethod
     def start(cls, game: str, players: list[str], store: EventStore, clock: Clock,
@@ -200,6 +211,10 @@ class Session:
 
     def _replay(self, inputs: list[Input]) -> None:
         for n, item in enumerate(inputs, 1):
+            if is_pause(item):
+                self._pause(item)
+                continue
+            self._unpause(item.t)
             if is_undo(item):
                 if not self._done or self._done[-1].revealed:
                     raise StoreError(f"stored game {self.game_id} does not replay at input {n}: "
@@ -246,8 +261,13 @@ class Session:
                                code=None if secret else code, secret=secret)
         else:
             self._last_scan = (None, float("-inf"))  # after a tap, the same card again is a new scan
+        if is_pause(item):
+            return self._pause(item, store=True)
         if is_undo(item):
-            return self._undo(item)
+            verdict = self._undo(item)
+            if verdict.verdict == "accepted":
+                self._unpause(item.t)
+            return verdict
         try:
             new_state, entry, events, message = decide(self.desc, self.state, self.entry, item)
         except BadScan as err:
@@ -262,6 +282,7 @@ class Session:
             return Verdict("rejected", f"I could not save that, so it did not count: {err}. "
                                        "Check the storage card or disk space, then try again.",
                            code=None if secret else code, secret=secret)
+        self._unpause(item.t)  # a play ends a pause: the table is playing again
         said, events = self._keep(seq, item, new_state, entry, events, message)
         return Verdict("accepted", None, tuple(events), seq, None if secret else code, secret, said)
 
@@ -297,6 +318,41 @@ class Session:
             return Verdict("rejected", f"I could not save the Undo, so nothing was taken back: {err}.")
         event = self._take_back(seq)
         return Verdict("accepted", None, (event,), seq, message=event.message)
+
+    # ------------------------------------------------------------ pause and clocks
+
+    @property
+    def paused(self) -> bool:
+        return bool(self.pauses) and self.pauses[-1][1] is None
+
+    def _pause(self, item: Input, store: bool = False) -> Verdict:
+        """Pause (or Resume: the same input toggles). Stored like any input, so the
+        clocks, which leave pauses out, are the same after a restart."""
+        if self.over:
+            return Verdict("rejected", "The game is over: there is nothing to pause.")
+        resume = self.paused
+        seq = None
+        if store:
+            try:
+                seq = self.store.append(self.game_id, item)
+            except StoreError as err:
+                return Verdict("rejected", f"I could not save that, so the clocks did not change: {err}.")
+        if resume:
+            self._unpause(item.t)
+            return Verdict("accepted", None, (), seq, message=f"Playing again. {self.prompt()}")
+        self.pauses.append((item.t, None))
+        return Verdict("accepted", None, (), seq, message="Paused: the clocks have stopped. Tap Resume or play on.")
+
+    def _unpause(self, t: float) -> None:
+        if self.paused:
+            self.pauses[-1] = (self.pauses[-1][0], t)
+
+    def turns(self) -> list[tuple[float, int]]:
+        """``(t, seat)``: the game's start and each input still in force, with the seat
+        active after it (the chess clock's history; rebuilt from the store on resume)."""
+        after = [d.state.active for d in self._done[1:]] + [self.state.active]
+        first = self._done[0].state.active if self._done else self.state.active
+        return [(self.started, first)] + [(d.item.t, seat) for d, seat in zip(self._done, after)]
 
     def undo_label(self) -> str | None:
         """What an Undo would take back now, in words (None when nothing can be)."""

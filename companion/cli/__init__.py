@@ -11,7 +11,7 @@ import argparse
 import sys
 from importlib.metadata import PackageNotFoundError, version
 
-from . import cards, history, nfc, play, replay
+from . import cards, history, nfc, play, replay, screenshots
 
 
 def _version() -> str:
@@ -30,6 +30,7 @@ def build_parser() -> argparse.ArgumentParser:
     cards.add_parsers(sub)
     nfc.add_parsers(sub)
     history.add_parsers(sub)
+    screenshots.add_parsers(sub)
     from ..tray import add_parsers as tray_parsers
 
     tray_parsers(sub)

@@ -60,7 +60,7 @@ def cmd_run(args) -> int:
     from ..core.store import EventStore
     from ..devices.readers import open_reader, parse_reader, resolve
     from ..devices.scan.normalise import Framing
-    from ..runner import Runner, json_logger, text_logger
+    from ..runner import Runner, TextLog, json_logger
     from ..table import GameInProgress, Session
     from ..trace import TraceWriter
 
@@ -74,6 +74,13 @@ def cmd_run(args) -> int:
         return fail("--tap-off is in seconds, from 0 to 60")
     desc = game(args.game)
     clock = SystemClock()
+    from ..ui.timers import Timers
+
+    try:
+        timers = Timers(limit=args.turn_limit, at_zero=args.at_zero,
+                        bank=args.chess_clock * 60 if args.chess_clock is not None else None)
+    except ValueError as err:
+        return fail(f"--turn-limit/--chess-clock: {err}")
     # Every reader and the tray are checked before the store is touched, so a typo never
     # leaves a new game behind or sets one aside.
     try:
@@ -93,7 +100,21 @@ def cmd_run(args) -> int:
         if spec.seat and names and spec.seat > len(names):
             return fail(f"--scanner {spec.kind}:{spec.path}@{spec.seat}: seat {spec.seat}, "
                         f"but only {len(names)} are playing")
+    if args.headless and not specs and not args.tray and not args.simulate:
+        return fail("--headless with no --scanner, no --tray and no --simulate has nothing to read plays from: "
+                    "add a reader (--scanner serial:/dev/ttyACM0) or --simulate to type card codes")
+    # The screen is opened before the store is touched, so a display that fails leaves
+    # nothing behind; and a failure is not fatal: the table runs headless and retries.
+    display = None
+    if not args.headless:
+        from ..ui.display import Display, open_display
+
+        display = Display(lambda: open_display(fullscreen=args.fullscreen, allow_virtual=args.simulate,
+                                               rotation=args.rotation), clock)
+        display.ensure()
     with ExitStack() as stack:
+        if display is not None:
+            stack.callback(display.close)
         try:
             store = EventStore(args.store)
         except StoreError as err:
@@ -113,30 +134,26 @@ def cmd_run(args) -> int:
             flags = ", ".join(o.cli_flag() for o in desc.options)
             return fail(f"{err}" + (f" ({desc.name} set-up options: {flags}; see companion run --help)"
                                     if flags and not isinstance(err, GameInProgress) else ""), USAGE)
-        log = json_logger(sys.stdout) if args.log_format == "json" else text_logger(sys.stdout)
-        session.listeners.append(log)
         if args.log_format == "json":
+            session.listeners.append(json_logger(sys.stdout))
             print(json.dumps({"event": "start", "game": args.game, "game_id": session.game_id,
                               "players": list(session.state.players), "resumed_inputs": session.resumed_inputs}),
                   flush=True)
         else:
-            print(f"{desc.name}: {', '.join(session.state.players)}"
-                  + (f" (resumed, {session.resumed_inputs} inputs)" if session.resumed_inputs else ""), flush=True)
-            if session.resumed_inputs:
-                print(session.prompt(), flush=True)
-        app = None
-        if not args.headless:
-            from ..ui.app import App
-
-            app = App(fullscreen=args.fullscreen)
-            stack.callback(app.close)
+            text = TextLog(sys.stdout, session)
+            session.listeners.append(text)
+            text.start()
         record = None
         if args.record:
             stored = next((g.config for g in store.games() if g.id == session.game_id), {})
             record = TraceWriter(args.record, args.game, list(session.state.players), clock.now(), stored or None,
                                  game_id=session.game_id)
             stack.callback(record.close)
-        runner = Runner(session, clock, app=app, simulate=args.simulate, record=record, framing=framing)
+        if display is not None:
+            _warn_unshown_names(session.state.players)
+        runner = Runner(session, clock, app=display.app if display else None, display=display,
+                        simulate=args.simulate, record=record, timers=timers, framing=framing,
+                        text_out=sys.stdout if args.log_format == "text" else None)
         # NFC tags enrolled with `companion enroll`: a plain dict, because the NFC reader looks
         # codes up from its own thread and the store's connection belongs to this one.
         enrolled = {e.uid: e.code for e in Enrolments(store).all(args.game)} if specs else {}
@@ -168,7 +185,9 @@ def cmd_run(args) -> int:
             session.listeners.append(lambda item, verdict: verdict and isinstance(item, CardScanned)
                                      and feedback.signal(verdict.verdict))
         signal.signal(signal.SIGTERM, lambda *_: setattr(runner, "stopping", True))
-        if args.headless and args.simulate:
+        if args.simulate and (args.headless or runner.app is None or virtual_screen()):
+            # Typed lines come from stdin when there is no window to type into (headless,
+            # no screen yet, or SDL's invisible driver under --simulate).
             def read_stdin() -> None:
                 for line in sys.stdin:
                     runner.typed(line)
@@ -182,6 +201,30 @@ def cmd_run(args) -> int:
     if args.log_format == "json":
         print(json.dumps({"event": "stop", "game_id": session.game_id}), flush=True)
     return 0
+
+
+def _warn_unshown_names(players) -> None:
+    """Say which letters of the names no installed font can draw, and what shows instead."""
+    from ..ui.fonts import display_name, missing
+
+    for seat, name in enumerate(players, 1):
+        lost = missing(name)
+        if lost:
+            print(f"companion: no font here draws {lost!r} of the name {name!r}: the screen shows "
+                  f"{display_name(name, seat)!r} (install fonts-noto-core, fonts-noto-cjk and "
+                  "fonts-noto-color-emoji for every script)", file=sys.stderr, flush=True)
+
+
+def virtual_screen() -> bool:
+    """Is the open window drawn by one of SDL's invisible drivers?"""
+    import pygame
+
+    from ..ui.display import VIRTUAL_DRIVERS
+
+    try:
+        return pygame.display.get_init() and (pygame.display.get_driver() or "").lower() in VIRTUAL_DRIVERS
+    except pygame.error:
+        return False
 
 
 def _feedback(args):
@@ -220,6 +263,14 @@ def add_parsers(sub) -> None:
     r.add_argument("--headless", action="store_true", help="no screen: the text log only")
     r.add_argument("--simulate", action="store_true", help="typed lines are scans; /done, /undo etc. are touches")
     r.add_argument("--fullscreen", action="store_true", help="fill the screen and hide the pointer")
+    r.add_argument("--turn-limit", type=float, metavar="SECONDS",
+                   help="seconds per turn: the clock counts down and turns orange 10 s before the end")
+    r.add_argument("--at-zero", choices=("warn", "pass"), default="warn",
+                   help="when a turn's time runs out: warn only (default), or pass the turn where the rules allow")
+    r.add_argument("--chess-clock", type=float, metavar="MINUTES",
+                   help="a time bank per player, spent during their turns (a chess clock)")
+    r.add_argument("--rotation", type=int, choices=(0, 90, 180, 270), default=0,
+                   help="degrees the picture is turned clockwise on the panel (90 or 270 for a portrait panel)")
     r.add_argument("--log-format", choices=["text", "json"], default="text", help="text (default) or json lines")
     r.add_argument("--store", default=str(DEFAULT_STORE), help="the game database (default: %(default)s)")
     r.add_argument("--record", help="write what the devices sent as a trace file")

@@ -28,7 +28,7 @@ from typing import Any, Callable
 
 import pygame
 
-from . import theme
+from . import fonts, theme
 
 
 @dataclass(frozen=True)
@@ -50,7 +50,9 @@ class TableInfo:
     None, ``"swap"``, ``"deck"`` or ``"undo"`` (the confirm-first Undo dialog);
     ``deck_draft`` is the count the deck menu shows (None: the rules' count). ``entry``
     is the game flow's half-entered input; ``undo`` what an Undo would take back (None:
-    nothing can be); ``game_name`` the game's display name.
+    nothing can be); ``game_name`` the game's display name. The clocks
+    (:mod:`companion.ui.timers`): ``game_seconds``, ``turn_left`` (None: no limit),
+    ``warning`` and ``paused``; ``can_pause`` shows the Pause button.
     """
 
     verdict: str = ""
@@ -63,7 +65,18 @@ class TableInfo:
     entry: Any = None
     undo: str | None = None
     game_name: str = ""
+    game_seconds: float = 0.0            # the game clock, pauses left out
+    turn_left: float | None = None       # seconds left with a per-turn limit (or the active bank)
+    warning: bool = False                # under 10 s left: the clock turns orange
+    paused: bool = False
+    can_pause: bool = False              # show the Pause button
 
+
+#: The layout every game's screen draws; the App scales it to the panel.
+DESIGN = (800, 480)
+
+#: Degrees the drawing may be turned clockwise on the panel (config ``rotation``).
+ROTATIONS = (0, 90, 180, 270)
 
 _ARROWS = {pygame.K_UP: "up", pygame.K_RIGHT: "right", pygame.K_DOWN: "down", pygame.K_LEFT: "left"}
 
@@ -75,13 +88,28 @@ class App:
     no sound through SDL, and skipping the audio device saves start-up time on a Zero."""
 
     def __init__(self, size: tuple[int, int] = (800, 480), fullscreen: bool = False,
-                 title: str = "Sugar Table Companion"):
+                 title: str = "Sugar Table Companion", rotation: int = 0):
+        if rotation not in ROTATIONS:
+            raise ValueError(f"rotation is one of {', '.join(map(str, ROTATIONS))} degrees, not {rotation}")
         pygame.display.init()
         pygame.font.init()
         theme.font.cache_clear()  # fonts from an earlier App died with its pygame.font
-        self.size = size
+        self.window_size = tuple(size)
+        self.rotation = rotation
+        # The panel as the players see it (turned by ``rotation``), and the layout every
+        # game's screen draws (``size``, 800x480) scaled to fill it, letterboxed.
+        self.panel = tuple(size) if rotation in (0, 180) else (size[1], size[0])
+        self.size = DESIGN
+        self.scale = min(self.panel[0] / DESIGN[0], self.panel[1] / DESIGN[1])
+        scaled = (round(DESIGN[0] * self.scale), round(DESIGN[1] * self.scale))
+        self.offset = ((self.panel[0] - scaled[0]) // 2, (self.panel[1] - scaled[1]) // 2)
+        self._scaled = scaled
         flags = pygame.FULLSCREEN if fullscreen else 0
-        self.surface = pygame.display.set_mode(size, flags)
+        self.window = pygame.display.set_mode(size, flags)
+        direct = rotation == 0 and self.panel == DESIGN
+        self.surface = self.window if direct else pygame.Surface(DESIGN)
+        # SDL's invisible drivers (tests, --simulate on a server): nobody sees this window.
+        self.invisible = (pygame.display.get_driver() or "").lower() in ("offscreen", "dummy")
         pygame.display.set_caption(title)
         if fullscreen:
             pygame.mouse.set_visible(False)  # a touchscreen needs no pointer
@@ -96,7 +124,35 @@ class App:
         """Clear, draw one frame with ``draw``, keep its buttons for :meth:`hit`, flip."""
         self.surface.fill(theme.BG)
         self.buttons = list(draw(self.surface) or [])
+        if self.surface is not self.window:
+            self.window.blit(self.frame(), (0, 0))
         pygame.display.flip()
+
+    def frame(self) -> pygame.Surface:
+        """The drawn screen as the panel shows it: scaled, letterboxed and turned."""
+        if self.surface is self.window:
+            return self.window
+        panel = pygame.Surface(self.panel)
+        panel.fill(theme.BG)
+        image = self.surface if self._scaled == DESIGN else pygame.transform.smoothscale(self.surface, self._scaled)
+        panel.blit(image, self.offset)
+        return pygame.transform.rotate(panel, -self.rotation) if self.rotation else panel
+
+    def to_screen(self, pos: tuple[float, float]) -> tuple[float, float]:
+        """A point on the panel (window pixels) as a point on the drawn screen: undoes
+        ``rotation`` (degrees the drawing is turned clockwise on the panel) and the
+        scaling to the panel's size."""
+        px, py = pos
+        w, h = self.panel
+        if self.rotation == 90:
+            x, y = py, h - 1 - px
+        elif self.rotation == 180:
+            x, y = w - 1 - px, h - 1 - py
+        elif self.rotation == 270:
+            x, y = w - 1 - py, px
+        else:
+            x, y = px, py
+        return (x - self.offset[0]) / self.scale, (y - self.offset[1]) / self.scale
 
     def hit(self, pos: tuple[float, float]) -> str | None:
         """The command of the button under ``pos`` (the last drawn wins), or None."""
@@ -105,11 +161,12 @@ class App:
                 return b.command
         return None
 
-    def save(self, path: str | os.PathLike) -> Path:
-        """Write the current frame as a PNG (parent folders are created). Returns the path."""
+    def save(self, path: str | os.PathLike, as_panel: bool = False) -> Path:
+        """Write the current frame as a PNG (parent folders are created): the 800x480
+        drawing, or with ``as_panel`` what the panel shows. Returns the path."""
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
-        pygame.image.save(self.surface, str(path))
+        pygame.image.save(self.frame() if as_panel else self.surface, str(path))
         return path
 
     # ------------------------------------------------------------ input
@@ -133,14 +190,14 @@ class App:
             elif event.type == pygame.MOUSEBUTTONDOWN:
                 if event.button == 1 and not getattr(event, "touch", False):
                     self._dragged = set()
-                    self._touch(event.pos, out)
+                    self._touch(self.to_screen(event.pos), out)
             elif event.type == pygame.FINGERDOWN:
                 self._dragged = set()
                 self._touch(self._finger(event), out)
             elif event.type == pygame.MOUSEMOTION:
                 buttons = getattr(event, "buttons", (0,))
                 if buttons and buttons[0] and not getattr(event, "touch", False):
-                    self._drag(event.pos, out)
+                    self._drag(self.to_screen(event.pos), out)
             elif event.type == pygame.FINGERMOTION:
                 self._drag(self._finger(event), out)
             elif event.type in (pygame.MOUSEBUTTONUP, pygame.FINGERUP):
@@ -162,7 +219,8 @@ class App:
         return out
 
     def _finger(self, event) -> tuple[float, float]:
-        return event.x * self.size[0], event.y * self.size[1]
+        """A finger's position (fractions of the panel) in screen pixels."""
+        return self.to_screen((event.x * self.window_size[0], event.y * self.window_size[1]))
 
     def _touch(self, pos: tuple[float, float], out: list[tuple[str, str]]) -> None:
         command = self.hit(pos)
@@ -183,6 +241,7 @@ class App:
     def close(self) -> None:
         """Close the window and release pygame."""
         theme.font.cache_clear()
+        fonts.clear()
         pygame.key.stop_text_input()
         pygame.font.quit()
         pygame.display.quit()

@@ -26,11 +26,12 @@ import pygame
 
 from . import theme
 from .app import Button, TableInfo
-from .widgets import banner, button, cross, draw_text, draw_wrapped, panel, tick
+from .widgets import width_of, banner, button, cross, draw_text, draw_wrapped, panel, tick
 
 Rect = pygame.Rect
 
-UNDO_W = 96  # the Undo button at the right of the top bar
+UNDO_W = 96   # the Undo button at the right of the top bar
+PAUSE_W = 96  # the Pause button, right of it
 
 
 @dataclass(frozen=True)
@@ -62,7 +63,7 @@ def top_bar(surface: pygame.Surface, rect: Rect, info: TableInfo, turn: int | No
     pygame.draw.rect(surface, theme.PANEL, rect)
     h = rect.height
     name = title if title is not None else info.game_name
-    name_w = min(210, theme.font(theme.TITLE - 4, True).size(name)[0] + 16)
+    name_w = min(210, width_of(theme.font(theme.TITLE - 4, True), name) + 16)
     draw_text(surface, name, Rect(rect.left + 10, rect.top, name_w, h), theme.TITLE - 4, theme.HIGHLIGHT, bold=True)
     x = rect.left + 10 + name_w
     if turn is not None:
@@ -78,6 +79,17 @@ def top_bar(surface: pygame.Surface, rect: Rect, info: TableInfo, turn: int | No
             banner(surface, box, pill.text, fill, ink, size=theme.MEDIUM)
         x += pill.width + 8
     right = rect.right - 8
+    if info.can_pause and not info.paused:
+        pause = Rect(right - PAUSE_W, rect.top + 4, PAUSE_W, h - 8)
+        buttons.append(Button(button(surface, pause, "Pause", theme.PANEL_LIGHT, theme.TEXT, size=theme.MEDIUM),
+                              "pause"))
+        right = pause.left - 8
+    if info.turn_left is not None:
+        box = Rect(right - 110, rect.top + 5, 110, h - 10)
+        fill = theme.WARN if info.warning else theme.PANEL_LIGHT
+        banner(surface, box, clock(info.turn_left), fill, theme.TEXT_DARK if info.warning else theme.TEXT,
+               size=theme.MEDIUM)
+        right = box.left - 8
     if info.undo is not None:
         undo = Rect(right - UNDO_W, rect.top + 4, UNDO_W, h - 8)
         buttons.append(Button(button(surface, undo, "Undo", theme.PANEL_LIGHT, theme.TEXT, size=theme.MEDIUM),
@@ -121,7 +133,12 @@ def verdict(surface: pygame.Surface, rect: Rect, info: TableInfo, size: int = th
 
 
 def turn_clock(surface: pygame.Surface, rect: Rect, info: TableInfo) -> None:
-    """The time since the turn began, large and dim."""
+    """The time since the turn began, large and dim; with a turn limit, the time left
+    (orange in the last 10 seconds)."""
+    if info.turn_left is not None:
+        draw_text(surface, clock(info.turn_left), rect, theme.HUGE, theme.WARN if info.warning else theme.TEXT,
+                  bold=True, align="right")
+        return
     draw_text(surface, clock(info.turn_seconds), rect, theme.HUGE, theme.TEXT_DIM, bold=True, align="right")
 
 
@@ -147,6 +164,12 @@ def cancel_button(surface: pygame.Surface, rect: Rect, label: str = "Cancel") ->
 def overlay(surface: pygame.Surface, info: TableInfo, buttons: list[Button]) -> list[Button]:
     """Shared menus drawn over a game's screen. Today: the confirm-first Undo dialog
     (``info.menu == "undo"``), which replaces the screen's buttons with Yes and No."""
+    if info.paused and info.menu != "undo":
+        box = menu_panel(surface, "Paused")
+        draw_wrapped(surface, f"The clocks have stopped. Game time {clock(info.game_seconds)}.",
+                     Rect(box.left + 30, box.top + 84, box.width - 60, 120), theme.BIG, theme.TEXT, max_lines=3)
+        resume = Rect(box.left + 30, box.bottom - 110, box.width - 60, 86)
+        return [Button(button(surface, resume, "Resume", theme.OK), "resume")]
     if info.menu != "undo":
         return buttons
     box = menu_panel(surface, "Take this back?")

@@ -59,7 +59,16 @@ def font(size: int, bold: bool = False) -> pygame.font.Font:
     ``pygame.font.quit()``)."""
     f = pygame.font.Font(None, size)
     f.bold = bold
+    _SIZES[id(f)] = size
     return f
+
+
+_SIZES: dict[int, int] = {}
+
+
+def size_of(f: pygame.font.Font) -> int:
+    """The theme size a font from :func:`font` was made at (0 for another font)."""
+    return _SIZES.get(id(f), 0)
 
 
 # ---------------------------------------------------------------- fruits

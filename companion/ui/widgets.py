@@ -13,10 +13,12 @@ True
 from __future__ import annotations
 
 import math
+from contextlib import contextmanager
+from dataclasses import dataclass
 
 import pygame
 
-from . import theme
+from . import fonts, theme
 from .theme import Colour, FruitLook
 
 Rect = pygame.Rect
@@ -24,20 +26,30 @@ Rect = pygame.Rect
 
 # ---------------------------------------------------------------- text
 
+def width_of(font: pygame.font.Font, text: str) -> int:
+    """Pixels ``text`` takes in ``font`` (a theme font), with per-glyph fallback fonts."""
+    return fonts.size(text, font, theme.size_of(font), font.bold)[0]
+
+
+def render(font: pygame.font.Font, text: str, colour: Colour) -> pygame.Surface:
+    """``text`` in ``font``, each character no bundled glyph has from a system font."""
+    return fonts.render(text, font, theme.size_of(font), font.bold, colour)
+
+
 def fit_font(text: str, width: int, size: int, bold: bool = False,
              min_size: int = theme.MIN_SIZE) -> pygame.font.Font:
     """The largest default font from ``size`` down to ``min_size`` that fits ``text``
     into ``width`` pixels (``min_size`` when nothing fits)."""
-    while size > min_size and theme.font(size, bold).size(text)[0] > width:
+    while size > min_size and width_of(theme.font(size, bold), text) > width:
         size -= 2
     return theme.font(max(size, min_size), bold)
 
 
 def _clip(text: str, font: pygame.font.Font, width: int) -> str:
     """``text`` cut to ``width`` pixels with "..." when it does not fit."""
-    if font.size(text)[0] <= width:
+    if width_of(font, text) <= width:
         return text
-    while text and font.size(text + "...")[0] > width:
+    while text and width_of(font, text + "...") > width:
         text = text[:-1]
     return text.rstrip() + "..."
 
@@ -47,7 +59,9 @@ def draw_text(surface: pygame.Surface, text: str, rect: Rect, size: int, colour:
     """Draw one line of ``text`` inside ``rect``, vertically centred, aligned ``left``,
     ``center`` or ``right``, shrunk to fit its width. Returns the drawn text's rect."""
     font = fit_font(text, rect.width, size, bold, min_size)
-    image = font.render(_clip(text, font, rect.width), True, colour)
+    shown = _clip(text, font, rect.width)
+    _note(text, font, shown != text, rect)
+    image = render(font, shown, colour)
     box = image.get_rect(centery=rect.centery)
     if align == "center":
         box.centerx = rect.centerx
@@ -59,6 +73,46 @@ def draw_text(surface: pygame.Surface, text: str, rect: Rect, size: int, colour:
     return box
 
 
+# ---------------------------------------------------------------- what was drawn
+
+@dataclass(frozen=True)
+class Drawn:
+    """One piece of text a widget drew: at font ``size``, ``clipped`` when it ended in
+    "..." or lost lines, inside ``rect``."""
+
+    text: str
+    size: int
+    clipped: bool
+    rect: tuple[int, int, int, int]
+
+    @property
+    def readable(self) -> bool:
+        """Whole and at least :data:`~companion.ui.theme.MIN_SIZE`."""
+        return not self.clipped and self.size >= theme.MIN_SIZE
+
+
+_drawn: list[Drawn] | None = None
+
+
+@contextmanager
+def record_text():
+    """Collect a :class:`Drawn` for every text the widgets draw inside the ``with``
+    (tests and ``companion screenshots`` check that messages fit)."""
+    global _drawn
+    outer, _drawn = _drawn, []
+    try:
+        yield _drawn
+    finally:
+        _drawn = outer
+
+
+def _note(text: str, font: pygame.font.Font, clipped: bool, rect: Rect) -> None:
+    if _drawn is not None:
+        _drawn.append(Drawn(text, theme.size_of(font), clipped, tuple(rect)))
+
+
+
+
 def wrap(text: str, font: pygame.font.Font, width: int) -> list[str]:
     """Split ``text`` into lines no wider than ``width`` (a word too long for a line
     stays whole: the caller shrinks the font or clips)."""
@@ -66,7 +120,7 @@ def wrap(text: str, font: pygame.font.Font, width: int) -> list[str]:
     line = ""
     for word in text.split():
         trial = f"{line} {word}".strip()
-        if font.size(trial)[0] <= width or not line:
+        if width_of(font, trial) <= width or not line:
             line = trial
         else:
             lines.append(line)
@@ -81,21 +135,34 @@ def draw_wrapped(surface: pygame.Surface, text: str, rect: Rect, size: int, colo
     """Draw ``text`` in up to ``max_lines`` lines inside ``rect`` (vertically centred),
     shrinking the font until it fits; the last line ends in "..." if it still cannot.
     Returns the rect covering the drawn lines."""
+    start = size
     while True:
         font = theme.font(size, bold)
         lines = wrap(text, font, rect.width)
         tall = len(lines) * font.get_linesize()
-        wide = max((font.size(l)[0] for l in lines), default=0)
+        wide = max((width_of(font, l) for l in lines), default=0)
         if (len(lines) <= max_lines and tall <= rect.height and wide <= rect.width) or size <= min_size:
             break
         size -= 2
-    if len(lines) > max_lines:
-        lines = lines[:max_lines - 1] + [_clip(" ".join(lines[max_lines - 1:]) + " ...", font, rect.width)]
+    if len(lines) > max_lines or len(lines) * font.get_linesize() > rect.height:
+        # Rather than cut the message: more lines, as many as the rect's height holds,
+        # at the largest size from the asked one down that then fits.
+        for bigger in range(start, min_size - 1, -2):
+            f = theme.font(bigger, bold)
+            ls = wrap(text, f, rect.width)
+            if len(ls) * f.get_linesize() <= rect.height and max((width_of(f, l) for l in ls), default=0) <= rect.width:
+                font, lines = f, ls
+                break
+    room = max(1, max(max_lines, rect.height // font.get_linesize()))
+    clipped = len(lines) > room or any(width_of(font, l) > rect.width for l in lines)
+    if len(lines) > room:
+        lines = lines[:room - 1] + [_clip(" ".join(lines[room - 1:]) + " ...", font, rect.width)]
+    _note(text, font, clipped, rect)
     step = font.get_linesize()
     top = rect.centery - len(lines) * step // 2
     used = Rect(rect.left, top, 0, 0)
     for i, line in enumerate(lines):
-        image = font.render(_clip(line, font, rect.width), True, colour)
+        image = render(font, _clip(line, font, rect.width), colour)
         box = surface.blit(image, (rect.left, top + i * step))
         used.union_ip(box)
     return used
@@ -173,7 +240,7 @@ def fruit_badge(surface: pygame.Surface, center: tuple[int, int], radius: int, l
         pygame.draw.polygon(surface, fill, _polygon(center, radius * 1.2, 5, inner=radius * 0.62))
     else:
         pygame.draw.circle(surface, fill, center, radius)
-    size = max(theme.MIN_SIZE - 6, int(radius * 1.35))
+    size = max(theme.MIN_SIZE, int(radius * 1.35))  # a letter a child must read: never under 20
     text = theme.TEXT if faded else theme.TEXT_DARK
     draw_text(surface, look.letter, Rect(cx - radius, letter_y - radius, 2 * radius, 2 * radius),
               size, text, bold=True, align="center", min_size=8)

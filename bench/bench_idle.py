@@ -1,0 +1,114 @@
+"""The screen at rest: idle CPU and one full redraw, against a loop redrawing every frame
+at 60 Hz in the same run; and the peak memory of a running game.
+
+    SDL_VIDEODRIVER=dummy .venv/bin/python bench/bench_idle.py [--seconds 10]
+
+A Sugar Blast game (the screen with the most to draw) with the tray sensor emulated and
+sampled at 100 Hz by the real :class:`TraySampler` thread, and no input.
+
+- **Measured (idle)**: the real main loop (:meth:`Runner.loop`: poll the window, wait on
+  the input queue, redraw only when something changed or a clock's second ticked) for
+  ``--seconds``. CPU is the process's (``time.process_time``: every thread, the sampler's
+  too) per wall second.
+- **Baseline**: the same game, sampler and window, redrawing the full screen every frame
+  at 60 Hz for the same time (what a naive game loop does).
+- **One full redraw**: the median time of ``App.show`` of the whole game screen, as a
+  fraction of the baseline's CPU per second.
+- **Peak RSS**: ``ru_maxrss`` at the end (the whole process: Python, pygame, SQLite).
+
+Targets (issue 13): idle under 1/20 of the 60 Hz loop; RSS under 120 MB.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
+from companion.core.clock import SystemClock  # noqa: E402
+from companion.core.store import EventStore  # noqa: E402
+from companion.devices.accel.sampler import TraySampler  # noqa: E402
+from companion.runner import Runner  # noqa: E402
+from companion.table import Session  # noqa: E402
+from companion.tray import EmulatedTray, bus_opener, detector  # noqa: E402
+from companion.ui.app import App  # noqa: E402
+
+
+def cpu_per_second(run, seconds: float) -> float:
+    """CPU seconds the whole process used per wall second while ``run(until)`` ran."""
+    wall0, cpu0 = time.perf_counter(), time.process_time()
+    run(time.perf_counter() + seconds)
+    return (time.process_time() - cpu0) / (time.perf_counter() - wall0)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--seconds", type=float, default=10.0, help="each of idle and the 60 Hz loop (default 10)")
+    args = ap.parse_args()
+    clock = SystemClock()
+    app = App()
+    with tempfile.TemporaryDirectory() as tmp:
+        session = Session.start("sugar-blast", ["Ana", "Ben"], EventStore(Path(tmp) / "t.db"), clock,
+                                options={"goal": "five-different", "solo": False, "quick": False})
+        runner = Runner(session, clock, app=app)
+        tray = EmulatedTray(clock)
+        sampler = TraySampler(bus_opener("emulated", clock, tray), runner.inputs, clock, detector(None))
+        sampler.start()
+        try:
+            def idle_loop(until: float) -> None:
+                threading.Timer(until - time.perf_counter(), lambda: setattr(runner, "stopping", True)).start()
+                runner.stopping = False
+                runner.loop()
+
+            def sixty(until: float) -> None:
+                frame = 1 / 60
+                nxt = time.perf_counter()
+                while time.perf_counter() < until:
+                    runner.poll_window()
+                    session.pump(runner.inputs)
+                    app.show(runner.draw)
+                    nxt += frame
+                    time.sleep(max(0.0, nxt - time.perf_counter()))
+
+            def nothing(until: float) -> None:  # only the sampler thread runs
+                time.sleep(max(0.0, until - time.perf_counter()))
+
+            half = args.seconds / 2  # alternate, so all see the same machine load
+            idle, loop, floor = [], [], []
+            for _ in range(2):
+                idle.append(cpu_per_second(idle_loop, half))
+                loop.append(cpu_per_second(sixty, half))
+                floor.append(cpu_per_second(nothing, half / 2))
+            idle_cpu, loop_cpu, floor_cpu = map(statistics.mean, (idle, loop, floor))
+            redraws = []
+            for _ in range(100):
+                t0 = time.perf_counter()
+                app.show(runner.draw)
+                redraws.append(time.perf_counter() - t0)
+        finally:
+            sampler.stop()
+    app.close()
+    redraw = statistics.median(redraws)
+    rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"screen at rest: Sugar Blast, 2 players, tray emulated at 100 Hz, no input, {args.seconds:g} s each")
+    print(f"  baseline  redraw every frame at 60 Hz:   CPU {loop_cpu * 100:6.2f} % of a core")
+    print(f"  measured  idle main loop:                CPU {idle_cpu * 100:6.2f} % of a core")
+    print(f"  (info)    the tray sampler thread alone: CPU {floor_cpu * 100:6.2f} % of a core")
+    print(f"  ratio idle/60 Hz loop:  {idle_cpu / loop_cpu:6.3f}   (target under {1 / 20:.3f})")
+    print(f"  ratio without the sampler (both minus it): {(idle_cpu - floor_cpu) / (loop_cpu - floor_cpu):6.3f}")
+    print(f"  one full redraw: median {redraw * 1000:6.2f} ms = {redraw / loop_cpu:6.3f} of the 60 Hz loop's CPU second")
+    print(f"  peak RSS: {rss_mb:6.1f} MB   (target under 120 MB)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,126 @@
+"""``companion screenshots --out DIR``: every screen of every registered game, as PNG, at
+each supported panel size, drawn headless from the games' recorded demo sessions.
+
+For each game and size: the first screen of each phase of the demo, each menu its
+screen offers there (Swap, Fruit Deck, the Undo dialog...), the paused screen and the
+final screen. Each text a widget drew cut off or under the minimum size is listed, so a
+screen that reads badly is found without opening every file.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+from ..games import GAMES
+from .common import DEVICE, USAGE, data_dir, fail, game_choices
+
+#: Panels the companion supports: (width, height, rotation). The portrait Touch Display 2
+#: (720x1280) is used turned a quarter, so the landscape layout fills it.
+SIZES = {"800x480": (800, 480, 0), "1024x600": (1024, 600, 0), "720x1280": (720, 1280, 90)}
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "screen"
+
+
+def shoot_game(game, out: Path, size: tuple[int, int], rotation: int, report: list[str]) -> list[Path]:
+    """Replay ``game``'s demo and save its screens under ``out``. Returns the files."""
+    from ..replay import replay
+    from ..runner import UI_COMMANDS, Runner
+    from ..ui import chrome
+    from ..ui.app import App
+    from ..ui.widgets import record_text
+
+    app = App(size=size, rotation=rotation)
+    saved: list[Path] = []
+    seen: set[str] = set()
+    holder: dict = {}
+
+    def save(name: str, draw=None) -> None:
+        runner = holder["runner"]
+        with record_text() as drawn:
+            app.show(draw or runner.draw)
+        path = out / f"{len(saved) + 1:02d}-{_slug(name)}.png"
+        app.save(path, as_panel=True)
+        saved.append(path)
+        bad = [d for d in drawn if not d.readable and d.text.strip()]
+        for d in bad:
+            why = "cut off" if d.clipped else f"size {d.size}"
+            report.append(f"{path}: {why}: {d.text!r}")
+
+    def shoot_state() -> None:
+        runner, session = holder["runner"], holder["session"]
+        phase = "over" if session.over else str(session.state.phase)
+        if phase in seen:
+            return
+        seen.add(phase)
+        runner.menu = None
+        save(phase)
+        if session.over:
+            return
+        menus = [b.command for b in app.buttons
+                 if b.command.split()[0] in UI_COMMANDS and b.command.split()[0] != "cancel"
+                 and (b.command.split()[0] == "menu" or len(b.command.split()) == 1)]
+        for command in dict.fromkeys(menus):
+            runner.touch(command)
+            save(f"{phase}-{command}")
+            runner.touch("cancel")
+        if "paused" not in seen:
+            seen.add("paused")
+            save(f"{phase}-paused", lambda s: chrome.overlay(s, replace(runner.info(), paused=True), runner.draw(s)))
+
+    def begin(session) -> None:
+        holder["session"] = session
+        holder["runner"] = Runner(session, session.clock, app=None)
+        shoot_state()
+
+    def listen(item, verdict) -> None:
+        if verdict is not None and verdict.verdict == "accepted":
+            shoot_state()
+
+    try:
+        replay(data_dir() / game.demo, window=False, listeners=[listen], on_start=begin)
+        shoot_state()
+    finally:
+        app.close()
+    return saved
+
+
+def cmd_screenshots(args) -> int:
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")  # drawn off screen, whatever the machine has
+    out = Path(args.out)
+    sizes = args.size or list(SIZES)
+    bad = [s for s in sizes if s not in SIZES]
+    if bad:
+        return fail(f"--size {bad[0]} is not a supported panel: choose from {', '.join(SIZES)}", USAGE)
+    games = [GAMES[args.game]] if args.game else [g for g in GAMES.values() if g.demo]
+    report: list[str] = []
+    total = 0
+    for game in games:
+        if not game.demo or not (data_dir() / game.demo).exists():
+            print(f"companion: {game.name} has no recorded demo session: no screenshots", file=sys.stderr)
+            continue
+        for name in sizes:
+            w, h, rotation = SIZES[name]
+            try:
+                files = shoot_game(game, out / game.slug / name, (w, h), rotation, report)
+            except OSError as err:
+                return fail(f"cannot write the screenshots into {out}: {err.strerror}", DEVICE)
+            total += len(files)
+            print(f"{game.name} {name}: {len(files)} screens in {out / game.slug / name}")
+    for line in report:
+        print(f"reads badly: {line}")
+    print(f"{total} screenshots; {len(report)} texts cut off or under size 20")
+    return 0
+
+
+def add_parsers(sub) -> None:
+    p = sub.add_parser("screenshots", help="draw every screen of every game to PNG, at each panel size")
+    p.add_argument("--out", required=True, help="the folder for the PNG files")
+    p.add_argument("--game", choices=game_choices(), help="only this game")
+    p.add_argument("--size", action="append", help=f"only this panel size (repeat): {', '.join(SIZES)}")
+    p.set_defaults(func=cmd_screenshots)

@@ -1,0 +1,148 @@
+"""Opening the screen without ever taking the table down.
+
+The display is opened before a game is created, and a display that cannot be opened is
+not fatal: :class:`Display` logs which SDL video driver was tried, SDL's error and what to
+do about it, and the caller carries on headless (readers, rules and store keep going)
+while :meth:`Display.ensure` tries again with a growing delay. The first time it opens,
+the caller draws the current state.
+
+SDL falls back to its invisible ``offscreen`` (or ``dummy``) driver when it finds no
+screen, which shows a family a black panel with no error; :func:`open_display` refuses
+those drivers unless they were asked for (``SDL_VIDEODRIVER=dummy`` in the tests, or
+``allow_virtual`` under ``--simulate``).
+
+>>> import os; os.environ["SDL_VIDEODRIVER"] = "dummy"
+>>> app = open_display()
+>>> app.size
+(800, 480)
+>>> app.close()
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import pygame
+
+#: SDL's drivers that draw on nothing a person can see.
+VIRTUAL_DRIVERS = ("offscreen", "dummy")
+
+#: Seconds between tries to open the display: it grows, then stays at the last value.
+BACKOFF = (1.0, 2.0, 5.0, 10.0, 30.0, 60.0)
+
+FIX = ("To fix it on the Pi: add the companion's user to the video and render groups "
+       "(sudo usermod -aG video,render $USER, then log in again), run it on the console seat "
+       "(tty1; the systemd unit's TTYPath=/dev/tty1), and set SDL_VIDEODRIVER=kmsdrm; "
+       "on a desktop, run it inside the desktop session (DISPLAY or WAYLAND_DISPLAY set).")
+
+
+class DisplayUnavailable(RuntimeError):
+    """The screen could not be opened: ``driver`` tried, SDL's ``error``, and a ``fix``."""
+
+    def __init__(self, driver: str, error: str, fix: str = FIX):
+        super().__init__(f"no screen: SDL video driver {driver!r}: {error}")
+        self.driver, self.error, self.fix = driver, error, fix
+
+    def explain(self) -> str:
+        """The whole log line: what failed, the fix, and what happens meanwhile."""
+        return (f"{self}. {self.fix} Meanwhile the table runs without a screen: "
+                "scans and scores still count, and the screen shows them once it opens.")
+
+
+def asked_driver() -> str:
+    """The video driver named in ``SDL_VIDEODRIVER`` ("" when SDL chooses)."""
+    return os.environ.get("SDL_VIDEODRIVER", "").strip().lower()
+
+
+def open_display(size: tuple[int, int] = (800, 480), fullscreen: bool = False,
+                 allow_virtual: bool = False, rotation: int = 0):
+    """The :class:`~companion.ui.app.App` window, or :class:`DisplayUnavailable`.
+
+    An invisible driver (``offscreen``, ``dummy``) is accepted only when
+    ``SDL_VIDEODRIVER`` names it or ``allow_virtual`` is set."""
+    from .app import App
+
+    asked = asked_driver()
+    try:
+        app = App(size=size, fullscreen=fullscreen, rotation=rotation)
+    except pygame.error as err:
+        try:
+            pygame.display.quit()
+        except pygame.error:  # pragma: no cover - SDL half started
+            pass
+        raise DisplayUnavailable(asked or "(SDL's own choice)", str(err) or "SDL gave no reason") from None
+    driver = (pygame.display.get_driver() or "").lower()
+    if driver in VIRTUAL_DRIVERS and not allow_virtual and asked != driver:
+        app.close()
+        raise DisplayUnavailable(driver, f"SDL found no screen and chose its invisible {driver!r} driver, "
+                                 "so nothing would be seen")
+    return app
+
+
+def _stderr(line: str) -> None:
+    print(f"companion: {line}", file=sys.stderr, flush=True)
+
+
+@dataclass
+class Display:
+    """The window, opened now or later. ``opener`` returns an App or raises
+    :class:`DisplayUnavailable` (or ``pygame.error``); ``clock`` gives seconds; ``log``
+    takes one line. :meth:`ensure` is cheap to call every loop turn: it only tries again
+    once the back-off delay has passed."""
+
+    opener: Callable[[], Any]
+    clock: Any
+    log: Callable[[str], None] = _stderr
+    app: Any = None
+    failures: int = 0
+    next_try: float = float("-inf")
+    opened: int = 0                      # how many times it has opened (a lost screen reopens)
+    backoff: tuple[float, ...] = field(default=BACKOFF)
+
+    def ensure(self) -> Any:
+        """The open App, opening it if it is closed and the wait is over; None while there
+        is no screen."""
+        if self.app is not None:
+            return self.app
+        now = self.clock.now()
+        if now < self.next_try:
+            return None
+        try:
+            self.app = self.opener()
+        except (DisplayUnavailable, pygame.error) as err:
+            delay = self.backoff[min(self.failures, len(self.backoff) - 1)]
+            self.failures += 1
+            self.next_try = now + delay
+            if not isinstance(err, DisplayUnavailable):
+                err = DisplayUnavailable(asked_driver() or "(SDL's own choice)", str(err))
+            if self.failures == 1:
+                self.log(err.explain() + f" Trying the screen again in {delay:g} s.")
+            else:
+                self.log(f"{err} (try {self.failures}); trying again in {delay:g} s.")
+            return None
+        self.opened += 1
+        if self.failures:
+            self.log(f"the screen is open (SDL driver {pygame.display.get_driver()!r}) after "
+                     f"{self.failures} failed tr{'y' if self.failures == 1 else 'ies'}.")
+        self.failures, self.next_try = 0, float("-inf")
+        return self.app
+
+    def lost(self, err: BaseException) -> None:
+        """Drawing failed (the panel went away): close the window and try again later."""
+        app, self.app = self.app, None
+        if app is not None:
+            try:
+                app.close()
+            except pygame.error:
+                pass
+        self.failures = max(self.failures, 1)
+        self.next_try = self.clock.now() + self.backoff[0]
+        self.log(f"the screen stopped working ({err}); carrying on without it and trying again.")
+
+    def close(self) -> None:
+        if self.app is not None:
+            self.app.close()
+            self.app = None

@@ -1,0 +1,163 @@
+"""Text in any script: pygame's own font first, then wide-coverage system fonts, glyph by glyph.
+
+pygame's bundled font covers Latin only; a name like ``李雷`` or ``👧🏽Mia`` would show as
+empty boxes. Each character is drawn with the first font that has it: the bundled font,
+then the fonts fontconfig finds for :data:`FALLBACK_FAMILIES` (Noto on Raspberry Pi OS:
+``sudo apt install fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji``). A character
+no font has is left out rather than drawn as a box; :func:`display_name` then falls back
+to the seat ("Player 2") when nothing of a name is left, and :func:`missing` says which
+characters are lost, for a warning at start.
+
+>>> import pygame; _ = pygame.font.init()
+>>> missing("Mia")
+''
+>>> display_name("\\uffff\\ufffe", 2)
+'Player 2'
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from functools import lru_cache
+
+import pygame
+
+#: fontconfig family names tried in order after pygame's own font (no spaces, lower case,
+#: as :func:`pygame.font.match_font` wants them).
+FALLBACK_FAMILIES = ("notosans", "notosanscjksc", "notosanscjkjp", "notosanscjk", "notosanssymbols2",
+                     "notocoloremoji", "notoemoji", "dejavusans", "droidsansfallback", "unifont")
+
+# Characters that draw nothing on their own: joiners, variation selectors, skin tones.
+_SILENT = {0x200B, 0x200C, 0x200D, 0x2060, 0xFEFF} | set(range(0xFE00, 0xFE10)) | set(range(0x1F3FB, 0x1F400))
+
+
+@lru_cache(maxsize=1)
+def fallback_paths() -> tuple[str, ...]:
+    """The font files of :data:`FALLBACK_FAMILIES` found on this system, in order."""
+    paths: list[str] = []
+    for family in FALLBACK_FAMILIES:
+        try:
+            path = pygame.font.match_font(family)
+        except Exception:  # no fontconfig (fc-list missing): only the bundled font
+            path = None
+        if path and path not in paths:
+            paths.append(path)
+    return tuple(paths)
+
+
+@lru_cache(maxsize=16)
+def _glyphs(path: str | None):
+    import pygame.freetype
+
+    if not pygame.freetype.get_init():
+        pygame.freetype.init()
+    return pygame.freetype.Font(path, 24)
+
+
+@lru_cache(maxsize=4096)
+def has_glyph(path: str | None, ch: str) -> bool:
+    """Does the font at ``path`` (None: pygame's bundled font) draw ``ch``?"""
+    try:
+        metrics = _glyphs(path).get_metrics(ch)
+    except (pygame.error, OSError):
+        return False
+    return bool(metrics) and metrics[0] is not None
+
+
+def font_for(ch: str) -> str | None | bool:
+    """The first font path that has ``ch`` (None: the bundled font); False when none has."""
+    if ord(ch) < 0x250 or has_glyph(None, ch):  # Latin: the bundled font, fast
+        return None
+    for path in fallback_paths():
+        if has_glyph(path, ch):
+            return path
+    return False
+
+
+def silent(ch: str) -> bool:
+    return ord(ch) in _SILENT or unicodedata.category(ch) in ("Mn", "Cf") and ord(ch) > 0x2FF
+
+
+def runs(text: str) -> list[tuple[str | None, str]]:
+    """``text`` split into ``(font path, piece)`` runs; characters no font has are dropped."""
+    out: list[tuple[str | None, str]] = []
+    for ch in text:
+        if silent(ch):
+            continue
+        where = font_for(ch)
+        if where is False:
+            continue
+        if out and out[-1][0] == where:
+            out[-1] = (where, out[-1][1] + ch)
+        else:
+            out.append((where, ch))
+    return out
+
+
+def plain(text: str) -> bool:
+    """Can pygame's bundled font draw all of ``text`` by itself (the fast path)?"""
+    return all(ord(ch) < 0x250 for ch in text)
+
+
+def missing(text: str) -> str:
+    """The characters of ``text`` no font on this system can draw."""
+    return "".join(ch for ch in text if not silent(ch) and font_for(ch) is False)
+
+
+def display_name(name: str, seat: int) -> str:
+    """``name`` as the screen can draw it: without the characters no font has, or
+    ``Player <seat>`` when no letter or digit of it is left."""
+    if plain(name):
+        return name
+    shown = "".join(piece for _, piece in runs(name)).strip()
+    if not any(ch.isalnum() for ch in shown):
+        return f"Player {seat}"
+    return shown
+
+
+@lru_cache(maxsize=64)
+def _font_at(path: str, size: int, bold: bool) -> pygame.font.Font:
+    # pygame's bundled font is drawn ~0.69 of its nominal size; match its cap height.
+    f = pygame.font.Font(path, max(6, round(size * 0.69)))
+    f.bold = bold
+    return f
+
+
+def size(text: str, base: pygame.font.Font, px: int, bold: bool) -> tuple[int, int]:
+    """Width and height of ``text`` drawn with :func:`render`."""
+    if plain(text):
+        return base.size(text)
+    w, h = 0, base.get_height()
+    for path, piece in runs(text):
+        f = base if path is None else _font_at(path, px, bold)
+        pw, ph = f.size(piece)
+        w, h = w + pw, max(h, ph)
+    return w, h
+
+
+def render(text: str, base: pygame.font.Font, px: int, bold: bool, colour) -> pygame.Surface:
+    """``text`` drawn glyph by glyph with the first font that has each character."""
+    if plain(text):
+        return base.render(text, True, colour)
+    pieces = []
+    for path, piece in runs(text):
+        f = base if path is None else _font_at(path, px, bold)
+        try:
+            pieces.append(f.render(piece, True, colour))
+        except pygame.error:  # a colour emoji font at a size it lacks: leave it out
+            continue
+    if not pieces:
+        return base.render("", True, colour)
+    w = sum(p.get_width() for p in pieces)
+    h = max(max(p.get_height() for p in pieces), base.get_height())
+    out = pygame.Surface((w, h), pygame.SRCALPHA)
+    x = 0
+    for p in pieces:
+        out.blit(p, (x, (h - p.get_height()) // 2))
+        x += p.get_width()
+    return out
+
+
+def clear() -> None:
+    """Forget fonts (after ``pygame.font.quit()``)."""
+    _font_at.cache_clear()

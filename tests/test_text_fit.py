@@ -1,0 +1,42 @@
+"""Every message a game says fits its screen at 800x480: whole, and at font size 20 or more."""
+
+from __future__ import annotations
+
+import pygame
+import pytest
+
+from companion.games import GAMES, find_game
+from companion.ui import theme
+from companion.ui.fit import catalogue, fill, unfit_messages
+from companion.ui.widgets import draw_text, draw_wrapped, record_text
+
+
+@pytest.mark.parametrize("slug", list(GAMES))
+def test_every_message_of_the_game_fits_its_screen(slug):
+    assert unfit_messages(find_game(slug)) == []
+
+
+def test_a_message_too_long_for_any_screen_is_reported():
+    game = find_game("sugarrr")
+    essay = "Ana takes Fruit-O-Saurs " + "and more Fruit-O-Saurs " * 40
+    problems = unfit_messages(game, [essay])
+    assert len(problems) == 1 and "cut off" in problems[0] and "Fruit-O-Saurs" in problems[0]
+
+
+def test_a_long_message_takes_more_lines_rather_than_being_cut():
+    pygame.font.init()
+    surface = pygame.Surface((800, 480))
+    text = ("Leo attracts Fruit-O-Saurs (the column has 4 cards, not 5): take Fruit-O-Saurs "
+            "from The Valley totalling 1 and scan them.")
+    with record_text() as drawn:
+        draw_wrapped(surface, text, pygame.Rect(0, 0, 500, 140), theme.BIG, max_lines=2)
+    assert drawn[0].readable and drawn[0].size >= theme.MIN_SIZE
+    with record_text() as drawn:
+        draw_text(surface, text, pygame.Rect(0, 0, 300, 40), theme.BIG)
+    assert drawn[0].clipped and not drawn[0].readable
+
+
+def test_catalogue_templates_are_filled_with_long_samples():
+    assert fill("{player} takes {count} candies") == "Grandma Josephine takes 10 candies"
+    assert fill("no fields {{here}}") == "no fields {{here}}"
+    assert catalogue(find_game("sugarrr")) == [] or all("{" not in m for m in catalogue(find_game("sugarrr")))
