@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 import queue
 import sys
+import threading
+from collections import deque
 from dataclasses import dataclass, field, replace
 from typing import IO, Any, Callable
 
@@ -131,13 +133,58 @@ class TextLog:
         self.out.flush()
 
 
+class InputQueue(queue.Queue):
+    """The session's one input queue: every device thread puts its inputs here.
+
+    Each input gets a number in arrival order, and ``notify(n)`` (when set) is called
+    after it is queued: with a window, that posts a marker among the window's events, so
+    the main loop handles a scan and a touch in the order they happened (SDL keeps its
+    events in one queue). ``ready`` is set on every put, to wake a waiting loop.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.ready = threading.Event()
+        self.notify: Callable[[int], None] | None = None
+        self.ids: deque[int] = deque()
+        self._count = 0
+        self._mine = threading.local()
+
+    def _put(self, item) -> None:  # called with the queue's mutex held
+        self._count += 1
+        self._mine.seq = self._count
+        self.ids.append(self._count)
+        self.queue.append(item)
+
+    def _get(self):
+        self.ids.popleft()
+        return self.queue.popleft()
+
+    def put(self, item, block: bool = True, timeout: float | None = None) -> None:
+        super().put(item, block, timeout)
+        self.ready.set()
+        notify = self.notify
+        if notify is not None:
+            notify(self._mine.seq)
+
+    def first_id(self) -> int | None:
+        """The number of the oldest waiting input, or None."""
+        with self.mutex:
+            return self.ids[0] if self.ids else None
+
+
+#: With a window, how often the loop looks at the window's events when nothing wakes it:
+#: a touch is handled within this plus the verdict's own time, inside one 60 Hz frame.
+WINDOW_POLL = 1 / 100
+
+
 @dataclass
 class Runner:
     """Owns the input queue and (unless headless) the window for one session."""
 
     session: Session
     clock: Clock
-    inputs: "queue.Queue" = field(default_factory=queue.Queue)
+    inputs: "queue.Queue" = field(default_factory=InputQueue)
     app: Any = None                      # companion.ui.app.App, or None when headless
     display: Any = None                  # companion.ui.display.Display: opens (again) later
     text_out: Any = None                 # headless: where to say what a screen-only command needs
@@ -158,6 +205,40 @@ class Runner:
 
     def __post_init__(self) -> None:
         self.session.listeners.append(self._heard)
+        if isinstance(self.inputs, InputQueue):
+            self.inputs.notify = self._wake
+
+    def _wake(self, seq: int) -> None:
+        """A device queued input ``seq``: mark its place among the window's events."""
+        if self.app is not None:
+            from .ui.app import wake
+
+            wake(seq)
+
+    def _take_through(self, seq: int) -> None:
+        """Handle every queued input numbered up to ``seq`` (its marker came up)."""
+        if not isinstance(self.inputs, InputQueue):
+            return
+        while True:
+            first = self.inputs.first_id()
+            if first is None or first > seq:
+                return
+            try:
+                item = self.inputs.get_nowait()
+            except queue.Empty:
+                return
+            try:
+                self.session.handle(item)
+            finally:
+                self.inputs.task_done()
+
+    def _emit(self, item, now: bool) -> None:
+        """An input from the window (``now``: handled at once, in its place among the
+        window's events) or from elsewhere (queued)."""
+        if now:
+            self.session.handle(item)
+        else:
+            self.inputs.put(item)
 
     def _heard(self, item, verdict) -> None:
         """Any input redraws; an input the game handled ends a shown hint."""
@@ -167,26 +248,27 @@ class Runner:
 
     # ------------------------------------------------------------ input
 
-    def typed(self, line: str, reader: str = "keyboard") -> None:
+    def typed(self, line: str, reader: str = "keyboard", now: bool = False) -> None:
         """A line typed under ``--simulate``: ``/command`` is a touch, anything else a scan."""
         line = line.strip()
         if not line:
             return
         if line.startswith("/"):
-            self.touch(line[1:])
+            self.touch(line[1:], now)
         else:
-            self.scan_text(line, reader)
+            self.scan_text(line, reader, now)
 
-    def scan_text(self, text: str, reader: str = "keyboard") -> None:
+    def scan_text(self, text: str, reader: str = "keyboard", now: bool = False) -> None:
         """A code typed (or sent by a keyboard-mode scanner) into the window or stdin."""
         if self.record is not None:
             self.record.bytes(reader, self.clock.now(), (text + "\r").encode("latin-1", "replace"))
         code = clean_scan(text, self.framing or NO_FRAMING)  # what every reader strips (docs/scanners.md)
         if code != "":
-            self.inputs.put(CardScanned(None if code is None else code.upper(), reader, self.clock.now()))
+            self._emit(CardScanned(None if code is None else code.upper(), reader, self.clock.now()), now)
 
-    def touch(self, command: str) -> None:
-        """A touch command: menus are handled here, game commands go on the queue."""
+    def touch(self, command: str, now: bool = False) -> None:
+        """A touch command: menus are handled here, game commands go to the session (at
+        once when ``now``: a tap on the window, in order with the window's other events)."""
         words = command.split()
         verb = words[0] if words else ""
         self.dirty = True
@@ -214,7 +296,7 @@ class Runner:
         self.menu, self.deck_draft = None, None
         if self.record is not None:
             self.record.touch(self.clock.now(), command)
-        self.inputs.put(Touch(command, self.clock.now()))
+        self._emit(Touch(command, self.clock.now()), now)
 
     def poll_window(self) -> None:
         if self.app is None:
@@ -227,17 +309,19 @@ class Runner:
             self.display.lost(err)
             self.app = None
             return
-        for kind, value in events:
-            if kind == "quit":
+        for kind, value in events:  # in the order they happened, device inputs included
+            if kind == "input":
+                self._take_through(value)
+            elif kind == "quit":
                 self.stopping = True
             elif kind == "touch":
-                self.touch(value)
+                self.touch(value, now=True)
             elif kind == "arrow" and self.tray is not None:
                 self.tray.tilt(ARROW_SEATS[value])  # the emulated tray tilts toward that seat
             elif kind == "typed" and self.simulate:
-                self.typed(value)
+                self.typed(value, now=True)
             elif kind == "typed":  # a keyboard-mode scanner typing into the window
-                self.scan_text(value)
+                self.scan_text(value, now=True)
 
     # ------------------------------------------------------------ drawing
 
@@ -350,7 +434,15 @@ class Runner:
 
     def step(self, block: float | None = None) -> int:
         """One loop turn: window events, every queued input, a redraw if needed, and
-        another try at saving a finished game's result if the store was full."""
+        another try at saving a finished game's result if the store was full.
+
+        With a window, the turn waits at most :data:`WINDOW_POLL` (a queued input wakes it
+        at once), then takes the window's events and the device inputs together in the
+        order they happened; without one it waits on the queue alone."""
+        if block and self.app is not None and isinstance(self.inputs, InputQueue):
+            self.inputs.ready.wait(min(block, WINDOW_POLL))
+            self.inputs.ready.clear()
+            block = None
         self.poll_window()
         self.check_turn_limit()
         handled = self.session.pump(self.inputs, block)
@@ -368,8 +460,8 @@ class Runner:
 
     def loop(self, frame: float = 1 / 20) -> None:
         """Run until :attr:`stopping` (window closed, SIGTERM, or end of input). Each turn
-        waits up to ``frame`` seconds on the input queue (an input wakes it at once), so a
-        touch is seen within 50 ms and an idle table wakes 20 times a second."""
+        waits up to ``frame`` seconds on the input queue (an input wakes it at once); with
+        a window, at most :data:`WINDOW_POLL`, so a touch is handled within a frame."""
         while not self.stopping:
             self.step(block=frame)
 

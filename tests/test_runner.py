@@ -69,3 +69,73 @@ def test_arrow_keys_tilt_the_emulated_tray_under_simulate():
     assert r.tray.seat == 3
     x, y, z = r.tray(r.clock.now())
     assert x > 0.45 and abs(y) < 1e-9  # seat 3 is the -X edge lowered: x grows
+
+
+# ---------------------------------------------------------------- one order for every source
+
+def windowed_runner(tmp_path):
+    import os
+
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    from companion.ui.app import App
+
+    clock = FakeClock(100.0)
+    session = Session.start("sugarrr", ["Ana", "Ben"], EventStore(tmp_path / "t.db"), clock, tap_off=1.0)
+    runner = Runner(session, clock, app=App())
+    return runner
+
+
+def heard(runner):
+    said = []
+    runner.session.listeners.append(lambda item, verdict: verdict and said.append((item, verdict.verdict)))
+    return said
+
+
+def tap(runner, command):
+    """Post a real mouse click on the button whose command is ``command``."""
+    import pygame
+
+    runner.render(force=True)
+    rect = next(b.rect for b in runner.app.buttons if b.command == command)
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=rect.center, button=1))
+
+
+def test_a_touch_before_a_scan_is_handled_before_it(tmp_path):
+    # The report: Done tapped 8 ms before the next scan was handled after it, so the scan
+    # was judged a repeat of the card before. In arrival order it is a fresh, refused play.
+    from sugarrr_helpers import fruit
+
+    r = windowed_runner(tmp_path)
+    try:
+        for code in STARTS:
+            r.inputs.put(CardScanned(code, "scanner", r.clock.now()))
+            r.step()
+        r.inputs.put(CardScanned(fruit("Pineapple", 5), "scanner", r.clock.now()))
+        r.step()
+        assert r.session.state.phase == "playing"
+        said = heard(r)
+        tap(r, "done")                                                      # first the tap...
+        r.inputs.put(CardScanned(fruit("Pineapple", 5), "scanner", r.clock.now() + 0.008))  # ...then the scan
+        r.step(block=0.05)
+        assert [(type(i).__name__, v) for i, v in said] == [("Touch", "accepted"), ("CardScanned", "rejected")]
+    finally:
+        r.app.close()
+
+
+def test_a_scan_queued_before_a_touch_is_handled_first(tmp_path):
+    from sugarrr_helpers import fruit
+
+    r = windowed_runner(tmp_path)
+    try:
+        for code in STARTS:
+            r.inputs.put(CardScanned(code, "scanner", r.clock.now()))
+        r.step()
+        said = heard(r)
+        r.inputs.put(CardScanned(fruit("Pineapple", 5), "scanner", r.clock.now()))
+        tap(r, "swap")  # a window menu: the screen's own, nothing reaches the session
+        r.render(force=True)
+        r.step(block=0.05)
+        assert [type(i).__name__ for i, _ in said] == ["CardScanned"]
+        assert r.menu == "swap"
+    finally:
+        r.app.close()

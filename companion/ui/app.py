@@ -83,6 +83,20 @@ _ARROWS = {pygame.K_UP: "up", pygame.K_RIGHT: "right", pygame.K_DOWN: "down", py
 Draw = Callable[[pygame.Surface], list[Button]]
 
 
+#: The event a device thread posts when it has put an input on the session queue, so the
+#: input takes its place among the window's own events (SDL keeps one queue, in order).
+INPUT_READY = pygame.event.custom_type()
+
+
+def wake(seq: int) -> None:
+    """Post :data:`INPUT_READY` for input number ``seq`` (safe from any thread; a closed
+    display drops it, and the main loop then takes the input at the end of its turn)."""
+    try:
+        pygame.event.post(pygame.event.Event(INPUT_READY, seq=seq))
+    except pygame.error:
+        pass
+
+
 class App:
     """The one window. Only the display and font modules are started: the companion makes
     no sound through SDL, and skipping the audio device saves start-up time on a Zero."""
@@ -181,11 +195,14 @@ class App:
         new board cell it passes (buttons whose command starts with ``"cell "``), never
         the same cell twice in one drag, so a colour can be painted across the board.
         Typed text (a keyboard-mode scanner, or a code typed in ``--simulate``) is
-        gathered until Enter; Backspace edits; Escape quits.
+        gathered until Enter; Backspace edits; Escape quits. ``("input", n)`` marks where
+        in the window's own events a device's input number ``n`` arrived (:meth:`wake`).
         """
         out: list[tuple[str, str]] = []
         for event in pygame.event.get():
-            if event.type == pygame.QUIT:
+            if event.type == INPUT_READY:
+                out.append(("input", event.seq))
+            elif event.type == pygame.QUIT:
                 out.append(("quit", ""))
             elif event.type == pygame.MOUSEBUTTONDOWN:
                 if event.button == 1 and not getattr(event, "touch", False):
