@@ -1,0 +1,166 @@
+"""Sweet Deals rules: deal, offer, bidding, ties, swaps, Grab & Go, Bake Sale, Close
+Early, Sweet Six and the score (../shared/rulebooks/sweet-deals.txt).
+
+Pure: no I/O, no pygame; imports only ``companion.core``, this game's modules and the
+standard library. ``check(state, action)`` raises :class:`IllegalAction`; ``apply``
+returns ``(new_state, events)``; ``step`` does both. Seats are 0-based.
+
+Two ways to play (option ``mode``):
+
+``tracked``
+    Each player scans their 7 cards privately at the start; from then on every card
+    that changes hands is scanned, so the companion checks each bid against the
+    bidder's hand and each swap against the bid, spots Sweet Six the moment it happens
+    and scores without rescanning. Hands are secret: :func:`public_view` for the table
+    shows only how many cards each player holds.
+``open``
+    Nothing is scanned until the end: the companion runs the auction, the bake sales
+    and the votes, and at the end each player scans their hand for scoring.
+
+>>> s = new_game(["Ana", "Ben"], mode="open")
+>>> s, _ = step(s, Offer(0, "Donut"))
+>>> s, ev = step(s, Bid(1, 2))
+>>> s.phase, s.active, ev[0].message
+('offer', 1, 'Ben bids 2. Ben wins with a bid of 2: Ana and Ben, swap your cards secretly.')
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any, Iterable
+
+from companion.core.errors import IllegalAction
+from companion.core.events import Outcome
+from companion.core.game import TABLE, Result
+
+from . import scoring
+from .turns import HANDLERS as _HANDLERS
+from .cards import CARDS, HAND_SIZE, HYBRID_DEFAULT, deck_for, removed_for
+from .model import (  # noqa: F401  (part of the rules API)
+    MODES, DEAL, OFFER, VOTE, BID, REVEAL, CHOOSE, SWAP, DISCARD, DRAW, BAKE_DRAW, BAKE_DISCARD,
+    BAKE_TAKE, BAKE_GRAB, SCORE, OVER, SWEET_SIX_END, CLOSED_EARLY, Bake, State, HandCard, Offer,
+    Bid, Pass, Grab, Reveal, Choose, SwapCard, FaceUp, Draw, StartBakeSale, Done, Take, GrabCard,
+    AskClose, Vote, ShoutSweetSix, Action, Said, ShownFaceUp, HandsShown,
+)
+
+# ---------------------------------------------------------------- set-up
+
+def new_game(players: Iterable[str], mode: str = "tracked", hybrid: str | None = None, **options: Any) -> State:
+    """A new game for 2 to 8 ``players`` in seat order, the first to play first
+    ("whoever most recently ate a donut"). ``mode`` is ``tracked`` or ``open``;
+    ``hybrid`` ``and`` or ``or`` (None: cards.toml's ``hybrid``). Raises ValueError."""
+    names = tuple(str(p).strip() for p in players)
+    if not 2 <= len(names) <= 8:
+        raise ValueError(f"Sweet Deals is for 2 to 8 players, not {len(names)}.")
+    if any(not n for n in names) or len(set(names)) != len(names):
+        raise ValueError("Every player needs a different name.")
+    if options:
+        raise ValueError(f"Sweet Deals has no option {next(iter(options))!r}.")
+    if mode not in MODES:
+        raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
+    hybrid = hybrid or HYBRID_DEFAULT
+    if hybrid not in scoring.HYBRID_MODES:
+        raise ValueError(f"hybrid must be one of {', '.join(scoring.HYBRID_MODES)}, not {hybrid!r}")
+    n = len(names)
+    return State(names, mode, hybrid, deck_for(n), ((),) * n, (False,) * n, DEAL if mode == "tracked" else OFFER)
+
+
+def setup_message(state: State) -> str:
+    """What the dealer does first (rulebook, "Setup")."""
+    gone = removed_for(len(state.players))
+    out = ("Take out " + ", ".join(f"all 7 {g}" if g in scoring.DESSERTS else f"the {g}" for g in gone)
+           + ". ") if gone else ""
+    return f"{out}Shuffle the {len(state.deck)} cards and deal 7 to each player."
+
+
+# ---------------------------------------------------------------- check / apply
+
+def check(state: State, action: Action) -> None:
+    """Raise :class:`IllegalAction` when ``action`` is not allowed now."""
+    _run(state, action)
+
+
+def apply(state: State, action: Action) -> tuple[State, list[Outcome]]:
+    """The state after ``action`` and what happened."""
+    return _run(state, action)
+
+
+def step(state: State, action: Action) -> tuple[State, list[Outcome]]:
+    """``check`` then ``apply``."""
+    return _run(state, action)
+
+
+def _no(message: str, code: str | None = None) -> IllegalAction:
+    return IllegalAction(code, message)
+
+
+def _run(state: State, action: Action) -> tuple[State, list[Outcome]]:
+    if state.over:
+        raise _no("The game is over: the scores are final.")
+    seat = action.seat
+    if not 0 <= seat < len(state.players):
+        raise _no(f"There is no seat {seat + 1}: {len(state.players)} are playing.")
+    handler = _HANDLERS.get(type(action))
+    if handler is None:
+        raise _no(f"I don't know what {type(action).__name__} means in Sweet Deals.")
+    return handler(state, action)
+
+
+
+
+# ---------------------------------------------------------------- the end
+
+def result(state: State) -> Result | None:
+    """The final :class:`Result` once the game is over, else None."""
+    if not state.over:
+        return None
+    notes = ()
+    if state.six is not None:
+        seat, dessert = state.six
+        notes = (f"Sweet Six! shouted by {state.players[seat]}" + (f" ({dessert})" if dessert else "") + ".",)
+    elif state.ended == CLOSED_EARLY:
+        notes = ("Everyone voted to close early.",)
+    return scoring.result_of(state.players, state.hands, state.hybrid, state.ended, notes)
+
+
+def public_view(state: State, viewer: Any) -> State:
+    """``state`` as ``viewer`` may see it: the table (:data:`TABLE`) sees how many cards
+    each hand holds ("?" per card) but no card in it, and no face-down swap or draw;
+    a seat sees its own hand too. After the game everything is shown."""
+    if state.over or not state.tracked:
+        return state
+    mine = viewer if isinstance(viewer, int) and viewer != TABLE else None
+    hands = tuple(h if i == mine else ("?",) * len(h) for i, h in enumerate(state.hands))
+    shown = {code for _, code in state.shown}
+    give = state.give if state.give is None or state.active == mine else "?"
+    take = state.take if state.take is None or state.take in shown or state.winner == mine else "?"
+    return replace(state, hands=hands, give=give, take=take)
+
+
+def score_holdings(holdings: list[tuple[str, list[str]]], hybrid: str | None = None) -> Result:
+    """Score hands given as ``[(name, [code, ...]), ...]`` (``companion score``): each
+    exactly 7 cards, no card in two hands. Raises ValueError naming the player."""
+    if not holdings:
+        raise ValueError("no hands to score")
+    seen: dict[str, str] = {}
+    hands = []
+    for name, codes in holdings:
+        hand = []
+        for raw in codes:
+            try:
+                code = _card(raw).code
+            except ValueError as exc:
+                raise ValueError(f"{name}: {exc}") from None
+            if code in seen:
+                raise ValueError(f"{name}: {CARDS[code].name} ({code}) is also in {seen[code]}'s hand")
+            seen[code] = name
+            hand.append(code)
+        if len(hand) != HAND_SIZE:
+            raise ValueError(f"{name}: a Sweet Deals hand is exactly {HAND_SIZE} cards, not {len(hand)}")
+        hands.append(hand)
+    return scoring.result_of([n for n, _ in holdings], hands, hybrid or HYBRID_DEFAULT)
+
+
+def _card(raw: str):
+    from .cards import card
+    return card(raw)

@@ -1,0 +1,220 @@
+"""Sweet Deals scoring: coins, set bonuses, and the best use of every wild card
+(Sweet Deals rulebook, "Scoring" and "Special Cards").
+
+A hand scores the Coin Value of its 7 cards plus, for each dessert, the bonus for how
+many cards count as it (:data:`~.cards.BONUS`). A hybrid counts as both its desserts
+(``hybrid="and"``, the worked example) or as one of them (``"or"``); each Sprinkles
+counts as whichever dessert the player chooses. The companion chooses for the player:
+:func:`score_hand` finds the choice that scores the most and says what it chose.
+
+How: the choices only change the bonus, never the coins. Sprinkles are interchangeable,
+so what matters is how many go to each dessert, not which goes where; for each way of
+counting the "or" hybrids (at most 2^4), a small dynamic programme over the seven
+desserts shares the wilds out (:func:`_share_wilds`). :func:`brute_force_bonus` tries
+every assignment one by one; tests and the bench compare the two.
+
+>>> from .cards import code_for
+>>> tim = [code_for("Pie", 1), code_for("Pie", 2), code_for("Pie & Ice Cream"), code_for("Ice Cream", 2),
+...        code_for("Cupcake", 4), code_for("Chocolate", 2), code_for("Strudel", 2)]
+>>> s = score_hand(tim)
+>>> s.coins, s.bonus, s.total
+(13, 11, 24)
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from typing import Iterable, Sequence
+
+from companion.core.game import PlayerResult, Result
+
+from .cards import BONUS, CARDS, DESSERTS, GAME, HAND_SIZE, SWEET_SIX, Card
+
+HYBRID_MODES = ("and", "or")
+
+
+def bonus_for(count: int) -> int:
+    """Bonus points for ``count`` cards of one dessert (0 or 1: none; 6 or more: Sweet 6)."""
+    return BONUS[min(count, len(BONUS) - 1)]
+
+
+@dataclass(frozen=True)
+class HandScore:
+    """One hand's score.
+
+    ``coins`` is the sum of Coin Values; ``counts`` (dessert, how many cards count as
+    it) for every dessert with at least one; ``bonuses`` (dessert, count, points) for
+    each set that scores; ``choices`` (card name, code, dessert) for each Sprinkles and
+    each "or" hybrid, as counted; ``sweet_six`` the dessert with 6 or more, if any.
+    """
+
+    cards: tuple[str, ...]
+    coins: int
+    counts: tuple[tuple[str, int], ...]
+    bonuses: tuple[tuple[str, int, int], ...]
+    choices: tuple[tuple[str, str, str], ...]
+    sweet_six: str | None = None
+
+    @property
+    def bonus(self) -> int:
+        return sum(points for _, _, points in self.bonuses)
+
+    @property
+    def total(self) -> int:
+        return self.coins + self.bonus
+
+    def breakdown(self) -> dict:
+        """JSON-ready: coins, each bonus, each wild choice, the total."""
+        return {"coins": self.coins,
+                "bonuses": {d: {"cards": n, "points": p} for d, n, p in self.bonuses},
+                "wilds": [{"card": name, "code": code, "counts_as": d} for name, code, d in self.choices],
+                "bonus": self.bonus,
+                "points": self.total}
+
+    def line(self) -> str:
+        """One readable line: ``13 coins + Pie x3 7 + Ice Cream x2 4 = 24 (Sprinkles as Pie)``."""
+        parts = [f"{self.coins} coins"] + [f"{d} x{n} {p}" for d, n, p in self.bonuses]
+        text = " + ".join(parts) + f" = {self.total}"
+        if self.choices:
+            text += " (" + ", ".join(f"{name} as {d}" for name, _, d in self.choices) + ")"
+        return text
+
+
+def _cards(codes: Sequence[str]) -> list[Card]:
+    try:
+        return [CARDS[c] for c in codes]
+    except KeyError as exc:
+        raise ValueError(f"{exc.args[0]} is not a Sweet Deals card") from None
+
+
+def _split(cards: list[Card], hybrid: str) -> tuple[dict[str, int], list[Card], list[Card]]:
+    """Fixed counts per dessert, the "or" hybrids, the wilds."""
+    if hybrid not in HYBRID_MODES:
+        raise ValueError(f"hybrid must be one of {HYBRID_MODES}, not {hybrid!r}")
+    fixed = dict.fromkeys(DESSERTS, 0)
+    ors: list[Card] = []
+    wilds: list[Card] = []
+    for c in cards:
+        if c.kind == "wild":
+            wilds.append(c)
+        elif c.kind == "hybrid" and hybrid == "or":
+            ors.append(c)
+        else:
+            for d in c.desserts:
+                fixed[d] += 1
+    return fixed, ors, wilds
+
+
+def _share_wilds(counts: dict[str, int], wilds: int) -> tuple[int, dict[str, int]]:
+    """The most bonus points ``wilds`` Sprinkles can add to ``counts``, and how many go
+    to each dessert. Desserts are tried biggest set first, and each takes as many
+    wilds as it can before fewer, so among equal scores the wilds pile onto the
+    biggest set (the assignment a player would pick)."""
+    order = sorted(DESSERTS, key=lambda d: (-counts[d], DESSERTS.index(d)))
+    # best[i][w]: most bonus from desserts order[i:] with w wilds left to share.
+    n = len(order)
+    best = [[0] * (wilds + 1) for _ in range(n + 1)]
+    pick = [[0] * (wilds + 1) for _ in range(n)]
+    for w in range(wilds + 1):
+        best[n][w] = -10**9 if w else 0     # every wild must count as something
+    for i in range(n - 1, -1, -1):
+        c = counts[order[i]]
+        for w in range(wilds + 1):
+            top, arg = -10**9, 0
+            for x in range(w, -1, -1):
+                v = bonus_for(c + x) + best[i + 1][w - x]
+                if v > top:
+                    top, arg = v, x
+            best[i][w], pick[i][w] = top, arg
+    share, w = {}, wilds
+    for i in range(n):
+        if pick[i][w]:
+            share[order[i]] = pick[i][w]
+        w -= pick[i][w]
+    return best[0][wilds], share
+
+
+def best_counts(codes: Sequence[str], hybrid: str = "and") -> tuple[int, dict[str, int], list[tuple[Card, str]]]:
+    """The highest bonus this hand can make, the counts per dessert that make it, and
+    the dessert each Sprinkles and "or" hybrid counts as (card, dessert)."""
+    cards = _cards(codes)
+    fixed, ors, wilds = _split(cards, hybrid)
+    top: tuple[int, dict[str, int], list[tuple[Card, str]]] | None = None
+    for sides in itertools.product(*[c.desserts for c in ors]):
+        counts = dict(fixed)
+        for d in sides:
+            counts[d] += 1
+        points, share = _share_wilds(counts, len(wilds))
+        if top is None or points > top[0]:
+            for d, x in share.items():
+                counts[d] += x
+            as_wild = [d for d in DESSERTS for _ in range(share.get(d, 0))]
+            choices = list(zip(ors, sides)) + list(zip(wilds, as_wild))
+            top = (points, counts, choices)
+    assert top is not None
+    return top
+
+
+def brute_force_bonus(codes: Sequence[str], hybrid: str = "and") -> int:
+    """The highest bonus found by trying every dessert for every Sprinkles and every
+    side of every "or" hybrid, one assignment at a time (7^wilds x 2^hybrids): the
+    reference :func:`best_counts` is tested and benchmarked against."""
+    cards = _cards(codes)
+    fixed, ors, wilds = _split(cards, hybrid)
+    options = [c.desserts for c in ors] + [DESSERTS] * len(wilds)
+    top = 0
+    for assignment in itertools.product(*options):
+        counts = dict(fixed)
+        for d in assignment:
+            counts[d] += 1
+        top = max(top, sum(bonus_for(n) for n in counts.values()))
+    return top
+
+
+def score_hand(codes: Sequence[str], hybrid: str = "and") -> HandScore:
+    """Score one hand of exactly :data:`~.cards.HAND_SIZE` cards (rulebook, "Scoring").
+    Raises ValueError for another size, an unknown code or the same card twice."""
+    codes = tuple(codes)
+    if len(codes) != HAND_SIZE:
+        raise ValueError(f"a Sweet Deals hand is exactly {HAND_SIZE} cards, not {len(codes)}")
+    if len(set(codes)) != len(codes):
+        raise ValueError("the same card is in the hand twice")
+    cards = _cards(codes)
+    _, counts, choices = best_counts(codes, hybrid)
+    bonuses = tuple((d, counts[d], bonus_for(counts[d])) for d in DESSERTS if bonus_for(counts[d]))
+    six = next((d for d in DESSERTS if counts[d] >= SWEET_SIX), None)
+    return HandScore(codes, sum(c.coins for c in cards),
+                     tuple((d, counts[d]) for d in DESSERTS if counts[d]), bonuses,
+                     tuple((c.name, c.code, d) for c, d in choices), six)
+
+
+def sweet_six(codes: Iterable[str], hybrid: str = "and") -> str | None:
+    """The dessert this hand has 6 (or more) of, counting hybrids and Sprinkles as the
+    player would, or None (rulebook, "Continue Play": "Sweet Six!")."""
+    codes = tuple(codes)
+    if len(codes) < SWEET_SIX:
+        return None
+    cards = _cards(codes)
+    fixed, ors, wilds = _split(cards, hybrid)
+    for d in DESSERTS:
+        if fixed[d] + sum(d in c.desserts for c in ors) + len(wilds) >= SWEET_SIX:
+            return d
+    return None
+
+
+def result_of(players: Sequence[str], hands: Sequence[Sequence[str]], hybrid: str = "and",
+              reason: str | None = None, notes: tuple[str, ...] = ()) -> Result:
+    """The game's :class:`~companion.core.game.Result`: most points wins; a tie goes to
+    the most coins; still tied, the win is shared (rulebook, "Continue Play")."""
+    sheets = [score_hand(h, hybrid) for h in hands]
+    rows = tuple(PlayerResult(name, s.total, s.breakdown(), s.line(), s) for name, s in zip(players, sheets))
+    top = max(s.total for s in sheets)
+    best = [i for i, s in enumerate(sheets) if s.total == top]
+    tie_break = None
+    if len(best) > 1:
+        most = max(sheets[i].coins for i in best)
+        by_coins = [i for i in best if sheets[i].coins == most]
+        tie_break = "coins" if len(by_coins) == 1 else "shared"
+        best = by_coins
+    return Result(GAME, rows, tuple(players[i] for i in best), tie_break, reason, notes)

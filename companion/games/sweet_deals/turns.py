@@ -1,0 +1,536 @@
+"""What each Sweet Deals action does: one handler per action, each checking before it
+changes anything (Sweet Deals rulebook, "On Your Turn", "Drawing", "Bake Sale",
+"Closing Early", "Special Cards").
+
+A handler takes ``(state, action)`` and returns ``(state, events)`` or raises
+:class:`IllegalAction`. With tracked hands every scan is a secret input, so no
+rejection here names the card scanned; accepted face-up cards are named in their event.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Callable
+
+from companion.core.errors import IllegalAction
+from companion.core.events import GameOver, Outcome, TurnEnded
+
+from . import scoring
+from .auction import Bidding
+from .cards import CARDS, HAND_SIZE, MAX_BID
+from .model import (BAKE_DISCARD, BAKE_DRAW, BAKE_GRAB, BAKE_TAKE, BID, CHOOSE, CLOSED_EARLY, DEAL, DISCARD, DRAW,
+                    OFFER, OVER, REVEAL, SCORE, SWAP, SWEET_SIX_END, VOTE, AskClose, Bake, Bid, Choose, Done, Draw,
+                    FaceUp, Grab, GrabCard, HandCard, HandsShown, Offer, Pass, Reveal, Said, ShoutSweetSix,
+                    ShownFaceUp, StartBakeSale, State, SwapCard, Take, Vote)
+
+Events = list[Outcome]
+
+
+def _no(message: str) -> IllegalAction:
+    return IllegalAction(None, message)
+
+
+def _a(label: str) -> str:
+    return ("an " if label[0] in "AEIOU" else "a ") + label
+
+
+def _set_hand(state: State, seat: int, hand: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
+    return state.hands[:seat] + (hand,) + state.hands[seat + 1:]
+
+
+def _without(hand: tuple[str, ...], code: str) -> tuple[str, ...]:
+    i = hand.index(code)
+    return hand[:i] + hand[i + 1:]
+
+
+def _in_hand(state: State, seat: int, code: str, what: str) -> None:
+    if code not in state.hands[seat]:
+        raise _no(f"That card is not in {state.name(seat)}'s hand: {what}")
+
+
+# ---------------------------------------------------------------- what now
+
+def scanner(state: State) -> int | None:
+    """The seat whose card the next scan is, when the scanner is passed around (a
+    reader bound to a seat says so itself); None when no scan is expected."""
+    p = state.phase
+    if p in (DEAL, SCORE):
+        return next((i for i, h in enumerate(state.hands) if len(h) < HAND_SIZE), None)
+    if p == REVEAL:
+        done = {s for s, _ in state.shown}
+        return next(s for s in state.tied if s not in done)
+    if p == SWAP:
+        return state.winner if state.take is None else state.active
+    if p in (DISCARD, DRAW, BAKE_DRAW):
+        return state.active
+    if p == BAKE_DISCARD and state.tracked:
+        return state.bake.holder
+    if p == BAKE_GRAB:
+        return state.bake.grabber
+    return None
+
+
+def waiting(state: State) -> str:
+    """What the table should do now, in one sentence for the prompt line."""
+    p, who = state.phase, state.name(state.active)
+    if p in (DEAL, SCORE):
+        seat = scanner(state)
+        k = len(state.hands[seat]) + 1
+        if p == DEAL:
+            return f"{state.name(seat)}: scan your 7 cards, face down, where nobody sees them (card {k} of 7)."
+        return f"{state.name(seat)}: scan your 7 cards for scoring (card {k} of 7)."
+    if p == OFFER:
+        extra = [] if state.bake_used[state.active] else ["start your Bake Sale"]
+        if not state.close_refused:
+            extra.append("ask to Close Early")
+        return f"{who}: tap the dessert you offer" + (", or " + " or ".join(extra) if extra else "") + "."
+    if p == VOTE:
+        return f"{state.name(state.voters[0])}: close the game early? Tap Yes or No."
+    if p == BID:
+        b = state.bidding
+        bidder, high = state.name(b.to_act), b.high
+        if high is None:
+            return f"{bidder}: bid 0 to {MAX_BID} coins for the {state.offer}, or pass."
+        if b.holds_high(b.to_act):
+            return f"{bidder}: raise, or pass to keep your bid of {high}."
+        return f"{bidder}: bid {high} or more, or pass."
+    if p == REVEAL:
+        return f"{state.name(scanner(state))}: show the card you bid ({state.price} coins) and scan it."
+    if p == CHOOSE:
+        return f"{who}: tap whose card you take."
+    if p == SWAP:
+        if state.take is None:
+            card = "your Grab & Go" if state.grab else f"the card you bid ({state.price} coins)"
+            return f"{state.name(state.winner)}: scan {card}, face down."
+        return f"{who}: scan the {state.offer} you give {state.name(state.winner)}, face down."
+    if p == DISCARD:
+        return f"{who}: put the {state.offer} face up and scan it."
+    if p in (DRAW, BAKE_DRAW):
+        return f"{who}: draw a card and scan it, face down."
+    if p == BAKE_DISCARD:
+        holder = state.name(state.bake.holder)
+        if state.tracked:
+            return f"{holder}: put any card face up and scan it."
+        drew = "draw a card, " if state.bake.top_owner is None else ""
+        return f"{holder}: {drew}put any card face up, then tap Done."
+    if p == BAKE_TAKE:
+        return f"{state.name(state.bake.decider)}: take the face-up card, or pass."
+    if p == BAKE_GRAB:
+        return f"{state.name(state.bake.grabber)}: put your Grab & Go face up and scan it."
+    return "Game over: the scores are final."
+
+
+def _not_now(state: State) -> IllegalAction:
+    return _no("Not now. " + waiting(state))
+
+
+# ---------------------------------------------------------------- turn and game end
+
+def _end_turn(state: State, events: Events) -> tuple[State, Events]:
+    nxt = state.next_seat(state.active)
+    done = replace(state, phase=OFFER, active=nxt, turn=state.turn + 1, offer=None, bidding=None, tied=(),
+                   shown=(), winner=None, price=None, grab=False, give=None, take=None, bake=None, voters=(),
+                   close_refused=False)
+    events.append(TurnEnded(f"{state.name(nxt)}'s turn.", state.active, nxt))
+    return done, events
+
+
+def _end_game(state: State, events: Events, reason: str, six: tuple[int, str | None] | None = None,
+              ) -> tuple[State, Events]:
+    state = replace(state, ended=reason, six=six, bidding=None, bake=None, voters=())
+    if state.tracked:
+        from .rules import result
+        state = replace(state, phase=OVER)
+        res = result(state)
+        events.append(HandsShown("Everyone shows their hand."))
+        events.append(GameOver(res.winner_line(), res))
+        return state, events
+    first = state.name(0)
+    events.append(Said(f"Everyone: scan your 7 cards for scoring, {first} first."))
+    return replace(state, phase=SCORE, hands=((),) * len(state.players)), events
+
+
+def _sweet_six(state: State, seats: list[int], events: Events) -> tuple[State, Events] | None:
+    """Tracked: the game ends the moment a hand of 7 has 6 of a kind (rulebook,
+    "Continue Play"). None when nobody has."""
+    for seat in seats:
+        hand = state.hands[seat]
+        if len(hand) == HAND_SIZE:
+            dessert = scoring.sweet_six(hand, state.hybrid)
+            if dessert:
+                events.append(Said(f"Sweet Six! {state.name(seat)} has 6 {dessert}. The game ends now."))
+                return _end_game(state, events, SWEET_SIX_END, (seat, dessert))
+    return None
+
+
+# ---------------------------------------------------------------- deal and scoring scans
+
+def hand_card(s: State, a: HandCard) -> tuple[State, Events]:
+    """A card of a hand: tracked at the deal, open at the end (rulebook, "Deal", "Scoring")."""
+    if s.phase not in (DEAL, SCORE):
+        raise _not_now(s)
+    if a.card not in s.deck:
+        raise _no(f"That card is not used with {len(s.players)} players: put it back in the box.")
+    if s.holder(a.card) is not None:
+        raise _no("That card is already in a hand: scan another card.")
+    hand = s.hands[a.seat]
+    if len(hand) >= HAND_SIZE:
+        raise _no(f"{s.name(a.seat)} already has {HAND_SIZE} cards.")
+    s = replace(s, hands=_set_hand(s, a.seat, hand + (a.card,)))
+    k = len(hand) + 1
+    named = "" if s.phase == DEAL else f"{CARDS[a.card].name}: "
+    events: Events = [Said(f"{named}card {k} of {HAND_SIZE} for {s.name(a.seat)}.")]
+    if any(len(h) < HAND_SIZE for h in s.hands):
+        return s, events
+    if s.phase == SCORE:
+        from .rules import result
+        s = replace(s, phase=OVER)
+        res = result(s)
+        events.append(GameOver(res.winner_line(), res))
+        return s, events
+    s = replace(s, phase=OFFER)
+    events.append(Said(f"Every hand is in. {s.name(s.active)} plays first."))
+    return _sweet_six(s, list(range(len(s.players))), events) or (s, events)
+
+
+# ---------------------------------------------------------------- offer and bidding
+
+def offer(s: State, a: Offer) -> tuple[State, Events]:
+    """Offer a dessert by name (rulebook, "On Your Turn", step 1)."""
+    if s.phase != OFFER:
+        raise _not_now(s)
+    if a.seat != s.active:
+        raise _no(f"It is {s.name(s.active)}'s turn to offer.")
+    labels = {CARDS[c].label for c in s.deck}
+    if a.label not in labels:
+        raise _no(f"There is no {a.label} in the deck for {len(s.players)} players.")
+    if s.tracked and not any(CARDS[c].label == a.label for c in s.hands[a.seat]):
+        raise _no(f"{s.name(a.seat)}: your hand has no {a.label}. Offer a dessert you have.")
+    s = replace(s, phase=BID, offer=a.label, bidding=Bidding.open(len(s.players), a.seat))
+    return s, [Said(f"{s.name(a.seat)} offers {_a(a.label)}. " + waiting(s))]
+
+
+def bid(s: State, a: Bid) -> tuple[State, Events]:
+    """A bid of 0-5 coins that matches or raises (rulebook, "On Your Turn", step 2)."""
+    if s.phase != BID:
+        raise _not_now(s)
+    problem = s.bidding.problem(a.seat, a.coins)
+    if problem:
+        raise _no(f"{s.name(a.seat)}: {problem}" if a.seat == s.bidding.to_act else problem)
+    if s.tracked and not any(CARDS[c].coins == a.coins for c in s.hands[a.seat]):
+        raise _no(f"{s.name(a.seat)}: a bid is the coin value of a card in your hand, and none is worth {a.coins}.")
+    return _bidding_moved(s, s.bidding.bid(a.seat, a.coins), f"{s.name(a.seat)} bids {a.coins}.")
+
+
+def pass_(s: State, a: Pass) -> tuple[State, Events]:
+    """Pass on a bid, or on a Bake Sale's face-up card."""
+    if s.phase == BAKE_TAKE:
+        return _bake_pass(s, a)
+    if s.phase != BID:
+        raise _not_now(s)
+    b = s.bidding
+    if a.seat != b.to_act:
+        raise _no(f"It is {s.name(b.to_act)}'s turn to bid.")
+    said = f"{s.name(a.seat)} keeps the bid of {b.high}." if b.holds_high(a.seat) else f"{s.name(a.seat)} passes."
+    return _bidding_moved(s, b.passed(a.seat), said)
+
+
+def _bidding_moved(s: State, b: Bidding, said: str) -> tuple[State, Events]:
+    s = replace(s, bidding=b)
+    out = b.outcome()
+    if out is None:
+        return s, [Said(f"{said} {waiting(s)}")]
+    kind, seats = out
+    who = s.name(s.active)
+    if kind == "none":
+        if s.tracked:
+            s = replace(s, phase=DISCARD)
+            return s, [Said(f"{said} Everyone passed. {waiting(s)}")]
+        return _end_turn(s, [Said(f"{said} Everyone passed: {who}, put the {s.offer} face up and draw a new card.")])
+    price = b.high
+    if kind == "won":
+        winner = s.name(seats[0])
+        if s.tracked:
+            s = replace(s, phase=SWAP, winner=seats[0], price=price)
+            return s, [Said(f"{said} {winner} wins with a bid of {price}. {waiting(s)}")]
+        return _end_turn(s, [Said(f"{said} {winner} wins with a bid of {price}: {who} and {winner}, "
+                                  "swap your cards secretly.")])
+    names = " and ".join(s.name(t) for t in seats)
+    s = replace(s, phase=REVEAL if s.tracked else CHOOSE, tied=seats, price=price)
+    return s, [Said(f"{said} {names} are tied at {price}: show the cards you bid. {waiting(s)}")]
+
+
+def grab(s: State, a: Grab) -> tuple[State, Events]:
+    """Grab & Go interrupts bidding or a Bake Sale (rulebook, "Special Cards", "Notes")."""
+    name = s.name(a.seat)
+    if s.phase == BAKE_TAKE:
+        return _bake_grab(s, a)
+    if s.phase != BID:
+        raise _no("Grab & Go can only interrupt bidding or a Bake Sale.")
+    if a.seat == s.active:
+        raise _no(f"{name}: you offered the {s.offer}, so you cannot grab it.")
+    if s.tracked and not any(CARDS[c].kind == "grab" for c in s.hands[a.seat]):
+        raise _no(f"{name}: you need a Grab & Go card in your hand to grab.")
+    said = f"{name} plays Grab & Go for the {s.offer}!"
+    if s.tracked:
+        s = replace(s, phase=SWAP, winner=a.seat, grab=True, bidding=replace(s.bidding, to_act=None))
+        return s, [Said(f"{said} {waiting(s)}")]
+    return _end_turn(s, [Said(f"{said} {s.name(s.active)} and {name}: swap the {s.offer} for the Grab & Go.")])
+
+
+def reveal(s: State, a: Reveal) -> tuple[State, Events]:
+    """A tied bidder shows the card they bid (rulebook, "On Your Turn", step 4)."""
+    if s.phase != REVEAL:
+        raise _not_now(s)
+    done = {seat for seat, _ in s.shown}
+    if a.seat not in s.tied or a.seat in done:
+        raise _no(f"Only {' and '.join(s.name(t) for t in s.tied if t not in done)} show a card now.")
+    _in_hand(s, a.seat, a.card, f"show the card you bid ({s.price} coins).")
+    if CARDS[a.card].coins != s.price:
+        raise _no(f"That card is not worth {s.price} coins: show the card you bid.")
+    s = replace(s, shown=s.shown + ((a.seat, a.card),))
+    if len(s.shown) == len(s.tied):
+        s = replace(s, phase=CHOOSE)
+    return s, [ShownFaceUp(f"{s.name(a.seat)} shows {_a(CARDS[a.card].name)}. {waiting(s)}", a.card)]
+
+
+def choose(s: State, a: Choose) -> tuple[State, Events]:
+    """The offering player picks one of the tied cards."""
+    if s.phase != CHOOSE:
+        raise _not_now(s)
+    if a.seat not in s.tied:
+        raise _no(f"{s.name(a.seat)} is not tied for the high bid: choose "
+                  f"{' or '.join(s.name(t) for t in s.tied)}.")
+    who, winner = s.name(s.active), s.name(a.seat)
+    if not s.tracked:
+        return _end_turn(s, [Said(f"{who} takes {winner}'s card: swap your cards secretly.")])
+    take = dict(s.shown)[a.seat]
+    s = replace(s, phase=SWAP, winner=a.seat, take=take)
+    return s, [Said(f"{who} takes {winner}'s {CARDS[take].name}. {waiting(s)}")]
+
+
+def swap_card(s: State, a: SwapCard) -> tuple[State, Events]:
+    """One card of the swap, scanned face down; the second completes it (step 4)."""
+    if s.phase != SWAP:
+        raise _not_now(s)
+    giver, winner = s.active, s.winner
+    if a.seat == winner and s.take is None:
+        _in_hand(s, a.seat, a.card, waiting(s))
+        if s.grab and CARDS[a.card].kind != "grab":
+            raise _no("That card is not a Grab & Go: scan your Grab & Go.")
+        if not s.grab and CARDS[a.card].coins != s.price:
+            raise _no(f"That card is not worth {s.price} coins: scan the card you bid.")
+        s = replace(s, take=a.card)
+    elif a.seat == giver and s.give is None:
+        _in_hand(s, a.seat, a.card, f"scan the {s.offer} you offered.")
+        if CARDS[a.card].label != s.offer:
+            raise _no(f"That card is not the {s.offer} you offered: scan the {s.offer}.")
+        s = replace(s, give=a.card)
+    elif a.seat in (giver, winner):
+        raise _no(f"{s.name(a.seat)}: your card is already scanned. {waiting(s)}")
+    else:
+        raise _no(f"Only {s.name(giver)} and {s.name(winner)} swap now. {waiting(s)}")
+    if s.give is None or s.take is None:
+        return s, [Said(f"Got it. {waiting(s)}")]
+    hands = _set_hand(s, giver, _without(s.hands[giver], s.give) + (s.take,))
+    s = replace(s, hands=hands)
+    s = replace(s, hands=_set_hand(s, winner, _without(s.hands[winner], s.take) + (s.give,)))
+    events: Events = [Said(f"{s.name(giver)} and {s.name(winner)} have swapped.")]
+    return _sweet_six(s, [giver, winner], events) or _end_turn(s, events)
+
+
+# ---------------------------------------------------------------- face-up cards and draws
+
+def face_up(s: State, a: FaceUp) -> tuple[State, Events]:
+    """A card face up: the offered card nobody bid on ("Drawing"), or a Bake Sale discard."""
+    if s.phase == DISCARD and a.seat == s.active:
+        _in_hand(s, a.seat, a.card, f"put the {s.offer} face up.")
+        if CARDS[a.card].label != s.offer:
+            raise _no(f"That card is not the {s.offer} you offered.")
+        s = replace(s, hands=_set_hand(s, a.seat, _without(s.hands[a.seat], a.card)),
+                    discards=s.discards + (a.card,), phase=DRAW)
+        return s, [ShownFaceUp(f"{s.name(a.seat)} puts {_a(CARDS[a.card].name)} face up. {waiting(s)}", a.card)]
+    if s.phase == BAKE_DISCARD and s.tracked and a.seat == s.bake.holder:
+        _in_hand(s, a.seat, a.card, "put one of your cards face up.")
+        s = replace(s, hands=_set_hand(s, a.seat, _without(s.hands[a.seat], a.card)),
+                    discards=s.discards + (a.card,))
+        s = _bake_offered(s, a.seat)
+        events: Events = [ShownFaceUp(f"{s.name(a.seat)} puts {_a(CARDS[a.card].name)} face up. {waiting(s)}",
+                                      a.card)]
+        return _sweet_six(s, [a.seat], events) or (s, events)
+    if s.phase in (DISCARD, BAKE_DISCARD) and s.tracked:
+        holder = s.active if s.phase == DISCARD else s.bake.holder
+        raise _no(f"It is {s.name(holder)} who puts a card face up now.")
+    raise _not_now(s)
+
+
+def draw(s: State, a: Draw) -> tuple[State, Events]:
+    """A card drawn face down ("Drawing"; Bake Sale step 1). When the deck is empty the
+    face-up cards are shuffled into a new one (ASSUMED, docs/rules-notes.md)."""
+    if s.phase not in (DRAW, BAKE_DRAW):
+        raise _not_now(s)
+    if a.seat != s.active:
+        raise _no(f"It is {s.name(s.active)} who draws now.")
+    if a.card not in s.deck:
+        raise _no(f"That card is not used with {len(s.players)} players: put it back in the box.")
+    if s.holder(a.card) is not None:
+        raise _no("That card is in a hand, not the deck: draw from the deck.")
+    discards = s.discards
+    if a.card in discards:
+        if s.draw_pile:
+            raise _no("That card is face up on the discard pile: draw from the deck.")
+        discards = ()   # the deck ran out: the discards were shuffled into a new one
+    s = replace(s, discards=discards, hands=_set_hand(s, a.seat, s.hands[a.seat] + (a.card,)))
+    if s.phase == BAKE_DRAW:
+        s = replace(s, phase=BAKE_DISCARD)
+        return s, [Said(f"{s.name(a.seat)} drew a card. {waiting(s)}")]
+    events: Events = [Said(f"{s.name(a.seat)} drew a card.")]
+    return _sweet_six(s, [a.seat], events) or _end_turn(s, events)
+
+
+# ---------------------------------------------------------------- Bake Sale
+
+def start_bake_sale(s: State, a: StartBakeSale) -> tuple[State, Events]:
+    """The active player's one Bake Sale per game, instead of an offer ("Bake Sale")."""
+    if s.phase != OFFER:
+        raise _not_now(s)
+    if a.seat != s.active:
+        raise _no(f"It is {s.name(s.active)}'s turn: a Bake Sale starts on your own turn.")
+    if s.bake_used[a.seat]:
+        raise _no(f"{s.name(a.seat)} has had their Bake Sale: one per player per game.")
+    used = s.bake_used[:a.seat] + (True,) + s.bake_used[a.seat + 1:]
+    s = replace(s, bake_used=used, bake=Bake(a.seat, a.seat), phase=BAKE_DRAW if s.tracked else BAKE_DISCARD)
+    return s, [Said(f"{s.name(a.seat)} starts a Bake Sale! {waiting(s)}")]
+
+
+def _bake_offered(s: State, seat: int) -> State:
+    """``seat`` has put a card face up: the next player decides on it."""
+    return replace(s, phase=BAKE_TAKE, bake=replace(s.bake, holder=seat, top_owner=seat,
+                                                    decider=s.next_seat(seat), passes=()))
+
+
+def done(s: State, a: Done) -> tuple[State, Events]:
+    """Open hands: a card is face up (Bake Sale step 2)."""
+    if s.phase != BAKE_DISCARD:
+        raise _not_now(s)
+    if s.tracked:
+        raise _no("Scan the card you put face up.")
+    if a.seat != s.bake.holder:
+        raise _no(f"It is {s.name(s.bake.holder)} who puts a card face up now.")
+    s = _bake_offered(s, a.seat)
+    return s, [Said(f"{s.name(a.seat)} put a card face up. {waiting(s)}")]
+
+
+def take(s: State, a: Take) -> tuple[State, Events]:
+    """Take the face-up card, then put one face up (Bake Sale steps 3-4)."""
+    if s.phase != BAKE_TAKE:
+        raise _not_now(s)
+    if a.seat != s.bake.decider:
+        raise _no(f"It is {s.name(s.bake.decider)}'s turn to take or pass.")
+    if s.tracked:
+        top = s.discards[-1]
+        s = replace(s, discards=s.discards[:-1], hands=_set_hand(s, a.seat, s.hands[a.seat] + (top,)))
+        said = f"{s.name(a.seat)} takes the {CARDS[top].name}."
+    else:
+        said = f"{s.name(a.seat)} takes the card."
+    s = replace(s, phase=BAKE_DISCARD, bake=replace(s.bake, holder=a.seat, decider=None))
+    return s, [Said(f"{said} {waiting(s)}")]
+
+
+def _bake_pass(s: State, a: Pass) -> tuple[State, Events]:
+    b = s.bake
+    if a.seat != b.decider:
+        raise _no(f"It is {s.name(b.decider)}'s turn to take or pass.")
+    passes = b.passes + (a.seat,)
+    said = f"{s.name(a.seat)} passes."
+    if len(passes) >= len(s.players) - 1:
+        return _end_turn(s, [Said(f"{said} Everyone passed: the Bake Sale is over.")])
+    nxt = s.next_seat(a.seat)
+    while nxt == b.top_owner or nxt in passes:
+        nxt = s.next_seat(nxt)
+    s = replace(s, bake=replace(b, passes=passes, decider=nxt))
+    return s, [Said(f"{said} {waiting(s)}")]
+
+
+def _bake_grab(s: State, a: Grab) -> tuple[State, Events]:
+    b, name = s.bake, s.name(a.seat)
+    if a.seat == b.top_owner:
+        raise _no(f"{name}: you put that card face up yourself.")
+    if a.seat == b.decider:
+        raise _no(f"{name}: it is your turn, so tap Take or Pass.")
+    if s.tracked and CARDS[s.discards[-1]].kind == "grab":
+        raise _no("The face-up card is already a Grab & Go.")
+    if s.tracked and not any(CARDS[c].kind == "grab" for c in s.hands[a.seat]):
+        raise _no(f"{name}: you need a Grab & Go card in your hand to grab.")
+    if s.tracked:
+        s = replace(s, phase=BAKE_GRAB, bake=replace(b, grabber=a.seat))
+        return s, [Said(f"{name} plays Grab & Go! {waiting(s)}")]
+    s = replace(s, bake=replace(b, top_owner=a.seat, passes=()))
+    return s, [Said(f"{name} swaps Grab & Go for the face-up card. {waiting(s)}")]
+
+
+def grab_card(s: State, a: GrabCard) -> tuple[State, Events]:
+    """Tracked: the grabber's Grab & Go goes face up; the face-up card goes to them."""
+    if s.phase != BAKE_GRAB:
+        raise _not_now(s)
+    b = s.bake
+    if a.seat != b.grabber:
+        raise _no(f"It is {s.name(b.grabber)} who puts a Grab & Go face up now.")
+    _in_hand(s, a.seat, a.card, "scan your Grab & Go.")
+    if CARDS[a.card].kind != "grab":
+        raise _no("That card is not a Grab & Go: scan your Grab & Go.")
+    top = s.discards[-1]
+    s = replace(s, discards=s.discards[:-1] + (a.card,),
+                hands=_set_hand(s, a.seat, _without(s.hands[a.seat], a.card) + (top,)),
+                phase=BAKE_TAKE, bake=replace(b, top_owner=a.seat, passes=(), grabber=None))
+    events: Events = [ShownFaceUp(f"{s.name(a.seat)} swaps a Grab & Go for the {CARDS[top].name}. {waiting(s)}",
+                                  a.card)]
+    return _sweet_six(s, [a.seat], events) or (s, events)
+
+
+# ---------------------------------------------------------------- Close Early, Sweet Six
+
+def ask_close(s: State, a: AskClose) -> tuple[State, Events]:
+    """Ask to Close Early, at the start of your turn ("Closing Early")."""
+    if s.phase != OFFER:
+        raise _no("You can only ask to close early at the start of your turn.")
+    if a.seat != s.active:
+        raise _no(f"It is {s.name(s.active)}'s turn: ask to close early at the start of yours.")
+    if s.close_refused:
+        raise _no("The table said no this turn: take your turn.")
+    n = len(s.players)
+    s = replace(s, phase=VOTE, voters=tuple((a.seat + i) % n for i in range(1, n)))
+    return s, [Said(f"{s.name(a.seat)} asks to close early. {waiting(s)}")]
+
+
+def vote(s: State, a: Vote) -> tuple[State, Events]:
+    """A yes or no; it has to be unanimous ("Closing Early")."""
+    if s.phase != VOTE:
+        raise _not_now(s)
+    if a.seat != s.voters[0]:
+        raise _no(f"It is {s.name(s.voters[0])}'s vote.")
+    name = s.name(a.seat)
+    if not a.yes:
+        s = replace(s, phase=OFFER, voters=(), close_refused=True)
+        return s, [Said(f"{name} says no, so the game goes on. {waiting(s)}")]
+    s = replace(s, voters=s.voters[1:])
+    if s.voters:
+        return s, [Said(f"{name} says yes. {waiting(s)}")]
+    return _end_game(s, [Said(f"{name} says yes. Everyone agreed: the game closes early!")], CLOSED_EARLY)
+
+
+def shout_sweet_six(s: State, a: ShoutSweetSix) -> tuple[State, Events]:
+    """Open hands: a player shouts "Sweet Six!" and the game ends at once."""
+    if s.tracked:
+        raise _no("With tracked hands the companion spots Sweet Six by itself.")
+    if s.phase == SCORE:
+        raise _not_now(s)
+    return _end_game(s, [Said(f"Sweet Six! {s.name(a.seat)} has 6 of a kind. The game ends now.")],
+                     SWEET_SIX_END, (a.seat, None))
+
+
+HANDLERS: dict[type, Callable] = {
+    HandCard: hand_card, Offer: offer, Bid: bid, Pass: pass_, Grab: grab, Reveal: reveal, Choose: choose,
+    SwapCard: swap_card, FaceUp: face_up, Draw: draw, StartBakeSale: start_bake_sale, Done: done, Take: take,
+    GrabCard: grab_card, AskClose: ask_close, Vote: vote, ShoutSweetSix: shout_sweet_six,
+}
