@@ -7,10 +7,10 @@ names a particular game.
 
 >>> find_game("sugarrr").name
 'Sugarrr!'
->>> find_game("chess")
+>>> find_game("chess")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-companion.games.UnknownGame: no game called 'chess': choose one of sugarrr, sugar-blast
+companion.games.UnknownGame: no game called 'chess': choose one of sugarrr, sugar-blast, ...
 """
 
 from __future__ import annotations
@@ -20,9 +20,10 @@ from companion.core.game import Game
 
 from .sugar_blast import GAME as _SUGAR_BLAST
 from .sugarrr import GAME as _SUGARRR
+from .sweet_deals import GAME as _SWEET_DEALS
 
 #: slug -> descriptor, in the order the start screen lists them.
-GAMES: dict[str, Game] = {g.slug: g for g in (_SUGARRR, _SUGAR_BLAST)}
+GAMES: dict[str, Game] = {g.slug: g for g in (_SUGARRR, _SUGAR_BLAST, _SWEET_DEALS)}
 
 # The sticker prefixes of games still being built: a card of one scanned at another game
 # is named ("from Sweet Deals") rather than called unknown.

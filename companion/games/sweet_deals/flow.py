@@ -1,0 +1,165 @@
+"""Sweet Deals table flow: what a scan or a tap means in the current state.
+
+Every input is one rules action, so there is no half-entered input (``new_entry()`` is
+None). Taps come from the shared screen; the player they are for is whoever the game is
+waiting on (the bidder, the voter, the player deciding at a Bake Sale).
+
+Touch commands (seats 1-based):
+
+=====================  =============================================================
+``offer NAME``         the active player offers a dessert (``offer pie``, ``offer ice cream``)
+``bid N``              the bidder bids N coins (0-5)
+``pass``               the bidder passes, or the Bake Sale decider passes
+``grab N``             player N plays Grab & Go (bidding or a Bake Sale)
+``take N``             the offering player takes tied bidder N's card
+``take``               the Bake Sale decider takes the face-up card
+``bake``               the active player starts their Bake Sale
+``done``               open hands: the card is face up (Bake Sale)
+``close``              the active player asks to Close Early
+``yes`` / ``no``       the voter's answer
+``six N``              open hands: player N shouts "Sweet Six!"
+=====================  =============================================================
+
+A scan is a card of a hand: at the deal and in swaps, draws and reveals (tracked), or
+for scoring (open). A reader bound to a seat says whose card it is; a passed scanner's
+card belongs to the player the prompt names. With tracked hands every scan is
+:func:`secret`, and a refused scan's message never names the card.
+
+>>> s = rules.new_game(["Ana", "Ben"], mode="open")
+>>> read(s, None, Touch("offer ice cream", 0.0))
+(None, Offer(seat=0, label='Ice Cream'), '')
+>>> read(s, None, Touch("bid lots", 0.0))
+Traceback (most recent call last):
+...
+companion.core.errors.BadCommand: "bid" needs a number of coins, like "bid 2".
+"""
+
+from __future__ import annotations
+
+import re
+
+from companion.core.errors import BadCommand, BadScan, IllegalAction
+from companion.core.events import CardScanned, Input, Touch
+
+from . import rules
+from .cards import LABELS, card
+from .turns import scanner, waiting
+
+NEW_GAME = "New game of Sweet Deals: take out the cards the screen lists, then deal 7 cards each."
+
+_LABELS = {label.lower(): label for label in LABELS}
+_NUMBER = re.compile(r"[0-9]{1,2}")
+
+
+def new_entry() -> None:
+    """Sweet Deals has no half-entered input: every scan or tap is one action."""
+    return None
+
+
+def read(state: rules.State, entry: None, item: Input) -> tuple[None, rules.Action, str]:
+    """The rules action one input asks for (the contract's flow step). Raises
+    :class:`BadScan`, :class:`BadCommand` or :class:`IllegalAction`; changes nothing."""
+    if isinstance(item, CardScanned):
+        return None, _scan(state, item), ""
+    if isinstance(item, Touch):
+        return None, _command(state, item.command), ""
+    raise IllegalAction(None, "Sweet Deals uses the card scanner and the buttons on the screen.")
+
+
+def secret(state: rules.State, item: Input) -> bool:
+    """True for a card scanned while hands are tracked: a card of a secret hand."""
+    return isinstance(item, CardScanned) and state.tracked and not state.over
+
+
+def prompt(state: rules.State, entry: None = None) -> str:
+    """What the table should do now."""
+    first = (state.phase == rules.DEAL and not any(state.hands)) or \
+            (not state.tracked and state.phase == rules.OFFER and state.turn == 1 and not any(state.bake_used))
+    return (rules.setup_message(state) + " " if first else "") + waiting(state)
+
+
+# ---------------------------------------------------------------- scans
+
+_SCAN_ACTIONS = {
+    rules.DEAL: rules.HandCard, rules.SCORE: rules.HandCard, rules.REVEAL: rules.Reveal,
+    rules.SWAP: rules.SwapCard, rules.DISCARD: rules.FaceUp, rules.BAKE_DISCARD: rules.FaceUp,
+    rules.DRAW: rules.Draw, rules.BAKE_DRAW: rules.Draw, rules.BAKE_GRAB: rules.GrabCard,
+}
+
+
+def _scan(state: rules.State, item: CardScanned) -> rules.Action:
+    try:
+        code = card(item.code).code
+    except BadScan as err:
+        if secret(state, item):   # a misread of a hidden card must not show its code
+            raise BadScan(None, "That scan did not read as a Sweet Deals card: scan it again.") from None
+        raise
+    if state.over:
+        raise IllegalAction(None, "The game is over: the scores are final.")
+    kind = _SCAN_ACTIONS.get(state.phase)
+    if kind is None or (state.phase == rules.BAKE_DISCARD and not state.tracked):
+        if not state.tracked:
+            raise IllegalAction(None, "With open hands, cards are scanned only at the end. " + waiting(state))
+        raise IllegalAction(None, "No card is needed now. " + waiting(state))
+    if item.seat is not None:
+        if not 1 <= item.seat <= len(state.players):
+            raise IllegalAction(None, f"A reader is set up for seat {item.seat}, but only "
+                                      f"{len(state.players)} are playing.")
+        seat = item.seat - 1
+    else:
+        seat = scanner(state)
+    return kind(seat, code)
+
+
+# ---------------------------------------------------------------- taps
+
+def _seat_arg(verb: str, args: list[str], command: str) -> int:
+    if len(args) != 1 or not _NUMBER.fullmatch(args[0]):
+        raise BadCommand(command, f'"{verb}" needs a player number, like "{verb} 2".')
+    return int(args[0]) - 1
+
+
+def _command(state: rules.State, command: str) -> rules.Action:
+    words = command.strip().lower().split()
+    verb, args = (words[0], words[1:]) if words else ("", [])
+    active = state.active
+    if verb == "offer":
+        label = _LABELS.get(" ".join(args))
+        if label is None:
+            raise BadCommand(command, f'"offer" needs a dessert name, like "offer pie". {waiting(state)}')
+        return rules.Offer(active, label)
+    if verb == "bid":
+        if len(args) != 1 or not _NUMBER.fullmatch(args[0]):
+            raise BadCommand(command, '"bid" needs a number of coins, like "bid 2".')
+        return rules.Bid(_bidder(state), int(args[0]))
+    if verb == "pass" and not args:
+        if state.phase == rules.BAKE_TAKE:
+            return rules.Pass(state.bake.decider)
+        return rules.Pass(_bidder(state))
+    if verb == "grab":
+        return rules.Grab(_seat_arg(verb, args, command))
+    if verb == "take":
+        if not args and state.phase == rules.BAKE_TAKE:
+            return rules.Take(state.bake.decider)
+        if not args:
+            raise IllegalAction(None, "Not now. " + waiting(state))
+        return rules.Choose(_seat_arg(verb, args, command))
+    if verb in ("six", "sweet-six"):
+        return rules.ShoutSweetSix(_seat_arg(verb, args, command))
+    simple = {"bake": rules.StartBakeSale, "close": rules.AskClose}
+    if verb in simple and not args:
+        return simple[verb](active)
+    if verb in ("yes", "no") and not args:
+        voter = state.voters[0] if state.phase == rules.VOTE else active
+        return rules.Vote(voter, verb == "yes")
+    if verb == "done" and not args:
+        return rules.Done(state.bake.holder if state.bake is not None else active)
+    raise BadCommand(command, f"I don't know the command {command!r}.")
+
+
+def _bidder(state: rules.State) -> int:
+    """Whose bid a tap is: the player the bidding waits on (else the active player, and
+    the rules say why that is not now)."""
+    if state.phase == rules.BID and state.bidding.to_act is not None:
+        return state.bidding.to_act
+    return state.active
