@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from companion.core.catalogue import load_toml, lookup
 from companion.core.codes import make_code
@@ -94,6 +95,7 @@ def _build() -> dict[str, Card]:
 CARDS: dict[str, Card] = _build()
 
 
+@lru_cache(maxsize=None)
 def deck_for(players: int) -> tuple[str, ...]:
     """The codes of the cards played with ``players`` people, in catalogue order
     (rulebook, "Setup"). Raises ValueError for a count no deck is listed for, or when

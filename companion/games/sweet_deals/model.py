@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from companion.core.events import Outcome, Revealed
 
 from .auction import Bidding
+from .cards import deck_for
 
 MODES = ("tracked", "open")
 
@@ -68,7 +69,6 @@ class State:
     players: tuple[str, ...]
     mode: str
     hybrid: str
-    deck: tuple[str, ...]
     hands: tuple[tuple[str, ...], ...]
     bake_used: tuple[bool, ...]
     phase: str
@@ -93,6 +93,11 @@ class State:
     @property
     def over(self) -> bool:
         return self.phase == OVER
+
+    @property
+    def deck(self) -> tuple[str, ...]:
+        """The codes of the cards in play for this many players (rulebook, "Setup")."""
+        return deck_for(len(self.players))
 
     @property
     def tracked(self) -> bool:

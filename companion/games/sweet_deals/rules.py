@@ -62,7 +62,8 @@ def new_game(players: Iterable[str], mode: str = "tracked", hybrid: str | None =
     if hybrid not in scoring.HYBRID_MODES:
         raise ValueError(f"hybrid must be one of {', '.join(scoring.HYBRID_MODES)}, not {hybrid!r}")
     n = len(names)
-    return State(names, mode, hybrid, deck_for(n), ((),) * n, (False,) * n, DEAL if mode == "tracked" else OFFER)
+    deck_for(n)  # raises for a count no deck is listed for
+    return State(names, mode, hybrid, ((),) * n, (False,) * n, DEAL if mode == "tracked" else OFFER)
 
 
 def setup_message(state: State) -> str:
