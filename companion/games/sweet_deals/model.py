@@ -116,6 +116,11 @@ class State:
         used = set(self.discards).union(*self.hands)
         return tuple(c for c in self.deck if c not in used)
 
+    @property
+    def draw_count(self) -> int:
+        """Tracked: how many cards are in the face-down deck (works on a table view too)."""
+        return len(self.deck) - sum(len(h) for h in self.hands) - len(self.discards)
+
     def next_seat(self, seat: int) -> int:
         return (seat + 1) % len(self.players)
 

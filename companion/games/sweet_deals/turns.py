@@ -30,7 +30,8 @@ def _no(message: str) -> IllegalAction:
     return IllegalAction(None, message)
 
 
-def _a(label: str) -> str:
+def article(label: str) -> str:
+    """``a Pie``, ``an Ice Cream``."""
     return ("an " if label[0] in "AEIOU" else "a ") + label
 
 
@@ -207,7 +208,7 @@ def offer(s: State, a: Offer) -> tuple[State, Events]:
     if s.tracked and not any(CARDS[c].label == a.label for c in s.hands[a.seat]):
         raise _no(f"{s.name(a.seat)}: your hand has no {a.label}. Offer a dessert you have.")
     s = replace(s, phase=BID, offer=a.label, bidding=Bidding.open(len(s.players), a.seat))
-    return s, [Said(f"{s.name(a.seat)} offers {_a(a.label)}. " + waiting(s))]
+    return s, [Said(f"{s.name(a.seat)} offers {article(a.label)}. " + waiting(s))]
 
 
 def bid(s: State, a: Bid) -> tuple[State, Events]:
@@ -291,7 +292,7 @@ def reveal(s: State, a: Reveal) -> tuple[State, Events]:
     s = replace(s, shown=s.shown + ((a.seat, a.card),))
     if len(s.shown) == len(s.tied):
         s = replace(s, phase=CHOOSE)
-    return s, [ShownFaceUp(f"{s.name(a.seat)} shows {_a(CARDS[a.card].name)}. {waiting(s)}", a.card)]
+    return s, [ShownFaceUp(f"{s.name(a.seat)} shows {article(CARDS[a.card].name)}. {waiting(s)}", a.card)]
 
 
 def choose(s: State, a: Choose) -> tuple[State, Events]:
@@ -349,13 +350,13 @@ def face_up(s: State, a: FaceUp) -> tuple[State, Events]:
             raise _no(f"That card is not the {s.offer} you offered.")
         s = replace(s, hands=_set_hand(s, a.seat, _without(s.hands[a.seat], a.card)),
                     discards=s.discards + (a.card,), phase=DRAW)
-        return s, [ShownFaceUp(f"{s.name(a.seat)} puts {_a(CARDS[a.card].name)} face up. {waiting(s)}", a.card)]
+        return s, [ShownFaceUp(f"{s.name(a.seat)} puts {article(CARDS[a.card].name)} face up. {waiting(s)}", a.card)]
     if s.phase == BAKE_DISCARD and s.tracked and a.seat == s.bake.holder:
         _in_hand(s, a.seat, a.card, "put one of your cards face up.")
         s = replace(s, hands=_set_hand(s, a.seat, _without(s.hands[a.seat], a.card)),
                     discards=s.discards + (a.card,))
         s = _bake_offered(s, a.seat)
-        events: Events = [ShownFaceUp(f"{s.name(a.seat)} puts {_a(CARDS[a.card].name)} face up. {waiting(s)}",
+        events: Events = [ShownFaceUp(f"{s.name(a.seat)} puts {article(CARDS[a.card].name)} face up. {waiting(s)}",
                                       a.card)]
         return _sweet_six(s, [a.seat], events) or (s, events)
     if s.phase in (DISCARD, BAKE_DISCARD) and s.tracked:

@@ -1,0 +1,400 @@
+"""The Sweet Deals screen: the table during play and the final score sheet (800x480).
+
+In game: the shared top bar; the players down the left (cards in hand, Bake Sale used,
+each one's bid); on the right a panel for what the table is doing now: the desserts to
+offer, the bidding panel (coin buttons 0-5 and Pass, big enough to reach from any seat),
+the tied cards to choose from, the Yes/No of a Close Early vote, the face-up card of a
+Bake Sale; below, the verdict, the prompt, the turn clock and the Bake Sale / Close
+Early buttons. Grab & Go and (open hands) Sweet Six open a menu of players.
+
+The screen draws only ``public_view(state, TABLE)``: with tracked hands it never has a
+hidden card to draw.
+
+>>> import os; os.environ.setdefault("SDL_VIDEODRIVER", "dummy") and None
+>>> from companion.ui.app import App, TableInfo
+>>> app = App()
+>>> s, _ = rules.step(rules.new_game(["Ana", "Ben", "Cy"], mode="open"), rules.Offer(0, "Donut"))
+>>> app.show(lambda surface: draw_game(surface, s, TableInfo(prompt="Ben: bid or pass")))
+>>> sorted(b.command for b in app.buttons)
+['bid 0', 'bid 1', 'bid 2', 'bid 3', 'bid 4', 'bid 5', 'menu grab', 'menu six', 'pass']
+>>> app.close()
+"""
+
+from __future__ import annotations
+
+import pygame
+
+from companion.core.game import Result
+from companion.ui import chrome, theme
+from companion.ui.app import Button, TableInfo
+from companion.ui.theme import FruitLook
+from companion.ui.widgets import button, draw_text, draw_wrapped, fruit_badge, panel
+
+from . import rules, turns
+from .cards import CARDS, DESSERTS, LABELS, MAX_BID
+
+Rect = pygame.Rect
+
+# ---------------------------------------------------------------- layout (800x480)
+
+W, H = 800, 480
+TOP = Rect(0, 0, W, 48)
+PLAYERS = Rect(8, 54, 200, 290)
+MAIN = Rect(216, 54, 576, 290)
+VERDICT = Rect(8, 350, 560, 62)
+PROMPT = Rect(8, 416, 560, 58)
+TIMER = Rect(576, 350, 216, 44)
+ACTIONS = Rect(576, 400, 216, 74)
+TOUCH = 48          # the smallest touch target, in pixels
+
+#: How each dessert is drawn: colour, the letter of its card codes, a shape.
+LOOKS: dict[str, FruitLook] = {
+    "Pie": FruitLook((235, 150, 60), "P", "triangle"),
+    "Ice Cream": FruitLook((130, 200, 255), "I", "circle"),
+    "Cupcake": FruitLook((255, 120, 180), "C", "square"),
+    "Chocolate": FruitLook((185, 125, 80), "K", "diamond"),
+    "Strudel": FruitLook((240, 215, 80), "S", "hexagon"),
+    "Popsicle": FruitLook((240, 80, 80), "L", "pentagon"),
+    "Donut": FruitLook((190, 140, 255), "D", "star"),
+    "Sprinkles": FruitLook((245, 245, 245), "W", "star"),
+    "Grab & Go": FruitLook((80, 215, 215), "G", "circle"),
+    "Mochi": FruitLook((160, 235, 200), "M", "circle"),
+}
+
+
+def look(label: str) -> FruitLook:
+    """The look of a dessert or card name; a hybrid takes its first dessert's colour."""
+    if label in LOOKS:
+        return LOOKS[label]
+    first = next((d for d in DESSERTS if label.startswith(d)), None)
+    base = LOOKS.get(first or "", theme.UNKNOWN_LOOK)
+    return FruitLook(base.colour, "H", base.shape)
+
+
+def player_rows(n: int, room: Rect = PLAYERS) -> list[Rect]:
+    """Each of ``n`` players' rows in seat order (at most 70 px tall)."""
+    gap = 4
+    h = min(70, (room.height - gap * (n - 1)) // n)
+    return [Rect(room.left, room.top + i * (h + gap), room.width, h) for i in range(n)]
+
+
+def grid(rect: Rect, n: int, cols: int, gap: int = 8) -> list[Rect]:
+    """``n`` equal cells filling ``rect`` in rows of ``cols``."""
+    rows = max(1, -(-n // cols))
+    w = (rect.width - gap * (cols - 1)) // cols
+    h = (rect.height - gap * (rows - 1)) // rows
+    return [Rect(rect.left + (i % cols) * (w + gap), rect.top + (i // cols) * (h + gap), w, h) for i in range(n)]
+
+
+# ---------------------------------------------------------------- the in-game screen
+
+def draw_game(surface: pygame.Surface, view: rules.State, info: TableInfo) -> list[Button]:
+    """Draw the whole in-game screen from the table's view; returns its touch targets."""
+    surface.fill(theme.BG)
+    pills = [chrome.Pill("Tracked" if view.tracked else "Open hands", 150)]
+    if view.tracked and view.phase != rules.DEAL:
+        pills.append(chrome.Pill(f"Deck {view.draw_count}", 120))
+    buttons = chrome.top_bar(surface, TOP, info, view.turn, pills)
+    room = PLAYERS if view.tracked else Rect(PLAYERS.left, PLAYERS.top, PLAYERS.width, PLAYERS.height - 58)
+    _players(surface, view, room)
+    if not view.tracked and view.phase not in (rules.SCORE, rules.OVER):
+        six = Rect(PLAYERS.left, PLAYERS.bottom - 52, PLAYERS.width, 52)
+        buttons.append(Button(button(surface, six, "Sweet Six!", theme.WARN, size=theme.BIG - 4), "menu six"))
+    _PANELS.get(view.phase, _scan_panel)(surface, view, buttons)
+    chrome.verdict(surface, VERDICT, info, size=theme.MEDIUM + 2)
+    draw_wrapped(surface, info.prompt or turns.waiting(view), PROMPT.inflate(-8, -4), theme.MEDIUM + 2,
+                 theme.HIGHLIGHT, max_lines=2)
+    chrome.turn_clock(surface, TIMER, info)
+    _actions(surface, view, buttons)
+    if info.menu in ("grab", "six"):
+        return _player_menu(surface, view, info.menu)
+    return buttons
+
+
+def _waiting_on(view: rules.State) -> int | None:
+    """The seat the table waits on now (outlined in the players list)."""
+    if view.phase == rules.BID and view.bidding is not None:
+        return view.bidding.to_act
+    if view.phase == rules.VOTE:
+        return view.voters[0]
+    if view.phase == rules.BAKE_TAKE:
+        return view.bake.decider
+    seat = turns.scanner(view)
+    return view.active if seat is None else seat
+
+
+def _players(surface: pygame.Surface, view: rules.State, room: Rect) -> None:
+    waiting = _waiting_on(view)
+    for seat, (name, row) in enumerate(zip(view.players, player_rows(len(view.players), room))):
+        active = seat == view.active
+        ink = theme.TEXT_DARK if active else theme.TEXT
+        panel(surface, row, theme.HIGHLIGHT if active else theme.PANEL,
+              theme.OK if seat == waiting and not active else None, width=4)
+        half = row.height // 2 if row.height >= 56 else row.height
+        right = Rect(row.right - 78, row.top, 70, half)
+        status = _bid_text(view, seat)
+        draw_text(surface, name, Rect(row.left + 10, row.top + 2, row.width - 96, half - 2), theme.MEDIUM, ink,
+                  bold=True)
+        if status:
+            draw_text(surface, status, right, theme.MEDIUM, ink, bold=True, align="right")
+        if row.height >= 56:
+            bits = []
+            if view.tracked:
+                bits.append(f"{len(view.hands[seat])} cards")
+            bits.append("Bake Sale used" if view.bake_used[seat] else "Bake Sale ready")
+            draw_text(surface, " · ".join(bits), Rect(row.left + 10, row.top + half, row.width - 16, half - 4),
+                      theme.MIN_SIZE, theme.TEXT_DARK if active else theme.TEXT_DIM)
+
+
+def _bid_text(view: rules.State, seat: int) -> str:
+    b = view.bidding
+    if view.phase not in (rules.BID, rules.REVEAL, rules.CHOOSE, rules.SWAP) or b is None:
+        return ""
+    if seat == b.offerer:
+        return "offers"
+    if seat in b.out:
+        return "out"
+    return "—" if b.bids[seat] is None else str(b.bids[seat])
+
+
+def _title(surface: pygame.Surface, text: str, rect: Rect | None = None) -> Rect:
+    rect = rect or Rect(MAIN.left, MAIN.top, MAIN.width, 40)
+    draw_text(surface, text, rect, theme.BIG, theme.TEXT, bold=True, align="center")
+    return rect
+
+
+def _card(surface: pygame.Surface, rect: Rect, code: str, sub: str = "") -> Rect:
+    """A face-up card as a box: its dessert's badge, its name, and a small line under it."""
+    lk, label = look(CARDS[code].label), CARDS[code].name
+    panel(surface, rect, theme.PANEL, lk.colour, width=4)
+    r = max(12, min(22, rect.height // 4))
+    fruit_badge(surface, (rect.left + r + 12, rect.centery), r, lk)
+    text = Rect(rect.left + 2 * r + 22, rect.top + 4, rect.width - 2 * r - 30, rect.height - 8)
+    if sub:
+        half = text.height // 2
+        draw_text(surface, label, Rect(text.left, text.top, text.width, half), theme.MEDIUM, lk.colour, bold=True)
+        draw_text(surface, sub, Rect(text.left, text.top + half, text.width, half), theme.MIN_SIZE + 2, theme.TEXT)
+    else:
+        draw_wrapped(surface, label, text, theme.MEDIUM, lk.colour, bold=True, max_lines=2)
+    return rect
+
+
+# ---------------------------------------------------------------- the panels
+
+def _offer_panel(surface: pygame.Surface, view: rules.State, buttons: list[Button]) -> None:
+    """Tap the dessert you offer: every name in this deck, desserts first."""
+    _title(surface, f"{view.name(view.active)}: which dessert do you offer?")
+    labels = [l for l in LABELS if any(CARDS[c].label == l for c in view.deck)]
+    body = Rect(MAIN.left, MAIN.top + 46, MAIN.width, MAIN.height - 46)
+    for label, cell in zip(labels, grid(body, len(labels), 4 if len(labels) > 9 else 3, gap=6)):
+        lk = look(label)
+        panel(surface, cell, theme.dim(lk.colour, 0.45), lk.colour, width=3)
+        draw_wrapped(surface, label, cell.inflate(-10, -4), theme.MEDIUM, theme.TEXT, bold=True, max_lines=2)
+        buttons.append(Button(cell, f"offer {label.lower()}"))
+
+
+def _bid_panel(surface: pygame.Surface, view: rules.State, buttons: list[Button]) -> None:
+    """The bidding panel: the offer and the high bid, whose bid it is, coin buttons 0-5
+    (those below the high bid greyed) and Pass, each at least 88 px: reachable from any
+    seat round the table."""
+    b = view.bidding
+    high = b.high
+    leader = [view.name(s) for s in b.still_in if b.holds_high(s)]
+    head = f"{view.name(view.active)} offers {turns.article(view.offer)}"
+    head += f" · high bid {high} ({', '.join(leader)})" if high is not None else " · no bids yet"
+    _title(surface, head)
+    bidder = b.to_act
+    draw_text(surface, f"{view.name(bidder)}, your bid:", Rect(MAIN.left, MAIN.top + 42, MAIN.width, 40),
+              theme.BIG + 4, look(view.offer).colour, bold=True, align="center")
+    coins = grid(Rect(MAIN.left, MAIN.top + 88, MAIN.width, 100), MAX_BID + 1, MAX_BID + 1, gap=8)
+    for n, cell in enumerate(coins):
+        ok = b.problem(bidder, n) is None
+        button(surface, cell, str(n), theme.BUTTON, size=theme.HUGE, enabled=ok)
+        if ok:
+            buttons.append(Button(cell, f"bid {n}"))
+    row = Rect(MAIN.left, MAIN.top + 198, MAIN.width, MAIN.height - 198)
+    pas, grab = grid(row, 2, 2, gap=8)
+    label = f"Keep {high}" if b.holds_high(bidder) else "Pass"
+    buttons.append(Button(button(surface, pas, label, theme.PANEL_LIGHT, theme.TEXT, size=theme.BIG + 8), "pass"))
+    buttons.append(Button(button(surface, grab, "Grab & Go", LOOKS["Grab & Go"].colour, size=theme.BIG),
+                          "menu grab"))
+
+
+def _choose_panel(surface: pygame.Surface, view: rules.State, buttons: list[Button]) -> None:
+    _title(surface, f"{view.name(view.active)}: whose card do you take?")
+    shown = dict(view.shown)
+    cells = grid(Rect(MAIN.left, MAIN.top + 50, MAIN.width, 140), len(view.tied), min(3, len(view.tied)))
+    for seat, cell in zip(view.tied, cells):
+        code = shown.get(seat)
+        if code is not None:
+            _card(surface, cell, code, f"from {view.name(seat)}")
+        else:
+            button(surface, cell, view.name(seat), theme.BUTTON)
+        buttons.append(Button(cell, f"take {seat + 1}"))
+
+
+def _reveal_panel(surface: pygame.Surface, view: rules.State, buttons: list[Button]) -> None:
+    names = " and ".join(view.name(s) for s in view.tied)
+    _title(surface, f"Tied at {view.price}: {names} show their cards")
+    shown = dict(view.shown)
+    cells = grid(Rect(MAIN.left, MAIN.top + 50, MAIN.width, 140), len(view.tied), min(3, len(view.tied)))
+    for seat, cell in zip(view.tied, cells):
+        if seat in shown:
+            _card(surface, cell, shown[seat], f"from {view.name(seat)}")
+        else:
+            panel(surface, cell, theme.BG, theme.LINE)
+            draw_wrapped(surface, f"{view.name(seat)}: scan it", cell.inflate(-16, -8), theme.MEDIUM,
+                         theme.TEXT_DIM)
+
+
+def _vote_panel(surface: pygame.Surface, view: rules.State, buttons: list[Button]) -> None:
+    _title(surface, f"{view.name(view.active)} asks to close early")
+    draw_text(surface, f"{view.name(view.voters[0])}, do you agree?", Rect(MAIN.left, MAIN.top + 50, MAIN.width, 50),
+              theme.BIG + 4, theme.HIGHLIGHT, bold=True, align="center")
+    yes, no = grid(Rect(MAIN.left + 20, MAIN.top + 120, MAIN.width - 40, 130), 2, 2, gap=24)
+    buttons.append(Button(button(surface, yes, "Yes", theme.OK, size=theme.HUGE), "yes"))
+    buttons.append(Button(button(surface, no, "No", theme.BAD, theme.TEXT, size=theme.HUGE), "no"))
+
+
+def _bake_take_panel(surface: pygame.Surface, view: rules.State, buttons: list[Button]) -> None:
+    _title(surface, f"Bake Sale! {view.name(view.bake.decider)}: take it or pass?")
+    top = view.discards[-1] if view.tracked and view.discards else None
+    card = Rect(MAIN.centerx - 170, MAIN.top + 50, 340, 90)
+    if top:
+        _card(surface, card, top, f"face up from {view.name(view.bake.top_owner)}")
+    else:
+        panel(surface, card, theme.PANEL, theme.LINE)
+        draw_wrapped(surface, f"the card {view.name(view.bake.top_owner)} put face up", card.inflate(-20, -8),
+                     theme.MEDIUM, theme.TEXT)
+    take, pas, grab = grid(Rect(MAIN.left, MAIN.top + 156, MAIN.width, MAIN.height - 156), 3, 3)
+    buttons.append(Button(button(surface, take, "Take", theme.OK, size=theme.BIG + 8), "take"))
+    buttons.append(Button(button(surface, pas, "Pass", theme.PANEL_LIGHT, theme.TEXT, size=theme.BIG + 8), "pass"))
+    buttons.append(Button(button(surface, grab, "Grab & Go", LOOKS["Grab & Go"].colour), "menu grab"))
+
+
+def _scan_panel(surface: pygame.Surface, view: rules.State, buttons: list[Button]) -> None:
+    """Phases where the table scans a card (or, open hands, taps Done): who and what."""
+    seat = turns.scanner(view)
+    who = view.name(seat if seat is not None else view.active)
+    what = {
+        rules.DEAL: "Deal: scan your 7 cards, face down",
+        rules.SCORE: "Scoring: scan your 7 cards",
+        rules.SWAP: "Swap: scan face down",
+        rules.DISCARD: f"Nobody bid: the {view.offer} goes face up",
+        rules.DRAW: "Draw a new card",
+        rules.BAKE_DRAW: "Bake Sale: draw a card",
+        rules.BAKE_DISCARD: "Bake Sale: put a card face up",
+        rules.BAKE_GRAB: "Grab & Go: put it face up",
+    }.get(view.phase, "")
+    _title(surface, what)
+    draw_text(surface, who, Rect(MAIN.left, MAIN.top + 50, MAIN.width, 60), theme.TITLE + 12, theme.HIGHLIGHT,
+              bold=True, align="center")
+    if view.phase in (rules.DEAL, rules.SCORE) and seat is not None:
+        n = len(view.hands[seat])
+        cells = grid(Rect(MAIN.left + 20, MAIN.top + 130, MAIN.width - 40, 70), 7, 7, gap=8)
+        for i, cell in enumerate(cells):
+            panel(surface, cell, theme.OK if i < n else theme.BG, None if i < n else theme.LINE, width=3)
+        draw_text(surface, f"{n} of 7 scanned", Rect(MAIN.left, MAIN.top + 210, MAIN.width, 40), theme.BIG,
+                  theme.TEXT, align="center")
+    if view.phase == rules.SWAP:
+        got = "scanned" if view.give is not None else "to scan"
+        took = "scanned" if view.take is not None else "to scan"
+        line = f"{view.name(view.active)}: {got}  ·  {view.name(view.winner)}: {took}"
+        draw_text(surface, line, Rect(MAIN.left, MAIN.top + 140, MAIN.width, 44), theme.BIG, theme.TEXT,
+                  align="center")
+    if view.phase == rules.BAKE_DISCARD and not view.tracked:
+        done = Rect(MAIN.centerx - 150, MAIN.top + 150, 300, 100)
+        buttons.append(Button(button(surface, done, "Done", theme.OK, size=theme.HUGE), "done"))
+
+
+_PANELS = {rules.OFFER: _offer_panel, rules.BID: _bid_panel, rules.CHOOSE: _choose_panel,
+           rules.REVEAL: _reveal_panel, rules.VOTE: _vote_panel, rules.BAKE_TAKE: _bake_take_panel}
+
+
+def _actions(surface: pygame.Surface, view: rules.State, buttons: list[Button]) -> None:
+    """Bake Sale and Close Early, at the start of a turn."""
+    if view.phase != rules.OFFER:
+        return
+    bake, close = grid(ACTIONS, 2, 2, gap=8)
+    if not view.bake_used[view.active]:
+        buttons.append(Button(button(surface, bake, "Bake Sale", theme.WARN, size=theme.MEDIUM), "bake"))
+    else:
+        button(surface, bake, "Bake Sale", size=theme.MEDIUM, enabled=False)
+    if not view.close_refused:
+        buttons.append(Button(button(surface, close, "Close Early", theme.BUTTON, size=theme.MEDIUM), "close"))
+    else:
+        button(surface, close, "Close Early", size=theme.MEDIUM, enabled=False)
+
+
+def _player_menu(surface: pygame.Surface, view: rules.State, menu: str) -> list[Button]:
+    """Who plays Grab & Go, or who shouts Sweet Six: one big button per player."""
+    box = chrome.menu_panel(surface, "Who plays Grab & Go?" if menu == "grab" else "Who has Sweet Six?")
+    seats = list(range(len(view.players)))
+    if menu == "grab":
+        seats = [s for s in seats if s != (view.active if view.phase == rules.BID else view.bake.top_owner)]
+    area = Rect(box.left + 20, box.top + 80, box.width - 40, box.height - 190)
+    out = []
+    for seat, cell in zip(seats, grid(area, len(seats), 4 if len(seats) > 6 else 3)):
+        out.append(Button(button(surface, cell, view.name(seat), theme.BUTTON, size=theme.MEDIUM),
+                          f"{menu} {seat + 1}"))
+    out.append(chrome.cancel_button(surface, Rect(box.centerx - 120, box.bottom - 100, 240, 80)))
+    return out
+
+
+# ---------------------------------------------------------------- the final screen
+
+def draw_final(surface: pygame.Surface, result: Result, info: TableInfo | None = None) -> list[Button]:
+    """The score sheet: the winners and the tie-break, then per player the coins, every
+    set bonus, how each Sprinkles and hybrid was counted, and the total."""
+    surface.fill(theme.BG)
+    draw_text(surface, result.winner_line(), Rect(10, 4, W - 20, 52), theme.TITLE + 8, theme.HIGHLIGHT,
+              bold=True, align="center")
+    sub = {"coins": "Tied on points: most coins wins.", "shared": "Tied on points and coins: a shared win!"}
+    line = " ".join(filter(None, [sub.get(result.tie_break or ""), *result.notes]))
+    if line:
+        draw_text(surface, line, Rect(10, 56, W - 20, 28), theme.SMALL, theme.TEXT, align="center")
+    head = Rect(8, 86, W - 16, 26)
+    cols = _final_columns()
+    for name, (x, w, align) in cols.items():
+        draw_text(surface, name, Rect(x, head.top, w, head.height), theme.MIN_SIZE, theme.TEXT_DIM, bold=True,
+                  align=align)
+    n = len(result.players)
+    bottom = H - 44 if info and (info.prompt or info.verdict) else H - 6
+    gap = 4
+    row_h = min(84, (bottom - head.bottom - 2 - gap * (n - 1)) // n)
+    for i, p in enumerate(result.players):
+        row = Rect(8, head.bottom + 2 + i * (row_h + gap), W - 16, row_h)
+        _final_row(surface, row, p, p.name in result.winners, cols)
+    if info and (info.prompt or info.verdict):
+        draw_text(surface, info.prompt or info.verdict, Rect(10, H - 42, W - 20, 38), theme.MEDIUM, theme.TEXT,
+                  align="center")
+    return []
+
+
+def _final_columns() -> dict[str, tuple[int, int, str]]:
+    return {"Player": (20, 140, "left"), "Coins": (160, 70, "center"), "Sets and wilds": (240, 450, "left"),
+            "Total": (700, 84, "right")}
+
+
+def _final_row(surface: pygame.Surface, row: Rect, p, won: bool, cols) -> None:
+    sheet = p.sheet
+    panel(surface, row, theme.PANEL, theme.HIGHLIGHT if won else None, width=4)
+    x, w, _ = cols["Player"]
+    draw_text(surface, p.name, Rect(x, row.top, w, row.height), theme.MEDIUM + 2,
+              theme.HIGHLIGHT if won else theme.TEXT, bold=True)
+    x, w, _ = cols["Coins"]
+    draw_text(surface, str(sheet.coins), Rect(x, row.top, w, row.height), theme.BIG, theme.TEXT, bold=True,
+              align="center")
+    x, w, _ = cols["Sets and wilds"]
+    sets = "  ".join(f"{d} ×{n} +{pts}" for d, n, pts in sheet.bonuses) or "no sets"
+    wilds = ", ".join(f"{name} as {d}" for name, _, d in sheet.choices)
+    if wilds and row.height >= 50:
+        half = row.height // 2
+        draw_text(surface, sets, Rect(x, row.top + 2, w, half - 2), theme.SMALL, theme.TEXT, bold=True)
+        draw_text(surface, wilds, Rect(x, row.top + half, w, half - 2), theme.MIN_SIZE, theme.TEXT_DIM)
+    else:
+        text = sets + (f" ({wilds})" if wilds else "")
+        draw_text(surface, text, Rect(x, row.top, w, row.height), theme.SMALL, theme.TEXT, bold=True)
+    x, w, _ = cols["Total"]
+    draw_text(surface, str(p.score), Rect(x, row.top, w, row.height), theme.BIG + 8,
+              theme.HIGHLIGHT if won else theme.TEXT, bold=True, align="right")
