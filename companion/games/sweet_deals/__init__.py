@@ -18,6 +18,7 @@ GAME = Game(
         Option("hybrid", "choice", "a hybrid card counts as both its desserts (and, the rulebook's "
                "example) or as one of them (or); default from cards.toml", None, ("and", "or")),
     ),
+    demo="sweet-deals-family.trace",
     new_game_message="New game of Sweet Deals: take out the cards the screen lists, then deal 7 cards each.",
     summary="offer desserts, bid coins and swap cards to collect sets of the same dessert",
 )
