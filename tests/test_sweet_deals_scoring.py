@@ -173,7 +173,9 @@ def test_score_holdings_names_coins_each_bonus_and_each_wild():
     tim, ana = d["players"]
     assert tim["score"] == 24 and tim["breakdown"]["coins"] == 13
     assert set(tim["breakdown"]["bonuses"]) == {"Pie", "Ice Cream"}
-    assert [w["counts_as"] for w in ana["breakdown"]["wilds"]] == ["Donut"]
+    assert [w["as"] for w in ana["breakdown"]["counted_as"]] == ["Donut"]
+    assert tim["breakdown"]["counted_as"] == [{"card": "Pie & Ice Cream", "code": C("Pie & Ice Cream"),
+                                               "as": "Pie and Ice Cream"}]
     assert ana["score"] == 12 + 14 and r.winners == ("Ana",)
     assert "Sprinkles as Donut" in r.text()
 

@@ -46,7 +46,8 @@ class HandScore:
     ``coins`` is the sum of Coin Values; ``counts`` (dessert, how many cards count as
     it) for every dessert with at least one; ``bonuses`` (dessert, count, points) for
     each set that scores; ``choices`` (card name, code, dessert) for each Sprinkles and
-    each "or" hybrid, as counted; ``sweet_six`` the dessert with 6 or more, if any.
+    each "or" hybrid, as counted; ``both`` (card name, code, "X and Y") for each hybrid
+    counted as both its desserts; ``sweet_six`` the dessert with 6 or more, if any.
     """
 
     cards: tuple[str, ...]
@@ -55,6 +56,12 @@ class HandScore:
     bonuses: tuple[tuple[str, int, int], ...]
     choices: tuple[tuple[str, str, str], ...]
     sweet_six: str | None = None
+    both: tuple[tuple[str, str, str], ...] = ()
+
+    @property
+    def counted_as(self) -> tuple[tuple[str, str, str], ...]:
+        """Every Sprinkles and hybrid with what it counted as."""
+        return self.choices + self.both
 
     @property
     def bonus(self) -> int:
@@ -65,10 +72,10 @@ class HandScore:
         return self.coins + self.bonus
 
     def breakdown(self) -> dict:
-        """JSON-ready: coins, each bonus, each wild choice, the total."""
+        """JSON-ready: coins, each bonus, what each Sprinkles and hybrid counted as, the total."""
         return {"coins": self.coins,
                 "bonuses": {d: {"cards": n, "points": p} for d, n, p in self.bonuses},
-                "wilds": [{"card": name, "code": code, "counts_as": d} for name, code, d in self.choices],
+                "counted_as": [{"card": name, "code": code, "as": d} for name, code, d in self.counted_as],
                 "bonus": self.bonus,
                 "points": self.total}
 
@@ -76,8 +83,8 @@ class HandScore:
         """One readable line: ``13 coins + Pie x3 7 + Ice Cream x2 4 = 24 (Sprinkles as Pie)``."""
         parts = [f"{self.coins} coins"] + [f"{d} x{n} {p}" for d, n, p in self.bonuses]
         text = " + ".join(parts) + f" = {self.total}"
-        if self.choices:
-            text += " (" + ", ".join(f"{name} as {d}" for name, _, d in self.choices) + ")"
+        if self.counted_as:
+            text += " (" + ", ".join(f"{name} as {d}" for name, _, d in self.counted_as) + ")"
         return text
 
 
@@ -106,32 +113,69 @@ def _split(cards: list[Card], hybrid: str) -> tuple[dict[str, int], list[Card], 
     return fixed, ors, wilds
 
 
-def _share_wilds(counts: dict[str, int], wilds: int) -> tuple[int, dict[str, int]]:
-    """The most bonus points ``wilds`` Sprinkles can add to ``counts``, and how many go
-    to each dessert. Desserts are tried biggest set first, and each takes as many
-    wilds as it can before fewer, so among equal scores the wilds pile onto the
-    biggest set (the assignment a player would pick)."""
-    order = sorted(DESSERTS, key=lambda d: (-counts[d], DESSERTS.index(d)))
-    # best[i][w]: most bonus from desserts order[i:] with w wilds left to share.
-    n = len(order)
-    best = [[0] * (wilds + 1) for _ in range(n + 1)]
-    pick = [[0] * (wilds + 1) for _ in range(n)]
-    for w in range(wilds + 1):
-        best[n][w] = -10**9 if w else 0     # every wild must count as something
-    for i in range(n - 1, -1, -1):
-        c = counts[order[i]]
-        for w in range(wilds + 1):
-            top, arg = -10**9, 0
+#: bonus by count, indexed directly (a count never passes 7 cards + 7 wilds).
+_B: tuple[int, ...] = tuple(bonus_for(n) for n in range(2 * HAND_SIZE + 1))
+
+
+def _empty_splits(max_wilds: int = HAND_SIZE, max_empty: int = len(DESSERTS)) -> list[list[tuple[int, tuple]]]:
+    """``table[e][w]``: the most bonus ``w`` wilds make on ``e`` desserts nobody holds,
+    and how many go to each (biggest part first). Desserts nobody holds are all alike,
+    so this is worked out once, not per hand."""
+    table = [[(0, ())] + [(-10**9, ())] * max_wilds]
+    for e in range(1, max_empty + 1):
+        row = []
+        for w in range(max_wilds + 1):
+            best = (-10**9, ())
             for x in range(w, -1, -1):
-                v = bonus_for(c + x) + best[i + 1][w - x]
+                rest_points, rest = table[e - 1][w - x]
+                v = _B[x] + rest_points
+                if v > best[0]:
+                    best = (v, tuple(p for p in (x,) + rest if p))
+            row.append(best)
+        table.append(row)
+    return table
+
+
+_EMPTY = _empty_splits()
+
+
+def _share_wilds(counts: dict[str, int], wilds: int) -> tuple[int, dict[str, int]]:
+    """The most bonus points a hand makes with ``wilds`` Sprinkles added to ``counts``,
+    and how many go to each dessert.
+
+    A dynamic programme over the desserts the hand holds, biggest set first, each taking
+    as many wilds as it can before fewer (so among equal scores the wilds pile onto the
+    biggest set, the choice a player would make); whatever is left goes to desserts
+    nobody holds, split as :data:`_EMPTY` says."""
+    if not wilds:
+        return sum(_B[c] for c in counts.values()), {}
+    held = sorted((d for d in DESSERTS if counts[d]), key=lambda d: (-counts[d], DESSERTS.index(d)))
+    empty = [d for d in DESSERTS if not counts[d]]
+    tail = [points for points, _ in _EMPTY[len(empty)][:wilds + 1]]
+    # best[i][w]: most bonus from held[i:] and the empty desserts with w wilds to share.
+    best, pick = [tail], []
+    for d in reversed(held):
+        c, nxt = counts[d], best[-1]
+        row, arg = [], []
+        for w in range(wilds + 1):
+            top, at = -10**9, 0
+            for x in range(w, -1, -1):
+                v = _B[c + x] + nxt[w - x]
                 if v > top:
-                    top, arg = v, x
-            best[i][w], pick[i][w] = top, arg
+                    top, at = v, x
+            row.append(top)
+            arg.append(at)
+        best.append(row)
+        pick.append(arg)
+    best.reverse()
+    pick.reverse()
     share, w = {}, wilds
-    for i in range(n):
-        if pick[i][w]:
-            share[order[i]] = pick[i][w]
-        w -= pick[i][w]
+    for d, arg in zip(held, pick):
+        if arg[w]:
+            share[d] = arg[w]
+        w -= arg[w]
+    for d, x in zip(empty, _EMPTY[len(empty)][w][1]):
+        share[d] = x
     return best[0][wilds], share
 
 
@@ -184,9 +228,10 @@ def score_hand(codes: Sequence[str], hybrid: str = "and") -> HandScore:
     _, counts, choices = best_counts(codes, hybrid)
     bonuses = tuple((d, counts[d], bonus_for(counts[d])) for d in DESSERTS if bonus_for(counts[d]))
     six = next((d for d in DESSERTS if counts[d] >= SWEET_SIX), None)
+    both = tuple((c.name, c.code, " and ".join(c.desserts)) for c in cards if c.kind == "hybrid" and hybrid == "and")
     return HandScore(codes, sum(c.coins for c in cards),
                      tuple((d, counts[d]) for d in DESSERTS if counts[d]), bonuses,
-                     tuple((c.name, c.code, d) for c, d in choices), six)
+                     tuple((c.name, c.code, d) for c, d in choices), six, both)
 
 
 def sweet_six(codes: Iterable[str], hybrid: str = "and") -> str | None:

@@ -387,7 +387,7 @@ def _final_row(surface: pygame.Surface, row: Rect, p, won: bool, cols) -> None:
               align="center")
     x, w, _ = cols["Sets and wilds"]
     sets = "  ".join(f"{d} ×{n} +{pts}" for d, n, pts in sheet.bonuses) or "no sets"
-    wilds = ", ".join(f"{name} as {d}" for name, _, d in sheet.choices)
+    wilds = ", ".join(f"{name} as {d}" for name, _, d in sheet.counted_as)
     if wilds and row.height >= 50:
         half = row.height // 2
         draw_text(surface, sets, Rect(x, row.top + 2, w, half - 2), theme.SMALL, theme.TEXT, bold=True)
