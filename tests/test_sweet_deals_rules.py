@@ -3,11 +3,15 @@ Early and Sweet Six, with tracked and open hands."""
 
 from __future__ import annotations
 
-import pytest
+import random
 
-from companion.core.errors import IllegalAction
-from companion.core.events import GameOver, Revealed, TurnEnded
-from companion.games.sweet_deals import rules
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from companion.core.errors import CompanionError, IllegalAction
+from companion.core.events import CardScanned, GameOver, Revealed, Touch, TurnEnded
+from companion.games.sweet_deals import flow, rules
 from companion.games.sweet_deals.cards import CARDS, code_for
 from companion.games.sweet_deals.rules import (AskClose, Bid, Choose, Done, Draw, FaceUp, Grab, GrabCard, HandCard,
                                                Offer, Pass, Reveal, ShoutSweetSix, StartBakeSale, SwapCard, Take,
@@ -362,3 +366,40 @@ def test_cards_are_conserved_through_a_busy_turn():
     everywhere = [c for h in s.hands for c in h] + list(s.discards) + list(s.draw_pile)
     assert sorted(everywhere) == sorted(s.deck)
     assert all(CARDS[c] for c in everywhere)
+
+
+# ---------------------------------------------------------------- random play
+
+TAPS = ["offer pie", "offer donut", "offer cupcake", "offer strudel", "offer ice cream", "offer mochi",
+        "offer sprinkles", "offer grab & go", "offer pie & ice cream", "bid 0", "bid 1", "bid 2", "bid 3",
+        "bid 4", "bid 5", "pass", "grab 1", "grab 2", "grab 3", "grab 4", "take 1", "take 2", "take 3",
+        "take 4", "take", "bake", "close", "yes", "no", "done", "six 2"]
+
+
+def _accepted(s, item):
+    try:
+        _, action, _ = flow.read(s, None, item)
+        return rules.step(s, action)
+    except CompanionError:
+        return None
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 10**6), st.sampled_from(["tracked", "open"]))
+def test_random_play_keeps_every_card_and_never_gets_stuck(seed, mode):
+    rng = random.Random(seed)
+    s = deal() if mode == "tracked" else rules.new_game(PLAYERS, mode="open")
+    for _ in range(80):
+        if s.over:
+            break
+        options = [Touch(t, 0.0) for t in TAPS] + [CardScanned(c, "scanner", 0.0) for c in s.deck]
+        moves = [m for m in (_accepted(s, item) for item in options) if m is not None]
+        assert moves, f"nothing is accepted in phase {s.phase}"
+        s, _ = rng.choice(moves)
+        if s.tracked:
+            held = [c for h in s.hands for c in h]
+            assert sorted(held + list(s.discards) + list(s.draw_pile)) == sorted(s.deck)
+            assert len(set(held)) == len(held)
+            assert all(6 <= len(h) <= 8 for h in s.hands)
+            if s.phase == rules.OFFER:
+                assert all(len(h) == 7 for h in s.hands)

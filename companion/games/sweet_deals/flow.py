@@ -43,7 +43,7 @@ from companion.core.events import CardScanned, Input, Touch
 
 from . import rules
 from .cards import LABELS, card
-from .turns import scanner, waiting
+from .prompts import scanner, waiting
 
 NEW_GAME = "New game of Sweet Deals: take out the cards the screen lists, then deal 7 cards each."
 
@@ -90,7 +90,7 @@ _SCAN_ACTIONS = {
 def _scan(state: rules.State, item: CardScanned) -> rules.Action:
     try:
         code = card(item.code).code
-    except BadScan as err:
+    except BadScan:
         if secret(state, item):   # a misread of a hidden card must not show its code
             raise BadScan(None, "That scan did not read as a Sweet Deals card: scan it again.") from None
         raise

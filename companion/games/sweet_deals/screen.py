@@ -30,7 +30,7 @@ from companion.ui.app import Button, TableInfo
 from companion.ui.theme import FruitLook
 from companion.ui.widgets import button, draw_text, draw_wrapped, fruit_badge, panel
 
-from . import rules, turns
+from . import prompts, rules
 from .cards import CARDS, DESSERTS, LABELS, MAX_BID
 
 Rect = pygame.Rect
@@ -102,7 +102,7 @@ def draw_game(surface: pygame.Surface, view: rules.State, info: TableInfo) -> li
         buttons.append(Button(button(surface, six, "Sweet Six!", theme.WARN, size=theme.BIG - 4), "menu six"))
     _PANELS.get(view.phase, _scan_panel)(surface, view, buttons)
     chrome.verdict(surface, VERDICT, info, size=theme.MEDIUM + 2)
-    draw_wrapped(surface, info.prompt or turns.waiting(view), PROMPT.inflate(-8, -4), theme.MEDIUM + 2,
+    draw_wrapped(surface, info.prompt or prompts.waiting(view), PROMPT.inflate(-8, -4), theme.MEDIUM + 2,
                  theme.HIGHLIGHT, max_lines=2)
     chrome.turn_clock(surface, TIMER, info)
     _actions(surface, view, buttons)
@@ -119,7 +119,7 @@ def _waiting_on(view: rules.State) -> int | None:
         return view.voters[0]
     if view.phase == rules.BAKE_TAKE:
         return view.bake.decider
-    seat = turns.scanner(view)
+    seat = prompts.scanner(view)
     return view.active if seat is None else seat
 
 
@@ -200,7 +200,7 @@ def _bid_panel(surface: pygame.Surface, view: rules.State, buttons: list[Button]
     b = view.bidding
     high = b.high
     leader = [view.name(s) for s in b.still_in if b.holds_high(s)]
-    head = f"{view.name(view.active)} offers {turns.article(view.offer)}"
+    head = f"{view.name(view.active)} offers {prompts.article(view.offer)}"
     head += f" · high bid {high} ({', '.join(leader)})" if high is not None else " · no bids yet"
     _title(surface, head)
     bidder = b.to_act
@@ -274,7 +274,7 @@ def _bake_take_panel(surface: pygame.Surface, view: rules.State, buttons: list[B
 
 def _scan_panel(surface: pygame.Surface, view: rules.State, buttons: list[Button]) -> None:
     """Phases where the table scans a card (or, open hands, taps Done): who and what."""
-    seat = turns.scanner(view)
+    seat = prompts.scanner(view)
     who = view.name(seat if seat is not None else view.active)
     what = {
         rules.DEAL: "Deal: scan your 7 cards, face down",
