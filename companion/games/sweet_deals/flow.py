@@ -73,9 +73,7 @@ def secret(state: rules.State, item: Input) -> bool:
 
 def prompt(state: rules.State, entry: None = None) -> str:
     """What the table should do now."""
-    first = (state.phase == rules.DEAL and not any(state.hands)) or \
-            (not state.tracked and state.phase == rules.OFFER and state.turn == 1 and not any(state.bake_used))
-    return (rules.setup_message(state) + " " if first else "") + waiting(state)
+    return (rules.setup_message(state) + " " if rules.setting_up(state) else "") + waiting(state)
 
 
 # ---------------------------------------------------------------- scans

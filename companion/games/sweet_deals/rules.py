@@ -68,10 +68,19 @@ def new_game(players: Iterable[str], mode: str = "tracked", hybrid: str | None =
 
 def setup_message(state: State) -> str:
     """What the dealer does first (rulebook, "Setup")."""
-    gone = removed_for(len(state.players))
-    out = ("Take out " + ", ".join(f"all 7 {g}" if g in scoring.DESSERTS else f"the {g}" for g in gone)
-           + ". ") if gone else ""
+    gone = [f"all 7 {g} cards" if g in scoring.DESSERTS else f"the {g}"
+            for g in removed_for(len(state.players))]
+    said = ", ".join(gone[:-1]) + " and " + gone[-1] if len(gone) > 1 else "".join(gone)
+    out = f"Take out {said}. " if gone else ""
     return f"{out}Shuffle the {len(state.deck)} cards and deal 7 to each player."
+
+
+def setting_up(state: State) -> bool:
+    """True before the first card is dealt (tracked) or the first move (open): the
+    dealer still needs :func:`setup_message`."""
+    if state.tracked:
+        return state.phase == DEAL and not any(state.hands)
+    return state.phase == OFFER and state.turn == 1 and not any(state.bake_used) and not state.close_refused
 
 
 # ---------------------------------------------------------------- check / apply

@@ -31,7 +31,7 @@ from companion.ui.theme import FruitLook
 from companion.ui.widgets import button, draw_text, draw_wrapped, fruit_badge, panel
 
 from . import prompts, rules
-from .cards import CARDS, DESSERTS, LABELS, MAX_BID
+from .cards import CARDS, DESSERTS, LABELS, MAX_BID, removed_for
 
 Rect = pygame.Rect
 
@@ -102,13 +102,28 @@ def draw_game(surface: pygame.Surface, view: rules.State, info: TableInfo) -> li
         buttons.append(Button(button(surface, six, "Sweet Six!", theme.WARN, size=theme.BIG - 4), "menu six"))
     _PANELS.get(view.phase, _scan_panel)(surface, view, buttons)
     chrome.verdict(surface, VERDICT, info, size=theme.MEDIUM + 2)
-    draw_wrapped(surface, info.prompt or prompts.waiting(view), PROMPT.inflate(-8, -4), theme.MEDIUM + 2,
-                 theme.HIGHLIGHT, max_lines=2)
+    # While setting up, the panel shows what to take out; the prompt line says only what next.
+    prompt = prompts.waiting(view) if _setup_box_shown(view) else (info.prompt or prompts.waiting(view))
+    draw_wrapped(surface, prompt, PROMPT.inflate(-8, -4), theme.MEDIUM + 2, theme.HIGHLIGHT, max_lines=2)
     chrome.turn_clock(surface, TIMER, info)
     _actions(surface, view, buttons)
     if info.menu in ("grab", "six"):
         return _player_menu(surface, view, info.menu)
     return buttons
+
+
+def _setup_box_shown(view: rules.State) -> bool:
+    """The dealer's instructions fill part of the panel: before the deal (tracked), or
+    before the first move when cards must be taken out (open)."""
+    if not rules.setting_up(view):
+        return False
+    return view.tracked or bool(removed_for(len(view.players)))
+
+
+def _setup_box(surface: pygame.Surface, rect: Rect, view: rules.State) -> None:
+    panel(surface, rect, theme.dim(theme.WARN, 0.3), theme.WARN, width=3)
+    draw_wrapped(surface, rules.setup_message(view), rect.inflate(-20, -10), theme.MEDIUM, theme.TEXT, bold=True,
+                 max_lines=4)
 
 
 def _waiting_on(view: rules.State) -> int | None:
@@ -185,8 +200,13 @@ def _offer_panel(surface: pygame.Surface, view: rules.State, buttons: list[Butto
     """Tap the dessert you offer: every name in this deck, desserts first."""
     _title(surface, f"{view.name(view.active)}: which dessert do you offer?")
     labels = [l for l in LABELS if any(CARDS[c].label == l for c in view.deck)]
-    body = Rect(MAIN.left, MAIN.top + 46, MAIN.width, MAIN.height - 46)
-    for label, cell in zip(labels, grid(body, len(labels), 4 if len(labels) > 9 else 3, gap=6)):
+    top, cols = MAIN.top + 46, 4 if len(labels) > 9 else 3
+    if _setup_box_shown(view):
+        tall = 100 if len(labels) <= 8 else 66        # 2-3 players: a longer list, fewer desserts
+        _setup_box(surface, Rect(MAIN.left, top, MAIN.width, tall), view)
+        top, cols = top + tall + 8, 4
+    body = Rect(MAIN.left, top, MAIN.width, MAIN.bottom - top)
+    for label, cell in zip(labels, grid(body, len(labels), cols, gap=6)):
         lk = look(label)
         panel(surface, cell, theme.dim(lk.colour, 0.45), lk.colour, width=3)
         draw_wrapped(surface, label, cell.inflate(-10, -4), theme.MEDIUM, theme.TEXT, bold=True, max_lines=2)
@@ -289,7 +309,9 @@ def _scan_panel(surface: pygame.Surface, view: rules.State, buttons: list[Button
     _title(surface, what)
     draw_text(surface, who, Rect(MAIN.left, MAIN.top + 50, MAIN.width, 60), theme.TITLE + 12, theme.HIGHLIGHT,
               bold=True, align="center")
-    if view.phase in (rules.DEAL, rules.SCORE) and seat is not None:
+    if _setup_box_shown(view):
+        _setup_box(surface, Rect(MAIN.left + 20, MAIN.top + 130, MAIN.width - 40, 130), view)
+    elif view.phase in (rules.DEAL, rules.SCORE) and seat is not None:
         n = len(view.hands[seat])
         cells = grid(Rect(MAIN.left + 20, MAIN.top + 130, MAIN.width - 40, 70), 7, 7, gap=8)
         for i, cell in enumerate(cells):
