@@ -198,3 +198,28 @@ def test_session_logs_screen_and_history_show_no_tracked_card(tmp_path):
     for word in _names_and_codes(secret) | _names_and_codes({C("Pie", 2, 1), C("Pie", 1, 2)}):
         assert word not in text, word
     assert '"code": "hidden"' in text
+
+
+def test_undo_takes_back_a_secret_scan_but_not_a_revealed_card(tmp_path):
+    session = Session.start("sweet-deals", PLAYERS, EventStore(tmp_path / "t.db"), FakeClock(),
+                            options={"mode": "tracked"}, tap_off=0)
+    t = 0.0
+    for hand in HANDS:
+        for code in hand:
+            t += 1
+            assert session.handle(scan(code, t=t)).verdict == "accepted"
+    for command in ("offer pie", "bid 1", "bid 2", "pass", "bid 2", "pass"):
+        t += 1
+        assert session.handle(tap(command, t)).verdict == "accepted"
+    before = session.state
+    assert session.handle(scan(C("Donut", 2, 1), t=t + 1)).verdict == "accepted"   # Jillian shows her card
+    undo = session.handle(tap("undo", t + 2))
+    assert undo.verdict == "rejected" and "hidden" in undo.reason
+    assert session.state != before
+    session.handle(scan(C("Strudel", 2, 1), t=t + 3))
+    session.handle(tap("take 3", t + 4))
+    mid = session.state
+    assert session.handle(scan(C("Pie", 1, 2), t=t + 5)).verdict == "accepted"      # the secret swap
+    undone = session.handle(tap("undo", t + 6))
+    assert undone.verdict == "accepted" and session.state == mid
+    assert "Pie 1" not in undone.message and C("Pie", 1, 2) not in undone.message

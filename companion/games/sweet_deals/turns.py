@@ -132,7 +132,7 @@ def offer(s: State, a: Offer) -> tuple[State, Events]:
     if s.tracked and not any(CARDS[c].label == a.label for c in s.hands[a.seat]):
         raise _no(f"{s.name(a.seat)}: your hand has no {a.label}. Offer a dessert you have.")
     s = replace(s, phase=BID, offer=a.label, bidding=Bidding.open(len(s.players), a.seat))
-    return s, [Said(f"{s.name(a.seat)} offers {article(a.label)}. " + waiting(s))]
+    return s, [Said(f"{s.name(a.seat)} offers {article(a.label)}.")]
 
 
 def bid(s: State, a: Bid) -> tuple[State, Events]:
@@ -164,25 +164,25 @@ def _bidding_moved(s: State, b: Bidding, said: str) -> tuple[State, Events]:
     s = replace(s, bidding=b)
     out = b.outcome()
     if out is None:
-        return s, [Said(f"{said} {waiting(s)}")]
+        return s, [Said(said)]
     kind, seats = out
     who = s.name(s.active)
     if kind == "none":
         if s.tracked:
             s = replace(s, phase=DISCARD)
-            return s, [Said(f"{said} Everyone passed. {waiting(s)}")]
+            return s, [Said(f"{said} Everyone passed.")]
         return _end_turn(s, [Said(f"{said} Everyone passed: {who}, put the {s.offer} face up and draw a new card.")])
     price = b.high
     if kind == "won":
         winner = s.name(seats[0])
         if s.tracked:
             s = replace(s, phase=SWAP, winner=seats[0], price=price)
-            return s, [Said(f"{said} {winner} wins with a bid of {price}. {waiting(s)}")]
+            return s, [Said(f"{said} {winner} wins with a bid of {price}.")]
         return _end_turn(s, [Said(f"{said} {winner} wins with a bid of {price}: {who} and {winner}, "
                                   "swap your cards secretly.")])
     names = " and ".join(s.name(t) for t in seats)
     s = replace(s, phase=REVEAL if s.tracked else CHOOSE, tied=seats, price=price)
-    return s, [Said(f"{said} {names} are tied at {price}: show the cards you bid. {waiting(s)}")]
+    return s, [Said(f"{said} {names} are tied at {price}: show the cards you bid.")]
 
 
 def grab(s: State, a: Grab) -> tuple[State, Events]:
@@ -199,7 +199,7 @@ def grab(s: State, a: Grab) -> tuple[State, Events]:
     said = f"{name} plays Grab & Go for the {s.offer}!"
     if s.tracked:
         s = replace(s, phase=SWAP, winner=a.seat, grab=True, bidding=replace(s.bidding, to_act=None))
-        return s, [Said(f"{said} {waiting(s)}")]
+        return s, [Said(said)]
     return _end_turn(s, [Said(f"{said} {s.name(s.active)} and {name}: swap the {s.offer} for the Grab & Go.")])
 
 
@@ -216,7 +216,7 @@ def reveal(s: State, a: Reveal) -> tuple[State, Events]:
     s = replace(s, shown=s.shown + ((a.seat, a.card),))
     if len(s.shown) == len(s.tied):
         s = replace(s, phase=CHOOSE)
-    return s, [ShownFaceUp(f"{s.name(a.seat)} shows {article(CARDS[a.card].name)}. {waiting(s)}", a.card)]
+    return s, [ShownFaceUp(f"{s.name(a.seat)} shows {article(CARDS[a.card].name)}.", a.card)]
 
 
 def choose(s: State, a: Choose) -> tuple[State, Events]:
@@ -231,7 +231,7 @@ def choose(s: State, a: Choose) -> tuple[State, Events]:
         return _end_turn(s, [Said(f"{who} takes {winner}'s card: swap your cards secretly.")])
     take = dict(s.shown)[a.seat]
     s = replace(s, phase=SWAP, winner=a.seat, take=take)
-    return s, [Said(f"{who} takes {winner}'s {CARDS[take].name}. {waiting(s)}")]
+    return s, [Said(f"{who} takes {winner}'s {CARDS[take].name}.")]
 
 
 def swap_card(s: State, a: SwapCard) -> tuple[State, Events]:
@@ -256,7 +256,7 @@ def swap_card(s: State, a: SwapCard) -> tuple[State, Events]:
     else:
         raise _no(f"Only {s.name(giver)} and {s.name(winner)} swap now. {waiting(s)}")
     if s.give is None or s.take is None:
-        return s, [Said(f"Got it. {waiting(s)}")]
+        return s, [Said(f"{s.name(a.seat)}'s card is scanned.")]
     hands = _set_hand(s, giver, _without(s.hands[giver], s.give) + (s.take,))
     s = replace(s, hands=hands)
     s = replace(s, hands=_set_hand(s, winner, _without(s.hands[winner], s.take) + (s.give,)))
@@ -274,13 +274,13 @@ def face_up(s: State, a: FaceUp) -> tuple[State, Events]:
             raise _no(f"That card is not the {s.offer} you offered.")
         s = replace(s, hands=_set_hand(s, a.seat, _without(s.hands[a.seat], a.card)),
                     discards=s.discards + (a.card,), phase=DRAW)
-        return s, [ShownFaceUp(f"{s.name(a.seat)} puts {article(CARDS[a.card].name)} face up. {waiting(s)}", a.card)]
+        return s, [ShownFaceUp(f"{s.name(a.seat)} puts {article(CARDS[a.card].name)} face up.", a.card)]
     if s.phase == BAKE_DISCARD and s.tracked and a.seat == s.bake.holder:
         _in_hand(s, a.seat, a.card, "put one of your cards face up.")
         s = replace(s, hands=_set_hand(s, a.seat, _without(s.hands[a.seat], a.card)),
                     discards=s.discards + (a.card,))
         s = _bake_offered(s, a.seat)
-        events: Events = [ShownFaceUp(f"{s.name(a.seat)} puts {article(CARDS[a.card].name)} face up. {waiting(s)}",
+        events: Events = [ShownFaceUp(f"{s.name(a.seat)} puts {article(CARDS[a.card].name)} face up.",
                                       a.card)]
         return _sweet_six(s, [a.seat], events) or (s, events)
     if s.phase in (DISCARD, BAKE_DISCARD) and s.tracked:
@@ -308,7 +308,7 @@ def draw(s: State, a: Draw) -> tuple[State, Events]:
     s = replace(s, discards=discards, hands=_set_hand(s, a.seat, s.hands[a.seat] + (a.card,)))
     if s.phase == BAKE_DRAW:
         s = replace(s, phase=BAKE_DISCARD)
-        return s, [Said(f"{s.name(a.seat)} drew a card. {waiting(s)}")]
+        return s, [Said(f"{s.name(a.seat)} drew a card.")]
     events: Events = [Said(f"{s.name(a.seat)} drew a card.")]
     return _sweet_six(s, [a.seat], events) or _end_turn(s, events)
 
@@ -325,7 +325,7 @@ def start_bake_sale(s: State, a: StartBakeSale) -> tuple[State, Events]:
         raise _no(f"{s.name(a.seat)} has had their Bake Sale: one per player per game.")
     used = s.bake_used[:a.seat] + (True,) + s.bake_used[a.seat + 1:]
     s = replace(s, bake_used=used, bake=Bake(a.seat, a.seat), phase=BAKE_DRAW if s.tracked else BAKE_DISCARD)
-    return s, [Said(f"{s.name(a.seat)} starts a Bake Sale! {waiting(s)}")]
+    return s, [Said(f"{s.name(a.seat)} starts a Bake Sale!")]
 
 
 def _bake_offered(s: State, seat: int) -> State:
@@ -343,7 +343,7 @@ def done(s: State, a: Done) -> tuple[State, Events]:
     if a.seat != s.bake.holder:
         raise _no(f"It is {s.name(s.bake.holder)} who puts a card face up now.")
     s = _bake_offered(s, a.seat)
-    return s, [Said(f"{s.name(a.seat)} put a card face up. {waiting(s)}")]
+    return s, [Said(f"{s.name(a.seat)} put a card face up.")]
 
 
 def take(s: State, a: Take) -> tuple[State, Events]:
@@ -359,7 +359,7 @@ def take(s: State, a: Take) -> tuple[State, Events]:
     else:
         said = f"{s.name(a.seat)} takes the card."
     s = replace(s, phase=BAKE_DISCARD, bake=replace(s.bake, holder=a.seat, decider=None))
-    return s, [Said(f"{said} {waiting(s)}")]
+    return s, [Said(said)]
 
 
 def _bake_pass(s: State, a: Pass) -> tuple[State, Events]:
@@ -374,7 +374,7 @@ def _bake_pass(s: State, a: Pass) -> tuple[State, Events]:
     while nxt == b.top_owner or nxt in passes:
         nxt = s.next_seat(nxt)
     s = replace(s, bake=replace(b, passes=passes, decider=nxt))
-    return s, [Said(f"{said} {waiting(s)}")]
+    return s, [Said(said)]
 
 
 def _bake_grab(s: State, a: Grab) -> tuple[State, Events]:
@@ -389,9 +389,9 @@ def _bake_grab(s: State, a: Grab) -> tuple[State, Events]:
         raise _no(f"{name}: you need a Grab & Go card in your hand to grab.")
     if s.tracked:
         s = replace(s, phase=BAKE_GRAB, bake=replace(b, grabber=a.seat))
-        return s, [Said(f"{name} plays Grab & Go! {waiting(s)}")]
+        return s, [Said(f"{name} plays Grab & Go!")]
     s = replace(s, bake=replace(b, top_owner=a.seat, passes=()))
-    return s, [Said(f"{name} swaps Grab & Go for the face-up card. {waiting(s)}")]
+    return s, [Said(f"{name} swaps Grab & Go for the face-up card.")]
 
 
 def grab_card(s: State, a: GrabCard) -> tuple[State, Events]:
@@ -408,7 +408,7 @@ def grab_card(s: State, a: GrabCard) -> tuple[State, Events]:
     s = replace(s, discards=s.discards[:-1] + (a.card,),
                 hands=_set_hand(s, a.seat, _without(s.hands[a.seat], a.card) + (top,)),
                 phase=BAKE_TAKE, bake=replace(b, top_owner=a.seat, passes=(), grabber=None))
-    events: Events = [ShownFaceUp(f"{s.name(a.seat)} swaps a Grab & Go for the {CARDS[top].name}. {waiting(s)}",
+    events: Events = [ShownFaceUp(f"{s.name(a.seat)} swaps a Grab & Go for the {CARDS[top].name}.",
                                   a.card)]
     return _sweet_six(s, [a.seat], events) or (s, events)
 
@@ -425,7 +425,7 @@ def ask_close(s: State, a: AskClose) -> tuple[State, Events]:
         raise _no("The table said no this turn: take your turn.")
     n = len(s.players)
     s = replace(s, phase=VOTE, voters=tuple((a.seat + i) % n for i in range(1, n)))
-    return s, [Said(f"{s.name(a.seat)} asks to close early. {waiting(s)}")]
+    return s, [Said(f"{s.name(a.seat)} asks to close early.")]
 
 
 def vote(s: State, a: Vote) -> tuple[State, Events]:
@@ -437,10 +437,10 @@ def vote(s: State, a: Vote) -> tuple[State, Events]:
     name = s.name(a.seat)
     if not a.yes:
         s = replace(s, phase=OFFER, voters=(), close_refused=True)
-        return s, [Said(f"{name} says no, so the game goes on. {waiting(s)}")]
+        return s, [Said(f"{name} says no, so the game goes on.")]
     s = replace(s, voters=s.voters[1:])
     if s.voters:
-        return s, [Said(f"{name} says yes. {waiting(s)}")]
+        return s, [Said(f"{name} says yes.")]
     return _end_game(s, [Said(f"{name} says yes. Everyone agreed: the game closes early!")], CLOSED_EARLY)
 
 
