@@ -403,3 +403,21 @@ def test_random_play_keeps_every_card_and_never_gets_stuck(seed, mode):
             assert all(6 <= len(h) <= 8 for h in s.hands)
             if s.phase == rules.OFFER:
                 assert all(len(h) == 7 for h in s.hands)
+
+
+def test_the_hybrid_or_option_reaches_the_final_score():
+    s = rules.new_game(["Ana", "Ben"], mode="open", hybrid="or")
+    s, _ = play(s, AskClose(0), Vote(1, True))
+    hand = [C("Strudel Cupcake"), C("Strudel", 1, 1), C("Strudel", 1, 2), C("Cupcake", 1, 1), C("Donut", 4),
+            C("Donut Strudel"), C("Mochi")]
+    other = [C("Donut", 1, 1), C("Donut", 1, 2), C("Cupcake", 2, 1), C("Cupcake", 2, 2), C("Sprinkles", copy=1),
+             C("Grab & Go", copy=1), C("Strudel", 4)]
+    for seat, h in enumerate([hand, other]):
+        for code in h:
+            s, _ = rules.step(s, HandCard(seat, code))
+    ana = rules.result(s).players[0]
+    # "or": Strudel Cupcake and Donut Strudel both count as Strudel (4 Strudel = 14, Cupcake 1),
+    # not both desserts each ("and" would be Strudel 4 + Cupcake 2 + Donut 2 = 14 + 4 + 4).
+    assert ana.breakdown["bonuses"] == {"Strudel": {"cards": 4, "points": 14}}
+    assert {c["as"] for c in ana.breakdown["counted_as"]} == {"Strudel"}
+    assert rules.scoring.score_hand(hand, "and").bonus == 22
