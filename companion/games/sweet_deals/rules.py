@@ -34,7 +34,6 @@ from companion.core.events import Outcome
 from companion.core.game import TABLE, Result
 
 from . import scoring
-from .turns import HANDLERS as _HANDLERS
 from .cards import CARDS, HAND_SIZE, HYBRID_DEFAULT, deck_for, removed_for
 from .model import (  # noqa: F401  (part of the rules API)
     MODES, DEAL, OFFER, VOTE, BID, REVEAL, CHOOSE, SWAP, DISCARD, DRAW, BAKE_DRAW, BAKE_DISCARD,
@@ -42,6 +41,8 @@ from .model import (  # noqa: F401  (part of the rules API)
     Bid, Pass, Grab, Reveal, Choose, SwapCard, FaceUp, Draw, StartBakeSale, Done, Take, GrabCard,
     AskClose, Vote, ShoutSweetSix, Action, Said, ShownFaceUp, HandsShown,
 )
+from .turns import HANDLERS as _HANDLERS
+from .turns import final_result
 
 # ---------------------------------------------------------------- set-up
 
@@ -122,15 +123,7 @@ def _run(state: State, action: Action) -> tuple[State, list[Outcome]]:
 
 def result(state: State) -> Result | None:
     """The final :class:`Result` once the game is over, else None."""
-    if not state.over:
-        return None
-    notes = ()
-    if state.six is not None:
-        seat, dessert = state.six
-        notes = (f"Sweet Six! shouted by {state.players[seat]}" + (f" ({dessert})" if dessert else "") + ".",)
-    elif state.ended == CLOSED_EARLY:
-        notes = ("Everyone voted to close early.",)
-    return scoring.result_of(state.players, state.hands, state.hybrid, state.ended, notes)
+    return final_result(state)
 
 
 def public_view(state: State, viewer: Any) -> State:

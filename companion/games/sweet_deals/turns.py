@@ -15,14 +15,16 @@ from typing import Callable
 from companion.core.errors import IllegalAction
 from companion.core.events import GameOver, Outcome, TurnEnded
 
+from companion.core.game import Result
+
 from . import scoring
-from .prompts import article, waiting
 from .auction import Bidding
 from .cards import CARDS, HAND_SIZE
 from .model import (BAKE_DISCARD, BAKE_DRAW, BAKE_GRAB, BAKE_TAKE, BID, CHOOSE, CLOSED_EARLY, DEAL, DISCARD, DRAW,
                     OFFER, OVER, REVEAL, SCORE, SWAP, SWEET_SIX_END, VOTE, AskClose, Bake, Bid, Choose, Done, Draw,
                     FaceUp, Grab, GrabCard, HandCard, HandsShown, Offer, Pass, Reveal, Said, ShoutSweetSix,
                     ShownFaceUp, StartBakeSale, State, SwapCard, Take, Vote)
+from .prompts import article, waiting
 
 Events = list[Outcome]
 
@@ -51,6 +53,20 @@ def _not_now(state: State) -> IllegalAction:
 
 # ---------------------------------------------------------------- turn and game end
 
+def final_result(state: State) -> Result | None:
+    """The final result once the game is over, else None; its notes say who shouted
+    Sweet Six or that everyone voted to close early."""
+    if not state.over:
+        return None
+    notes: tuple[str, ...] = ()
+    if state.six is not None:
+        seat, dessert = state.six
+        notes = (f"Sweet Six! shouted by {state.name(seat)}" + (f" ({dessert})" if dessert else "") + ".",)
+    elif state.ended == CLOSED_EARLY:
+        notes = ("Everyone voted to close early.",)
+    return scoring.result_of(state.players, state.hands, state.hybrid, state.ended, notes)
+
+
 def _end_turn(state: State, events: Events) -> tuple[State, Events]:
     nxt = state.next_seat(state.active)
     done = replace(state, phase=OFFER, active=nxt, turn=state.turn + 1, offer=None, bidding=None, tied=(),
@@ -64,9 +80,8 @@ def _end_game(state: State, events: Events, reason: str, six: tuple[int, str | N
               ) -> tuple[State, Events]:
     state = replace(state, ended=reason, six=six, bidding=None, bake=None, voters=())
     if state.tracked:
-        from .rules import result
         state = replace(state, phase=OVER)
-        res = result(state)
+        res = final_result(state)
         events.append(HandsShown("Everyone shows their hand."))
         events.append(GameOver(res.winner_line(), res))
         return state, events
@@ -108,9 +123,8 @@ def hand_card(s: State, a: HandCard) -> tuple[State, Events]:
     if any(len(h) < HAND_SIZE for h in s.hands):
         return s, events
     if s.phase == SCORE:
-        from .rules import result
         s = replace(s, phase=OVER)
-        res = result(s)
+        res = final_result(s)
         events.append(GameOver(res.winner_line(), res))
         return s, events
     s = replace(s, phase=OFFER)
