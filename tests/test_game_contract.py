@@ -190,15 +190,15 @@ def test_a_rejected_input_changes_nothing_and_stores_nothing(played):
     for n, item in enumerate(inputs):
         if n in checkpoints:
             for bad in noise(slug, rng, len(players)):
+                if accepted(slug, session.state, session.entry, bad):
+                    continue  # a random input that happens to be legal here: not this test's business
                 digest, entry = state_digest(session.state), session.entry
                 stored = len(session.store.inputs(session.game_id))
                 verdict = session.handle(bad)
-                if verdict.verdict == "accepted":  # a random input that happens to be legal: take it back
-                    assert session.handle(Touch("undo", 0.0)).verdict == "accepted"
+                assert verdict.verdict in ("rejected", "ignored"), bad
+                assert verdict.reason, f"{bad} was {verdict.verdict} without a reason"
                 assert state_digest(session.state) == digest and session.entry == entry, bad
-                if verdict.verdict != "accepted":
-                    assert verdict.reason, f"{bad} was {verdict.verdict} without a reason"
-                    assert len(session.store.inputs(session.game_id)) == stored
+                assert len(session.store.inputs(session.game_id)) == stored
         assert session.handle(item).verdict == "accepted", item
 
 
