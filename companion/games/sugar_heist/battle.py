@@ -309,7 +309,14 @@ def after_mom(state: State, events: list) -> State:
     if name == "Mega Candy Magnet":
         return _set_top(state, replace(f, step="keep"))
     # Bad Dog, Candy Magnet: each player hit gives up that flavour
-    return _set_top(state, replace(f, step="collect"))
+    return _collect(state, replace(f, step="collect"), events)
+
+
+def _collect(state: State, f: Frame, events: list) -> State:
+    if not f.waiting:
+        events.append(Note("Nobody has to hand over any candy."))
+        return finish(_set_top(state, f), events)
+    return _set_top(state, f)
 
 
 def do_no_mom(state: State, events: list) -> State:
@@ -488,7 +495,7 @@ def do_declare(state: State, flavour: str, events: list) -> State:
         if flavour not in f.flavours:
             raise no(f"Keep one of the three you named: {', '.join(f.flavours)}.")
         events.append(Note(f"{_name(state, f.actor)} keeps {flavour}: hand over every {flavour} card."))
-        return _set_top(state, replace(f, step="collect", flavours=(flavour,), waiting=others))
+        return _collect(state, replace(f, step="collect", flavours=(flavour,), waiting=f.waiting), events)
     if flavour in f.flavours:
         raise no(f"{flavour} is named already: pick another flavour.")
     flavours = f.flavours + (flavour,)

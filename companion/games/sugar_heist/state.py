@@ -90,7 +90,6 @@ class Frame:
     flipper: int = 0            # index into duelists of who flips next
     cards: tuple[str, ...] = ()  # Piñata: the face-up Candy Cards
     new_vault: int | None = None  # Candy Magnets: the actor's free vault
-    drawn: str | None = None    # Battle Royale: the card just drawn (hidden until played)
 
 
 @dataclass(frozen=True)
@@ -184,8 +183,7 @@ class State:
 
     def battle_total(self) -> int:
         """Every Battle Card the state accounts for (44 less the removed ones)."""
-        playing = sum(len(f.flips) + (f.card in CARDS and CARDS[f.card].is_battle) + (f.drawn is not None)
-                      for f in self.stack)
+        playing = sum(len(f.flips) + (f.style != "kept") for f in self.stack)  # a kept card is a vault
         on_table = sum(1 for vs in self.vaults for v in vs
                        for c in (v.quarantine, v.card) if c and CARDS[c].is_battle)
         return (self.battle_draw + len(self.battle_discard) + sum(len(h) for h in self.held)
