@@ -157,20 +157,26 @@ def _pair(state: State, entry: Entry, code: str):
     cards = entry.cards + (code,)
     if len(cards) == 1:
         return replace(entry, cards=cards), None, f"{CARDS[code].name}: now scan its partner."
+    return _complete(state, replace(entry, cards=cards))
+
+
+def _complete(state: State, entry: Entry):
+    """Two cards scanned: the Stash, or what is still missing (a vault, a flavour)."""
+    cards = entry.cards
     seat = state.frame.actor if state.frame else state.seat
     target = entry.vault if entry.vault is not None else (state.frame.new_vault if state.frame else None)
     if target is None:
-        flavour = pair_flavour(state, seat, cards, 0, entry.flavour) if not _two_pure(cards, entry) else None
-        if flavour is None:
-            return replace(entry, cards=cards), None, "Two Pure Sugars: tap the flavour they stand for."
+        if _two_pure(cards, entry):
+            return entry, None, "Two Pure Sugars: tap the flavour they stand for."
+        flavour = pair_flavour(state, seat, cards, 0, entry.flavour)
         fits = fitting(state, seat, flavour)
         if len(fits) != 1:
             why = "Tap the vault for them." if fits else \
                 f"No vault has {flavour} and none is empty: tap the vault to empty for them."
-            return replace(entry, cards=cards), None, f"A pair of {flavour}. {why}"
+            return entry, None, f"A pair of {flavour}. {why}"
         target = fits[0]
     if _two_pure(cards, entry) and not state.vaults[seat][target].flavour:
-        return replace(entry, cards=cards, vault=target), None, "Two Pure Sugars: tap the flavour they stand for."
+        return replace(entry, vault=target), None, "Two Pure Sugars: tap the flavour they stand for."
     return Entry(), Stash((cards[0], cards[1]), target, entry.flavour), ""
 
 
@@ -252,9 +258,8 @@ def _touch(state: State, entry: Entry, command: str):
             raise BadCommand(command, f"Name a flavour: {', '.join(FLAVOURS)}.")
         if step in ("flavour", "keep"):
             return entry, Declare(flavour), ""
-        if len(entry.cards) == 2 and (entry.vault is not None or state.frame):
-            vault = entry.vault if entry.vault is not None else state.frame.new_vault
-            return Entry(), Stash((entry.cards[0], entry.cards[1]), vault, flavour), ""
+        if len(entry.cards) == 2:
+            return _complete(state, replace(entry, flavour=flavour))
         return replace(entry, flavour=flavour), None, f"The Pure Sugars will be {flavour}."
     if verb == "combine":
         a, b = _numbers(args, command, 2)
