@@ -10,7 +10,7 @@ names a particular game.
 >>> find_game("chess")
 Traceback (most recent call last):
 ...
-companion.games.UnknownGame: no game called 'chess': choose one of sugarrr, sugar-blast
+companion.games.UnknownGame: no game called 'chess': choose one of sugarrr, sugar-blast, sugar-heist
 """
 
 from __future__ import annotations
@@ -19,10 +19,11 @@ from companion.core.codes import register_prefix
 from companion.core.game import Game
 
 from .sugar_blast import GAME as _SUGAR_BLAST
+from .sugar_heist import GAME as _SUGAR_HEIST
 from .sugarrr import GAME as _SUGARRR
 
 #: slug -> descriptor, in the order the start screen lists them.
-GAMES: dict[str, Game] = {g.slug: g for g in (_SUGARRR, _SUGAR_BLAST)}
+GAMES: dict[str, Game] = {g.slug: g for g in (_SUGARRR, _SUGAR_BLAST, _SUGAR_HEIST)}
 
 # The sticker prefixes of games still being built: a card of one scanned at another game
 # is named ("from Sweet Deals") rather than called unknown.

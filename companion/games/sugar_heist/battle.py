@@ -14,7 +14,7 @@ from dataclasses import replace
 
 from .cards import CARDS, FLAVOURS, PURE_SUGAR, SETUP
 from .state import (CardPlayed, Frame, HeistOver, Note, State, Target, Vault)
-from .turns import draw_battle, draw_candy
+from .turns import draw_battle, draw_candy, on_battle_pile
 from .vaults import (add_candies, check_vault, empty_vault, fitting, hand_card, no, put, relock, set_vault,
                      take_candy, vault_name)
 
@@ -358,7 +358,7 @@ def do_flip(state: State, card: str, seat: int | None, events: list) -> State:
         raise no(f"It is {_name(state, who)}'s flip, not {_name(state, seat)}'s.")
     if not c.is_battle:
         raise no("Flip the top card of the Battle Draw Pile and scan it.")
-    if owner(state, card) is not None or state.where(card):
+    if not on_battle_pile(state, card):
         raise no("That card is not from the top of the Battle Draw Pile: scan the card you flipped.")
     if state.battle_draw == 0 and not state.battle_discard and f.flips:
         events.append(Note("The Battle Draw Pile is empty: shuffle the flipped cards back in and go on."))
@@ -624,7 +624,7 @@ def do_royale_draw(state: State, card: str, seat: int | None, events: list) -> S
     c = CARDS[card]
     if not c.is_battle:
         raise no("Draw a Battle Card and scan it.")
-    if owner(state, card) is not None or state.where(card):
+    if not on_battle_pile(state, card):
         raise no("That card is not from the Battle Draw Pile: scan the card you drew.")
     state = draw_battle(state, events)
     state = _set_top(state, replace(f, waiting=f.waiting[1:]))

@@ -50,6 +50,15 @@ def pile_ran_out(state: State, events: list) -> State:
     return replace(state, final=True)
 
 
+def on_battle_pile(state: State, code: str) -> bool:
+    """Could ``code`` be the top of the Battle Draw Pile? Unseen and held by nobody; or,
+    when the pile is empty, a discard about to be shuffled into the new pile."""
+    if any(code in h for h in state.held):
+        return False
+    where = state.where(code)
+    return where is None or (state.battle_draw == 0 and code in state.battle_discard)
+
+
 def draw_battle(state: State, events: list) -> State:
     """One card off the Battle Draw Pile; an empty pile is made again from its discards."""
     if state.battle_draw == 0 and state.battle_discard:
@@ -193,7 +202,7 @@ def do_buy_battle(state: State, action: BuyBattle, events: list) -> tuple[State,
     c = CARDS[action.card]
     if not c.is_battle:
         raise no("That is not a Battle Card: scan the Battle Card you took.")
-    if any(action.card in h for h in state.held) or state.where(action.card):
+    if not on_battle_pile(state, action.card):
         raise no("That Battle Card is not on top of the Battle Draw Pile: scan the one you took.")
     state = _pay(state, action.pay, events)
     state = draw_battle(state, events)
