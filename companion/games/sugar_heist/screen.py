@@ -35,12 +35,12 @@ Rect = pygame.Rect
 
 W, H = 800, 480
 TOP = Rect(0, 0, W, 48)
-BOARD = Rect(8, 54, 784, 204)
-CENTER = Rect(8, 264, 784, 36)
-VERDICT = Rect(8, 306, 564, 80)
-PROMPT = Rect(8, 392, 564, 82)
-TIMER = Rect(580, 306, 212, 40)
-ACTIONS = Rect(580, 350, 212, 124)
+BOARD = Rect(8, 54, 784, 234)      # 4 rows of 54: vault chips stay 48 px tall to tap
+CENTER = Rect(8, 292, 784, 32)
+VERDICT = Rect(8, 330, 564, 70)
+PROMPT = Rect(8, 402, 564, 72)
+TIMER = Rect(580, 330, 212, 36)
+ACTIONS = Rect(580, 370, 212, 104)
 NAME_W = 158
 
 #: Short flavour names for the vault chips (the full names are on the final screen).
@@ -219,7 +219,7 @@ def _duel(surface: pygame.Surface, state: State) -> None:
         mine = [c for k, c in enumerate(f.flips) if k % n == i]
         names = ", ".join(CARDS[c].name for c in mine) or "no flips yet"
         draw_wrapped(surface, names, Rect(col.left + 8, col.top + 72, col.width - 16, col.height - 76),
-                     theme.SMALL, theme.TEXT_DIM, max_lines=3)
+                     theme.MEDIUM, theme.TEXT, max_lines=3)
 
 
 # ---------------------------------------------------------------- buttons and menus
