@@ -45,7 +45,9 @@ class ScoreSheet:
         parts = [f"{n} {f}" for f, n in self.candies if n] or ["no candy"]
         if self.grandmas:
             parts.append(f"Grandma x{self.grandmas} (+{GRANDMA_POINTS * self.grandmas})")
-        return ", ".join(parts)
+        others = [b for b in self.battle if b != "Grandma"]
+        line = ", ".join(parts)
+        return line + (f"; holds {', '.join(others)}" if others else "")
 
 
 def sheet(name: str, stashed: Iterable[tuple[str, str | None]], battle: Iterable[str]) -> ScoreSheet:

@@ -25,7 +25,7 @@ import pygame
 from companion.core.game import Result
 from companion.ui import chrome, theme
 from companion.ui.app import Button, TableInfo
-from companion.ui.widgets import banner, button, draw_text, draw_wrapped, fruit_badge, panel
+from companion.ui.widgets import button, draw_text, draw_wrapped, fruit_badge, panel
 
 from . import battle as B
 from .cards import CARDS, FLAVOURS, PURE_SUGAR
@@ -364,16 +364,11 @@ def draw_final(surface: pygame.Surface, result: Result, info: TableInfo | None =
                   theme.TEXT_DIM)
         x = row.left + 206
         for flavour, n in (sheet.candies if sheet else ()):
-            if x > row.right - 300:
-                break
             fruit_badge(surface, (x + 16, row.top + 24), 15, look_for(flavour))
-            draw_text(surface, str(n), Rect(x + 34, row.top + 6, 46, 36), theme.BIG - 4, theme.TEXT, bold=True)
-            draw_text(surface, SHORT.get(flavour, flavour), Rect(x, row.top + 44, 78, row_h - 48), theme.SMALL,
+            draw_text(surface, str(n), Rect(x + 33, row.top + 6, 38, 36), theme.BIG - 4, theme.TEXT, bold=True)
+            draw_text(surface, SHORT.get(flavour, flavour), Rect(x, row.top + 44, 70, row_h - 48), theme.SMALL,
                       look_for(flavour).colour)
-            x += 84
-        if sheet and sheet.grandmas:
-            banner(surface, Rect(row.right - 290, row.top + 14, 140, row_h - 28), "GRANDMA +" + str(6 * sheet.grandmas),
-                   theme.WARN, size=theme.SMALL)
+            x += 72
         draw_text(surface, str(p.score), Rect(row.right - 140, row.top, 126, row_h), theme.TITLE + 8,
                   theme.HIGHLIGHT if won else theme.TEXT, bold=True, align="right")
     if info and (info.prompt or info.verdict):
