@@ -348,7 +348,6 @@ class Table:
                     self.flipped = []
             elif step in ("haul", "prize"):
                 seat = f.target if step == "prize" else f.actor
-                source = f.haul
                 if step == "haul":
                     take = list(s.vaults[f.target][f.vault].candies)[-f.haul_max:]
                 else:
@@ -364,7 +363,6 @@ class Table:
                     continue
                 fits = fitting(self.state, seat, f.flavours[0])
                 self.touch(f"vault {(fits[0] if fits else 0) + 1}")
-                del source
             elif step == "spy":
                 theirs = list(s.held[f.target])
                 self.scan(self.rng.choice(theirs)) if theirs else self.touch("done")

@@ -9,9 +9,9 @@ from companion.core.errors import BadCommand, BadScan, IllegalAction
 from companion.core.events import CardScanned, Revealed, Touch
 from companion.core.game import TABLE
 from companion.games.sugar_heist import flow, rules
-from companion.games.sugar_heist.state import BUY, SWAP, BuyBattle, Done, Play, Stash, Trade
+from companion.games.sugar_heist.state import BUY, SWAP, BuyBattle, Stash
 
-from sugar_heist_helpers import (CR, FB, GG, NB, PS, SB, at, battle, candies, candy, game, holding, with_vault)
+from sugar_heist_helpers import (CR, FB, GG, NB, PS, at, battle, candies, candy, game, holding, with_vault)
 
 ZACH, PAM, ALEX = 0, 1, 2
 

@@ -22,11 +22,11 @@ from companion.core.errors import IllegalAction
 from companion.core.game import TABLE, Result
 
 from . import battle as B
+from . import effects as E
 from . import turns as T
 from .cards import BATTLE_CODES, CARDS, DATA, SETUP, VAULT_CODES, code_for
 from .scoring import rank, score_holdings, sheet  # noqa: F401  (part of the rules API)
-from .state import *  # noqa: F401,F403  (the state, actions and events are part of the rules API)
-from .state import (BUY, DISCARD, FINAL, OVER, REVEAL, STASH, SWAP, Action, BuyBattle, BuyVault, CantStash,
+from .state import (BUY, DISCARD, FINAL, REVEAL, STASH, SWAP, Action, BuyBattle, BuyVault, CantStash,
                     Combine, Declare, Done, FinalReveal, Flip, GameOver, Join, NewVault, Note, Place, Play,
                     Reveal, Stash, State, Take, Target, Trade, Vault)
 from .vaults import combine, no
@@ -151,49 +151,49 @@ def _frame_action(state: State, action: Action, events: list) -> State:
         raise no("Scan the candies taken, then tap where they go.")
     if step == "spy":
         if isinstance(action, Take):
-            return B.do_spy_take(state, action.card, events)
+            return E.do_spy_take(state, action.card, events)
         if isinstance(action, Done):
             events.append(Note(f"{state.players[f.actor]} takes nothing."))
             return B.finish(state, events)
         raise no("Scan the Battle Card you take, or tap Done.")
     if step in ("flavour", "keep"):
         if isinstance(action, Declare):
-            return B.do_declare(state, action.flavour, events)
+            return E.do_declare(state, action.flavour, events)
         raise no(f"{state.players[f.actor]}: tap a candy flavour for {name}.")
     if step == "collect":
         if isinstance(action, Take):
-            return B.do_collect(state, action.card, action.seat, events)
+            return E.do_collect(state, action.card, action.seat, events)
         if isinstance(action, Done):
-            return B.do_collect_done(state, events)
+            return E.do_collect_done(state, events)
         raise no(f"{state.players[f.waiting[0]]}: scan each {f.flavours[0]} card from your hand, then tap Done.")
     if step == "new-vault":
         if isinstance(action, NewVault):
-            return B.do_new_vault(state, action.card, events)
+            return E.do_new_vault(state, action.card, events)
         raise no(f"{state.players[f.actor]}: take a Vault Card for free and scan it (or tap Vault).")
     if step == "pinata":
         if isinstance(action, Take):
-            return B.do_pinata_reveal(state, action.card, events)
+            return E.do_pinata_reveal(state, action.card, events)
         raise no("Turn over the top Candy Card for the Piñata and scan it.")
     if step == "pick":
         if isinstance(action, Take):
-            return B.do_pinata_pick(state, action.card, action.seat, events)
+            return E.do_pinata_pick(state, action.card, action.seat, events)
         raise no(f"{state.players[f.waiting[0]]}: scan the Piñata card you take.")
     if step == "join":
         if isinstance(action, Join):
-            return B.do_join(state, action.seat, action.card, events)
+            return E.do_join(state, action.seat, action.card, events)
         if isinstance(action, Done):
-            return B.do_fight(state, events)
+            return E.do_fight(state, events)
         raise no("To join the Crib Fight, discard a Candy Card from your hand and scan it; tap Fight to start.")
     if step == "royale":
         if isinstance(action, Take):
-            return B.do_royale_draw(state, action.card, action.seat, events)
+            return E.do_royale_draw(state, action.card, action.seat, events)
         if isinstance(action, Done) and state.battle_draw == 0 and not state.battle_discard:
             events.append(Note("No Battle Cards left to draw: the Battle Royale is over."))
             return B.finish(state, events)
         raise no(f"{state.players[f.waiting[0]]}: draw a Battle Card and scan it.")
     if step == "stash":
         if isinstance(action, Stash):
-            return B.do_bonus_stash(state, action.cards, action.vault, action.flavour, events)
+            return E.do_bonus_stash(state, action.cards, action.vault, action.flavour, events)
         if isinstance(action, Done):
             return B.finish(state, events)
         raise no("Stash pairs on the vault you took, or tap Done.")

@@ -14,10 +14,10 @@ the turn's phase when nothing is being resolved.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
-from companion.core.events import GameOver, Outcome, Revealed, TurnEnded
+from companion.core.events import GameOver, Outcome, Revealed, TurnEnded  # noqa: F401  (re-exported)
 
 from .cards import CARDS, LOCK, SETUP
 
@@ -347,6 +347,3 @@ class HeistOver(Outcome):
 class FinalReveal(Revealed):
     """The end: every hidden Battle Card is shown (Grandma counts)."""
     held: Any = None
-
-
-__all__ = [n for n in dir() if not n.startswith("_")] + ["TurnEnded", "GameOver", "replace"]
