@@ -379,3 +379,5 @@ def test_removed_cards_are_out_of_the_game():
     assert two.vault_pile == 14 - 4 - 4
     assert sorted(rules.CARDS[c].name for c in two.removed) == ["Battle Royale", "Start a Crib Fight"]
     assert two.battle_draw == 42 and conserved(two)
+    every = game(["Zach", "Pam"], all_cards=True)
+    assert every.removed == () and every.battle_draw == 44 and every.vault_pile == 10

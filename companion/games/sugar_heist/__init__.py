@@ -12,8 +12,8 @@ GAME = Game(
     max_players=4,
     package=__name__,
     options=(
-        Option("two_player_cards", "bool", "2 players: remove 1 Battle Royale, 1 Crib Fight and 4 Vaults "
-               "(the rulebook's player count chart)", True),
+        Option("all_cards", "bool", "2 players: keep every card (the rulebook removes 1 Battle Royale, "
+               "1 Crib Fight and 4 Vaults)", False),
         Option("alternate", "bool", "Alternate Play Rule: heists on locked vaults too, Night Raids removed", False),
     ),
     demo="sugar-heist-family.trace",

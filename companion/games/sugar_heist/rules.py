@@ -34,12 +34,12 @@ from .vaults import combine, no
 SLUG = "sugar-heist"
 
 
-def removed_cards(players: int, two_player_cards: bool = True, alternate: bool = False) -> tuple[tuple[str, ...], int]:
+def removed_cards(players: int, all_cards: bool = False, alternate: bool = False) -> tuple[tuple[str, ...], int]:
     """Battle Card codes out of the game and Vault Cards set aside ("Player Count",
     "Alternate Play Rule"): the highest copies of each named card are removed."""
     names: list[str] = []
     vaults = 0
-    if players == 2 and two_player_cards:
+    if players == 2 and not all_cards:
         names += DATA["two_players"]["remove_battle"]
         vaults = DATA["two_players"]["remove_vaults"]
     if alternate:
@@ -51,7 +51,7 @@ def removed_cards(players: int, two_player_cards: bool = True, alternate: bool =
     return tuple(out), vaults
 
 
-def new_game(players: Iterable[str], two_player_cards: bool = True, alternate: bool = False) -> State:
+def new_game(players: Iterable[str], all_cards: bool = False, alternate: bool = False) -> State:
     """Deal: 6 Candy Cards and 2 Vault Cards each ("Game Setup"). Raises ValueError."""
     players = tuple(str(p).strip() for p in players)
     lo, hi = SETUP["min_players"], SETUP["max_players"]
@@ -60,7 +60,7 @@ def new_game(players: Iterable[str], two_player_cards: bool = True, alternate: b
     if any(not p for p in players) or len(set(players)) != len(players):
         raise ValueError("Every player needs a name, and no two the same.")
     n = len(players)
-    removed, vault_out = removed_cards(n, bool(two_player_cards), bool(alternate))
+    removed, vault_out = removed_cards(n, bool(all_cards), bool(alternate))
     each = SETUP["vaults_each"]
     hand = SETUP["hand_size"]
     candy = sum(1 for c in CARDS.values() if c.is_candy)
@@ -258,9 +258,15 @@ def public_view(state: State, viewer=TABLE) -> State:
     return replace(state, held=held, fresh=fresh)
 
 
+def counters(view: State) -> dict[str, int]:
+    """The piles text mode reports when they change: the Candy and Battle Draw Piles."""
+    return {"Candy Draw Pile": view.draw, "Battle Draw Pile": view.battle_draw}
+
+
 def card_code(kind: str, name: str | None = None, copy: int = 1) -> str:
     """Shorthand for examples and tests: :func:`.cards.code_for`."""
     return code_for(kind, name, copy)
 
 
-__all__ = ["new_game", "check", "apply", "step", "result", "public_view", "score_holdings", "IllegalAction"]
+__all__ = ["new_game", "check", "apply", "step", "result", "public_view", "score_holdings", "counters",
+           "IllegalAction"]
