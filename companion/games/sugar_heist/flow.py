@@ -328,6 +328,10 @@ def prompt(state: State, entry: Entry) -> str:
     who = _who(state, state.seat)
     stage = state.stage
     if stage == STASH:
+        if len(entry.cards) == 2:
+            if _two_pure(entry.cards, entry):
+                return f"{who}: tap the flavour the two Pure Sugars stand for."
+            return f"{who}: tap the vault for the pair of {CARDS[entry.cards[0]].name}."
         if entry.cards:
             return f"{who}: scan the partner of the {CARDS[entry.cards[0]].name}, or tap its vault."
         return f"{who}: stash a pair (scan two matching cards)" + (", or tap Done." if state.stashed else

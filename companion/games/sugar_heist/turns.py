@@ -257,7 +257,7 @@ def end_turn(state: State, events: list) -> State:
     if state.hands[who] < HAND_SIZE:
         state, got = draw_candy(state, HAND_SIZE - state.hands[who], events)
         state = replace(state, hands=put(state.hands, who, state.hands[who] + got))
-    state = replace(state, stashed=0, bought=0, fresh=(), heisted=(), stolen=(), protected=(), revealed=())
+    state = replace(state, stashed=0, bought=0, fresh=(), heisted=(), stolen=(), protected=())
     if state.final:
         return start_final(state, events)
     n = len(state.players)
