@@ -264,3 +264,12 @@ def test_score_holdings_lists_candies_and_battle_cards():
         rules.score_holdings([("A", [rules.code_for("vault", copy=1)])])
     with pytest.raises(ValueError, match="Zach"):
         rules.score_holdings([("Zach", ["SRS71M"])])
+
+
+def test_the_table_corrects_the_candy_draw_pile_count():
+    s, events = rules.step(game(), rules.SetPile(60))
+    assert s.draw == 60 and s.unaccounted == 8 and conserved(s) and "corrected from 68 to 60" in messages(events)
+    s, events = rules.step(s, rules.SetPile(0))
+    assert s.reshuffled and s.draw == 0 and s.final  # an empty Discard Pile: the game is ending
+    rejected(s, rules.SetPile(3), "ending")
+    rejected(game(), rules.SetPile(99), "0 to 86")

@@ -47,12 +47,13 @@ def show(app, state, entry=None, path=None):
 
 
 def big_enough(app):
-    return all(b.rect.width >= 48 and b.rect.height >= 48 for b in app.buttons)
+    """The game's own targets (not the shared top bar's) are at least 48 px."""
+    return all(b.rect.width >= 48 and b.rect.height >= 48 for b in app.buttons if b.rect.top >= 48)
 
 
 def test_the_vault_board(app, tmp_path):
     commands = show(app, replace(table(), stage="stash", active=1), path=tmp_path / "board.png")
-    assert commands == ["vault 1", "vault 2", "vault 3", "cant"]
+    assert commands == ["deck", "vault 1", "vault 2", "vault 3", "cant"]
     assert big_enough(app)
 
 
@@ -81,6 +82,16 @@ def test_swap_and_pure_sugar_menus(app):
     s2 = replace(table(), stage="stash", active=2)
     e2 = flow.Entry(cards=(candy(PS, 3), candy(PS, 4)))
     assert sum(c.startswith("flavour") for c in show(app, s2, e2)) == 6
+
+
+def test_the_candy_pile_count_can_be_corrected(app):
+    s = table()
+    info = TableInfo(menu="deck", deck_draft=40, entry=flow.new_entry())
+    app.show(lambda surf: screen.draw_game(surf, rules.public_view(s, TABLE), info))
+    commands = [b.command for b in app.buttons]
+    assert "deck 40" in commands and "draft 35" in commands and "cancel" in commands
+    _, action, _ = flow.read(s, flow.new_entry(), flow.Touch("deck 40", 0.0))
+    assert action == rules.SetPile(40)
 
 
 def test_the_final_count(app, tmp_path):

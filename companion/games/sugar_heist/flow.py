@@ -20,6 +20,7 @@ Touch commands (seats and vaults count from 1):
 ``target P [V]``      an Action Card against player P (and vault V)
 ``hand``              the Crib Fight prize goes into the hand
 ``join N``            player N enters the Crib Fight (then scans the candy paid)
+``deck N``            the players counted N cards in the Candy Draw Pile
 ``done``              finish the step (also: no Mom, the Crib Fight starts)
 ``clear``             forget the half-entered input
 ====================  ==============================================================
@@ -299,6 +300,9 @@ def _touch(state: State, entry: Entry, command: str):
                 raise _no("An Attack Card is a Heist or a Steal: tap one of those.")
             style = B.STYLE[CARDS[f.card].name]
         return entry, Target(style, p, v[0] if v else None), ""
+    if verb in ("deck", "pile"):
+        (n,) = _numbers(args, command, 1)
+        return entry, rules.SetPile(n + 1), ""
     if verb == "hand":
         return entry, Place(None), ""
     if verb == "join":

@@ -28,7 +28,7 @@ from .cards import BATTLE_CODES, CARDS, DATA, SETUP, VAULT_CODES, code_for
 from .scoring import rank, score_holdings, sheet  # noqa: F401  (part of the rules API)
 from .state import (BUY, DISCARD, FINAL, REVEAL, STASH, SWAP, Action, BuyBattle, BuyVault, CantStash,
                     Combine, Declare, Done, FinalReveal, Flip, GameOver, Join, NewVault, Note, Place, Play,
-                    Reveal, Stash, State, Take, Target, Trade, Vault)
+                    Reveal, SetPile, Stash, State, Take, Target, Trade, Vault)
 from .vaults import combine, no
 
 SLUG = "sugar-heist"
@@ -214,6 +214,8 @@ def _do(state: State, action: Action) -> tuple[State, list]:
     if state.over:
         raise no("The game is over: the scores are final.")
     events: list = []
+    if isinstance(action, SetPile):
+        return T.set_pile(state, action.count, events), events
     if state.stack:
         state = _frame_action(state, action, events)
     else:

@@ -14,7 +14,7 @@ duel; choosing a target or a flavour opens a menu of big buttons.
 >>> s = rules.new_game(["Zach", "Pam", "Alex"])
 >>> app.show(lambda surface: draw_game(surface, rules.public_view(s), TableInfo(prompt="Zach: stash a pair")))
 >>> sorted(b.command for b in app.buttons)
-['cant', 'vault 1', 'vault 2']
+['cant', 'deck', 'vault 1', 'vault 2']
 >>> app.close()
 """
 
@@ -28,7 +28,7 @@ from companion.ui.app import Button, TableInfo
 from companion.ui.widgets import button, draw_text, draw_wrapped, fruit_badge, panel
 
 from . import battle as B
-from .cards import CARDS, FLAVOURS, PURE_SUGAR
+from .cards import CANDY_CODES, CARDS, FLAVOURS, PURE_SUGAR
 from .state import BUY, DISCARD, FINAL, OVER, STASH, SWAP, State, Vault
 
 Rect = pygame.Rect
@@ -74,7 +74,8 @@ def vault_rects(row: Rect, n: int) -> list[Rect]:
 
 def draw_game(surface: pygame.Surface, state: State, info: TableInfo) -> list[Button]:
     """Draw the whole in-game screen from the table's view; returns its touch targets."""
-    pills = [chrome.Pill(f"Candy {state.draw}", 124, state.draw <= 6 and state.reshuffled),
+    pills = [chrome.Pill(f"Candy {state.draw}", 124, state.draw <= 6 and state.reshuffled,
+                         None if state.final or state.over else "deck"),
              chrome.Pill(f"Battle {state.battle_draw}", 124)]
     if state.final:
         pills.append(chrome.Pill("LAST TURN", 140, True))
@@ -89,7 +90,8 @@ def draw_game(surface: pygame.Surface, state: State, info: TableInfo) -> list[Bu
     draw_wrapped(surface, info.prompt, PROMPT.inflate(-8, -4), theme.MEDIUM + 4, theme.HIGHLIGHT, max_lines=2)
     chrome.turn_clock(surface, TIMER, info)
     _actions(surface, state, info, buttons)
-    menu = _menu(surface, state, info)
+    menu = _deck_menu(surface, state.draw if info.deck_draft is None else info.deck_draft) \
+        if info.menu == "deck" else _menu(surface, state, info)
     if menu is not None:
         buttons = [b for b in buttons if b.command.startswith("menu ")] + menu
     return chrome.overlay(surface, info, buttons)
@@ -335,6 +337,31 @@ def _grid(surface: pygame.Surface, title: str, options: list[tuple[str, str]], l
         rect = Rect(area.left + (k % cols) * (w + gap), area.top + (k // cols) * (h + gap), w, h)
         out.append(Button(button(surface, rect, "Clear", theme.PANEL_LIGHT, theme.TEXT, size=theme.MEDIUM), "clear"))
     return out
+
+
+def _deck_menu(surface: pygame.Surface, count: int) -> list[Button]:
+    """Correct the Candy Draw Pile count: -5 -1 [count] +1 +5, then OK or Cancel."""
+    box = chrome.menu_panel(surface, "Cards in the Candy Draw Pile")
+    buttons = []
+    size, gap, mid = 96, 10, 150
+    x = box.centerx - (4 * size + mid + 4 * gap) // 2
+    y = box.top + 96
+    for step in (-5, -1, None, 1, 5):
+        if step is None:
+            draw_text(surface, str(count), Rect(x, y, mid, size), theme.HUGE + 16, theme.HIGHLIGHT, bold=True,
+                      align="center")
+            x += mid + gap
+            continue
+        rect = Rect(x, y, size, size)
+        new = min(len(CANDY_CODES), max(0, count + step))
+        button(surface, rect, f"{step:+d}", theme.BUTTON, size=theme.BIG + 8, enabled=new != count)
+        if new != count:
+            buttons.append(Button(rect, f"draft {new}"))
+        x += size + gap
+    ok = Rect(box.centerx - 250, box.bottom - 110, 240, 86)
+    buttons.append(Button(button(surface, ok, "OK", theme.OK), f"deck {count}"))
+    buttons.append(chrome.cancel_button(surface, Rect(box.centerx + 10, box.bottom - 110, 240, 86)))
+    return buttons
 
 
 # ---------------------------------------------------------------- the final count

@@ -117,6 +117,7 @@ class State:
     removed: tuple[str, ...] = ()
     vault_cards: tuple[str, ...] = ()   # Vault Card codes already seen
     binned: int = 0
+    unaccounted: int = 0                # the table corrected the Candy Draw Pile count by this many
     alternate: bool = False
     reshuffled: bool = False
     final: bool = False
@@ -179,6 +180,7 @@ class State:
         """Every Candy Card the state accounts for (86 when nothing is lost)."""
         in_flight = sum(len(f.haul) + len(f.cards) for f in self.stack)
         return (sum(self.hands) + self.draw + len(self.discard) + len(self.revealed) + self.binned + in_flight
+                + self.unaccounted
                 + sum(v.count for vs in self.vaults for v in vs))
 
     def battle_total(self) -> int:
@@ -300,6 +302,12 @@ class NewVault:
 
 
 @dataclass(frozen=True)
+class SetPile:
+    """The table counted the Candy Draw Pile: it holds ``count`` cards."""
+    count: int
+
+
+@dataclass(frozen=True)
 class Join:
     """Crib Fight: seat ``seat`` discards ``card`` from their hand to enter."""
     seat: int
@@ -307,7 +315,7 @@ class Join:
 
 
 Action = (Stash | Combine | CantStash | Done | Reveal | Trade | BuyBattle | BuyVault | Play | Target
-          | Flip | Take | Place | Declare | NewVault | Join)
+          | Flip | Take | Place | Declare | NewVault | Join | SetPile)
 
 
 # ---------------------------------------------------------------- outcome events

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from .cards import CARDS, SETUP
+from .cards import CANDY_CODES, CARDS, SETUP
 from .state import (BUY, DISCARD, FINAL, HAND_SIZE, OVER, REVEAL, STASH, SWAP, BuyBattle, BuyVault, Note,
                     State, Trade, TurnEnded, Vault)
 from .vaults import check_vault, fitting, find_candy, hand_card, no, put, stash, take_candy
@@ -41,7 +41,8 @@ def draw_candy(state: State, n: int, events: list) -> tuple[State, int]:
 def pile_ran_out(state: State, events: list) -> State:
     if not state.reshuffled:
         events.append(Note(f"The Candy Draw Pile is empty: shuffle the Discard Pile "
-                           f"({_s(len(state.discard), 'card')}) to make a new one. This happens only once."))
+                           f"({_s(len(state.discard), 'card')}) to make a new one. This happens only once. "
+                           f"Cards left? Tap the Candy count to correct it."))
         state = replace(state, draw=len(state.discard), discard=(), reshuffled=True)
         if state.draw:
             return state
@@ -57,6 +58,21 @@ def on_battle_pile(state: State, code: str) -> bool:
         return False
     where = state.where(code)
     return where is None or (state.battle_draw == 0 and code in state.battle_discard)
+
+
+def set_pile(state: State, count: int, events: list) -> State:
+    """The players counted the Candy Draw Pile ("the players confirm when it runs out"):
+    the companion takes their count; at 0 the pile has run out."""
+    if state.final:
+        raise no("The Candy Draw Pile has run out for good: the game is ending.")
+    if not 0 <= count <= len(CANDY_CODES):
+        raise no(f"The Candy Draw Pile holds 0 to {len(CANDY_CODES)} cards, not {count}.")
+    if count == state.draw:
+        events.append(Note(f"Right: {_s(count, 'card')} in the Candy Draw Pile."))
+        return state
+    events.append(Note(f"Candy Draw Pile corrected from {state.draw} to {count}."))
+    state = replace(state, draw=count, unaccounted=state.unaccounted + state.draw - count)
+    return pile_ran_out(state, events) if count == 0 else state
 
 
 def draw_battle(state: State, events: list) -> State:
