@@ -9,7 +9,7 @@ from companion.core.errors import BadCommand, BadScan, IllegalAction
 from companion.core.events import CardScanned, Revealed, Touch
 from companion.core.game import TABLE
 from companion.games.sugar_heist import flow, rules
-from companion.games.sugar_heist.state import BUY, SWAP, BuyBattle, Stash
+from companion.games.sugar_heist.state import BUY, SWAP, BuyBattle, Play, Stash
 
 from sugar_heist_helpers import (CR, FB, GG, NB, PS, at, battle, candies, candy, game, holding, with_vault)
 
@@ -193,3 +193,38 @@ def test_the_end_reveals_every_hidden_card():
     s, e, text = run(s, flow.new_entry(), tap("done"), tap("done"), tap("done"))
     assert s.over and "Grandma" in " ".join(text)
     assert rules.public_view(s, TABLE).held[PAM] == (battle("Grandma", 1),)
+
+
+def _states_of_every_step():
+    """A state in each phase and Battle Card step, with Zach holding a Grandma."""
+    base = at(with_vault(game(), ZACH, 0, candies(CR, 1, 6)), BUY, active=ALEX)
+    base = with_vault(base, ZACH, 1, candies(NB, 1, 2))
+    base = with_vault(base, ALEX, 0, candies(FB, 1, 4))
+    base = holding(base, ZACH, [battle("Grandma", 1)])
+    base = holding(base, ALEX, [battle("Attack", 1), battle("Spy", 1)], fresh=True)
+    out = [replace(base, stage=stage) for stage in ("stash", "reveal", "swap", "buy", "discard")]
+    out.append(replace(base, stage="final-stash", finishing=(2, 0, 1), final=True))
+    heist, _ = rules.step(base, Play(battle("Attack", 1)))
+    out.append(heist)
+    for step in (rules.Target("heist", ZACH, 0), rules.Done()):
+        heist, _ = rules.step(heist, step)
+        out.append(heist)
+    heist, _ = rules.step(heist, rules.Flip(battle("Attack", 2)))
+    out.append(heist)
+    return out
+
+
+def test_a_held_card_scanned_at_the_wrong_moment_is_never_named():
+    grandma = battle("Grandma", 1)
+    for s in _states_of_every_step():
+        item = scan(grandma)
+        assert flow.secret(s, item), s.phase
+        try:
+            entry, action, message = flow.read(s, flow.new_entry(), item)
+            if action is not None:
+                rules.check(s, action)
+                s2, events = rules.apply(s, action)
+                message += " ".join(e.message for e in events)
+        except IllegalAction as exc:
+            message = exc.message
+        assert "Grandma" not in message and grandma not in message, (s.phase, message)

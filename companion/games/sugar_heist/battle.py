@@ -26,6 +26,11 @@ CRIB_PRIZE: int = SETUP["crib_prize"]
 STYLE = {"Night Raid": "raid", "Quarantine Lock": "lock", "Safe Cracker": "crack", "Spy": "spy",
          "Time Out": "timeout", "Vault Heist": "take"}
 KEPT = ("Mom", "Grandma", "Mastermind")
+#: Said when a kept card is scanned at the wrong moment; it never names the card.
+KEEP_IT = ("Keep that card face down: it is played at its own moment (when you are targeted, in a fight, "
+           "or at the end of the game).")
+MOM_ONLY = "Only the player being targeted can play a Mom now: scan it, or tap No Mom."
+FLIP_ONLY = "That card can't be used now: flip the top Battle Card and scan it."
 
 
 def _name(state: State, seat: int) -> str:
@@ -148,12 +153,8 @@ def do_play(state: State, card: str, events: list) -> State:
     mine = owner(state, card)
     if mine != who:
         raise no("That Battle Card is not one of yours: play a card you bought.")
-    if c.name == "Grandma":
-        raise no("Keep Grandma face down: she adds 6 points at the end of the game.")
-    if c.name == "Mom":
-        raise no("Keep your Mom: she is played when someone targets you.")
-    if c.name == "Mastermind":
-        raise no("Keep Mastermind for a Heist or a Crib Fight, before the first card is flipped.")
+    if c.name in KEPT:  # one message for all three, so the screen does not tell which it is
+        raise no(KEEP_IT)
     if not playable(state, who, card):
         raise no("Nobody can be targeted with that card right now (players need 2 or more vaults, "
                  "and locked vaults are safe).")
@@ -250,8 +251,7 @@ def do_mom(state: State, card: str, events: list) -> State:
     f = top(state)
     seat = owner(state, card)
     if seat is None or seat not in f.waiting:
-        raise no("That Mom is not one of the cards that can answer now: only a player being "
-                 "targeted may play their own Mom.")
+        raise no(MOM_ONLY)
     state = replace(state, held=put(state.held, seat, tuple(h for h in state.held[seat] if h != card)),
                     battle_discard=state.battle_discard + (card,), protected=state.protected + (seat,))
     events.append(CardPlayed(f"MOM! {_name(state, seat)} is safe this turn.", seat, card))
@@ -330,13 +330,9 @@ def do_mastermind(state: State, card: str, events: list) -> State:
     """Mastermind: before the first flip, its owner (a duelist) needs only 1 Attack Card."""
     f = top(state)
     seat = owner(state, card)
-    if f.flips:
-        raise no("Too late for a Mastermind: it must be played before the first card is flipped.")
-    if seat is None or seat not in f.duelists:
-        raise no("Only a player in this fight can play their own Mastermind.")
+    if f.flips or seat is None or seat not in f.duelists or f.need[f.duelists.index(seat)] < 2:
+        raise no(FLIP_ONLY)  # a Mastermind comes before the first flip; the message does not name it
     i = f.duelists.index(seat)
-    if f.need[i] < 2:
-        raise no(f"{_name(state, seat)} already played a Mastermind in this fight.")
     state = replace(state, held=put(state.held, seat, tuple(h for h in state.held[seat] if h != card)),
                     battle_discard=state.battle_discard + (card,))
     events.append(CardPlayed(f"Mastermind! {_name(state, seat)} needs just 1 Attack Card to win.", seat, card))
@@ -404,6 +400,8 @@ def _duel_won(state: State, winner: int, events: list) -> State:
 def do_haul_take(state: State, card: str, events: list) -> State:
     """Heist or Steal: one candy scanned out of the target vault."""
     f = top(state)
+    if not CARDS[card].is_candy:
+        raise no("Scan the Candy Cards taken from the vault.")
     if len(f.haul) >= f.haul_max:
         raise no(f"That is {f.haul_max} already: tap the vault to put them in.")
     if card not in state.vaults[f.target][f.vault].candies:
@@ -463,6 +461,8 @@ def do_haul_done(state: State, events: list) -> State:
 
 def do_prize_take(state: State, card: str, events: list) -> State:
     f = top(state)
+    if not CARDS[card].is_candy:
+        raise no("Scan the Candy Cards taken from the Discard Pile.")
     if len(f.haul) >= f.haul_max:
         raise no(f"That is {f.haul_max} already: tap Hand or a vault.")
     if card not in state.discard:

@@ -118,6 +118,8 @@ def do_pinata_pick(state: State, card: str, seat: int | None, events: list) -> S
     who = f.waiting[0]
     if seat is not None and seat != who:
         raise no(f"It is {_name(state, who)}'s pick.")
+    if not CARDS[card].is_candy:
+        raise no("Pick one of the Piñata's Candy Cards and scan it.")
     if card not in f.cards:
         raise no(f"Pick one of the Piñata cards: that {CARDS[card].name} is {state.where(card) or 'not one'}.", card)
     state = replace(state, hands=put(state.hands, who, state.hands[who] + 1))

@@ -125,7 +125,7 @@ def _scan(state: State, entry: Entry, code: str, seat: int | None):
         return entry, Take(code), ""
     if step == "mom":
         if c.name != "Mom":
-            raise _no("Only a Mom can be played now: scan a Mom, or tap No Mom.")
+            raise _no(B.MOM_ONLY)
         return entry, Play(code), ""
     if step == "duel":
         if c.name == "Mastermind" and B.owner(state, code) is not None:
@@ -403,14 +403,17 @@ def _prompt_frame(state: State, entry: Entry) -> str:
 
 
 def secret(state: State, item: Input) -> bool:
-    """True when this scan is a hidden Battle Card: one bought face down, drawn in a
-    Battle Royale, or taken by a Spy. Its code must reach no log and no screen."""
+    """True when this scan is a hidden Battle Card: one held face down (whatever it is
+    scanned for), one bought face down, drawn in a Battle Royale, or taken by a Spy.
+    Its code must reach no log and no screen."""
     if not isinstance(item, CardScanned) or not item.code:
         return False
     code = item.code.strip().upper()
     c = CARDS.get(code)
     if c is None or not c.is_battle:
         return False
+    if B.owner(state, code) is not None:
+        return True  # held face down: even a scan that plays it keeps the code out of the logs
     if state.frame is None:
         return state.stage == BUY and B.owner(state, code) != state.active
     return state.frame.step in ("royale", "spy")
