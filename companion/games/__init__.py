@@ -19,21 +19,15 @@ from companion.core.codes import register_prefix
 from companion.core.game import Game
 
 from .sugar_blast import GAME as _SUGAR_BLAST
+from .sugar_heist import GAME as _SUGAR_HEIST
 from .sugarrr import GAME as _SUGARRR
 from .sweet_deals import GAME as _SWEET_DEALS
 
 #: slug -> descriptor, in the order the start screen lists them.
-GAMES: dict[str, Game] = {g.slug: g for g in (_SUGARRR, _SUGAR_BLAST, _SWEET_DEALS)}
+GAMES: dict[str, Game] = {g.slug: g for g in (_SUGARRR, _SUGAR_BLAST, _SUGAR_HEIST, _SWEET_DEALS)}
 
-# The sticker prefixes of games still being built: a card of one scanned at another game
-# is named ("from Sweet Deals") rather than called unknown.
-_RESERVED = (("sugar-heist", "SH", "Sugar Heist"), ("sweet-deals", "SD", "Sweet Deals"))
-
-for _game in GAMES.values():
+for _game in GAMES.values():  # so a card of one game scanned at another is named
     register_prefix(_game.slug, _game.prefix, _game.name)
-for _slug, _prefix, _name in _RESERVED:
-    if _slug not in GAMES:
-        register_prefix(_slug, _prefix, _name)
 
 
 class UnknownGame(LookupError, ValueError):

@@ -1,0 +1,33 @@
+"""Sugar Heist: stash candy pairs in vaults, swap, buy Battle Cards, heist and steal
+(rulebooks/sugar-heist.txt). ``rules`` is the game (split into ``vaults``, ``turns``,
+``battle``, ``scoring``), ``flow`` reads the table, ``screen`` draws the vault board."""
+
+from companion.core.game import Game, Option
+
+GAME = Game(
+    slug="sugar-heist",
+    name="Sugar Heist",
+    prefix="SH",
+    min_players=2,
+    max_players=4,
+    package=__name__,
+    options=(
+        Option("all_cards", "bool", "2 players: keep every card (the rulebook removes 1 Battle Royale, "
+               "1 Crib Fight and 4 Vaults)", False),
+        Option("alternate", "bool", "Alternate Play Rule: heists on locked vaults too, Night Raids removed", False),
+    ),
+    demo="sugar-heist-family.trace",
+    new_game_message="New game: deal 6 Candy Cards and 2 Vault Cards each. The first player stashes a pair.",
+    summary="stash candy pairs in vaults, swap, buy Battle Cards, heist and steal",
+    # Each flavour's colour, the letter of its card codes and a shape, so a colour-blind
+    # player tells them apart; Pure Sugar is the white star.
+    look={
+        "Nutty Butt": ((205, 150, 90), "N", "square"),
+        "Chocolate Rockets": ((240, 80, 80), "C", "circle"),
+        "Lucky Suckys": ((80, 205, 120), "L", "triangle"),
+        "Fruity Booty": ((255, 150, 40), "F", "diamond"),
+        "Gummy Grubs": ((90, 170, 255), "G", "hexagon"),
+        "Sour Bombs": ((235, 225, 60), "S", "pentagon"),
+        "Pure Sugar": ((235, 235, 235), "P", "star"),
+    },
+)

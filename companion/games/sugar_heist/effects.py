@@ -1,0 +1,199 @@
+"""Battle Card effects with a step of their own: Spy, Bad Dog and the Candy Magnets,
+Piñata, Crib Fight entries, Battle Royale draws and the Vault Heist stash (Sugar Heist
+rulebook, "Battle Card Index"). Same conventions as :mod:`.battle`: each ``do_*`` checks
+and applies one action for the top frame, or raises :class:`IllegalAction` first.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from .battle import CRIB_PRIZE, _collect, _name, _open, _set_top, finish, owner, playable, start, top
+from .cards import CARDS, FLAVOURS
+from .state import Note, State, Vault
+from .turns import draw_battle, draw_candy, on_battle_pile
+from .vaults import add_candies, hand_card, no, put, relock
+
+
+def do_spy_take(state: State, card: str, events: list) -> State:
+    """Spy: take one of the target's hidden Battle Cards (not named anywhere)."""
+    f = top(state)
+    if owner(state, card) != f.target:
+        raise no(f"Take one of {_name(state, f.target)}'s Battle Cards: that one is not theirs.")
+    held = put(state.held, f.target, tuple(h for h in state.held[f.target] if h != card))
+    state = replace(state, held=put(held, f.actor, held[f.actor] + (card,)))
+    events.append(Note(f"{_name(state, f.actor)} takes one of {_name(state, f.target)}'s Battle Cards."))
+    return finish(state, events)
+
+
+def do_declare(state: State, flavour: str, events: list) -> State:
+    """Bad Dog, Candy Magnet: one flavour; Mega Candy Magnet: three, then the one kept."""
+    f = top(state)
+    name = CARDS[f.card].name
+    if flavour not in FLAVOURS:
+        raise no(f"Pick one of the flavours: {', '.join(FLAVOURS)}.")
+    n = len(state.players)
+    others = _open(state, tuple((f.actor + k) % n for k in range(1, n)))
+    if f.step == "keep":
+        if flavour not in f.flavours:
+            raise no(f"Keep one of the three you named: {', '.join(f.flavours)}.")
+        events.append(Note(f"{_name(state, f.actor)} keeps {flavour}: hand over every {flavour} card."))
+        return _collect(state, replace(f, step="collect", flavours=(flavour,), waiting=f.waiting), events)
+    if flavour in f.flavours:
+        raise no(f"{flavour} is named already: pick another flavour.")
+    flavours = f.flavours + (flavour,)
+    if name == "Mega Candy Magnet" and len(flavours) < 3:
+        events.append(Note(f"{name}: {', '.join(flavours)}. Name {3 - len(flavours)} more."))
+        return _set_top(state, replace(f, flavours=flavours))
+    events.append(Note(f"{name}: {', '.join(flavours)}! Anyone with a Mom may play it now, then tap Done."))
+    return _set_top(state, replace(f, step="mom", flavours=flavours, waiting=others))
+
+
+def collect_waiting(state: State) -> tuple[int, ...]:
+    f = top(state)
+    return f.waiting
+
+
+def do_collect(state: State, card: str, seat: int | None, events: list) -> State:
+    """Bad Dog: a card of the flavour discarded from a hand. Candy Magnets: given to the
+    player who played it, straight into their free vault."""
+    f = top(state)
+    if not f.waiting:
+        raise no("Everyone has handed over their cards: tap Done.")
+    giver = f.waiting[0] if seat is None else seat
+    if giver not in f.waiting:
+        raise no(f"{_name(state, giver)} is not giving cards now.")
+    hand_card(state, card, "Handing over")
+    c = CARDS[card]
+    if c.flavour != f.flavours[0]:
+        raise no(f"Only {f.flavours[0]} cards now: that is a {c.name}.", card)
+    if state.hands[giver] < 1:
+        raise no(f"{_name(state, giver)} has no Candy Cards in hand.")
+    state = replace(state, hands=put(state.hands, giver, state.hands[giver] - 1))
+    if CARDS[f.card].name == "Bad Dog":
+        events.append(Note(f"The dog eats {_name(state, giver)}'s {c.name}."))
+        return replace(state, discard=state.discard + (card,))
+    events.append(Note(f"{_name(state, giver)} gives {c.name} to {_name(state, f.actor)}."))
+    return add_candies(state, f.actor, f.new_vault, (card,), c.flavour, events)
+
+
+def do_collect_done(state: State, events: list) -> State:
+    f = top(state)
+    waiting = f.waiting[1:]
+    if waiting:
+        return _set_top(state, replace(f, waiting=waiting))
+    return finish(state, events)
+
+
+def do_new_vault(state: State, card: str | None, events: list) -> State:
+    f = top(state)
+    if card is not None:
+        if CARDS[card].kind != "vault":
+            raise no("Scan a Vault Card from the Vault Draw Pile.")
+        if card in state.vault_cards:
+            raise no("That Vault Card is already in front of a player.", card)
+    a = f.actor
+    state = replace(state, vaults=put(state.vaults, a, state.vaults[a] + (Vault(card=card),)),
+                    vault_pile=state.vault_pile - 1, vault_cards=state.vault_cards + ((card,) if card else ()))
+    events.append(Note(f"{_name(state, a)} gets a free vault: vault {len(state.vaults[a])}. Now name a flavour."))
+    return _set_top(state, replace(f, step="flavour", new_vault=len(state.vaults[a]) - 1))
+
+
+def do_pinata_reveal(state: State, card: str, events: list) -> State:
+    """Piñata: one Candy Card per player turned face up from the Candy Draw Pile."""
+    f = top(state)
+    hand_card(state, card, "The Piñata")
+    state, _ = draw_candy(state, 1, events)
+    f = replace(f, cards=f.cards + (card,))
+    n = len(state.players)
+    events.append(Note(f"Piñata: {CARDS[card].name}."))
+    if len(f.cards) >= n or state.draw == 0 or state.final:
+        f = replace(f, step="pick", waiting=tuple((f.actor + k) % n for k in range(n))[:len(f.cards)])
+        events.append(Note(f"{_name(state, f.waiting[0])} picks first: scan the card you take."))
+    return _set_top(state, f)
+
+
+def do_pinata_pick(state: State, card: str, seat: int | None, events: list) -> State:
+    f = top(state)
+    who = f.waiting[0]
+    if seat is not None and seat != who:
+        raise no(f"It is {_name(state, who)}'s pick.")
+    if not CARDS[card].is_candy:
+        raise no("Pick one of the Piñata's Candy Cards and scan it.")
+    if card not in f.cards:
+        raise no(f"Pick one of the Piñata cards: that {CARDS[card].name} is {state.where(card) or 'not one'}.", card)
+    state = replace(state, hands=put(state.hands, who, state.hands[who] + 1))
+    f = replace(f, cards=tuple(c for c in f.cards if c != card), waiting=f.waiting[1:])
+    events.append(Note(f"{_name(state, who)} takes {CARDS[card].name}."))
+    state = _set_top(state, f)
+    return finish(state, events) if not f.waiting or not f.cards else state
+
+
+def do_join(state: State, seat: int, card: str, events: list) -> State:
+    """Crib Fight: a player discards 1 Candy Card from their hand to enter."""
+    f = top(state)
+    if not 0 <= seat < len(state.players):
+        raise no(f"There are only {len(state.players)} players.")
+    if seat in f.duelists:
+        raise no(f"{_name(state, seat)} is in the Crib Fight already.")
+    hand_card(state, card, "Entering a Crib Fight")
+    if state.hands[seat] < 1:
+        raise no(f"{_name(state, seat)} has no Candy Card to pay with.")
+    state = replace(state, hands=put(state.hands, seat, state.hands[seat] - 1), discard=state.discard + (card,))
+    events.append(Note(f"{_name(state, seat)} joins the Crib Fight."))
+    return _set_top(state, replace(f, duelists=f.duelists + (seat,)))
+
+
+def do_fight(state: State, events: list) -> State:
+    """Crib Fight: entries closed; alone, the player who drew it wins at once."""
+    f = top(state)
+    n = len(state.players)
+    order = tuple(sorted(f.duelists, key=lambda s: (s - f.actor) % n))
+    if len(order) == 1:
+        events.append(Note(f"Nobody else joins: {_name(state, f.actor)} wins the Crib Fight! Take up to "
+                           f"{CRIB_PRIZE} cards from the Discard Pile and scan them."))
+        return _set_top(state, replace(f, step="prize", target=f.actor, haul_max=CRIB_PRIZE))
+    events.append(Note(f"Crib Fight: {', '.join(_name(state, s) for s in order)}. Masterminds now; "
+                       f"{_name(state, order[0])} flips first."))
+    return _set_top(state, replace(f, step="duel", style="crib", duelists=order, need=(2,) * len(order),
+                                   tally=(0,) * len(order), flipper=0))
+
+
+def do_royale_draw(state: State, card: str, seat: int | None, events: list) -> State:
+    """Battle Royale: each player in turn draws a Battle Card; a playable Attack, Action
+    or Event Card is played at once, anything else is kept face down."""
+    f = top(state)
+    who = f.waiting[0]
+    if seat is not None and seat != who:
+        raise no(f"It is {_name(state, who)}'s draw.")
+    c = CARDS[card]
+    if not c.is_battle:
+        raise no("Draw a Battle Card and scan it.")
+    if not on_battle_pile(state, card):
+        raise no("That card is not from the Battle Draw Pile: scan the card you drew.")
+    state = draw_battle(state, events)
+    state = _set_top(state, replace(f, waiting=f.waiting[1:]))
+    state = replace(state, fresh=state.fresh + (card,))
+    if playable(state, who, card):
+        return start(state, card, who, events)
+    state = replace(state, held=put(state.held, who, state.held[who] + (card,)))
+    events.append(Note(f"{_name(state, who)} keeps the card they drew, face down."))
+    if not top(state).waiting:
+        events.append(Note("The Battle Royale is over."))
+        return finish(state, events)
+    return state
+
+
+def do_bonus_stash(state: State, cards, vault: int, declared, events: list) -> State:
+    """Vault Heist: pairs from the hand go on the vault just taken."""
+    from .vaults import stash
+    f = top(state)
+    return stash(state, f.actor, tuple(cards), vault, declared, events, only=f.new_vault)
+
+
+def relock_all(state: State, events: list) -> State:
+    for seat, vs in enumerate(state.vaults):
+        for i in range(len(vs)):
+            state = relock(state, seat, i, events)
+    return state
+

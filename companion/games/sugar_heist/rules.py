@@ -1,0 +1,274 @@
+"""Sugar Heist rules: set-up, the three phases, every Battle Card, the end and the count
+(../shared/rulebooks/sugar-heist.txt).
+
+Pure: no I/O, no pygame. ``check(state, action)`` raises :class:`IllegalAction`;
+``apply`` returns ``(new_state, events)``; ``step`` does both. The work is split by
+subject: :mod:`.vaults` (stashing, locks), :mod:`.turns` (phases, piles, the end),
+:mod:`.battle` (Battle Cards, the heist duel), :mod:`.scoring` (the count).
+
+>>> s = new_game(["Zach", "Pam", "Alex"])
+>>> s.phase, s.hands, s.draw, s.battle_draw, s.vault_pile
+('stash', (6, 6, 6), 68, 44, 8)
+>>> s.candy_total(), s.battle_total()
+(86, 44)
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Iterable
+
+from companion.core.errors import IllegalAction
+from companion.core.game import TABLE, Result
+
+from . import battle as B
+from . import effects as E
+from . import turns as T
+from .cards import BATTLE_CODES, CARDS, DATA, SETUP, VAULT_CODES, code_for
+from .scoring import rank, score_holdings, sheet  # noqa: F401  (part of the rules API)
+from .state import (BUY, DISCARD, FINAL, REVEAL, STASH, SWAP, Action, BuyBattle, BuyVault, CantStash,
+                    Combine, Declare, Done, FinalReveal, Flip, GameOver, Join, NewVault, Note, Place, Play,
+                    Reveal, SetPile, Stash, State, Take, Target, Trade, Vault)
+from .vaults import combine, no
+
+SLUG = "sugar-heist"
+
+
+def removed_cards(players: int, all_cards: bool = False, alternate: bool = False) -> tuple[tuple[str, ...], int]:
+    """Battle Card codes out of the game and Vault Cards set aside ("Player Count",
+    "Alternate Play Rule"): the highest copies of each named card are removed."""
+    names: list[str] = []
+    vaults = 0
+    if players == 2 and not all_cards:
+        names += DATA["two_players"]["remove_battle"]
+        vaults = DATA["two_players"]["remove_vaults"]
+    if alternate:
+        names += DATA["alternate"]["remove_battle"]
+    out: list[str] = []
+    for n in names:
+        copies = [c for c in BATTLE_CODES if CARDS[c].name == n and c not in out]
+        out.append(copies[-1])
+    return tuple(out), vaults
+
+
+def new_game(players: Iterable[str], all_cards: bool = False, alternate: bool = False) -> State:
+    """Deal: 6 Candy Cards and 2 Vault Cards each ("Game Setup"). Raises ValueError."""
+    players = tuple(str(p).strip() for p in players)
+    lo, hi = SETUP["min_players"], SETUP["max_players"]
+    if not lo <= len(players) <= hi:
+        raise ValueError(f"Sugar Heist is for {lo} to {hi} players, not {len(players)}.")
+    if any(not p for p in players) or len(set(players)) != len(players):
+        raise ValueError("Every player needs a name, and no two the same.")
+    n = len(players)
+    removed, vault_out = removed_cards(n, bool(all_cards), bool(alternate))
+    each = SETUP["vaults_each"]
+    hand = SETUP["hand_size"]
+    candy = sum(1 for c in CARDS.values() if c.is_candy)
+    return State(players=players, stage=STASH, active=0,
+                 vaults=tuple((Vault(),) * each for _ in players), hands=(hand,) * n, held=((),) * n,
+                 draw=candy - hand * n, battle_draw=len(BATTLE_CODES) - len(removed),
+                 vault_pile=len(VAULT_CODES) - vault_out - each * n, removed=removed,
+                 alternate=bool(alternate), skips=(0,) * n)
+
+
+def _stage_action(state: State, action: Action, events: list) -> State:
+    stage = state.stage
+    if isinstance(action, Combine) and stage in (STASH, BUY) and not state.final:
+        return combine(state, state.active, action.source, action.target, events)
+    if stage == STASH:
+        if isinstance(action, Stash):
+            return T.do_stash(state, state.active, action.cards, action.vault, action.flavour, events)
+        if isinstance(action, CantStash):
+            return T.cant_stash(state, events)
+        if isinstance(action, Done):
+            return T.end_stash(state, events)
+        raise no(f"{state.players[state.active]}: first stash a pair from your hand (scan two matching cards).")
+    if stage == REVEAL:
+        if isinstance(action, Reveal):
+            return T.do_reveal(state, action.card, events)
+        raise no("Flip the top Candy Card of the Draw Pile and scan it.")
+    if stage == SWAP:
+        if isinstance(action, Trade):
+            return T.do_trade(state, action, events)
+        if isinstance(action, Done):
+            return T.end_swaps(state, events)
+        raise no("Now swap: scan each card that changes hands and tap who gets it; tap Done when finished.")
+    if stage == BUY:
+        if isinstance(action, BuyBattle):
+            state, event = T.do_buy_battle(state, action, events)
+            return B.start(state, action.card, state.active, events) if event else state
+        if isinstance(action, BuyVault):
+            return T.do_buy_vault(state, action, events)
+        if isinstance(action, Play):
+            return B.do_play(state, action.card, events)
+        if isinstance(action, Done):
+            return T.end_turn(state, events)
+        raise no("Buy or play Battle Cards, or tap Done to end your turn.")
+    if stage == DISCARD:
+        if isinstance(action, Take):
+            return T.do_discard(state, action.card, events)
+        raise no(f"{state.players[state.active]}: scan the cards you discard, down to 6.")
+    if stage == FINAL:
+        if isinstance(action, Stash):
+            return T.do_stash(state, state.seat, action.cards, action.vault, action.flavour, events)
+        if isinstance(action, Done):
+            state, everyone = T.finish_player(state, events)
+            return _game_over(state, events) if everyone else state
+        raise no(f"{state.players[state.seat]}: stash your last pairs, or tap Done.")
+    raise no("The game is over.")
+
+
+def _frame_action(state: State, action: Action, events: list) -> State:
+    f = state.frame
+    step = f.step
+    name = CARDS[f.card].name
+    if step == "target":
+        if isinstance(action, Target):
+            return B.do_target(state, action, events)
+        raise no(f"{state.players[f.actor]}: tap whom to play {name} on.")
+    if step == "mom":
+        if isinstance(action, Play) and CARDS[action.card].name == "Mom":
+            return B.do_mom(state, action.card, events)
+        if isinstance(action, Done):
+            return B.do_no_mom(state, events)
+        raise no("Only a Mom can be played now: scan it, or tap No Mom.")
+    if step == "duel":
+        if isinstance(action, Play) and CARDS[action.card].name == "Mastermind":
+            return B.do_mastermind(state, action.card, events)
+        if isinstance(action, Flip):
+            return B.do_flip(state, action.card, None, events)
+        if isinstance(action, Done) and state.battle_draw == 0 and not state.battle_discard and not f.flips:
+            events.append(Note("There are no Battle Cards left to flip: the fight is off."))
+            return B.finish(state, events)
+        raise no(f"{state.players[B.flipper(state)]}: flip the top Battle Card and scan it.")
+    if step in ("haul", "prize"):
+        if isinstance(action, Take):
+            return (B.do_haul_take if step == "haul" else B.do_prize_take)(state, action.card, events)
+        if isinstance(action, Place):
+            return B.do_place(state, action.vault, events)
+        if isinstance(action, Done):
+            return B.do_haul_done(state, events)
+        raise no("Scan the candies taken, then tap where they go.")
+    if step == "spy":
+        if isinstance(action, Take):
+            return E.do_spy_take(state, action.card, events)
+        if isinstance(action, Done):
+            events.append(Note(f"{state.players[f.actor]} takes nothing."))
+            return B.finish(state, events)
+        raise no("Scan the Battle Card you take, or tap Done.")
+    if step in ("flavour", "keep"):
+        if isinstance(action, Declare):
+            return E.do_declare(state, action.flavour, events)
+        raise no(f"{state.players[f.actor]}: tap a candy flavour for {name}.")
+    if step == "collect":
+        if isinstance(action, Take):
+            return E.do_collect(state, action.card, action.seat, events)
+        if isinstance(action, Done):
+            return E.do_collect_done(state, events)
+        raise no(f"{state.players[f.waiting[0]]}: scan each {f.flavours[0]} card from your hand, then tap Done.")
+    if step == "new-vault":
+        if isinstance(action, NewVault):
+            return E.do_new_vault(state, action.card, events)
+        raise no(f"{state.players[f.actor]}: take a Vault Card for free and scan it (or tap Vault).")
+    if step == "pinata":
+        if isinstance(action, Take):
+            return E.do_pinata_reveal(state, action.card, events)
+        raise no("Turn over the top Candy Card for the Piñata and scan it.")
+    if step == "pick":
+        if isinstance(action, Take):
+            return E.do_pinata_pick(state, action.card, action.seat, events)
+        raise no(f"{state.players[f.waiting[0]]}: scan the Piñata card you take.")
+    if step == "join":
+        if isinstance(action, Join):
+            return E.do_join(state, action.seat, action.card, events)
+        if isinstance(action, Done):
+            return E.do_fight(state, events)
+        raise no("To join the Crib Fight, discard a Candy Card from your hand and scan it; tap Fight to start.")
+    if step == "royale":
+        if isinstance(action, Take):
+            return E.do_royale_draw(state, action.card, action.seat, events)
+        if isinstance(action, Done) and state.battle_draw == 0 and not state.battle_discard:
+            events.append(Note("No Battle Cards left to draw: the Battle Royale is over."))
+            return B.finish(state, events)
+        raise no(f"{state.players[f.waiting[0]]}: draw a Battle Card and scan it.")
+    if step == "stash":
+        if isinstance(action, Stash):
+            return E.do_bonus_stash(state, action.cards, action.vault, action.flavour, events)
+        if isinstance(action, Done):
+            return B.finish(state, events)
+        raise no("Stash pairs on the vault you took, or tap Done.")
+    raise no("That can't be done now.")
+
+
+def _game_over(state: State, events: list) -> State:
+    state = T.end_game(state)
+    shown = [f"{state.players[s]}: {', '.join(CARDS[c].name for c in h)}" for s, h in enumerate(state.held) if h]
+    if shown:
+        events.append(FinalReveal("Battle Cards shown: " + "; ".join(shown) + ".", state.held))
+    res = result(state)
+    events.append(GameOver(f"Game over! {res.winner_line()}", res))
+    return state
+
+
+def _do(state: State, action: Action) -> tuple[State, list]:
+    if state.over:
+        raise no("The game is over: the scores are final.")
+    events: list = []
+    if isinstance(action, SetPile):
+        return T.set_pile(state, action.count, events), events
+    if state.stack:
+        state = _frame_action(state, action, events)
+    else:
+        state = _stage_action(state, action, events)
+    return state, events
+
+
+def check(state: State, action: Action) -> None:
+    """Raise :class:`IllegalAction` when ``action`` is not allowed now."""
+    _do(state, action)
+
+
+def apply(state: State, action: Action) -> tuple[State, list]:
+    """The state after ``action`` and its outcome events (raises like :func:`check`)."""
+    return _do(state, action)
+
+
+def step(state: State, action: Action) -> tuple[State, list]:
+    return _do(state, action)
+
+
+def result(state: State) -> Result | None:
+    """The count once the game is over ("Ending the Game"), else None."""
+    if not state.over:
+        return None
+    sheets = []
+    for seat, name in enumerate(state.players):
+        stashed = [(c, v.flavour) for v in state.vaults[seat] for c in v.candies]
+        sheets.append(sheet(name, stashed, state.held[seat]))
+    return rank(tuple(sheets), "pile-out")
+
+
+def public_view(state: State, viewer=TABLE) -> State:
+    """The state with every face-down Battle Card ``viewer`` may not see replaced by
+    ``"?"`` (``TABLE``: the screen, the logs, the history). Nothing is hidden once the
+    game is over ("Grandma: reveal at the end of game")."""
+    if state.over:
+        return state
+    held = tuple(h if seat == viewer else ("?",) * len(h) for seat, h in enumerate(state.held))
+    hidden = {c for seat, h in enumerate(state.held) if seat != viewer for c in h}
+    fresh = tuple("?" if c in hidden else c for c in state.fresh)
+    return replace(state, held=held, fresh=fresh)
+
+
+def counters(view: State) -> dict[str, int]:
+    """The piles text mode reports when they change: the Candy and Battle Draw Piles."""
+    return {"Candy Draw Pile": view.draw, "Battle Draw Pile": view.battle_draw}
+
+
+def card_code(kind: str, name: str | None = None, copy: int = 1) -> str:
+    """Shorthand for examples and tests: :func:`.cards.code_for`."""
+    return code_for(kind, name, copy)
+
+
+__all__ = ["new_game", "check", "apply", "step", "result", "public_view", "score_holdings", "counters",
+           "IllegalAction"]

@@ -1,0 +1,407 @@
+"""The Sugar Heist vault board, the heist duel and the final count (800x480).
+
+In game: the shared top bar (turn, the Candy and Battle Draw Piles, the last turn); one
+row per player with their hand size, their face-down Battle Card count (never the
+cards), Mom / skip markers and every vault (flavour, count / lock number, a padlock when
+locked); a strip with what lies face up on the table; the verdict, the prompt, the turn
+clock and the buttons of this step. A heist or Crib Fight replaces the board with the
+duel; choosing a target or a flavour opens a menu of big buttons.
+
+>>> import os; os.environ.setdefault("SDL_VIDEODRIVER", "dummy") and None
+>>> from companion.ui.app import App, TableInfo
+>>> from . import rules
+>>> app = App()
+>>> s = rules.new_game(["Zach", "Pam", "Alex"])
+>>> app.show(lambda surface: draw_game(surface, rules.public_view(s), TableInfo(prompt="Zach: stash a pair")))
+>>> sorted(b.command for b in app.buttons)
+['cant', 'deck', 'vault 1', 'vault 2']
+>>> app.close()
+"""
+
+from __future__ import annotations
+
+import pygame
+
+from companion.core.game import Result
+from companion.ui import chrome, theme
+from companion.ui.app import Button, TableInfo
+from companion.ui.widgets import button, draw_text, draw_wrapped, fruit_badge, panel
+
+from . import battle as B
+from .cards import CANDY_CODES, CARDS, FLAVOURS, PURE_SUGAR
+from .state import BUY, DISCARD, FINAL, OVER, STASH, SWAP, State, Vault
+
+Rect = pygame.Rect
+
+W, H = 800, 480
+TOP = Rect(0, 0, W, 48)
+BOARD = Rect(8, 54, 784, 234)      # 4 rows of 54: vault chips stay 48 px tall to tap
+CENTER = Rect(8, 292, 784, 32)
+VERDICT = Rect(8, 330, 564, 70)
+PROMPT = Rect(8, 402, 564, 72)
+TIMER = Rect(580, 330, 212, 36)
+ACTIONS = Rect(580, 370, 212, 104)
+NAME_W = 158
+
+#: Short flavour names for the vault chips (the full names are on the final screen).
+SHORT = {"Nutty Butt": "Nutty", "Chocolate Rockets": "Choc", "Lucky Suckys": "Lucky", "Fruity Booty": "Fruity",
+         "Gummy Grubs": "Gummy", "Sour Bombs": "Sour", PURE_SUGAR: "Sugar"}
+
+
+def look_for(flavour: str | None) -> theme.FruitLook:
+    from . import GAME
+
+    spec = GAME.look.get(flavour)
+    return theme.look_from(spec) if spec else theme.UNKNOWN_LOOK
+
+
+def player_rows(n: int) -> list[Rect]:
+    gap = 6
+    h = min(80, (BOARD.height - gap * (n - 1)) // n)
+    return [Rect(BOARD.left, BOARD.top + i * (h + gap), BOARD.width, h) for i in range(n)]
+
+
+def vault_rects(row: Rect, n: int) -> list[Rect]:
+    """Where a player's ``n`` vault chips go in their row."""
+    left = row.left + NAME_W + 6
+    space = row.right - 4 - left
+    gap = 6
+    w = min(118, (space - gap * (max(n, 1) - 1)) // max(n, 1))
+    return [Rect(left + i * (w + gap), row.top + 3, w, row.height - 6) for i in range(n)]
+
+
+# ---------------------------------------------------------------- the in-game screen
+
+def draw_game(surface: pygame.Surface, state: State, info: TableInfo) -> list[Button]:
+    """Draw the whole in-game screen from the table's view; returns its touch targets."""
+    pills = [chrome.Pill(f"Candy {state.draw}", 124, state.draw <= 6 and state.reshuffled,
+                         None if state.final or state.over else "deck"),
+             chrome.Pill(f"Battle {state.battle_draw}", 124)]
+    if state.final:
+        pills.append(chrome.Pill("LAST TURN", 140, True))
+    buttons = chrome.top_bar(surface, TOP, info, state.turn, pills)
+    f = state.frame
+    if f is not None and f.step == "duel":
+        _duel(surface, state)
+    else:
+        _board(surface, state, info, buttons)
+    _center(surface, state)
+    chrome.verdict(surface, VERDICT, info, size=theme.MEDIUM + 4)
+    draw_wrapped(surface, info.prompt, PROMPT.inflate(-8, -4), theme.MEDIUM + 4, theme.HIGHLIGHT, max_lines=2)
+    chrome.turn_clock(surface, TIMER, info)
+    _actions(surface, state, info, buttons)
+    menu = _deck_menu(surface, state.draw if info.deck_draft is None else info.deck_draft) \
+        if info.menu == "deck" else _menu(surface, state, info)
+    if menu is not None:
+        buttons = [b for b in buttons if b.command.startswith("menu ")] + menu
+    return chrome.overlay(surface, info, buttons)
+
+
+def _acting(state: State) -> int:
+    f = state.frame
+    if f is not None:
+        return f.target if f.step == "prize" else f.actor
+    return state.seat
+
+
+def _vault_command(state: State, seat: int) -> bool:
+    """Do this seat's vault chips take a tap now (``vault N``)?"""
+    f = state.frame
+    if f is not None:
+        return f.step in ("haul", "prize", "stash") and seat == _acting(state)
+    return state.stage in (STASH, FINAL) and seat == state.seat
+
+
+def _board(surface: pygame.Surface, state: State, info: TableInfo, buttons: list[Button]) -> None:
+    for seat, (who, row) in enumerate(zip(state.players, player_rows(len(state.players)))):
+        acting = seat == _acting(state) and not state.over
+        panel(surface, row, theme.PANEL_LIGHT if acting else theme.PANEL, theme.HIGHLIGHT if acting else None)
+        name = Rect(row.left + 10, row.top + 2, NAME_W - 14, row.height // 2)
+        draw_text(surface, who, name, theme.MEDIUM, theme.HIGHLIGHT if acting else theme.TEXT, bold=True)
+        marks = [f"hand {state.hands[seat]}", f"battle {len(state.held[seat])}"]
+        if seat in state.protected:
+            marks.append("MOM")
+        if state.skips[seat]:
+            marks.append("skip")
+        draw_text(surface, " · ".join(marks), Rect(name.left, name.bottom, name.width, row.bottom - name.bottom - 2),
+                  theme.SMALL, theme.TEXT_DIM)
+        if state.stage == SWAP and seat != state.active and state.frame is None:
+            buttons.append(Button(Rect(row.left, row.top, NAME_W, row.height), f"from {seat + 1}"))
+        tap = _vault_command(state, seat)
+        for i, (vault, rect) in enumerate(zip(state.vaults[seat], vault_rects(row, len(state.vaults[seat])))):
+            _vault_chip(surface, rect, vault, i)
+            if tap:
+                buttons.append(Button(rect, f"vault {i + 1}"))
+
+
+def _vault_chip(surface: pygame.Surface, rect: Rect, vault: Vault, index: int) -> None:
+    """A vault: its flavour badge and short name, count over lock number, a padlock."""
+    if not vault.candies:
+        panel(surface, rect, theme.BG, theme.LINE, width=2)
+        draw_text(surface, f"{index + 1} empty", rect.inflate(-8, 0), theme.SMALL, theme.TEXT_DIM, align="center")
+        return
+    look = look_for(vault.flavour)
+    panel(surface, rect, theme.dim(look.colour, 0.4), theme.HIGHLIGHT if vault.locked else look.colour,
+          width=4 if vault.locked else 2)
+    r = max(8, min(13, rect.height // 4))
+    fruit_badge(surface, (rect.left + r + 6, rect.top + r + 5), r, look)
+    draw_text(surface, SHORT.get(vault.flavour, vault.flavour), Rect(rect.left + 2 * r + 10, rect.top + 2,
+              rect.width - 2 * r - 12, 2 * r + 4), theme.MIN_SIZE, theme.TEXT, bold=True)
+    count = Rect(rect.left + 6, rect.top + 2 * r + 6, rect.width - 12, rect.bottom - rect.top - 2 * r - 8)
+    drawn = draw_text(surface, f"{vault.count}/{vault.lock_number}", count, theme.MEDIUM, theme.TEXT, bold=True)
+    if vault.locked:
+        _padlock(surface, Rect(count.right - 18, count.centery - 11, 16, 22))
+    elif vault.cracked:
+        draw_text(surface, "!", Rect(drawn.right + 4, count.top, 14, count.height), theme.SMALL, theme.WARN, bold=True)
+
+
+def _padlock(surface: pygame.Surface, rect: Rect) -> None:
+    body = Rect(rect.left, rect.top + rect.height // 2 - 2, rect.width, rect.height // 2 + 2)
+    pygame.draw.rect(surface, theme.HIGHLIGHT, body, border_radius=3)
+    shackle = Rect(rect.left + 3, rect.top, rect.width - 6, rect.height // 2 + 4)
+    pygame.draw.arc(surface, theme.HIGHLIGHT, shackle, 0, 3.1416, 3)
+    pygame.draw.line(surface, theme.HIGHLIGHT, (shackle.left, shackle.centery), (shackle.left, body.top), 3)
+    pygame.draw.line(surface, theme.HIGHLIGHT, (shackle.right - 1, shackle.centery), (shackle.right - 1, body.top), 3)
+
+
+def _center(surface: pygame.Surface, state: State) -> None:
+    """What lies face up in the middle of the table now."""
+    f = state.frame
+    if f is not None and f.cards:
+        label, cards = "Piñata", f.cards
+    elif f is not None and f.haul:
+        label, cards = ("Prize" if f.step == "prize" else "Taken"), f.haul
+    elif state.revealed:
+        label, cards = "Revealed", state.revealed
+    else:
+        label, cards = "", ()
+    panel(surface, CENTER, theme.BG, theme.LINE, width=1)
+    x = CENTER.left + 10
+    if label:
+        x = draw_text(surface, label + ":", Rect(x, CENTER.top, 110, CENTER.height), theme.SMALL, theme.TEXT_DIM,
+                      bold=True).right + 10
+        for code in cards:
+            c = CARDS[code]
+            fruit_badge(surface, (x + 12, CENTER.centery), 11, look_for(c.flavour))
+            x = draw_text(surface, c.name, Rect(x + 28, CENTER.top, 190, CENTER.height), theme.SMALL,
+                          theme.TEXT).right + 14
+            if x > CENTER.right - 200:
+                break
+    pile = f"Discard {len(state.discard)} · Vault Cards {state.vault_pile}"
+    draw_text(surface, pile, Rect(CENTER.right - 300, CENTER.top, 290, CENTER.height), theme.SMALL,
+              theme.TEXT_DIM, align="right")
+
+
+def _duel(surface: pygame.Surface, state: State) -> None:
+    """The heist (or Crib Fight) duel: each side's flips and Attack count, whose flip."""
+    f = state.frame
+    area = Rect(BOARD.left, BOARD.top, BOARD.width, BOARD.height)
+    panel(surface, area, theme.PANEL, theme.WARN, width=3)
+    if f.style == "heist":
+        v = state.vaults[f.target][f.vault]
+        title = f"HEIST! {state.players[f.actor]} vs {state.players[f.target]}'s {v.flavour} ({v.count})"
+    else:
+        title = "CRIB FIGHT! " + " vs ".join(state.players[s] for s in f.duelists)
+    draw_text(surface, title, Rect(area.left + 12, area.top + 4, area.width - 24, 40), theme.BIG - 4, theme.WARN,
+              bold=True, align="center")
+    n = len(f.duelists)
+    gap = 8
+    w = (area.width - 24 - gap * (n - 1)) // n
+    turn = f.flipper
+    for i, seat in enumerate(f.duelists):
+        col = Rect(area.left + 12 + i * (w + gap), area.top + 48, w, area.height - 56)
+        now = i == turn
+        panel(surface, col, theme.PANEL_LIGHT if now else theme.BG, theme.HIGHLIGHT if now else None)
+        draw_text(surface, state.players[seat] + ("  flips next" if now else ""),
+                  Rect(col.left + 8, col.top + 2, col.width - 16, 32), theme.MEDIUM,
+                  theme.HIGHLIGHT if now else theme.TEXT, bold=True)
+        need = f.need[i]
+        draw_text(surface, f"Attacks {f.tally[i]} of {need}" + ("  Mastermind!" if need == 1 else ""),
+                  Rect(col.left + 8, col.top + 34, col.width - 16, 36), theme.BIG - 6, theme.TEXT, bold=True)
+        mine = [c for k, c in enumerate(f.flips) if k % n == i]
+        names = ", ".join(CARDS[c].name for c in mine) or "no flips yet"
+        draw_wrapped(surface, names, Rect(col.left + 8, col.top + 72, col.width - 16, col.height - 76),
+                     theme.MEDIUM, theme.TEXT, max_lines=3)
+
+
+# ---------------------------------------------------------------- buttons and menus
+
+def _labels(state: State, info: TableInfo) -> list[tuple[str, str]]:
+    entry = info.entry
+    pending = bool(entry and (entry.cards or entry.moves or entry.card or entry.pay))
+    f = state.frame
+    if state.over:
+        return []
+    if f is not None:
+        return {
+            "mom": [("No Mom", "done")],
+            "haul": [("Done", "done")],
+            "prize": [("Hand", "hand"), ("Done", "done")],
+            "spy": [("Take none", "done")],
+            "collect": [("Done", "done")],
+            "new-vault": [("Take vault", "buy vault")],
+            "stash": [("Done", "done")] + ([("Clear", "clear")] if pending else []),
+            "join": [(f"Join {state.players[s]}", f"join {s + 1}") for s in range(len(state.players))
+                     if s not in f.duelists][:3] + [("Fight!", "done")],
+        }.get(f.step, [])
+    if state.stage == STASH:
+        first = ("Done", "done") if state.stashed else ("Can't stash", "cant")
+        return [first] + ([("Clear", "clear")] if pending else [])
+    if state.stage == SWAP:
+        out = [("Deal", "deal")] if entry and entry.moves and not entry.card else []
+        return out + [("Done", "done")] + ([("Clear", "clear")] if pending else [])
+    if state.stage == BUY:
+        if entry and entry.pay:
+            return [("Buy vault", "buy vault"), ("Clear", "clear")]
+        return [("Done", "done")]
+    if state.stage == FINAL:
+        return [("Done", "done")] + ([("Clear", "clear")] if pending else [])
+    return []
+
+
+def _actions(surface: pygame.Surface, state: State, info: TableInfo, buttons: list[Button]) -> None:
+    labels = _labels(state, info)
+    if not labels:
+        return
+    cols = 1 if len(labels) == 1 else 2
+    rows = (len(labels) + cols - 1) // cols
+    gap = 8
+    w = (ACTIONS.width - gap * (cols - 1)) // cols
+    h = (ACTIONS.height - gap * (rows - 1)) // rows
+    for k, (label, command) in enumerate(labels):
+        rect = Rect(ACTIONS.left + (k % cols) * (w + gap), ACTIONS.top + (k // cols) * (h + gap), w, h)
+        fill = theme.OK if command == "done" else theme.PANEL_LIGHT if command == "clear" else theme.BUTTON
+        ink = theme.TEXT if command == "clear" else theme.BUTTON_TEXT
+        buttons.append(Button(button(surface, rect, label, fill, ink, size=theme.MEDIUM), command))
+
+
+def _menu(surface: pygame.Surface, state: State, info: TableInfo) -> list[Button] | None:
+    """A menu of big buttons when a choice is needed: a target, a flavour, who gets a card."""
+    f = state.frame
+    entry = info.entry
+    if f is not None and f.step == "target":
+        name = CARDS[f.card].name
+        options = []
+        for style, seat, vault in B.legal_targets(state, f.actor, f.card):
+            who = state.players[seat]
+            if vault is None:
+                options.append((f"{who}", f"target {seat + 1}"))
+                continue
+            v = state.vaults[seat][vault]
+            what = f"{SHORT.get(v.flavour, '')} {v.count}".strip() if v.candies else "empty"
+            verb = {"heist": "Heist", "steal": "Steal"}.get(style, "")
+            command = f"{style} {seat + 1} {vault + 1}" if verb else f"target {seat + 1} {vault + 1}"
+            label = f"{verb} {who} {vault + 1}: {what}" if verb else f"{who} {vault + 1}: {what}"
+            options.append((label, command))
+        return _grid(surface, f"{state.players[f.actor]}: play {name} on...", options)
+    if f is not None and f.step in ("flavour", "keep"):
+        choices = f.flavours if f.step == "keep" else [x for x in FLAVOURS if x not in f.flavours]
+        return _grid(surface, f"{CARDS[f.card].name}: which flavour?",
+                     [(x, f"flavour {x.lower()}") for x in choices], looks=True)
+    if entry is not None and state.stage == SWAP and f is None and entry.card:
+        return _grid(surface, f"Who gets the {CARDS[entry.card].name}?",
+                     [(p, f"give {s + 1}") for s, p in enumerate(state.players)], cancel=True)
+    if entry is not None and entry.cards and len(entry.cards) == 2 and f is None and \
+            all(CARDS[c].is_pure for c in entry.cards) and entry.flavour is None:
+        return _grid(surface, "Two Pure Sugars: which flavour?",
+                     [(x, f"flavour {x.lower()}") for x in FLAVOURS], looks=True, cancel=True)
+    return None
+
+
+def _grid(surface: pygame.Surface, title: str, options: list[tuple[str, str]], looks: bool = False,
+          cancel: bool = False) -> list[Button]:
+    box = chrome.menu_panel(surface, title)
+    cols = 2 if len(options) > 3 else 1
+    per_page = 8 if cols == 2 else 4
+    shown = options[:per_page - (1 if cancel and len(options) >= per_page else 0)]
+    items = len(shown) + (1 if cancel else 0)
+    rows = max(1, (items + cols - 1) // cols)
+    gap = 10
+    area = Rect(box.left + 20, box.top + 78, box.width - 40, box.height - 94)
+    w = (area.width - gap * (cols - 1)) // cols
+    h = min(72, (area.height - gap * (rows - 1)) // rows)
+    out = []
+    for k, (label, command) in enumerate(shown):
+        rect = Rect(area.left + (k % cols) * (w + gap), area.top + (k // cols) * (h + gap), w, h)
+        if looks:
+            look = look_for(label)
+            button(surface, rect, "", theme.dim(look.colour, 0.5))
+            fruit_badge(surface, (rect.left + 26, rect.centery), 16, look)
+            draw_text(surface, label, Rect(rect.left + 50, rect.top, rect.width - 58, rect.height), theme.MEDIUM,
+                      theme.TEXT, bold=True)
+        else:
+            button(surface, rect, label, theme.BUTTON, size=theme.MEDIUM)
+        out.append(Button(rect, command))
+    if cancel:
+        k = len(shown)
+        rect = Rect(area.left + (k % cols) * (w + gap), area.top + (k // cols) * (h + gap), w, h)
+        out.append(Button(button(surface, rect, "Clear", theme.PANEL_LIGHT, theme.TEXT, size=theme.MEDIUM), "clear"))
+    return out
+
+
+def _deck_menu(surface: pygame.Surface, count: int) -> list[Button]:
+    """Correct the Candy Draw Pile count: -5 -1 [count] +1 +5, then OK or Cancel."""
+    box = chrome.menu_panel(surface, "Cards in the Candy Draw Pile")
+    buttons = []
+    size, gap, mid = 96, 10, 150
+    x = box.centerx - (4 * size + mid + 4 * gap) // 2
+    y = box.top + 96
+    for step in (-5, -1, None, 1, 5):
+        if step is None:
+            draw_text(surface, str(count), Rect(x, y, mid, size), theme.HUGE + 16, theme.HIGHLIGHT, bold=True,
+                      align="center")
+            x += mid + gap
+            continue
+        rect = Rect(x, y, size, size)
+        new = min(len(CANDY_CODES), max(0, count + step))
+        button(surface, rect, f"{step:+d}", theme.BUTTON, size=theme.BIG + 8, enabled=new != count)
+        if new != count:
+            buttons.append(Button(rect, f"draft {new}"))
+        x += size + gap
+    ok = Rect(box.centerx - 250, box.bottom - 110, 240, 86)
+    buttons.append(Button(button(surface, ok, "OK", theme.OK), f"deck {count}"))
+    buttons.append(chrome.cancel_button(surface, Rect(box.centerx + 10, box.bottom - 110, 240, 86)))
+    return buttons
+
+
+# ---------------------------------------------------------------- the final count
+
+def draw_final(surface: pygame.Surface, result: Result, info: TableInfo | None = None) -> list[Button]:
+    """The count: the winners, the tie-break, then one row per player (best first) with
+    their candy by flavour, Grandma's bonus and the total."""
+    draw_text(surface, result.winner_line(), Rect(10, 6, W - 20, 58), theme.TITLE + 8, theme.HIGHLIGHT,
+              bold=True, align="center")
+    if result.tie_break and result.tie_break != "shared":
+        draw_text(surface, f"Tied on points: {result.tie_break} wins.", Rect(10, 60, W - 20, 28), theme.MEDIUM,
+                  theme.TEXT, align="center")
+    rows = result.ranked()
+    bottom = H - 50 if info and (info.prompt or info.verdict) else H - 8
+    top = 94
+    gap = 8
+    row_h = min(88, (bottom - top - gap * (len(rows) - 1)) // len(rows))
+    for i, p in enumerate(rows):
+        sheet = p.sheet
+        row = Rect(8, top + i * (row_h + gap), W - 16, row_h)
+        won = p.name in result.winners
+        panel(surface, row, theme.PANEL, theme.HIGHLIGHT if won else None, width=4)
+        draw_text(surface, p.name, Rect(row.left + 12, row.top + 4, 170, row_h // 2), theme.BIG - 4,
+                  theme.HIGHLIGHT if won else theme.TEXT, bold=True)
+        extra = f"{sheet.candy} candy" + (f" + Grandma {6 * sheet.grandmas}" if sheet and sheet.grandmas else "")
+        draw_text(surface, extra, Rect(row.left + 12, row.top + row_h // 2, 190, row_h // 2 - 4), theme.SMALL,
+                  theme.TEXT_DIM)
+        x = row.left + 206
+        for flavour, n in (sheet.candies if sheet else ()):
+            fruit_badge(surface, (x + 16, row.top + 24), 15, look_for(flavour))
+            draw_text(surface, str(n), Rect(x + 33, row.top + 6, 38, 36), theme.BIG - 4, theme.TEXT, bold=True)
+            draw_text(surface, SHORT.get(flavour, flavour), Rect(x, row.top + 44, 70, row_h - 48), theme.SMALL,
+                      look_for(flavour).colour)
+            x += 72
+        draw_text(surface, str(p.score), Rect(row.right - 140, row.top, 126, row_h), theme.TITLE + 8,
+                  theme.HIGHLIGHT if won else theme.TEXT, bold=True, align="right")
+    if info and (info.prompt or info.verdict):
+        draw_text(surface, info.prompt or info.verdict, Rect(10, H - 46, W - 20, 40), theme.MEDIUM, theme.TEXT,
+                  align="center")
+    return []
+
+
+__all__ = ["draw_game", "draw_final", "DISCARD", "OVER"]

@@ -1,0 +1,321 @@
+"""A turn's phases, the draw piles and the end of the game (Sugar Heist rulebook, "How a
+Turn Works", "End Your Turn", "Ending the Game").
+
+Each ``do_*`` function checks and applies one action: it raises :class:`IllegalAction`
+before changing anything, or returns the new state; outcome events go on ``events``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from .cards import CANDY_CODES, CARDS, SETUP
+from .state import (BUY, DISCARD, FINAL, HAND_SIZE, OVER, REVEAL, STASH, SWAP, BuyBattle, BuyVault, Note,
+                    State, Trade, TurnEnded, Vault)
+from .vaults import check_vault, fitting, find_candy, hand_card, no, put, stash, take_candy
+
+REVEAL_COUNT: int = SETUP["reveal"]
+PURCHASES: int = SETUP["purchases"]
+
+
+def _s(n: int, word: str) -> str:
+    return f"{n} {word}{'s' * (n != 1)}"
+
+
+# ---------------------------------------------------------------- the piles
+
+def draw_candy(state: State, n: int, events: list) -> tuple[State, int]:
+    """Take ``n`` cards off the Candy Draw Pile (fewer when it runs out for good).
+    The first time it runs out the Discard Pile becomes the Draw Pile; the second time
+    the game is ending ("Ending the Game")."""
+    got = 0
+    while got < n and not state.final:
+        take = min(n - got, state.draw)
+        state = replace(state, draw=state.draw - take)
+        got += take
+        if state.draw == 0:
+            state = pile_ran_out(state, events)
+    return state, got
+
+
+def pile_ran_out(state: State, events: list) -> State:
+    if not state.reshuffled:
+        events.append(Note(f"The Candy Draw Pile is empty: shuffle the Discard Pile "
+                           f"({_s(len(state.discard), 'card')}) to make a new one. This happens only once. "
+                           f"Cards left? Tap the Candy count to correct it."))
+        state = replace(state, draw=len(state.discard), discard=(), reshuffled=True)
+        if state.draw:
+            return state
+    events.append(Note("The Candy Draw Pile ran out again: this is the last turn. "
+                       "No more buying or Battle Cards."))
+    return replace(state, final=True)
+
+
+def on_battle_pile(state: State, code: str) -> bool:
+    """Could ``code`` be the top of the Battle Draw Pile? Unseen and held by nobody; or,
+    when the pile is empty, a discard about to be shuffled into the new pile."""
+    if any(code in h for h in state.held):
+        return False
+    where = state.where(code)
+    return where is None or (state.battle_draw == 0 and code in state.battle_discard)
+
+
+def set_pile(state: State, count: int, events: list) -> State:
+    """The players counted the Candy Draw Pile ("the players confirm when it runs out"):
+    the companion takes their count; at 0 the pile has run out."""
+    if state.final:
+        raise no("The Candy Draw Pile has run out for good: the game is ending.")
+    if not 0 <= count <= len(CANDY_CODES):
+        raise no(f"The Candy Draw Pile holds 0 to {len(CANDY_CODES)} cards, not {count}.")
+    if count == state.draw:
+        events.append(Note(f"Right: {_s(count, 'card')} in the Candy Draw Pile."))
+        return state
+    events.append(Note(f"Candy Draw Pile corrected from {state.draw} to {count}."))
+    state = replace(state, draw=count, unaccounted=state.unaccounted + state.draw - count)
+    return pile_ran_out(state, events) if count == 0 else state
+
+
+def draw_battle(state: State, events: list) -> State:
+    """One card off the Battle Draw Pile; an empty pile is made again from its discards."""
+    if state.battle_draw == 0 and state.battle_discard:
+        events.append(Note("The Battle Draw Pile is empty: shuffle the Battle discards to make a new one."))
+        state = replace(state, battle_draw=len(state.battle_discard), battle_discard=())
+    if state.battle_draw == 0:
+        raise no("There are no Battle Cards left to draw.")
+    return replace(state, battle_draw=state.battle_draw - 1)
+
+
+# ---------------------------------------------------------------- Phase 1
+
+def do_stash(state: State, seat: int, cards, index: int, declared, events: list) -> State:
+    if state.stage == FINAL:
+        v = check_vault(state, seat, index)
+        if v.candies:
+            from .vaults import pair_flavour
+            if pair_flavour(state, seat, tuple(cards), index, declared) != v.flavour:
+                raise no("At the end, a pair goes on a vault of the same flavour or an empty vault.")
+    state = stash(state, seat, tuple(cards), index, declared, events)
+    return replace(state, stashed=state.stashed + 1)
+
+
+def cant_stash(state: State, events: list) -> State:
+    """Phase 1: no pair (or the player chooses not to): draw two and end the turn."""
+    if state.stashed:
+        raise no("You already stashed a pair this turn: tap Done to go on.")
+    who = state.active
+    state, got = draw_candy(state, 2, events)
+    state = replace(state, hands=put(state.hands, who, state.hands[who] + got))
+    events.append(Note(f"{state.players[who]} can't stash and draws {_s(got, 'Candy Card')}."))
+    return end_turn(state, events)
+
+
+def end_stash(state: State, events: list) -> State:
+    if not state.stashed:
+        raise no("Stash at least one pair first: scan two matching Candy Cards. "
+                 "No pair? Tap Can't stash to draw two.")
+    return start_reveal(replace(state, stage=REVEAL), events)
+
+
+# ---------------------------------------------------------------- Phase 2
+
+def start_reveal(state: State, events: list) -> State:
+    if state.final or state.draw == 0:
+        events.append(Note("No cards left to reveal: go on to swapping."))
+        return replace(state, stage=SWAP)
+    return state
+
+
+def do_reveal(state: State, code: str, events: list) -> State:
+    hand_card(state, code, "Revealing")
+    state = replace(state, revealed=state.revealed + (code,))
+    state, _ = draw_candy(state, 1, events)
+    events.append(Note(f"Revealed: {CARDS[code].name}."))
+    if len(state.revealed) >= REVEAL_COUNT or state.final:
+        state = replace(state, stage=SWAP)
+    return state
+
+
+def do_trade(state: State, action: Trade, events: list) -> State:
+    """One swap ("Phase 2: Reveal and Swap"): cards go from hands (or the revealed
+    row) straight into hands; the active player must be in it; stashed cards never swap."""
+    moves = action.moves
+    if not moves:
+        raise no("Scan the cards that change hands first.")
+    n = len(state.players)
+    seen: set[str] = set()
+    giving = [0] * n
+    for m in moves:
+        c = CARDS[m.card]
+        if m.card in seen:
+            raise no(f"That {c.name} is in the swap twice.", m.card)
+        seen.add(m.card)
+        if not 0 <= m.taker < n or (m.giver is not None and not 0 <= m.giver < n):
+            raise no(f"There are only {n} players.")
+        if m.giver is None:
+            if m.card not in state.revealed:
+                raise no(f"That {c.name} is not one of the revealed cards.", m.card)
+        else:
+            where = state.where(m.card)
+            if where is not None:
+                raise no(f"That {c.name} is {where}: only cards from a hand can be swapped, "
+                         f"never cards stashed in a vault.", m.card)
+            hand_card(state, m.card, "Swapping")
+            giving[m.giver] += 1
+        if m.giver == m.taker:
+            raise no(f"{state.players[m.taker]} can't swap a card with themselves.")
+    for seat, k in enumerate(giving):
+        if k > state.hands[seat]:
+            raise no(f"{state.players[seat]} has only {_s(state.hands[seat], 'Candy Card')} in hand.")
+    who = state.active
+    if not any(m.giver in (None, who) or m.taker == who for m in moves):
+        raise no(f"Every swap must include {state.players[who]}, whose turn it is.")
+    hands = list(state.hands)
+    for m in moves:
+        if m.giver is not None:
+            hands[m.giver] -= 1
+        hands[m.taker] += 1
+    revealed = tuple(c for c in state.revealed if c not in seen)
+    parts = [f"{CARDS[m.card].name} to {state.players[m.taker]}" for m in moves]
+    events.append(Note("Swap: " + ", ".join(parts) + "."))
+    return replace(state, hands=tuple(hands), revealed=revealed)
+
+
+def end_swaps(state: State, events: list) -> State:
+    """Revealed cards nobody swapped go to the active player's hand."""
+    who = state.active
+    if state.revealed:
+        events.append(Note(f"{state.players[who]} keeps {', '.join(CARDS[c].name for c in state.revealed)}."))
+    state = replace(state, hands=put(state.hands, who, state.hands[who] + len(state.revealed)), revealed=(),
+                    stage=BUY)
+    if state.final:
+        events.append(Note("Last turn: no buying or Battle Cards. Tap Done to end it."))
+    return state
+
+
+# ---------------------------------------------------------------- Phase 3
+
+def _pay(state: State, pay: str, events: list) -> State:
+    """Pay for a purchase with a candy out of the buyer's vaults (Phase 3)."""
+    if state.final:
+        raise no("The Candy Draw Pile has run out: nobody may buy cards any more.")
+    if state.bought >= PURCHASES:
+        raise no(f"You may buy at most {PURCHASES} cards a turn.")
+    who = state.active
+    c = CARDS[pay]
+    if not c.is_candy:
+        raise no("Pay with a Candy Card from one of your vaults.")
+    index = find_candy(state, who, pay)
+    if index is None:
+        raise no(f"Pay with candy stashed in your own vaults: that {c.name} is "
+                 f"{state.where(pay) or 'in a hand'}.", pay)
+    state = take_candy(state, who, index, pay, events)
+    return replace(state, discard=state.discard + (pay,), bought=state.bought + 1)
+
+
+def do_buy_battle(state: State, action: BuyBattle, events: list) -> tuple[State, bool]:
+    """Buy a face-down Battle Card; an Event Card is played at once. Returns the state
+    and whether the card is an event to play now. The card is never named here."""
+    c = CARDS[action.card]
+    if not c.is_battle:
+        raise no("That is not a Battle Card: scan the Battle Card you took.")
+    if not on_battle_pile(state, action.card):
+        raise no("That Battle Card is not on top of the Battle Draw Pile: scan the one you took.")
+    state = _pay(state, action.pay, events)
+    state = draw_battle(state, events)
+    who = state.active
+    events.append(Note(f"{state.players[who]} pays 1 {CARDS[action.pay].name} for a Battle Card."))
+    if c.kind == "event":
+        return state, True
+    return replace(state, held=put(state.held, who, state.held[who] + (action.card,)),
+                   fresh=state.fresh + (action.card,)), False
+
+
+def do_buy_vault(state: State, action: BuyVault, events: list) -> State:
+    if state.vault_pile <= 0:
+        raise no("There are no Vault Cards left to buy.")
+    if action.card is not None:
+        if CARDS[action.card].kind != "vault":
+            raise no("That is not a Vault Card.")
+        if action.card in state.vault_cards:
+            raise no("That Vault Card is already in front of a player.", action.card)
+    state = _pay(state, action.pay, events)
+    who = state.active
+    seen = state.vault_cards + ((action.card,) if action.card else ())
+    state = replace(state, vaults=put(state.vaults, who, state.vaults[who] + (Vault(card=action.card),)),
+                    vault_pile=state.vault_pile - 1, vault_cards=seen)
+    events.append(Note(f"{state.players[who]} pays 1 {CARDS[action.pay].name} for a new vault: "
+                       f"vault {len(state.vaults[who])}."))
+    return state
+
+
+# ---------------------------------------------------------------- the end of a turn
+
+def do_discard(state: State, code: str, events: list) -> State:
+    """End of turn: discard one card from the hand, down to the hand limit of 6."""
+    hand_card(state, code, "Discarding")
+    who = state.active
+    state = replace(state, hands=put(state.hands, who, state.hands[who] - 1), discard=state.discard + (code,))
+    events.append(Note(f"{state.players[who]} discards {CARDS[code].name}."))
+    if state.hands[who] <= HAND_SIZE:
+        return end_turn(state, events)
+    return state
+
+
+def end_turn(state: State, events: list) -> State:
+    """"End Your Turn": draw up to 6 or discard down to 6, then the next player to the
+    left who does not skip (Time Out, Sleeper Cell). Sleeper Cell: the same player again."""
+    who = state.active
+    if state.hands[who] > HAND_SIZE:
+        extra = state.hands[who] - HAND_SIZE
+        events.append(Note(f"{state.players[who]} has {state.hands[who]} Candy Cards: discard {extra} "
+                           f"and scan {'them' if extra > 1 else 'it'}."))
+        return replace(state, stage=DISCARD)
+    if state.hands[who] < HAND_SIZE:
+        state, got = draw_candy(state, HAND_SIZE - state.hands[who], events)
+        state = replace(state, hands=put(state.hands, who, state.hands[who] + got))
+    state = replace(state, stashed=0, bought=0, fresh=(), heisted=(), stolen=(), protected=())
+    if state.final:
+        return start_final(state, events)
+    n = len(state.players)
+    skips = list(state.skips)
+    if state.extra:
+        nxt = who
+        events.append(Note(f"Sleeper Cell: {state.players[who]} takes another turn!"))
+    else:
+        nxt = (who + 1) % n
+        while skips[nxt] > 0:
+            skips[nxt] -= 1
+            events.append(Note(f"{state.players[nxt]} skips this turn."))
+            nxt = (nxt + 1) % n
+    state = replace(state, active=nxt, stage=STASH, turn=state.turn + 1, skips=tuple(skips), extra=False)
+    events.append(TurnEnded(f"{state.players[nxt]}'s turn: stash a pair.", who, nxt))
+    return state
+
+
+def start_final(state: State, events: list) -> State:
+    """"Ending the Game": every player, from the active one round the table, may stash
+    the pairs left in their hand on a vault of that flavour or an empty one."""
+    n = len(state.players)
+    order = tuple((state.active + k) % n for k in range(n))
+    events.append(Note("The game is over! Each player stashes the pairs left in their hand, then taps Done."))
+    return replace(state, stage=FINAL, finishing=order, stack=())
+
+
+def finish_player(state: State, events: list) -> tuple[State, bool]:
+    """The finishing player is done: the rest of their hand is discarded. Returns
+    whether everybody is done."""
+    seat = state.finishing[0]
+    left = state.hands[seat]
+    if left:
+        events.append(Note(f"{state.players[seat]} discards {_s(left, 'unstashable card')}."))
+    state = replace(state, hands=put(state.hands, seat, 0), binned=state.binned + left,
+                    finishing=state.finishing[1:])
+    return state, not state.finishing
+
+
+def end_game(state: State) -> State:
+    return replace(state, stage=OVER)
+
+
+def fits_final(state: State, seat: int, flavour: str) -> list[int]:
+    return fitting(state, seat, flavour)

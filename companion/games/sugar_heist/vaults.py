@@ -1,0 +1,201 @@
+"""Vaults: stashing pairs, flavours, Pure Sugar, locking and unlocking, combining
+(Sugar Heist rulebook, "Candy Cards", "Pure Sugar", "Vault Cards", "How to Lock a
+Vault", "Phase 1: Stash Pairs of Candy Cards").
+
+Pure functions over :class:`~.state.State`; each appends its outcome events to the list
+it is given and raises :class:`IllegalAction` (before changing anything) when not allowed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from companion.core.errors import IllegalAction
+
+from .cards import CARDS, LOCK, PURE_SUGAR
+from .state import Note, State, Vault, VaultLocked, VaultUnlocked
+
+
+def no(message: str, code: str | None = None) -> IllegalAction:
+    return IllegalAction(code, message)
+
+
+def put(items: tuple, i: int, value) -> tuple:
+    """``items`` with element ``i`` replaced."""
+    return items[:i] + (value,) + items[i + 1:]
+
+
+def set_vault(state: State, seat: int, index: int, vault: Vault) -> State:
+    return replace(state, vaults=put(state.vaults, seat, put(state.vaults[seat], index, vault)))
+
+
+def vault_name(state: State, seat: int, index: int) -> str:
+    """``"Zach's vault 2 (6 Chocolate Rockets)"``."""
+    v = state.vaults[seat][index]
+    what = f"{v.count} {v.flavour}" if v.flavour else "empty"
+    return f"{state.players[seat]}'s vault {index + 1} ({what})"
+
+
+def check_vault(state: State, seat: int, index: int) -> Vault:
+    """The vault, or a rejection naming how many vaults the player has."""
+    vaults = state.vaults[seat]
+    if not 0 <= index < len(vaults):
+        raise no(f"{state.players[seat]} has {len(vaults)} vault{'s' * (len(vaults) != 1)}: "
+                 f"there is no vault {index + 1}.")
+    return vaults[index]
+
+
+def hand_card(state: State, code: str, verb: str) -> None:
+    """A Candy Card that must come from a hand: unseen by the companion."""
+    c = CARDS[code]
+    if not c.is_candy:
+        raise no(f"{verb.capitalize()} takes Candy Cards, and that is a {'Vault' if c.kind == 'vault' else 'Battle'} Card.")
+    where = state.where(code)
+    if where is not None:
+        raise no(f"That {c.name} is {where}, not in a hand.", code)
+
+
+def pair_flavour(state: State, seat: int, cards: tuple[str, str], index: int, declared: str | None) -> str:
+    """The flavour a pair is stashed as ("Pure Sugar (Wild Card)"): two of one flavour,
+    one flavour and a Pure Sugar, or two Pure Sugars with a declared flavour (the
+    vault's own flavour counts as declared)."""
+    a, b = (CARDS[c] for c in cards)
+    if a.code == b.code:
+        raise no(f"You scanned the same {a.name} twice: a pair is two different cards.", a.code)
+    flavours = {c.flavour for c in (a, b) if not c.is_pure}
+    if len(flavours) > 1:
+        raise no(f"{a.name} and {b.name} are not a pair: stash two of the same flavour "
+                 f"(a Pure Sugar goes with any flavour).")
+    if flavours:
+        return flavours.pop()
+    if declared:
+        return declared
+    vault = state.vaults[seat][index]
+    if vault.flavour:
+        return vault.flavour
+    raise no("Two Pure Sugars make a pair, but you must say which flavour they are: tap a flavour.")
+
+
+def fitting(state: State, seat: int, flavour: str) -> list[int]:
+    """The vaults a pair of ``flavour`` can go on without emptying one: vaults of that
+    flavour, or else the empty ones."""
+    vaults = state.vaults[seat]
+    same = [i for i, v in enumerate(vaults) if v.flavour == flavour]
+    return same or [i for i, v in enumerate(vaults) if not v.candies]
+
+
+def relock(state: State, seat: int, index: int, events: list) -> State:
+    """Lock a vault that reached its lock number ("How to Lock a Vault"); a cracked
+    vault must go above it (Safe Cracker). A Quarantine Lock is discarded once the lock
+    number is met."""
+    v = state.vaults[seat][index]
+    if v.lock_number is None:
+        return state
+    if v.quarantine and v.count >= v.lock_number:
+        state = replace(state, battle_discard=state.battle_discard + (v.quarantine,))
+        v = replace(v, quarantine=None)
+        events.append(Note(f"The Quarantine Lock comes off {vault_name(state, seat, index)}: it is locked for real now."))
+    need = v.lock_number + 1 if v.cracked else v.lock_number
+    if not v.locked and v.count >= need:
+        v = replace(v, locked=True, cracked=False)
+        state = set_vault(state, seat, index, v)
+        events.append(VaultLocked(f"{state.players[seat]}'s {v.flavour} vault is locked at {v.count}!", seat, index))
+        return state
+    return set_vault(state, seat, index, v)
+
+
+def add_candies(state: State, seat: int, index: int, codes: tuple[str, ...], flavour: str, events: list) -> State:
+    """Put candies on a vault, which takes ``flavour`` (its own when already set)."""
+    v = state.vaults[seat][index]
+    v = replace(v, candies=v.candies + tuple(codes), flavour=v.flavour or flavour)
+    return relock(set_vault(state, seat, index, v), seat, index, events)
+
+
+def empty_vault(state: State, seat: int, index: int, events: list) -> State:
+    """Discard everything on a vault ("change the flavor in a Vault by discarding")."""
+    v = state.vaults[seat][index]
+    if not v.candies:
+        return state
+    events.append(Note(f"{state.players[seat]} discards the {v.count} {v.flavour} from vault {index + 1}."))
+    extra = (v.quarantine,) if v.quarantine else ()
+    state = replace(state, discard=state.discard + v.candies, battle_discard=state.battle_discard + extra)
+    return set_vault(state, seat, index, replace(v, candies=(), flavour=None, locked=False, quarantine=None, cracked=False))
+
+
+def take_candy(state: State, seat: int, index: int, code: str, events: list) -> State:
+    """Take one candy off a vault (a purchase, a haul). The vault unlocks when it falls
+    below its lock number; a Quarantine Lock is discarded as soon as candy leaves."""
+    v = state.vaults[seat][index]
+    left = tuple(c for c in v.candies if c != code)
+    was_locked = v.locked
+    if v.quarantine:
+        state = replace(state, battle_discard=state.battle_discard + (v.quarantine,))
+        v = replace(v, quarantine=None, locked=False)
+    v = replace(v, candies=left)
+    if not left:
+        v = replace(v, flavour=None, locked=False, cracked=False)
+    elif v.locked and len(left) < LOCK[v.flavour]:
+        v = replace(v, locked=False)
+    state = set_vault(state, seat, index, v)
+    if was_locked and not v.locked:
+        events.append(VaultUnlocked(f"{vault_name(state, seat, index)} is unlocked: its candy is up for grabs!",
+                                    seat, index))
+    return state
+
+
+def find_candy(state: State, seat: int, code: str) -> int | None:
+    """Which of ``seat``'s vaults holds ``code``."""
+    return next((i for i, v in enumerate(state.vaults[seat]) if code in v.candies), None)
+
+
+def stash(state: State, seat: int, cards: tuple[str, str], index: int, declared: str | None,
+          events: list, only: int | None = None) -> State:
+    """Stash a pair from ``seat``'s hand onto their vault ``index`` (Phase 1). A vault
+    of another flavour is emptied first (the rulebook's flavour change)."""
+    if declared is not None and declared == PURE_SUGAR:
+        raise no("Pure Sugar is not a flavour to declare: tap one of the six flavours.")
+    check_vault(state, seat, index)
+    if only is not None and index != only:
+        raise no(f"Stash these on vault {only + 1}, the one you just took.")
+    for code in cards:
+        hand_card(state, code, "Stashing")
+    if state.hands[seat] < 2:
+        raise no(f"{state.players[seat]} has {state.hands[seat]} Candy Card{'s' * (state.hands[seat] != 1)} "
+                 f"in hand: not enough for a pair.")
+    flavour = pair_flavour(state, seat, cards, index, declared)
+    v = state.vaults[seat][index]
+    if v.flavour and v.flavour != flavour:
+        state = empty_vault(state, seat, index, events)
+    state = replace(state, hands=put(state.hands, seat, state.hands[seat] - 2))
+    state = add_candies(state, seat, index, cards, flavour, events)
+    v = state.vaults[seat][index]
+    events.insert(len(events) - (1 if events and isinstance(events[-1], VaultLocked) else 0),
+                  Note(f"{state.players[seat]} stashes a pair of {flavour}: vault {index + 1} has {v.count}."))
+    return state
+
+
+def combine(state: State, seat: int, source: int, target: int, events: list) -> State:
+    """Combine two vaults of the same flavour into one ("If at any point, you have the
+    same flavour stashed in multiple Vaults you may combine")."""
+    a = check_vault(state, seat, source)
+    b = check_vault(state, seat, target)
+    if source == target:
+        raise no("Pick two different vaults to combine.")
+    if not a.candies:
+        raise no(f"Vault {source + 1} is empty: there is nothing to move.")
+    if a.flavour != b.flavour:
+        raise no(f"Only vaults of the same flavour combine: vault {source + 1} has {a.flavour}, "
+                 f"vault {target + 1} has {b.flavour or 'nothing'}.")
+    moving = a.candies
+    extra = (a.quarantine,) if a.quarantine else ()
+    state = set_vault(state, seat, source, replace(a, candies=(), flavour=None, locked=False, quarantine=None, cracked=False))
+    state = replace(state, battle_discard=state.battle_discard + extra)
+    state = add_candies(state, seat, target, moving, a.flavour, events)
+    events.insert(0, Note(f"{state.players[seat]} combines vault {source + 1} into vault {target + 1}: "
+                          f"{state.vaults[seat][target].count} {a.flavour}."))
+    return state
+
+
+def unlocked_targets(state: State, seat: int, locked_too: bool = False) -> list[int]:
+    """Vaults of ``seat`` with candy that an attack may take from."""
+    return [i for i, v in enumerate(state.vaults[seat]) if v.candies and (locked_too or not v.locked)]
