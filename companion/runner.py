@@ -54,7 +54,7 @@ def text_logger(out: IO[str]) -> Callable:
         if verdict is None:
             out.write(f"[{item.device}] {item.status} {item.detail}\n")
         elif verdict.verdict == "accepted":
-            said = " ".join(e.message for e in verdict.events)
+            said = " ".join(e.message for e in verdict.events) or verdict.message  # an entry step says what it did
             out.write((said or f"OK: {_what(item, verdict)}") + "\n")
         elif verdict.verdict == "rejected":
             out.write(f"REJECTED {_what(item, verdict)}: {verdict.reason}\n")

@@ -1,13 +1,22 @@
 """Sugarrr! table flow: what a scan or a tap means in the current state.
 
-``action_for(state, item)`` turns one input into one rules action, or raises:
-:class:`BadScan` (not a Sugarrr! card), :class:`AmbiguousAction` (the player must tap a
-column first), :class:`IllegalAction` (not allowed now). It never changes anything.
+``read(state, entry, item)`` turns one input into one rules action, or only changes the
+half-entered :class:`Entry`, or raises: :class:`BadScan` (not a Sugarrr! card),
+:class:`BadCommand` (a touch command it cannot read), :class:`IllegalAction` (not
+allowed now). It never changes anything.
+
+The entry holds two things that are a step, not a rule action:
+
+- a card that fits two or more columns, scanned before a column was chosen: a normal
+  step ("tap the column it goes on, then scan it again"), not a rejection (a recorded
+  game replays the same: the tap chooses the column, the second scan plays the card);
+- Done tapped in the Final Round before any hand card was scanned: the next Done
+  confirms the hand is empty (issue 9: a hand must not be left out by accident).
 
 Touch commands: ``column N`` (1-based), ``done``, ``swap N``, ``pass``, ``deck N``.
 
 >>> s = rules.new_game(["Ana", "Ben"])
->>> action_for(s, Touch("done", 0.0))
+>>> read(s, new_entry(), Touch("done", 0.0))[1]
 Done()
 >>> rules.step(s, rules.Done())
 Traceback (most recent call last):
@@ -18,38 +27,49 @@ companion.core.errors.IllegalAction: First draw a card from the Fruit Deck and s
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
-from companion.core.errors import AmbiguousAction, BadCommand, IllegalAction
+from companion.core.errors import BadCommand, IllegalAction
 from companion.core.events import ButtonPressed, CardScanned, Input, Touch
 
 from . import rules
 from .cards import CARDS, card
+from .messages import count, listing, say
+
+NEW_GAME = say("new_game")
 
 
-NEW_GAME = "New game: scan the five starting column cards."
+@dataclass(frozen=True)
+class Entry:
+    """The half-entered input: ``card`` a scanned card waiting for its column (it fits
+    several), ``empty_hand`` True after one Done with no hand card scanned."""
+
+    card: str | None = None
+    empty_hand: bool = False
 
 
-def new_entry() -> None:
-    """Sugarrr! has no half-entered input: every scan or tap is one action."""
-    return None
+def new_entry() -> Entry:
+    return Entry()
 
 
-def read(state: rules.State, entry: None, item: Input) -> tuple[None, rules.Action, str]:
-    """The contract's flow step (``companion.core.game``): one input, one action."""
-    return None, action_for(state, item), ""
-
-
-def action_for(state: rules.State, item: Input) -> rules.Action:
-    """The rules action this input asks for (see module docstring for errors)."""
+def read(state: rules.State, entry: Entry | None, item: Input) -> tuple[Entry, rules.Action | None, str]:
+    """The contract's flow step (``companion.core.game``): ``(entry, action, message)``;
+    action None when the input only changed the entry (``message`` says what to do)."""
+    entry = entry or Entry()
     if isinstance(item, CardScanned):
         code = card(item.code).code
         _check_seat(state, item.seat)
         return _scan(state, code)
     if isinstance(item, Touch):
-        return _command(state, item.command)
+        return _command(state, entry, item.command)
     if isinstance(item, ButtonPressed) and item.name == "confirm":
-        return _command(state, "done")  # the Confirm button is the Done tap
-    raise IllegalAction(None, "Sugarrr! does not use the tray.")
+        return _command(state, entry, "done")  # the Confirm button is the Done tap
+    raise IllegalAction(None, say("no_tray"))
+
+
+def action_for(state: rules.State, item: Input, entry: Entry | None = None) -> rules.Action | None:
+    """The rules action this input asks for (None: it only changes the entry)."""
+    return read(state, entry, item)[1]
 
 
 def _check_seat(state: rules.State, seat: int | None) -> None:
@@ -58,67 +78,79 @@ def _check_seat(state: rules.State, seat: int | None) -> None:
     if seat is None or state.phase in (rules.SETUP_PHASE, rules.NEW_COLUMN, rules.OVER):
         return
     if not 1 <= seat <= len(state.players):
-        raise IllegalAction(None, f"A reader is set up for seat {seat}, but only {len(state.players)} are playing.")
+        raise IllegalAction(None, say("seat_unknown", seat=seat, n=len(state.players)))
     if seat - 1 != state.active:
-        raise IllegalAction(None, f"It is {state.players[state.active]}'s turn: that card came from "
-                                  f"{state.players[seat - 1]}'s reader.")
+        raise IllegalAction(None, say("wrong_reader", who=state.players[state.active], other=state.players[seat - 1]))
 
 
-def _scan(state: rules.State, code: str) -> rules.Action:
+def _scan(state: rules.State, code: str) -> tuple[Entry, rules.Action | None, str]:
     phase = state.phase
     if phase in (rules.SETUP_PHASE, rules.NEW_COLUMN):
-        return rules.StartColumn(code)
+        return Entry(), rules.StartColumn(code), ""
     if phase == rules.ATTRACT:
-        return rules.TakeSaur(code)
+        return Entry(), rules.TakeSaur(code), ""
     if phase == rules.HAND:
-        return rules.HandCard(code)
+        return Entry(), rules.HandCard(code), ""
     if phase == rules.PLAYING:
-        return rules.PlayCard(code, state.chosen)
+        return Entry(), rules.PlayCard(code, state.chosen), ""
     if phase == rules.TURN:
         the_card = rules.require_unseen(state, code, "played on a column")
         if state.chosen is not None:
-            return rules.PlayCard(code, state.chosen)
+            return Entry(), rules.PlayCard(code, state.chosen), ""
         fits = rules.legal_columns(state, code)
         if len(fits) == 1:
-            return rules.PlayCard(code, fits[0])
+            return Entry(), rules.PlayCard(code, fits[0]), ""
         if not fits:
             tops = ", ".join(CARDS[c].name for c in state.top_cards if c)
-            raise IllegalAction(code, f"{the_card.name} does not go on any column: it needs the same fruit "
-                                      f"or number as a top card ({tops}).")
-        cols = ", ".join(str(i + 1) for i in fits[:-1]) + f" and {fits[-1] + 1}"
-        raise AmbiguousAction(code, f"{the_card.name} fits columns {cols}: tap a column first, then scan it again.")
-    raise IllegalAction(code, "The game is over.")
+            raise IllegalAction(code, say("fits_nowhere", card=the_card.name, tops=tops))
+        return Entry(card=code), None, say("fits_several", card=the_card.name, cols=listing([i + 1 for i in fits]))
+    raise IllegalAction(code, say("over"))
 
 
-def _command(state: rules.State, command: str) -> rules.Action:
+def _command(state: rules.State, entry: Entry, command: str) -> tuple[Entry, rules.Action | None, str]:
     words = command.strip().lower().split()
     verb, args = (words[0], words[1:]) if words else ("", [])
     number = int(args[0]) if args and re.fullmatch(r"[0-9]{1,4}", args[0]) else None
     if verb == "column" and number is not None:
-        return rules.ChooseColumn(number - 1)
+        return Entry(), rules.ChooseColumn(number - 1), ""
     if verb == "done":
-        return rules.HandDone() if state.phase == rules.HAND else rules.Done()
+        if state.phase != rules.HAND:
+            return Entry(), rules.Done(), ""
+        if not state.hand and not entry.empty_hand:
+            return Entry(empty_hand=True), None, say("hand_empty_confirm", who=state.players[state.active])
+        return Entry(), rules.HandDone(), ""
     if verb == "swap" and number is not None:
-        return rules.Swap(number)
+        return Entry(), rules.Swap(number), ""
     if verb == "pass":
-        return rules.Pass()
+        return Entry(), rules.Pass(), ""
     if verb == "deck" and number is not None:
-        return rules.SetDeck(number)
+        return Entry(), rules.SetDeck(number), ""
     if verb in ("column", "swap", "deck"):
-        raise BadCommand(command, f"{verb.capitalize()} needs a number, like '{verb} 2'.")
-    raise BadCommand(command, f"I don't know the command {command!r}.")
+        raise BadCommand(command, say("needs_number", verb=verb.capitalize(), example=f"{verb} 2"))
+    raise BadCommand(command, say("unknown_command", command=command))
 
 
-def prompt(state: rules.State, entry: None = None) -> str:
+def prompt(state: rules.State, entry: Entry | None = None) -> str:
     """What the table should do next, in a few words, for the bottom of the screen."""
     who = state.players[state.active]
     col = (state.pending[0] + 1) if state.pending else None
-    return {
-        rules.SETUP_PHASE: f"Set-up: scan the card that starts column {col}.",
-        rules.NEW_COLUMN: f"Draw a card from the Fruit Deck and scan it to start column {col}.",
-        rules.TURN: f"{who}: scan a card to Play, or tap Swap" + (" or Pass." if state.final_left is not None else "."),
-        rules.PLAYING: f"{who}: scan more cards for column {(state.chosen or 0) + 1}, or tap Done.",
-        rules.ATTRACT: f"{who}: take Fruit-O-Saurs totalling {state.attract_left} from The Valley and scan them.",
-        rules.HAND: f"{who}: scan the cards left in your hand, then tap Done.",
-        rules.OVER: "Game over: scores are final.",
-    }[state.phase]
+    phase = state.phase
+    final = state.final_left is not None
+    if phase == rules.SETUP_PHASE:
+        return say("prompt_setup", col=col)
+    if phase == rules.NEW_COLUMN:
+        return say("prompt_new_column", col=col)
+    if phase == rules.TURN and entry is not None and entry.card is not None:
+        cols = listing([i + 1 for i in rules.legal_columns(state, entry.card)])
+        return say("prompt_pick_column", who=who, card=CARDS[entry.card].name, cols=cols)
+    if phase == rules.TURN:
+        return say("prompt_turn_final" if final else "prompt_turn", who=who)
+    if phase == rules.PLAYING:
+        return say("prompt_playing", who=who, col=(state.chosen or 0) + 1)
+    if phase == rules.ATTRACT:
+        return say("prompt_attract", who=who, need=state.attract_left)
+    if phase == rules.HAND:
+        if entry is not None and entry.empty_hand:
+            return say("hand_empty_confirm", who=who)
+        return say("hand_scan", who=who, scanned=count(len(state.hand), "card"))
+    return say("prompt_over")

@@ -26,6 +26,7 @@ from companion.core.events import GameOver, Outcome, TurnEnded  # noqa: F401  (c
 from companion.core.game import Result as CoreResult
 
 from .cards import CARDS, FRUIT_DECK_SIZE, SAUR_CODES, SETUP, Card
+from .messages import count, listing, say
 from .scoring import FruitScore, Result, ScoreSheet, result_of, score_pile  # noqa: F401  (part of the rules API)
 
 COLUMNS: int = SETUP["columns"]
@@ -94,7 +95,7 @@ class State:
         if code in self.removed:
             return "out of the game (its column was removed)"
         if code in self.hand:
-            return f"already counted in {self.players[self.active]}'s hand"
+            return f"counted in {self.players[self.active]}'s hand"
         return None
 
     @property
@@ -253,7 +254,7 @@ def _an(number: int) -> str:
 
 def mismatch(before: Card, card: Card) -> str:
     """The player-facing reason ``card`` cannot go on ``before``."""
-    return f"{card.name} does not match {before.name}: play {_a(before.fruit)} or {_an(before.number)}."
+    return say("mismatch", card=card.name, before=before.name, fruit=_a(before.fruit), number=_an(before.number))
 
 
 def can_total(values: Iterable[int], total: int) -> bool:
@@ -319,10 +320,13 @@ def require_unseen(state: State, code: str, verb: str) -> Card:
     """The card, if it is a Fruit Deck card not yet seen anywhere; else :class:`IllegalAction`."""
     card = CARDS[code]
     if card.kind == "saur":
-        raise IllegalAction(code, f"{card.name} is a Fruit-O-Saur: it lives in The Valley, it cannot be {verb}.")
+        owner = next((i for i, pile in enumerate(state.piles) if code in pile), None)
+        if owner is None:
+            raise IllegalAction(code, say("saur_not_playable_valley", card=card.name, verb=verb))
+        raise IllegalAction(code, say("saur_not_playable_pile", card=card.name, who=state.players[owner], verb=verb))
     where = state.where(code)
     if where:
-        raise IllegalAction(code, f"{card.name} (copy {card.copy}) is already {where}: that card was scanned before.")
+        raise IllegalAction(code, say("seen_before", card=card.name, where=where))
     return card
 
 
@@ -330,40 +334,40 @@ def check(state: State, action: Action) -> None:
     """Raise :class:`IllegalAction` (message for the table) unless ``action`` is legal now."""
     phase, who = state.phase, state.players[state.active]
     if phase == OVER:
-        raise IllegalAction(None, "The game is over: start a new game to play again.")
+        raise IllegalAction(None, say("over"))
     if isinstance(action, SetDeck):
         if state.final_left is not None:
-            raise IllegalAction(None, "The Final Round has started: the Fruit Deck count is settled.")
+            raise IllegalAction(None, say("deck_settled"))
         if not 0 <= action.count <= FRUIT_DECK_SIZE:
-            raise IllegalAction(None, f"The Fruit Deck holds 0 to {FRUIT_DECK_SIZE} cards.")
+            raise IllegalAction(None, say("deck_range", most=FRUIT_DECK_SIZE))
         return
     if isinstance(action, StartColumn):
         if phase not in (SETUP_PHASE, NEW_COLUMN):
-            raise IllegalAction(action.card, "No column is waiting for a new card now.")
+            raise IllegalAction(action.card, say("no_column_waiting"))
         require_unseen(state, action.card, "used to start a column")
         if state.deck == 0:
-            raise IllegalAction(action.card, "The Fruit Deck is empty by my count. If it is not, tap the deck to correct it.")
+            raise IllegalAction(action.card, say("deck_empty_scan"))
         return
     if phase in (SETUP_PHASE, NEW_COLUMN):
         col = state.pending[0] + 1
-        raise IllegalAction(None, f"First draw a card from the Fruit Deck and scan it to start column {col}.")
+        raise IllegalAction(None, say("start_column_first", col=col))
     if isinstance(action, ChooseColumn):
         if phase != TURN:
-            raise IllegalAction(None, f"{who} is already playing on column {state.chosen + 1}." if phase == PLAYING
-                                else "This is not the time to choose a column.")
+            raise IllegalAction(None, say("already_playing", who=who, col=state.chosen + 1) if phase == PLAYING
+                                else say("not_time_column"))
         if not 0 <= action.column < COLUMNS:
-            raise IllegalAction(None, f"There are only {COLUMNS} columns.")
+            raise IllegalAction(None, say("column_range", n=COLUMNS))
         return
     if isinstance(action, PlayCard):
         if phase not in (TURN, PLAYING):
             raise IllegalAction(action.card, _busy(state))
         card = require_unseen(state, action.card, "played on a column")
         if not 0 <= action.column < COLUMNS:
-            raise IllegalAction(action.card, f"There are only {COLUMNS} columns.")
+            raise IllegalAction(action.card, say("column_range", n=COLUMNS))
         if phase == PLAYING and action.column != state.chosen:
-            raise IllegalAction(action.card, f"This turn's cards all go on column {state.chosen + 1}.")
+            raise IllegalAction(action.card, say("same_column", col=state.chosen + 1))
         if len(state.played) >= HAND_SIZE:
-            raise IllegalAction(action.card, f"{who} has played {HAND_SIZE} cards: a hand holds only {HAND_SIZE}. Tap Done.")
+            raise IllegalAction(action.card, say("hand_limit_played", who=who, cards=count(HAND_SIZE, "card"), n=HAND_SIZE))
         col = state.columns[action.column]
         before = CARDS[col[-1]] if col else None
         if not fits(before, card):
@@ -371,44 +375,46 @@ def check(state: State, action: Action) -> None:
         return
     if isinstance(action, Done):
         if phase != PLAYING:
-            raise IllegalAction(None, "Play at least one card first, or tap Swap." if phase == TURN else _busy(state))
+            if phase == TURN:
+                raise IllegalAction(None, say("play_first_final" if state.final_left is not None else "play_first"))
+            raise IllegalAction(None, _busy(state))
         return
     if isinstance(action, TakeSaur):
         if phase != ATTRACT:
-            raise IllegalAction(action.card, "Fruit-O-Saurs are taken from The Valley only when you Attract.")
+            raise IllegalAction(action.card, say("attract_only"))
         card = CARDS[action.card]
         if card.kind != "saur":
-            raise IllegalAction(action.card, f"{card.name} is not a Fruit-O-Saur: take Fruit-O-Saurs totalling {state.attract_left}.")
+            raise IllegalAction(action.card, say("not_a_saur", card=card.name, need=state.attract_left))
         if action.card not in state.valley:
-            raise IllegalAction(action.card, f"{card.name} is not in The Valley: it is {state.where(action.card)}.")
+            raise IllegalAction(action.card, say("saur_not_in_valley", card=card.name, where=state.where(action.card)))
         if card.value > state.attract_left:
-            raise IllegalAction(action.card, f"{card.name} is too many: {who} needs exactly {state.attract_left} more.")
+            raise IllegalAction(action.card, say("saur_too_big", card=card.name, who=who, need=state.attract_left))
         rest = [CARDS[c].value for c in state.valley if c != action.card]
         if not can_total(rest, state.attract_left - card.value):
-            raise IllegalAction(action.card, f"After {card.name} The Valley cannot make the {state.attract_left - card.value} "
-                                             f"still needed: choose other Fruit-O-Saurs totalling {state.attract_left}.")
+            raise IllegalAction(action.card, say("saur_cannot_finish", card=card.name, rest=state.attract_left - card.value,
+                                                 need=state.attract_left))
         return
     if isinstance(action, Swap):
         if phase != TURN:
             raise IllegalAction(None, _busy(state))
         if not 1 <= action.count <= HAND_SIZE:
-            raise IllegalAction(None, f"Swap 1 to {HAND_SIZE} cards.")
+            raise IllegalAction(None, say("swap_range", n=HAND_SIZE))
         if action.count > state.market:
-            raise IllegalAction(None, f"The Market Row has only {state.market} cards to swap with." if state.market
-                                else "The Market Row is empty: Play or Pass instead.")
+            raise IllegalAction(None, say("market_short", cards=count(state.market, "card")) if state.market
+                                else say("market_empty"))
         return
     if isinstance(action, Pass):
         if phase != TURN:
             raise IllegalAction(None, _busy(state))
         if state.final_left is None:
-            raise IllegalAction(None, "Pass is only allowed in the Final Round: Swap or Play.")
+            raise IllegalAction(None, say("pass_final_only"))
         return
     if isinstance(action, HandCard):
         if phase != HAND:
-            raise IllegalAction(action.card, "Hands are scanned after each player's final turn.")
+            raise IllegalAction(action.card, say("hand_not_now"))
         require_unseen(state, action.card, "in a hand")
         if len(state.hand) >= HAND_SIZE:
-            raise IllegalAction(action.card, f"A hand holds at most {HAND_SIZE} cards. Tap Done when the hand is scanned.")
+            raise IllegalAction(action.card, say("hand_full", n=HAND_SIZE))
         return
     if isinstance(action, HandDone):
         if phase != HAND:
@@ -419,12 +425,15 @@ def check(state: State, action: Action) -> None:
 
 def _busy(state: State) -> str:
     who = state.players[state.active]
-    return {
-        PLAYING: f"{who} is playing on column {(state.chosen or 0) + 1}: scan more cards or tap Done.",
-        ATTRACT: f"{who} is attracting: scan Fruit-O-Saurs totalling {state.attract_left} from The Valley.",
-        HAND: f"{who}: scan the cards left in your hand, then tap Done.",
-        TURN: f"{who}: scan a card to Play, or tap Swap.",
-    }.get(state.phase, "Not now.")
+    if state.phase == PLAYING:
+        return say("busy_playing", who=who, col=(state.chosen or 0) + 1)
+    if state.phase == ATTRACT:
+        return say("busy_attract", who=who, need=state.attract_left)
+    if state.phase == HAND:
+        return say("hand_scan", who=who, scanned=count(len(state.hand), "card"))
+    if state.phase == TURN:
+        return say("busy_turn_final" if state.final_left is not None else "busy_turn", who=who)
+    return say("not_now")
 
 
 # ---------------------------------------------------------------- application
@@ -442,21 +451,23 @@ def apply(state: State, action: Action) -> tuple[State, list[Outcome]]:
     who = state.players[state.active]
     if isinstance(action, SetDeck):
         state = replace(state, deck=action.count, final_round=action.count == 0)
-        events.append(DeckCounted(f"Fruit Deck corrected to {action.count} cards.", action.count))
+        events.append(DeckCounted(say("deck_counted", deck=count(action.count, "card")), action.count))
         if action.count == 0:
-            events.append(FinalRound("The Fruit Deck is empty: the Final Round starts after this turn."))
+            events.append(FinalRound(say("deck_out_after_turn")))
+            if state.pending:
+                state = _columns_stay_empty(state, events)
         return state, events
     if isinstance(action, StartColumn):
         col = state.pending[0]
         columns = _set(state.columns, col, (action.card,))
         state = _draw(replace(state, columns=columns, pending=state.pending[1:]), 1, events)
-        events.insert(0, ColumnStarted(f"{name(action.card)} starts column {col + 1}.", col, action.card))
+        events.insert(0, ColumnStarted(say("column_started", card=name(action.card), col=col + 1), col, action.card))
         if state.deck == 0:
             state = replace(state, pending=())
         if not state.pending:
             if state.phase == SETUP_PHASE:
                 state = replace(state, phase=TURN)
-                events.append(TurnEnded(f"Set-up done. {state.players[0]} goes first.", -1, 0))
+                events.append(TurnEnded(say("setup_done", who=state.players[0]), -1, 0))
             elif state.closed:
                 state = _next(state, events)
             else:
@@ -468,7 +479,7 @@ def apply(state: State, action: Action) -> tuple[State, list[Outcome]]:
         col = state.columns[action.column] + (action.card,)
         state = replace(state, phase=PLAYING, chosen=action.column, played=state.played + (action.card,),
                         columns=_set(state.columns, action.column, col))
-        events.append(PlayAccepted(f"{name(action.card)} on column {action.column + 1} ({len(col)} cards).",
+        events.append(PlayAccepted(say("play_accepted", card=name(action.card), col=action.column + 1, cards=count(len(col), "card")),
                                    action.card, action.column, len(col)))
         return state, events
     if isinstance(action, Done):
@@ -479,37 +490,37 @@ def apply(state: State, action: Action) -> tuple[State, list[Outcome]]:
         if last.kind == "fruit" and last.number == len(col):
             piles = _add(state.piles, state.active, col)
             state = replace(state, piles=piles, columns=_set(state.columns, col_i, ()))
-            then = " Draw a card to start a new column." if state.deck > 0 else " The Fruit Deck is empty: the column stays empty."
-            events.append(Gathered(f"{who} gathers fruit: {last.name} matches the {len(col)} cards in column "
-                                   f"{col_i + 1}.{then}", state.active, col_i, col))
+            then = say("gather_draw") if state.deck > 0 else say("gather_no_draw")
+            events.append(Gathered(say("gathered", who=who, card=last.name, cards=count(len(col), "card"), col=col_i + 1)
+                                   + then, state.active, col_i, col))
             if state.deck > 0:
                 return replace(state, phase=NEW_COLUMN, pending=(col_i,)), events
             return _close_turn(state, events), events
-        why = "Fruit Salad has no number" if last.kind == "salad" else f"the column has {len(col)} cards, not {last.number}"
+        why = say("why_salad") if last.kind == "salad" else say("why_count", cards=count(len(col), "card"),
+                                                                 number=last.number)
         if can_total((CARDS[c].value for c in state.valley), n):
-            events.append(AttractPrompt(f"{who} attracts Fruit-O-Saurs ({why}): take Fruit-O-Saurs from The Valley "
-                                        f"totalling {n} and scan them.", state.active, n))
+            events.append(AttractPrompt(say("attract", who=who, why=why, need=n), state.active, n))
             return replace(state, phase=ATTRACT, attract_left=n), events
-        events.append(AttractPrompt(f"{who} attracts Fruit-O-Saurs ({why}), but The Valley has none totalling "
-                                    f"exactly {n}: nothing to take this time.", state.active, 0))
+        events.append(AttractPrompt(say("attract_none", who=who, why=why, need=n), state.active, 0))
         return _close_turn(state, events), events
     if isinstance(action, TakeSaur):
         card = CARDS[action.card]
         left = state.attract_left - card.value
         state = replace(state, valley=tuple(c for c in state.valley if c != action.card),
                         piles=_add(state.piles, state.active, (action.card,)), attract_left=left)
-        events.append(SaurTaken(f"{who} takes {card.name}." + (f" {left} more to take." if left else ""),
+        events.append(SaurTaken(say("saur_taken", who=who, card=card.name) + (say("saur_more", need=left) if left else ""),
                                 state.active, action.card, left))
         return (_close_turn(state, events) if left == 0 else state), events
     if isinstance(action, Swap):
-        events.append(Outcome(f"{who} swaps {action.count} card{'s' * (action.count > 1)} with the Market Row."))
+        events.append(Outcome(say("swapped", who=who, cards=count(action.count, "card"))))
         return _close_turn(state, events), events
     if isinstance(action, Pass):
-        events.append(Outcome(f"{who} passes."))
+        events.append(Outcome(say("passed", who=who)))
         return _close_turn(state, events), events
     if isinstance(action, HandCard):
         state = replace(state, hand=state.hand + (action.card,))
-        events.append(HandScored(f"{name(action.card)} from {who}'s hand goes to the score pile.", state.active, action.card))
+        events.append(HandScored(say("hand_scored", card=name(action.card), who=who,
+                                     scanned=count(len(state.hand), "card")), state.active, action.card))
         return state, events
     if isinstance(action, HandDone):
         state = replace(state, piles=_add(state.piles, state.active, state.hand), hand=())
@@ -532,8 +543,22 @@ def _draw(state: State, n: int, events: list[Outcome]) -> State:
     state = replace(state, deck=max(0, state.deck - n), market=max(0, state.market - short))
     if state.deck == 0 and not state.final_round:
         state = replace(state, final_round=True)
-        events.append(FinalRound("The Fruit Deck has run out! After this turn everyone takes one final turn."))
+        events.append(FinalRound(say("deck_ran_out")))
     return state
+
+
+def _columns_stay_empty(state: State, events: list[Outcome]) -> State:
+    """The Fruit Deck ran out while columns wait for a starting card: they stay empty
+    and play goes on (rulebook, "Gather": a new column is drawn from the Fruit Deck; with
+    none left there is nothing to draw; docs/rules-notes.md)."""
+    waiting = [c + 1 for c in state.pending]
+    what = f"column {waiting[0]}" if len(waiting) == 1 else f"columns {listing(waiting)}"
+    events.append(Outcome(say("columns_stay_empty", columns=what)))
+    state = replace(state, pending=())
+    if state.phase == SETUP_PHASE:
+        events.append(TurnEnded(say("setup_done", who=state.players[0]), -1, 0))
+        return replace(state, phase=TURN)
+    return _next(state, events) if state.closed else _close_turn(state, events)
 
 
 def _close_turn(state: State, events: list[Outcome]) -> State:
@@ -546,11 +571,11 @@ def _close_turn(state: State, events: list[Outcome]) -> State:
         if len(col) >= COLUMN_LIMIT:
             columns, removed = _set(columns, i, ()), removed + col
             pending.append(i)
-            events.append(ColumnRemoved(f"Column {i + 1} has {len(col)} cards: it leaves the game.", i, col))
+            events.append(ColumnRemoved(say("column_removed", col=i + 1, cards=count(len(col), "card")), i, col))
     state = replace(state, columns=columns, removed=tuple(sorted(removed)), closed=True,
                     pending=tuple(pending) if state.deck > 0 else ())
     if state.pending:
-        events.append(Outcome(f"Draw a card from the Fruit Deck and scan it to start column {state.pending[0] + 1}."))
+        events.append(Outcome(say("draw_for_column", col=state.pending[0] + 1)))
         return replace(state, phase=NEW_COLUMN)
     return _next(state, events)
 
@@ -560,7 +585,7 @@ def _next(state: State, events: list[Outcome]) -> State:
     pile (rulebook, "Game End"); otherwise the turn passes."""
     if state.final_left is not None:
         who = state.players[state.active]
-        events.append(Outcome(f"{who}: scan the cards left in your hand, then tap Done."))
+        events.append(Outcome(say("hand_scan", who=who, scanned=count(0, "card"))))
         return replace(state, phase=HAND)
     return _advance(state, events)
 
@@ -573,15 +598,15 @@ def _advance(state: State, events: list[Outcome]) -> State:
         if final_left == 0:
             result = result_of(state.players, state.piles)
             state = replace(state, phase=OVER, final_left=0, chosen=None, played=(), closed=False)
-            events.append(GameOver(f"Game over! {' and '.join(result.winners)} "
-                                   f"{'is the Win-O-Saur' if len(result.winners) == 1 else 'are Win-O-Saurs'}!",
+            events.append(GameOver(say("game_over_one" if len(result.winners) == 1 else "game_over_many",
+                                       who=listing(list(result.winners))),
                                    result.outcome("deck-out")))
             return state
     elif state.final_round:
         final_left = len(state.players)
-        events.append(FinalRound("Final Round: everyone takes one last turn: Swap, Play or Pass."))
+        events.append(FinalRound(say("final_round")))
     nxt = (state.active + 1) % len(state.players)
-    events.append(TurnEnded(f"{state.players[nxt]}'s turn.", state.active, nxt))
+    events.append(TurnEnded(say("turn", who=state.players[nxt]), state.active, nxt))
     return replace(state, phase=TURN, active=nxt, turn=state.turn + 1, chosen=None, played=(),
                    attract_left=0, pending=(), closed=False, final_left=final_left, hand=())
 

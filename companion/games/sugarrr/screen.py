@@ -7,7 +7,7 @@ prompt, the turn timer and the action buttons. Menus (Swap, Fruit Deck) cover it
 
 >>> import os; os.environ.setdefault("SDL_VIDEODRIVER", "dummy") and None
 >>> from companion.ui.app import App, TableInfo
->>> from . import rules
+>>> from . import flow, rules
 >>> app = App()
 >>> s = rules.new_game(["Ana", "Ben"])
 >>> for c in ["SRP21", "SRS31", "SRG51", "SRA61", "SRB81"]:
@@ -28,7 +28,7 @@ from companion.ui.app import Button, TableInfo
 from companion.ui.widgets import (button, card_chip, draw_text, draw_wrapped,
                                   fruit_badge, panel)
 
-from . import rules
+from . import flow, rules
 from .cards import CARDS, FRUIT_DECK_SIZE, FRUITS
 
 Rect = pygame.Rect
@@ -153,23 +153,14 @@ def _valley(surface: pygame.Surface, state: rules.State) -> None:
 
 def _verdict(surface: pygame.Surface, state: rules.State, info: TableInfo) -> None:
     chrome.verdict(surface, VERDICT, info)
-    prompt = info.prompt or default_prompt(state)
+    prompt = info.prompt or default_prompt(state, info.entry)
     draw_wrapped(surface, prompt, PROMPT.inflate(-8, -4), theme.BIG - 4, theme.HIGHLIGHT, max_lines=2)
     chrome.turn_clock(surface, TIMER, info)
 
 
-def default_prompt(state: rules.State) -> str:
-    """What to do now, when the session has no better words."""
-    who = state.players[state.active]
-    if state.phase in (rules.SETUP_PHASE, rules.NEW_COLUMN) and state.pending:
-        return f"Draw a card from the Fruit Deck and scan it for column {state.pending[0] + 1}."
-    return {
-        rules.TURN: f"{who}: scan a card to play it, or tap Swap.",
-        rules.PLAYING: f"{who}: scan more cards for column {(state.chosen or 0) + 1}, then tap Done.",
-        rules.ATTRACT: f"{who}: take Fruit-O-Saurs worth {state.attract_left} and scan them.",
-        rules.HAND: f"{who}: scan the cards left in your hand, then tap Done.",
-        rules.OVER: "Game over!",
-    }.get(state.phase, "")
+def default_prompt(state: rules.State, entry=None) -> str:
+    """What to do now, when the session has no better words (the flow's prompt)."""
+    return flow.prompt(state, entry)
 
 
 def _actions(surface: pygame.Surface, state: rules.State, buttons: list[Button]) -> None:

@@ -1,0 +1,136 @@
+"""Every message a Sugarrr! player can see, in one place (issue 9).
+
+The rules, the flow and the screen say things only through :func:`say`, so the words a
+child reads are checked here, together, by ``tests/test_messages.py``: no "1 cards", no
+"0 cards", no hard words. A number of things is always passed through :func:`count`
+("no cards", "1 card", "3 cards"), never put in front of a plural by a template.
+
+>>> say("deck_counted", deck=count(1, "card"))
+'The Fruit Deck now has 1 card.'
+>>> count(0, "card"), count(2, "Fruit-O-Saur")
+('no cards', '2 Fruit-O-Saurs')
+"""
+
+from __future__ import annotations
+
+import string
+
+
+def count(n: int, word: str, plural: str | None = None) -> str:
+    """``n`` things in words: "no cards", "1 card", "2 cards"."""
+    many = plural or word + "s"
+    if n == 0:
+        return f"no {many}"
+    return f"1 {word}" if n == 1 else f"{n} {many}"
+
+
+def listing(items: list[str]) -> str:
+    """"1", "1 and 3", "1, 2 and 4"."""
+    items = [str(i) for i in items]
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+#: key -> template. Fields: ``who`` a player's name, ``card``/``before``/``saur`` card
+#: names, ``col`` a column number from 1, ``total``/``need`` Fruit-O-Saur values, and
+#: counts already in words (``cards``, ``deck``, ``scanned`` ...: from :func:`count`).
+TEXT: dict[str, str] = {
+    # set-up and new columns
+    "new_game": "New game: scan the five starting column cards.",
+    "column_started": "{card} starts column {col}.",
+    "setup_done": "Set-up done. {who} goes first.",
+    "no_column_waiting": "No column is waiting for a new card now.",
+    "start_column_first": "First draw a card from the Fruit Deck and scan it to start column {col}.",
+    "deck_empty_scan": "The Fruit Deck is empty by my count. If it is not, tap the deck to correct it.",
+    "columns_stay_empty": "The Fruit Deck is empty, so {columns} stays empty. Play goes on.",
+    # the Fruit Deck count
+    "deck_counted": "The Fruit Deck now has {deck}.",
+    "deck_settled": "The Final Round has started: the Fruit Deck count is settled.",
+    "deck_range": "The Fruit Deck holds 0 to {most} cards.",
+    "deck_out_after_turn": "The Fruit Deck is empty: the Final Round starts after this turn.",
+    "deck_ran_out": "The Fruit Deck has run out! After this turn everyone takes one final turn.",
+    "final_round": "Final Round: everyone takes one last turn: Swap, Play or Pass.",
+    # playing
+    "column_range": "There are only {n} columns.",
+    "already_playing": "{who} is already playing on column {col}.",
+    "not_time_column": "This is not the time to choose a column.",
+    "same_column": "This turn's cards all go on column {col}.",
+    "hand_limit_played": "{who} has played {cards}: a hand holds only {n}. Tap Done.",
+    "mismatch": "{card} does not match {before}: play {fruit} or {number}.",
+    "fits_nowhere": "{card} does not go on any column: it needs the same fruit or number as a top card ({tops}).",
+    "fits_several": "{card} fits columns {cols}: tap the column it goes on, then scan it again.",
+    "column_chosen": "Column {col}: now scan the card for it.",
+    "play_accepted": "{card} on column {col} ({cards}).",
+    "play_first": "Play at least one card first, or tap Swap.",
+    "play_first_final": "Play at least one card first, or tap Swap or Pass.",
+    "saur_not_playable_valley": "{card} is a Fruit-O-Saur: it stays in The Valley, it cannot be {verb}.",
+    "saur_not_playable_pile": "{card} is a Fruit-O-Saur in {who}'s score pile: it cannot be {verb}.",
+    "seen_before": "That {card} card is already {where}: it was scanned before.",
+    # gather and attract
+    "gathered": "{who} gathers fruit: {card} matches the {cards} in column {col}.",
+    "gather_draw": " Draw a card to start a new column.",
+    "gather_no_draw": " The Fruit Deck is empty: the column stays empty.",
+    "why_salad": "Fruit Salad has no number",
+    "why_count": "the column has {cards}, not {number}",
+    "attract": "{who} attracts Fruit-O-Saurs ({why}): take Fruit-O-Saurs from The Valley that add up to {need} "
+               "and scan them.",
+    "attract_none": "{who} attracts Fruit-O-Saurs ({why}), but no Fruit-O-Saurs in The Valley add up to "
+                    "exactly {need}: nothing to take this time.",
+    "attract_only": "Fruit-O-Saurs are taken from The Valley only when you Attract.",
+    "not_a_saur": "{card} is not a Fruit-O-Saur: take Fruit-O-Saurs that add up to {need}.",
+    "saur_not_in_valley": "{card} is not in The Valley: it is {where}.",
+    "saur_too_big": "{card} is too many: {who} needs exactly {need} more.",
+    "saur_cannot_finish": "After {card}, The Valley cannot make the {rest} still needed: choose other "
+                          "Fruit-O-Saurs that add up to {need}.",
+    "saur_taken": "{who} takes {card}.",
+    "saur_more": " {need} more to take.",
+    "column_removed": "Column {col} has {cards}: it leaves the game.",
+    "draw_for_column": "Draw a card from the Fruit Deck and scan it to start column {col}.",
+    # swap and pass
+    "swap_range": "Swap 1 to {n} cards.",
+    "market_short": "The Market Row has only {cards} to swap with.",
+    "market_empty": "The Market Row is empty: Play or Pass instead.",
+    "swapped": "{who} swaps {cards} with the Market Row.",
+    "pass_final_only": "Pass is only allowed in the Final Round: Swap or Play.",
+    "passed": "{who} passes.",
+    # the Final Round hands
+    "hand_not_now": "Hands are scanned after each player's final turn.",
+    "hand_full": "A hand holds at most {n} cards. Tap Done when the hand is scanned.",
+    "hand_scored": "{card} from {who}'s hand goes to the score pile ({scanned} scanned).",
+    "hand_scan": "{who}: scan the cards left in your hand ({scanned} scanned), then tap Done.",
+    "hand_empty_confirm": "{who}: no cards scanned from your hand. Tap Done again if your hand is empty.",
+    # busy / prompts
+    "busy_playing": "{who} is playing on column {col}: scan more cards or tap Done.",
+    "busy_attract": "{who} is attracting: scan Fruit-O-Saurs that add up to {need} from The Valley.",
+    "busy_turn": "{who}: scan a card to Play, or tap Swap.",
+    "busy_turn_final": "{who}: scan a card to Play, or tap Swap or Pass.",
+    "not_now": "Not now.",
+    "prompt_setup": "Set-up: scan the card that starts column {col}.",
+    "prompt_new_column": "Draw a card from the Fruit Deck and scan it to start column {col}.",
+    "prompt_turn": "{who}: scan a card to Play, or tap Swap.",
+    "prompt_turn_final": "{who}: scan a card to Play, or tap Swap or Pass.",
+    "prompt_pick_column": "{who}: tap the column for {card} ({cols}), then scan it again.",
+    "prompt_playing": "{who}: scan more cards for column {col}, or tap Done.",
+    "prompt_attract": "{who}: take Fruit-O-Saurs that add up to {need} from The Valley and scan them.",
+    "prompt_over": "Game over: scores are final.",
+    # turns and the end
+    "turn": "{who}'s turn.",
+    "game_over_one": "Game over! {who} is the Win-O-Saur!",
+    "game_over_many": "Game over! {who} are Win-O-Saurs!",
+    "over": "The game is over: start a new game to play again.",
+    # inputs the game cannot use
+    "no_tray": "Sugarrr! does not use the tray.",
+    "seat_unknown": "A reader is set up for seat {seat}, but only {n} are playing.",
+    "wrong_reader": "It is {who}'s turn: that card came from {other}'s reader.",
+    "needs_number": "{verb} needs a number, like '{example}'.",
+    "unknown_command": "I don't know the command {command!r}.",
+}
+
+
+def say(key: str, **values) -> str:
+    """The message ``key`` with its fields filled in (KeyError: a field is missing)."""
+    return TEXT[key].format(**values)
+
+
+def fields(key: str) -> list[str]:
+    """The names of the fields in the template ``key`` (for the catalogue test)."""
+    return [f for _, f, _, _ in string.Formatter().parse(TEXT[key]) if f]
