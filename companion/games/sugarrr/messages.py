@@ -41,7 +41,8 @@ TEXT: dict[str, str] = {
     "no_column_waiting": "No column is waiting for a new card now.",
     "start_column_first": "First draw a card from the Fruit Deck and scan it to start column {col}.",
     "deck_empty_scan": "The Fruit Deck is empty by my count. If it is not, tap the deck to correct it.",
-    "columns_stay_empty": "The Fruit Deck is empty, so {columns} stays empty. Play goes on.",
+    "column_stays_empty": "The Fruit Deck is empty, so column {cols} stays empty. Play goes on.",
+    "columns_stay_empty": "The Fruit Deck is empty, so columns {cols} stay empty. Play goes on.",
     # the Fruit Deck count
     "deck_counted": "The Fruit Deck now has {deck}.",
     "deck_settled": "The Final Round has started: the Fruit Deck count is settled.",

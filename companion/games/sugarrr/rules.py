@@ -552,8 +552,8 @@ def _columns_stay_empty(state: State, events: list[Outcome]) -> State:
     and play goes on (rulebook, "Gather": a new column is drawn from the Fruit Deck; with
     none left there is nothing to draw; docs/rules-notes.md)."""
     waiting = [c + 1 for c in state.pending]
-    what = f"column {waiting[0]}" if len(waiting) == 1 else f"columns {listing(waiting)}"
-    events.append(Outcome(say("columns_stay_empty", columns=what)))
+    events.append(Outcome(say("column_stays_empty" if len(waiting) == 1 else "columns_stay_empty",
+                              cols=listing(waiting))))
     state = replace(state, pending=())
     if state.phase == SETUP_PHASE:
         events.append(TurnEnded(say("setup_done", who=state.players[0]), -1, 0))
