@@ -35,8 +35,8 @@ def test_a_typed_board_round_trips():
 
 
 @pytest.mark.parametrize("text, words", [
-    ("RGB\nGR\nBGB", "Row 1 has 2 cells but row 0 has 3"),
-    ("RGB\nGXB\nBGB", "Row 1, column 1: 'X' is not a candy"),
+    ("RGB\nGR\nBGB", "Row 2 has 2 cells but row 1 has 3"),
+    ("RGB\nGXB\nBGB", "Row 2, column 2: 'X' is not a candy"),
     ("RGB\nGRB\nBGB", "it should be 6 rows by 6 columns"),
     ("\n \n", "The board is empty"),
 ])
@@ -114,17 +114,25 @@ def test_box_blast_of_five_removes_the_3x3_box_around_the_shape(shape, text):
     assert (blast.keep_matched, blast.keep_other) == (1, 1)
 
 
-def test_an_l_of_six_is_a_box_blast_over_its_bounding_box():
-    # A row of 4 and a column of 3 sharing the corner: one shape, box 3 rows x 4 columns.
-    [blast] = find_blasts(b("YYYYB\nYGBGB\nYBGBG\nBGBGB"))
-    assert (blast.kind, len(blast.cells)) == ("box", 6)
-    assert blast.removes == {(r, c) for r in range(3) for c in range(4)}
+def test_an_l_of_six_is_a_five_six_blast():
+    # A row of 4 and a column of 3 sharing the corner: 6 matched candies, "When you match
+    # 5 or 6 Candies": every Yellow on the board leaves (issue 9, docs/rules-notes.md).
+    board = b("YYYYB\nYGBGB\nYBGBG\nBGBGB")
+    [blast] = find_blasts(board)
+    assert (blast.kind, len(blast.cells)) == ("5-6", 6)
+    assert blast.removes == {(r, c) for r, row in enumerate(board) for c, ch in enumerate(row) if ch == "Y"}
+    assert (blast.keep_matched, blast.keep_other) == (2, 0)
 
 
-def test_a_row_of_four_crossing_a_column_of_three_is_one_box_blast():
+def test_a_row_of_four_crossing_a_column_of_three_is_one_five_six_blast():
     [blast] = find_blasts(b("BGYGB\nYYYYG\nBGYGB\nGBGBG"))
-    assert (blast.kind, len(blast.cells)) == ("box", 6)
-    assert blast.removes == {(r, c) for r in range(3) for c in range(4)}
+    assert (blast.kind, len(blast.cells)) == ("5-6", 6)
+
+
+def test_a_t_of_five_is_still_a_box_blast_over_its_three_by_three_box():
+    [blast] = find_blasts(b("YYYB\nGYBG\nBYGB\nGBGB"))
+    assert (blast.kind, len(blast.cells)) == ("box", 5)
+    assert blast.removes == {(r, c) for r in range(3) for c in range(3)}
 
 
 def test_a_line_of_five_with_a_crossing_run_is_a_five_six_blast():

@@ -57,7 +57,7 @@ def give(state, player, letters):
 
 def test_setup_rejects_three_in_a_line():
     s = run(R.new_game(["Ana", "Ben"], "nine-any"), R.SetBoard(START), R.PlaceCandy(0, 2, "R"))[0]
-    with pytest.raises(IllegalAction, match="3 Red candies are in a line in row 0"):
+    with pytest.raises(IllegalAction, match="3 Red candies are in a line in row 1"):
         R.step(s, R.StartGame())
 
 
@@ -109,7 +109,7 @@ def test_a_tilt_toward_the_wrong_seat_or_with_nothing_to_refill_is_a_gentle_no()
     with pytest.raises(IllegalAction, match="Nothing to refill"):
         R.step(s, R.Tilted(1))
     s = run(s, R.SwapCandies((2, 1), (2, 2)), R.KeepCandies(("P",)))[0]
-    with pytest.raises(IllegalAction, match="toward seat 3. Ana: tilt it toward you"):
+    with pytest.raises(IllegalAction, match="toward Ben. Ana: tilt it toward you"):
         R.step(s, R.Tilted(3))
     assert s.phase == R.TILT
 
@@ -153,12 +153,19 @@ def test_two_blasts_at_once_the_player_chooses_which_to_solve_first():
     assert "2 Blasts at once" in ev[-1].message
     with pytest.raises(IllegalAction, match="Choose Blast 1 to 2"):
         R.step(s, R.ChooseBlast(2))
-    # R first: the Y column is still whole and is solved next (5 candies left in column 2).
+    # Every Blast is removed, tilted and refilled on its own (issue 9). R first: tilt and
+    # refill the 3 spaces of row 0; the Y column still stands and is solved next.
     r_first = run(s, R.ChooseBlast(0), R.KeepCandies(("R",)))[0]
-    assert r_first.phase == R.KEEP and r_first.pending[0].candy == "Y" and len(r_first.pending[0].removes) == 5
+    assert r_first.phase == R.TILT and r_first.pending == ()
+    r_first = run(r_first, R.Tilted(1))[0]
+    assert r_first.phase == R.REFILL and r_first.holes == 3
+    r_first = run(r_first, refill(r_first, "GBG"))[0]
+    assert r_first.phase == R.KEEP and (r_first.pending[0].kind, r_first.pending[0].candy) == ("4", "Y")
     # Y first: its column takes the R at (0,2) with it, and the row of R is gone.
     y_first = run(s, R.ChooseBlast(1), R.KeepCandies(("Y", "R")))[0]
     assert y_first.phase == R.TILT and y_first.kept[0] == R.counts("PYR")
+    y_first = run(y_first, R.Tilted(1), refill(y_first, "GBGBOB"))[0]
+    assert not any(b.candy == "R" for b in y_first.pending)
 
 
 def test_keep_must_come_from_the_removed_candies():
@@ -192,7 +199,7 @@ def test_no_blasts_draw_that_makes_nothing_ends_the_turn():
 
 def test_no_blasts_with_an_empty_bag_passes_the_turn():
     s = started(STUCK)
-    with pytest.raises(IllegalAction, match="take 1 candy from the bag"):
+    with pytest.raises(IllegalAction, match="Take 1 candy from the bag"):
         R.step(s, R.NoMoreBlasts())
     s = give(s, 1, "".join(_letters(s.bag)))
     s, ev = run(s, R.NoMoreBlasts())
@@ -297,7 +304,7 @@ def test_solo_wins_on_six_candies_in_one_turn_and_not_across_turns():
 def test_quick_mode_counts_removals_from_the_blast_type():
     s = run(R.new_game(["Ana", "Ben"], "four-twos", quick=True), R.StartGame())[0]
     assert s.board is None and (s.on_board_n, s.bag_n) == (36, 36)
-    with pytest.raises(IllegalAction, match="How many candies"):
+    with pytest.raises(IllegalAction, match="A 5-6-Blast removes 5 to 12 candies: how many"):
         R.step(s, R.QuickBlast("5-6", "R"))
     with pytest.raises(IllegalAction, match="not a candy"):
         R.step(s, R.QuickBlast("3", "X"))

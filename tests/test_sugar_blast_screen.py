@@ -96,7 +96,8 @@ def test_quick_mode_is_played_with_buttons_only(app):
     tap(r, "cancel")
     assert "menu quick box" in commands(r)
     tap(r, "menu quick box")
-    tap(r, "quick box G 9")
+    assert "quick box G" in commands(r) and not any(c.startswith("menu quick box ") for c in commands(r))
+    tap(r, "quick box G")  # a Box-Blast always removes its 3 x 3 box: no count to enter
     assert s.state.phase == R.KEEP and s.state.removing == 9
     stored = [i.command for i in s.store.inputs(s.game_id) if hasattr(i, "command")]
     assert stored[:3] == ["start", "quick 3 R", "keep R"]
@@ -110,11 +111,10 @@ def test_the_quick_pad_stepper_stays_in_range(app):
     tap(r, "menu quick 5-6")
     tap(r, "menu quick 5-6 5")
     assert "menu quick 5-6 4" not in commands(r)  # the minus is disabled at 5
-    tap(r, "cancel")
-    tap(r, "menu quick box")
-    for n in range(10, 37):
-        tap(r, f"menu quick box {n}")
-    assert "menu quick box 37" not in commands(r) and "quick box R 36" in commands(r)
+    for n in range(6, 13):
+        tap(r, f"menu quick 5-6 {n}")
+    # a kind has 12 candies: the plus stops there (issue 9: "quick 5-6 R 30" was taken)
+    assert "menu quick 5-6 13" not in commands(r) and "quick 5-6 R 12" in commands(r)
 
 
 # ---------------------------------------------------------------- hint
@@ -138,7 +138,7 @@ def test_hint_lights_up_one_legal_swap_and_stores_nothing(app, tmp_path):
     assert app.surface.get_at((plain.left + 1, plain.centery))[:3] != screen.HINT
     # the hint ends with the next input
     tap(r, f"cell {first.frm[0]} {first.frm[1]}")
-    assert r.menu is None and s.state.selected == first.frm
+    assert r.menu is None and s.entry.selected == first.frm
 
 
 def test_the_hint_goes_away_after_a_few_seconds(app):

@@ -49,19 +49,20 @@ def at_tilt(s):
 def test_palette_then_cell_taps_place_candies_at_set_up():
     s = R.new_game(["Ana", "Ben"], "five-different")
     with pytest.raises(IllegalAction, match="colour first"):
-        flow.action_for(s, Touch("cell 0 0", 0))
-    s, _ = R.step(s, flow.action_for(s, Touch("palette G", 0)))
-    assert flow.action_for(s, Touch("cell 4 5", 0)) == R.PlaceCandy(4, 5, "G")
+        flow.read(s, flow.new_entry(), Touch("cell 0 0", 0))
+    entry, action, said = flow.read(s, flow.new_entry(), Touch("palette G", 0))
+    assert action is None and entry.palette == "G" and said == "Green: now tap the cells."
+    assert flow.read(s, entry, Touch("cell 4 5", 0))[1] == R.PlaceCandy(4, 5, "G")
 
 
 def test_two_neighbouring_taps_are_a_swap_and_the_same_cell_again_lets_go():
     s = session()
     feed(s, Touch("board " + "/".join(START), 1), Touch("start", 2), Touch("cell 2 1", 3))
-    assert s.state.selected == (2, 1)
+    assert s.entry.selected == (2, 1)
     feed(s, Touch("cell 2 1", 4))
-    assert s.state.selected is None
+    assert s.entry.selected is None
     feed(s, Touch("cell 2 1", 5))
-    assert flow.action_for(s.state, Touch("cell 2 2", 6)) == R.SwapCandies((2, 1), (2, 2))
+    assert flow.read(s.state, s.entry, Touch("cell 2 2", 6))[1] == R.SwapCandies((2, 1), (2, 2))
 
 
 def test_a_tilt_toward_the_wrong_seat_is_a_gentle_warning_and_changes_nothing():
@@ -93,7 +94,7 @@ def test_a_tilt_with_nothing_to_refill_changes_nothing():
 def test_refill_taps_collect_until_the_last_space_then_the_refill_is_checked():
     s = at_tilt(session())
     feed(s, TrayTilted(1, 22.0, 6), TrayLevel(7), Touch("palette R", 8), Touch("cell 0 2", 9))
-    assert s.state.phase == R.REFILL and s.state.draft == (((0, 2), "R"),)
+    assert s.state.phase == R.REFILL and s.entry.draft == (((0, 2), "R"),)
     feed(s, Touch("palette G", 10), Touch("cell 1 2", 11), Touch("palette Y", 12), Touch("cell 2 2", 13))
     assert s.state.phase == R.CHOOSE  # the refill made two Blasts at once: a cascade
     R.check_conservation(s.state)
@@ -109,7 +110,8 @@ def test_a_half_entered_swap_survives_a_restart(tmp_path):
     s = session(tmp_path)
     feed(s, Touch("board " + "/".join(START), 1), Touch("start", 2), Touch("cell 2 1", 3))
     again = Session.start("sugar-blast", [], EventStore(tmp_path / "table.db"), FakeClock(10.0))
-    assert again.state == s.state and again.state.selected == (2, 1) and again.state.goal == "five-different"
+    assert again.state == s.state and again.entry == s.entry and again.entry.selected == (2, 1)
+    assert again.state.goal == "five-different"
 
 
 # ---------------------------------------------------------------- the recorded game
@@ -166,11 +168,12 @@ def test_hint_text_reads_from_stdin(monkeypatch, capsys):
     monkeypatch.setattr("sys.stdin", io.StringIO("\n".join(START)))
     assert main(["hint", "sugar-blast", "-"]) == 0
     out = capsys.readouterr().out
-    assert "swap (2, 1) P with (2, 2) R: 3-Blast of Purple" in out
+    assert ("swap row 3, column 2 P with row 3, column 3 R: 3-Blast of Purple (3 candies)  (type /swap 2 1 2 2)"
+            in out)
 
 
 @pytest.mark.parametrize("text, words", [
-    ("ORPRBP\nYGPPR\n", "Row 1 has 5 cells"),
+    ("ORPRBP\nYGPPR\n", "Row 2 has 5 cells"),
     ("ORPRBX\n" * 6, "'X' is not a candy"),
     ("ORP\nYGP\n", "should be 6 rows by 6 columns"),
 ])

@@ -14,6 +14,7 @@ from companion.core.game import Result as CoreResult
 
 from . import board as B
 from .board import Blast, Board, Cell
+from .messages import count, describe, say  # noqa: F401  (describe: part of the rules API)
 
 KINDS = B.KINDS
 PER_KIND: int = B.DATA["candies"]["per_kind"]
@@ -50,6 +51,15 @@ def _words(c: Counts) -> str:
     return ", ".join(f"{n} {B.NAMES[k]}" for k, n in zip(KINDS, c) if n) or "nothing"
 
 
+def headline(reason: str, winner: str | None, goal: str | None) -> str:
+    """The one sentence of how the game ended."""
+    if reason == "goal":
+        return say("headline_goal", who=winner, goal=GOALS[goal]["text"])
+    if reason == "solo-win":
+        return say("headline_solo_win", who=winner, n_candies=count(SOLO["win_kept_in_one_turn"], "candy"))
+    return say("headline_solo_loss")
+
+
 # ---------------------------------------------------------------- state and actions
 
 @dataclass(frozen=True)
@@ -78,12 +88,6 @@ class State:
     to_return: tuple[int, ...] = ()
     winner: int | None = None
     turn: int = 1
-    # What the table has tapped in so far (see "Table bookkeeping" below). Stored through
-    # actions, so a restart rebuilds a half-entered swap or refill; no rule reads them.
-    palette: str | None = None                    # the candy the next cell tap places
-    selected: Cell | None = None                  # the first candy tapped for a swap
-    draft: tuple[tuple[Cell, str], ...] = ()      # refill candies tapped in so far
-    tilt_seen: int | None = None                  # the tray tilted toward this seat; level next
 
     @property
     def over(self) -> bool:
@@ -138,9 +142,10 @@ class NoBlastsDraw:
 
 @dataclass(frozen=True)
 class QuickBlast:
-    """Quick mode: a Blast the table made. ``count`` is the number of candies removed:
-    3 for a 3-Blast, the row/column length for a 4-Blast (defaults to a row), and must be
-    entered for 5-6 and box."""
+    """Quick mode: a Blast the table made. ``count`` is the number of candies removed;
+    it may be left out where a kind removes one number only (3-Blast 3, 4-Blast a whole
+    row or column, Box-Blast its 3 x 3 box) and must be given for a 5-6-Blast (every
+    candy of that colour on the board: 5 to 12). See ``checks.quick_allowed``."""
     kind: str
     candy: str
     count: int | None = None
@@ -184,40 +189,8 @@ class Refill:
         return cls(tuple(sorted(placed.items())))
 
 
-# ---------------------------------------------------------------- table bookkeeping
-# Steps of one table input that are not yet a rule action: the flow turns taps and tilts
-# into these so that they are stored (and replayed) like every accepted input.
-
-@dataclass(frozen=True)
-class PickCandy:
-    """The palette: the next cell taps place ``candy`` (``.`` clears, at set-up only)."""
-    candy: str
-
-
-@dataclass(frozen=True)
-class SelectCell:
-    """The first candy of a swap was tapped (None: tapped again to let go of it)."""
-    cell: Cell | None
-
-
-@dataclass(frozen=True)
-class DraftCandy:
-    """One refilled candy tapped in; the tap that fills the last space becomes ``Refill``."""
-    cell: Cell
-    candy: str
-
-
-@dataclass(frozen=True)
-class TiltSeen:
-    """The tray is tilted toward ``seat`` (the right one); when it is level: ``Tilted``."""
-    seat: int
-
-
-TABLE_ACTIONS = (PickCandy, SelectCell, DraftCandy, TiltSeen)
-
 Action = (PlaceCandy | SetBoard | StartGame | SwapCandies | NoBlastsDraw | QuickBlast | NoMoreBlasts
-          | ChooseBlast | KeepCandies | Tilted | ReturnCandies | Refill
-          | PickCandy | SelectCell | DraftCandy | TiltSeen)
+          | ChooseBlast | KeepCandies | Tilted | ReturnCandies | Refill)
 
 
 # ---------------------------------------------------------------- outcome events
@@ -281,22 +254,6 @@ class GameOver(CoreGameOver):
 
 
 
-def describe(blast: Blast, removing: int | None = None) -> str:
-    """What to remove and what to keep, for the screen."""
-    name = B.NAMES[blast.candy]
-    keep = f"keep 1 {name}" + (" and 1 candy of another kind" if blast.keep_other else "")
-    if blast.kind == "3":
-        return f"3-Blast! Remove the 3 {name} candies and keep 1."
-    if blast.kind == "4":
-        line = "row or column" if not blast.cells else (
-            f"row {blast.cells[0][0]}" if blast.cells[0][0] == blast.cells[-1][0] else f"column {blast.cells[0][1]}")
-        return f"4-Blast! Remove every candy in that {line}; {keep}."
-    if blast.kind == "5-6":
-        return f"{len(blast.cells) or removing}-Blast! Remove every {name} candy on the board and keep 2."
-    n = len(blast.removes) or removing
-    return f"Box-Blast! Remove the {name} candies and the rest of the box ({n} candies); {keep}."
-
-
 # ---------------------------------------------------------------- the outcome
 
 @dataclass(frozen=True)
@@ -324,13 +281,8 @@ class Result:
                         for n, k in zip(self.players, self.kept))
         notes = (f"Goal Card: {GOALS[self.goal]['text']}",) if self.goal else ()
         notes += (f"{self.turns} turn{'s' * (self.turns != 1)}",)
-        if self.reason == "goal":
-            headline = f"{self.winner} meets the Goal Card ({GOALS[self.goal]['text']}) and wins!"
-        elif self.reason == "solo-win":
-            headline = f"{self.winner} collected {SOLO['win_kept_in_one_turn']} candies in one turn: a win!"
-        else:
-            headline = "Not enough candies to refill the board: the solo game is lost."
-        return CoreResult("sugar-blast", players, self.winners, None, self.reason, notes, headline, detail=self)
+        return CoreResult("sugar-blast", players, self.winners, None, self.reason, notes,
+                          headline(self.reason, self.winner, self.goal), detail=self)
 
     def to_dict(self) -> dict:
         return self.outcome().to_dict()
@@ -344,10 +296,5 @@ class Result:
             mark = " *" if name == self.winner else ""
             lines.append(name.ljust(width) + "".join(f"{kept.get(k, 0):>4}" for k in KINDS)
                          + f"{sum(kept.values()):>7}{mark}")
-        if self.reason == "goal":
-            lines.append(f"{self.winner} meets the Goal Card ({GOALS[self.goal]['text']}) and wins!")
-        elif self.reason == "solo-win":
-            lines.append(f"{self.winner} collected {SOLO['win_kept_in_one_turn']} candies in one turn: a win!")
-        else:
-            lines.append("Not enough candies to refill the board: the solo game is lost.")
+        lines.append(headline(self.reason, self.winner, self.goal))
         return "\n".join(lines)

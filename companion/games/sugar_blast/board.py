@@ -1,18 +1,20 @@
 """Sugar Blast board geometry: typing boards, finding Blasts, legal swaps and gravity.
 
 A board is a tuple of row strings, rows from 0 at the top and columns from 0 at the left
-as drawn on screen; each cell is a candy letter (``R O Y G B P``) or ``.`` for empty.
+as drawn on screen (in code and ``--json``; people read them from 1: ``messages.where``); each cell is a candy letter (``R O Y G B P``) or ``.`` for empty.
 Pure: no I/O. The rules that decide what a Blast is (Sugar Blast rulebook, "Gameplay"):
 
 - a Blast is a *shape*: the maximal straight runs of 3+ candies of one kind, joined when
   a row run and a column run share a candy. Two runs of the same kind that share a candy
   are one Blast, so two Blasts never share a matched candy (their removals may overlap);
-- a shape with a straight run of 5 or more is a **5-6-Blast** (every candy of that kind
-  leaves the board, keep 2), even when a crossing run makes it an L or T;
+- a shape of 6 or more matched candies, or with a straight run of 5 or more, is a
+  **5-6-Blast** (every candy of that kind leaves the board, keep 2): "When you match 5
+  or 6 Candies". So an L or T of 6 (a run of 4 crossing a run of 3) is a 5-6-Blast, and
+  so is a run of 5 crossing a run of 3 (7 candies) or a 4 crossing a 4: the biggest
+  reward the rulebook has (docs/rules-notes.md);
 - otherwise a shape with both a row run and a column run is a **Box-Blast**: the T, L
-  and + of 5, and also bigger shapes (an L or T of 6 = a run of 4 crossing a run of 3,
-  a run of 4 crossing a run of 4, ...). "The box" is the bounding box of the shape (3x3
-  for a T, L or + of 5): every candy inside it leaves. Keep 1 matched and 1 different;
+  and + of exactly 5 ("When you match 5 Candies in the shape of T, L, or +"). "The box"
+  is its 3x3 bounding box: every candy inside it leaves. Keep 1 matched and 1 different;
 - otherwise a run of 4 is a **4-Blast** (its whole row or column leaves, keep 1 matched
   and 1 different) and a run of 3 a **3-Blast** (those 3 leave, keep 1).
 
@@ -111,10 +113,11 @@ def parse_board(text: str, size: tuple[int, int] | None = (ROWS, COLS),
     for r, row in enumerate(rows):
         for c, ch in enumerate(row):
             if ch not in allowed:
-                raise BoardError(f"Row {r}, column {c}: {ch!r} is not a candy. Use "
+                raise BoardError(f"Row {r + 1}, column {c + 1}: {ch!r} is not a candy. Use "
                                  f"{' '.join(sorted(allowed - {EMPTY}, key=list(KINDS).index))} or {EMPTY} for empty.")
         if len(row) != len(rows[0]):
-            raise BoardError(f"Row {r} has {len(row)} cells but row 0 has {len(rows[0])}: every row needs the same number.")
+            raise BoardError(f"Row {r + 1} has {len(row)} cells but row 1 has {len(rows[0])}: every row needs the same "
+                             "number.")
     if size is not None and (len(rows), len(rows[0])) != tuple(size):
         raise BoardError(f"The board is {len(rows)} rows by {len(rows[0])} columns; "
                          f"it should be {size[0]} rows by {size[1]} columns.")
@@ -217,7 +220,7 @@ def _blast(board: Board, shape: list[Run]) -> Blast:
     matched = tuple(sorted({cell for run in shape for cell in run.cells}))
     longest = max(len(run.cells) for run in shape)
     filled = [cell for cell in cells(board) if board[cell[0]][cell[1]] != EMPTY]
-    if longest >= 5:
+    if longest >= 5 or len(matched) >= 6:
         kind, removes = "5-6", frozenset(c for c in filled if board[c[0]][c[1]] == candy)
         return Blast(kind, candy, matched, removes, *KEEPS[kind])
     if any(r.across for r in shape) and not all(r.across for r in shape):

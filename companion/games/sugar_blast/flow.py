@@ -1,12 +1,14 @@
 """Sugar Blast table flow: what a tap or a tilt of the tray means in the current state.
 
-``action_for(state, item)`` turns one input into one rules action, or raises
-:class:`IllegalAction` with a message for the table. It never changes anything: a
-half-entered swap or refill, or a tilt waiting for the tray to come back level, is kept
-in the rules ``State`` through small bookkeeping actions (``PickCandy``, ``SelectCell``,
-``DraftCandy``, ``TiltSeen``), so it is stored and replayed like every accepted input.
+``read(state, entry, item)`` turns one input into one rules action, or only changes the
+half-entered :class:`Entry` (a palette colour, the first candy of a swap, refill
+candies tapped so far, a tilt seen before the tray is level again), or raises
+:class:`IllegalAction` / :class:`BadCommand` with a message for the table. It never
+changes anything; the session stores every accepted input and rebuilds the entry on
+replay like the rules state.
 
-Touch commands (rows and columns from 0 at the top left, as in ``companion hint``):
+Touch commands (rows and columns as in ``companion hint --json``: from 0 at the top
+left; the screen's buttons send them, and people read every row and column from 1):
 
 ==========================  ==========================================================
 ``palette X``               the candy the next cell taps place (``.`` clears, set-up)
@@ -21,6 +23,9 @@ Touch commands (rows and columns from 0 at the top left, as in ``companion hint`
 ``keep X [Y]``              the candies kept from the Blast being solved
 ``no-blasts``               nobody can make a Blast (the companion checks)
 ``draw X R C``              "No Blasts?": candy X from the bag replaces the one at R C
+``tilt``                    "Tilted": the board was tilted toward the player and let go
+                            (for a table without a working tray sensor; with one that
+                            has reported a tilt this game, tap it twice to confirm)
 ``refill XYZ...``           the refilled candies in refill order (bottom to top)
 ``return P X Y``            player P (1-based) puts back candies X and Y
 ``quick KIND X [N]``        quick mode: a KIND (3, 4, 5-6, box) Blast of X removing N
@@ -37,9 +42,9 @@ is nothing to refill, is a gentle warning and changes nothing. Card scans are re
 Sugar Blast has no cards.
 
 >>> s = rules.new_game(["Ana", "Ben"], "five-different")
->>> action_for(s, Touch("palette R", 0.0))
-PickCandy(candy='R')
->>> action_for(s, TrayTilted(1, 20.0, 1.0))
+>>> read(s, new_entry(), Touch("palette R", 0.0))
+(Entry(palette='R', selected=None, draft=(), tilt_seen=None, tilt_confirm=False, tray_seen=False), None, 'Red: now tap the cells.')
+>>> read(s, new_entry(), TrayTilted(1, 20.0, 1.0))
 Traceback (most recent call last):
 ...
 companion.core.errors.IllegalAction: The board tipped, but there is nothing to refill yet. Finish entering the board, then tap Start.
@@ -49,69 +54,106 @@ from __future__ import annotations
 
 import itertools
 import re
+from dataclasses import dataclass, replace
 
 from companion.core.errors import BadCommand, IllegalAction
 from companion.core.events import ButtonPressed, CardScanned, Input, Touch, TrayLevel, TrayTilted
 
 from . import board as B
-from . import rules
+from . import checks, rules
+from .messages import candy as candy_name, count, say
 
-NEW_GAME = "New game: tap a candy colour, then the cells that hold it."
+NEW_GAME = say("new_game")
 
 
 def _no(message: str) -> IllegalAction:
     return IllegalAction(None, message)
 
 
-def new_entry() -> None:
-    """The entry: none yet (the palette, a first tapped candy, the refill draft and a seen
-    tilt are still kept in the rules state through the bookkeeping actions)."""
-    return None
+@dataclass(frozen=True)
+class Entry:
+    """What the table has tapped in that is not yet a rule action.
+
+    ``palette`` the candy the next cell tap places (kept across actions); ``selected``
+    the first candy tapped for a swap; ``draft`` refill candies tapped so far
+    (``((row, col), candy)`` pairs); ``tilt_seen`` the seat the tray tilted toward, the
+    tilt counting when it is level again; ``tilt_confirm`` "Tilted" tapped once while a
+    tray sensor works; ``tray_seen`` the tray sensor has reported a tilt this game.
+    """
+
+    palette: str | None = None
+    selected: B.Cell | None = None
+    draft: tuple[tuple[B.Cell, str], ...] = ()
+    tilt_seen: int | None = None
+    tilt_confirm: bool = False
+    tray_seen: bool = False
+
+    def after_action(self) -> "Entry":
+        """A rule action ends whatever was half tapped in; the palette colour stays."""
+        return Entry(palette=self.palette, tray_seen=self.tray_seen)
 
 
-def read(state: rules.State, entry: None, item: Input) -> tuple[None, rules.Action, str]:
-    """The contract's flow step (``companion.core.game``): one input, one action."""
-    return None, action_for(state, item), ""
+def new_entry() -> Entry:
+    return Entry()
 
 
-def action_for(state: rules.State, item: Input) -> rules.Action:
-    """The rules action this input asks for. Raises :class:`IllegalAction`."""
+Read = tuple[Entry, "rules.Action | None", str]
+
+
+def read(state: rules.State, entry: Entry | None, item: Input) -> Read:
+    """The contract's flow step (``companion.core.game``): ``(entry, action, message)``,
+    action None when the input only changed the entry (``message`` says what it did)."""
+    entry = entry or Entry()
     if isinstance(item, Touch):
-        return _command(state, item.command)
+        return _command(state, entry, item.command)
     if isinstance(item, TrayTilted):
-        return _tilted(state, item.seat)
+        return _tray_tilted(state, entry, item.seat)
     if isinstance(item, TrayLevel):
-        return _level(state)
+        return _level(state, entry)
     if isinstance(item, CardScanned):
-        raise _no("Sugar Blast has no cards to scan: use the board on the screen.")
+        raise _no(say("no_cards"))
     if isinstance(item, ButtonPressed):
-        raise _no("Sugar Blast does not use the buttons yet: use the screen.")
-    raise _no(f"I don't know what {type(item).__name__} means in Sugar Blast.")
+        raise _no(say("no_buttons"))
+    raise _no(say("unknown_input", what=type(item).__name__))
+
+
+def action_for(state: rules.State, item: Input, entry: Entry | None = None) -> "rules.Action | None":
+    """The rules action this input asks for (None: it only changes the entry)."""
+    return read(state, entry, item)[1]
+
+
+def _act(entry: Entry, action) -> Read:
+    return entry.after_action(), action, ""
 
 
 # ---------------------------------------------------------------- the tray
 
-def _tilted(state: rules.State, seat: int) -> rules.Action:
+def _tray_tilted(state: rules.State, entry: Entry, seat: int) -> Read:
     if state.phase != rules.TILT:
-        raise _no("The board tipped, but there is nothing to refill yet. " + rules.waiting(state))
-    mine = state.seats[state.active]
-    if seat != mine:  # a gentle word; nothing changes
-        toward = (state.players[state.seats.index(seat)] if seat in state.seats
-                  else f"the {B.SEAT_EDGES.get(seat, 'other')} side")
-        raise _no(f"The board tipped toward {toward}. {state.players[state.active]}: tilt it toward you "
-                  f"({B.SEAT_EDGES[mine]} of the screen) and let go.")
-    action = rules.TiltSeen(seat)
-    rules.check(state, action)
-    return action
+        raise _no(say("tilt_not_now", waiting=rules.waiting(state)))
+    checks.check(state, rules.Tilted(seat))  # a tilt toward another seat: a gentle word, nothing changes
+    who = state.players[state.active]
+    return replace(entry, tilt_seen=seat, tray_seen=True, tilt_confirm=False), None, say("tilt_seen", who=who)
 
 
-def _level(state: rules.State) -> rules.Action:
-    if state.phase == rules.TILT and state.tilt_seen is not None:
-        return rules.Tilted(state.tilt_seen)
+def _level(state: rules.State, entry: Entry) -> Read:
+    if state.phase == rules.TILT and entry.tilt_seen is not None:
+        return _act(entry, rules.Tilted(entry.tilt_seen))
     if state.phase == rules.TILT:
         who, seat = state.players[state.active], state.seats[state.active]
-        raise _no(f"{who}: tilt the board toward you ({B.SEAT_EDGES[seat]} of the screen), hold it, then let go.")
-    raise _no("The board is level again. " + prompt(state))
+        raise _no(say("tilt_hold", who=who, edge=B.SEAT_EDGES[seat]))
+    raise _no(say("level_again", prompt=prompt(state, entry)))
+
+
+def _tilt_tap(state: rules.State, entry: Entry) -> Read:
+    """"Tilted" on the screen: the tilt and release done by hand. Without a tray sensor
+    (none has reported a tilt this game) it counts at once; with one, the second tap
+    confirms (a tap must not stand in for a tilt the sensor would have seen)."""
+    if state.phase != rules.TILT:
+        raise _no(say("tilt_nothing", waiting=rules.waiting(state)))
+    if entry.tray_seen and not entry.tilt_confirm:
+        return replace(entry, tilt_confirm=True), None, say("tilt_confirm")
+    return _act(entry, rules.Tilted(state.seats[state.active]))
 
 
 # ---------------------------------------------------------------- taps
@@ -121,7 +163,7 @@ _INT = re.compile(r"-?[0-9]{1,3}")
 
 def _ints(args: list[str], n: int, command: str) -> list[int]:
     if len(args) < n or not all(_INT.fullmatch(a) for a in args[:n]):
-        raise BadCommand(command, f"I don't understand {command!r}: it needs {n} numbers.")
+        raise BadCommand(command, say("needs_numbers", command=command, n=n))
     return [int(a) for a in args[:n]]
 
 
@@ -129,86 +171,124 @@ def _letters(args: list[str]) -> tuple[str, ...]:
     return tuple(ch for a in args for ch in a.upper())
 
 
-def _command(state: rules.State, command: str) -> rules.Action:
+def _command(state: rules.State, entry: Entry, command: str) -> Read:
     words = command.strip().split()
     verb, args = (words[0].lower(), words[1:]) if words else ("", [])
     if verb == "palette" and len(args) == 1:
-        return rules.PickCandy(args[0].upper())
+        return _palette(state, entry, args[0].upper())
     if verb == "cell":
         r, c = _ints(args, 2, command)
-        return _cell(state, (r, c))
+        return _cell(state, entry, (r, c))
     if verb == "swap" and len(args) == 4:
         r1, c1, r2, c2 = _ints(args, 4, command)
-        return rules.SwapCandies((r1, c1), (r2, c2))
+        return _act(entry, rules.SwapCandies((r1, c1), (r2, c2)))
     if verb == "board" and args:
         try:
             board = B.parse_board("\n".join(" ".join(args).replace("/", " ").split()))
         except B.BoardError as err:
             raise _no(str(err)) from None
-        return rules.SetBoard(board)
+        return _act(entry, rules.SetBoard(board))
     if verb == "start":
-        return rules.StartGame()
+        return _act(entry, rules.StartGame())
     if verb == "blast" and len(args) == 1:
-        return rules.ChooseBlast(_ints(args, 1, command)[0] - 1)
+        return _act(entry, rules.ChooseBlast(_ints(args, 1, command)[0] - 1))
     if verb == "keep" and args:
-        return rules.KeepCandies(_letters(args))
+        return _act(entry, rules.KeepCandies(_letters(args)))
     if verb == "no-blasts":
-        return rules.NoMoreBlasts()
+        return _no_blasts(state, entry)
     if verb == "draw" and len(args) == 3:
         r, c = _ints(args[1:], 2, command)
-        return rules.NoBlastsDraw(args[0].upper(), (r, c))
+        return _act(entry, rules.NoBlastsDraw(args[0].upper(), (r, c)))
+    if verb == "tilt" and not args:
+        return _tilt_tap(state, entry)
     if verb == "refill":
-        return _refill(state, "".join(args).upper())
+        return _refill(state, entry, "".join(args).upper())
     if verb == "return" and len(args) >= 2:
-        return rules.ReturnCandies(_ints(args, 1, command)[0] - 1, _letters(args[1:]))
+        return _act(entry, rules.ReturnCandies(_ints(args, 1, command)[0] - 1, _letters(args[1:])))
     if verb == "quick" and len(args) in (2, 3):
-        count = _ints(args[2:], 1, command)[0] if len(args) == 3 else None
-        return rules.QuickBlast(args[0].lower(), args[1].upper(), count)
+        n = _ints(args[2:], 1, command)[0] if len(args) == 3 else None
+        return _act(entry, rules.QuickBlast(args[0].lower(), args[1].upper(), n))
     if verb == "done":
-        return _done(state)
-    raise BadCommand(command, f"I don't know the command {command!r}.")
+        return _done(state, entry)
+    raise BadCommand(command, say("unknown_command", command=command))
 
 
-def _cell(state: rules.State, cell: B.Cell) -> rules.Action:
+def _palette(state: rules.State, entry: Entry, candy: str) -> Read:
+    """The palette: legal where a cell tap places a candy (set-up, "No Blasts?", refill)."""
+    checks.need(state, (rules.SETUP, rules.TURN, rules.REFILL), twin=True)
+    if state.phase == rules.TURN and not B.no_blasts(state.board):
+        raise _no(rules.waiting(state))
+    if candy != B.EMPTY or state.phase != rules.SETUP:
+        checks.candy_ok(state, candy)
+    said = say("palette_empty") if candy == B.EMPTY else say("palette_picked", candy=candy_name(candy))
+    return replace(entry, palette=candy), None, said
+
+
+def _no_blasts(state: rules.State, entry: Entry) -> Read:
+    """"No Blasts?": when it is right and a candy can be drawn, a step (draw one), never
+    a refusal; with an empty bag the turn passes."""
+    if not state.quick and state.phase == rules.TURN and B.no_blasts(state.board) and rules.can_draw(state):
+        return replace(entry, selected=None), None, say("no_blasts_right")
+    return _act(entry, rules.NoMoreBlasts())
+
+
+def _cell(state: rules.State, entry: Entry, cell: B.Cell) -> Read:
     """One tap on the board: what it means depends on the phase and what came before."""
     if state.quick:
-        raise _no("Quick mode has no board on the screen: enter each Blast with the buttons.")
+        raise _no(say("quick_no_cells"))
     if state.phase == rules.SETUP:
-        if state.palette is None:
-            raise _no("Tap a candy colour first, then the cells that hold it.")
-        return rules.PlaceCandy(cell[0], cell[1], state.palette)
+        if entry.palette is None:
+            raise _no(say("palette_first"))
+        return entry, rules.PlaceCandy(cell[0], cell[1], entry.palette), ""
     if state.phase == rules.TURN:
-        if B.no_blasts(state.board) and state.palette is not None:
-            return rules.NoBlastsDraw(state.palette, cell)
-        if state.selected is None or not B.neighbours(state.selected, cell):
-            return rules.SelectCell(None if state.selected == cell else cell)
-        return rules.SwapCandies(state.selected, cell)
+        if B.no_blasts(state.board) and entry.palette is not None:
+            return _act(entry, rules.NoBlastsDraw(entry.palette, cell))
+        if entry.selected is not None and B.neighbours(entry.selected, cell):
+            return _act(entry, rules.SwapCandies(entry.selected, cell))
+        if entry.selected == cell:
+            return replace(entry, selected=None), None, say("swap_cancelled")
+        if not checks.cell_ok(cell) or state.board[cell[0]][cell[1]] == B.EMPTY:
+            raise _no(say("tap_a_candy"))
+        name = candy_name(state.board[cell[0]][cell[1]])
+        return replace(entry, selected=cell), None, say("selected", candy=name)
     if state.phase == rules.REFILL:
-        if state.palette is None:
-            raise _no("Tap the colour of the candy from the bag first, then its space.")
-        placed = dict(state.draft)
-        placed[cell] = state.palette
-        if set(placed) == set(B.empty_cells(state.board)) and cell in placed:
-            return rules.Refill.of(placed)  # the last space: the whole refill is checked now
-        return rules.DraftCandy(cell, state.palette)
+        return _draft(state, entry, cell)
     raise _no(rules.waiting(state))
 
 
-def _refill(state: rules.State, letters: str) -> rules.Action:
+def _draft(state: rules.State, entry: Entry, cell: B.Cell) -> Read:
+    """A refill candy tapped in; the tap that fills the last space is the ``Refill``."""
+    if entry.palette is None or entry.palette == B.EMPTY:
+        raise _no(say("refill_colour_first"))
+    if not checks.cell_ok(cell) or state.board[cell[0]][cell[1]] != B.EMPTY:
+        raise _no(say("refill_space_full"))
+    checks.candy_ok(state, entry.palette)
+    placed = dict(entry.draft)
+    placed[cell] = entry.palette
+    if set(placed) == set(B.empty_cells(state.board)):
+        return _act(entry, rules.Refill.of(placed))  # the last space: the whole refill is checked now
+    if not rules._fits(rules.counts(placed.values()), rules.plus(state.bag, state.discards)):
+        raise _no(say("refill_none_left", candy=candy_name(entry.palette)))
+    left = state.holes - len(placed)
+    said = say("refill_placed", candy=candy_name(entry.palette), spaces=count(left, "space"))
+    return replace(entry, draft=tuple(sorted(placed.items()))), None, said
+
+
+def _refill(state: rules.State, entry: Entry, letters: str) -> Read:
     if state.phase != rules.REFILL or state.quick:
-        raise _no(rules.waiting(state) if state.phase != rules.REFILL else "Quick mode: just tap Done.")
+        raise _no(rules.waiting(state) if state.phase != rules.REFILL else say("quick_done"))
     order = B.refill_order(state.board, state.seats[state.active])
     if len(letters) != len(order):
-        raise _no(f"Fill every empty space: {len(order)} candies, one in each.")
-    return rules.Refill.of(dict(zip(order, letters)))
+        raise _no(say("refill_every", n_candies=count(len(order), "candy")))
+    return _act(entry, rules.Refill.of(dict(zip(order, letters))))
 
 
-def _done(state: rules.State) -> rules.Action:
+def _done(state: rules.State, entry: Entry) -> Read:
     if state.phase == rules.SETUP:
-        return rules.StartGame()
+        return _act(entry, rules.StartGame())
     if state.phase == rules.REFILL:
-        return rules.Refill(() if state.quick else tuple(state.draft))
-    return rules.NoMoreBlasts()
+        return _act(entry, rules.Refill(() if state.quick else tuple(entry.draft)))
+    return _no_blasts(state, entry)
 
 
 # ---------------------------------------------------------------- choices for the screen
@@ -240,34 +320,35 @@ def return_options(state: rules.State) -> tuple[int, list[tuple[str, ...]]] | No
     return p, sorted(set(itertools.combinations(pool, n)), key=lambda ks: [rules.KINDS.index(k) for k in ks])
 
 
-def prompt(state: rules.State, entry: None = None) -> str:
+def prompt(state: rules.State, entry: Entry | None = None) -> str:
     """What the table should do next, in a few words, for the screen."""
+    entry = entry or Entry()
     who = state.players[state.active]
     phase = state.phase
     if phase == rules.SETUP:
         if state.quick:
-            return "Quick mode: fill the board from the bag, then tap Start."
-        return f"Tap a colour, then its cells ({state.on_board_n} of {rules.CELLS}). Tap Start when full."
+            return say("prompt_setup_quick")
+        return say("prompt_setup", on=state.on_board_n, cells=rules.CELLS)
     if phase == rules.TURN and not state.quick:
-        if state.selected is not None:
-            return f"{who}: tap a candy next to it to swap, or tap it again to let go."
+        if entry.selected is not None:
+            return say("prompt_selected", who=who)
         if B.no_blasts(state.board):
-            return (f"No Blasts! {who}: take 1 candy from the bag, tap its colour, then the candy it replaces."
-                    if rules.can_draw(state) else f"No Blasts and the bag is empty: tap No Blasts to pass.")
-        return f"{who}: tap two candies next to each other to swap them."
+            return say("prompt_no_blasts_draw", who=who) if rules.can_draw(state) else say("prompt_no_blasts_pass")
+        return say("prompt_swap", who=who)
     if phase == rules.TURN:
-        return f"{who}: tap the Blast you made, then its colour. None? Tap No more Blasts."
+        return say("prompt_quick_turn", who=who)
     if phase == rules.CASCADE and state.quick:
-        return f"{who}: a new Blast? Tap its kind, then its colour. If not, tap No more Blasts."
-    if phase == rules.TILT and state.tilt_seen is not None:
-        return f"{who}: now let the board go back level."
+        return say("prompt_quick_cascade", who=who)
+    if phase == rules.TILT and entry.tilt_seen is not None:
+        return say("prompt_let_go", who=who)
+    if phase == rules.TILT and entry.tilt_confirm:
+        return say("prompt_tilt_confirm", who=who)
     if phase == rules.REFILL:
-        n = state.holes - len(state.draft)
-        tail = " then tap Done." if state.quick else ": tap a colour, then the space."
-        return f"Fill {n} space{'s' * (n != 1)} from the bag, bottom to top{tail}"
+        n = state.holes - len(entry.draft)
+        return say("prompt_refill_quick" if state.quick else "prompt_refill", spaces=count(n, "space"))
     if phase == rules.RETURN:
         names = " and ".join(state.players[p] for p in state.to_return)
-        return f"Not enough candies: {names}, put {rules.RETURN_EACH} of your candies back in the bag."
+        return say("prompt_return", names=names, n=rules.RETURN_EACH)
     if phase == rules.OVER:
-        return "Game over."
+        return say("prompt_over")
     return rules.waiting(state)

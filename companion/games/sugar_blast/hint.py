@@ -1,12 +1,13 @@
-"""``companion hint sugar-blast BOARD``: every legal swap on a typed board and its Blasts."""
+"""``companion hint sugar-blast BOARD``: the Blasts already on a typed board, then every
+legal swap and its Blasts. People read rows and columns from 1; each swap also shows
+the ``/swap`` command to type (0-based, like ``--json``)."""
 
 from __future__ import annotations
 
 import json
 
 from . import board as B
-
-KIND_NAMES = {"3": "3-Blast", "4": "4-Blast", "5-6": "5-6-Blast", "box": "Box-Blast"}
+from .messages import blast_name, count, say, where
 
 
 def main(text: str, as_json: bool = False) -> str:
@@ -16,13 +17,18 @@ def main(text: str, as_json: bool = False) -> str:
     hint = B.hint_json(board)
     if as_json:
         return json.dumps(hint)
+    standing = B.find_blasts(board)
+    if standing:  # possible after a refill: those are solved before any swap
+        parts = [say("hint_already_one", blast=blast_name(b.kind), candy=B.NAMES[b.candy],
+                     cells="; ".join(where(c) for c in b.cells)) for b in standing]
+        return say("hint_already", blasts=" and ".join(parts), them="it" if len(parts) == 1 else "them")
     if hint["no_blasts"]:
-        return "No Blasts: no swap makes one. Take 1 candy from the bag and swap it with a different one."
-    lines = [f"{len(hint['swaps'])} swap{'s' * (len(hint['swaps']) != 1)} make a Blast "
-             "(row, column from 0 at the top left):"]
+        return say("hint_none")
+    lines = [say("hint_swaps", swaps=count(len(hint["swaps"]), "swap"))]
     for swap in hint["swaps"]:
         (r1, c1), (r2, c2) = swap["from"], swap["to"]
-        blasts = "; ".join(f"{KIND_NAMES[b['kind']]} of {B.NAMES[b['candy']]} ({len(b['cells'])} candies)"
-                           for b in swap["blasts"])
-        lines.append(f"  swap ({r1}, {c1}) {board[r1][c1]} with ({r2}, {c2}) {board[r2][c2]}: {blasts}")
+        blasts = "; ".join(say("hint_blast", blast=blast_name(b["kind"]), candy=B.NAMES[b["candy"]],
+                               n_candies=count(len(b["cells"]), "candy")) for b in swap["blasts"])
+        lines.append(say("hint_swap", a=where((r1, c1)), ca=board[r1][c1], b=where((r2, c2)), cb=board[r2][c2],
+                         blasts=blasts, raw=f"{r1} {c1} {r2} {c2}"))
     return "\n".join(lines)

@@ -1,0 +1,235 @@
+"""Every message a Sugar Blast player can see, in one place (issue 9).
+
+The rules, the flow, the screen and ``companion hint`` speak only through :func:`say`,
+so the words are checked together by ``tests/test_messages.py``: no "1 candies", rows
+and columns counted from 1 as a person counts them (``where``), and a Blast named by
+its kind ("5-6-Blast", "Box-Blast"), never by a number of candies ("7-Blast").
+
+>>> where((0, 2))
+'row 1, column 3'
+>>> say("slid", who="Ana", edge="bottom")
+'The candies slid toward Ana (bottom of the board).'
+>>> blast_name("box"), count(1, "space")
+('Box-Blast', '1 space')
+"""
+
+from __future__ import annotations
+
+import string
+
+from . import board as B
+
+#: A Blast's name by its kind (rulebook, "Gameplay").
+BLAST_NAMES = {"3": "3-Blast", "4": "4-Blast", "5-6": "5-6-Blast", "box": "Box-Blast"}
+
+
+def blast_name(kind: str) -> str:
+    return BLAST_NAMES[kind]
+
+
+def count(n: int, word: str, plural: str | None = None) -> str:
+    """``n`` things in words: "no candies", "1 candy", "3 candies"."""
+    many = plural or (word[:-1] + "ies" if word.endswith("y") else word + "s")
+    if n == 0:
+        return f"no {many}"
+    return f"1 {word}" if n == 1 else f"{n} {many}"
+
+
+def where(cell: tuple[int, int]) -> str:
+    """A cell as a person reads it: rows from 1 at the top, columns from 1 at the left."""
+    return f"row {cell[0] + 1}, column {cell[1] + 1}"
+
+
+def numbers(values) -> str:
+    """Allowed numbers in words: "6", "5 to 12", "3 or 6"."""
+    values = sorted(set(values))
+    if len(values) == 1:
+        return str(values[0])
+    if values == list(range(values[0], values[-1] + 1)) and len(values) > 2:
+        return f"{values[0]} to {values[-1]}"
+    return ", ".join(map(str, values[:-1])) + f" or {values[-1]}"
+
+
+def candy(letter: str) -> str:
+    return B.NAMES[letter]
+
+
+def candies(counts: dict[str, int] | tuple[int, ...]) -> str:
+    """Candies by kind in words: "2 Red, 1 Blue", or "nothing"."""
+    if not isinstance(counts, dict):
+        counts = dict(zip(B.KINDS, counts))
+    return ", ".join(f"{n} {B.NAMES[k]}" for k, n in counts.items() if n) or "nothing"
+
+
+#: key -> template. Fields: ``who`` a player's name; ``candy`` a candy's colour name;
+#: ``cell`` a cell from :func:`where`; ``line`` "row 3" / "column 2" (from 1); counts
+#: already in words (``spaces``, ``n_candies`` ...: from :func:`count`); ``blast`` a
+#: name from :func:`blast_name`; ``allowed`` from :func:`numbers`.
+TEXT: dict[str, str] = {
+    # set-up
+    "new_game": "New game: tap a candy colour, then the cells that hold it.",
+    "not_a_candy": "{letter!r} is not a candy: use {letters}.",
+    "out_in_solo": "{candy} candies are out of the game in solo mode.",
+    "board_shape": "The board has {rows} rows of {cols} candies.",
+    "too_many_of": "That is {n_candies}, but the game has only {most}.",
+    "no_such_cell": "There is no cell at {cell}.",
+    "cell_empty": "1 cell is still empty: fill the whole board first.",
+    "cells_empty": "{n} cells are still empty: fill the whole board first.",
+    "start_run": "{n} {candy} candies are in a line in {line}: mix the candies on the board and enter it again.",
+    "board_ready": "The board is ready. {who} goes first.",
+    "palette_picked": "{candy}: now tap the cells.",
+    "palette_empty": "Empty: now tap the cells to clear.",
+    "palette_first": "Tap a candy colour first, then the cells that hold it.",
+    # a turn
+    "swap_neighbours": "Swap two candies that touch side by side or one above the other.",
+    "swap_no_blast": "That swap makes no Blast: try another one.",
+    "tap_a_candy": "Tap a candy on the board.",
+    "selected": "{candy} chosen: tap the candy to swap it with.",
+    "swap_cancelled": "Swap cancelled.",
+    "still_a_blast": "There is still a swap that makes a Blast: look again (ask for a hint).",
+    "no_blasts_right": "Right: no swap makes a Blast. Take 1 candy from the bag, tap its colour, "
+                       "then the candy it replaces.",
+    "bag_lacks": "By my count there is no {candy} candy in the bag.",
+    "draw_different": "Swap the candy from the bag with a candy of a different kind on the board.",
+    "drawn": "{candy} from the bag replaces {old}; the {old} goes into the bag.",
+    "blasts_at_once": "{n} Blasts at once! Choose which one to solve first.",
+    "choose_range": "Choose Blast 1 to {n}.",
+    # what a Blast does
+    "blast_3": "3-Blast! Remove the 3 {candy} candies and keep 1.",
+    "blast_4": "4-Blast! Remove every candy in {line}; {keep}.",
+    "blast_4_quick": "4-Blast! Remove every candy in that row or column; {keep}.",
+    "blast_56": "5-6-Blast! Remove every {candy} candy on the board and keep 2.",
+    "blast_box": "Box-Blast! Remove the {candy} candies and the rest of the box ({n_candies}); {keep}.",
+    "keep_one": "keep 1 {candy}",
+    "keep_one_other": "keep 1 {candy} and 1 candy of another kind",
+    "keep_want": "From this Blast, {keep}.",
+    "keep_only_removed": "Keep only candies this Blast removes ({removed}): {keep}.",
+    "kept": "{who} keeps {kept}; {discarded} to the discards.",
+    # tilt and refill
+    "tilt_now": "{who}: tilt the board toward you, then let it go.",
+    "tilt_seen": "Tilted toward {who}: now let the board go level.",
+    "tilt_wrong_seat": "The board tipped toward {toward}. {who}: tilt it toward you ({edge} of the screen) "
+                       "and let go.",
+    "tilt_not_now": "The board tipped, but there is nothing to refill yet. {waiting}",
+    "tilt_hold": "{who}: tilt the board toward you ({edge} of the screen), hold it, then let go.",
+    "level_again": "The board is level again. {prompt}",
+    "tilt_nothing": "Nothing to refill now: {waiting}",
+    "tilt_confirm": "The tray sensor is on: tilt the board toward you and let go. If you already did, "
+                    "tap Tilted again.",
+    "slid": "The candies slid toward {who} ({edge} of the board).",
+    "refill": "Fill {spaces} from the bag, bottom to top",
+    "refill_short": "The bag has only {n_candies}: put them all in, then fill the other {spaces} "
+                    "with discarded candies.",
+    "refill_every": "Fill every empty space: {n_candies}, one in each.",
+    "refill_space_full": "That space already has a candy: tap an empty space.",
+    "refill_none_left": "By my count there are no more {candy} candies to refill with.",
+    "refill_colour_first": "Tap the colour of the candy from the bag first, then its space.",
+    "refill_placed": "{candy} placed: {spaces} to go.",
+    "refill_bag_check": "By my count the bag holds {bag}: check the candies you placed.",
+    "refill_discards_check": "Use every candy in the bag ({bag}), then discarded ones ({discards}): "
+                             "check the candies you placed.",
+    "refill_quick_done": "Quick mode has no board: just tap Done when the spaces are filled.",
+    "any_new_blasts": "Any new Blasts? Enter them, or tap No more Blasts.",
+    "return_two": "Not enough candies to fill {spaces}: every player chooses {n} of their candies and puts "
+                  "them back in the bag.",
+    "return_done_already": "That player has already put candies back.",
+    "no_such_player": "No such player.",
+    "return_which": "{who}: put back {n_candies} ({have}).",
+    "returned": "{who} puts {what} back in the bag.",
+    # quick mode
+    "quick_kind": "A Blast is 3, 4, 5-6 or box.",
+    "quick_count": "A {blast} removes {allowed} candies: how many did it remove?",
+    "quick_only": "That is only for quick mode.",
+    "quick_no_board": "Quick mode has no board to enter candies on.",
+    "quick_no_cells": "Quick mode has no board on the screen: enter each Blast with the buttons.",
+    "quick_done": "Quick mode: just tap Done.",
+    # the end
+    "turn": "{who}'s turn.",
+    "next_turn": "Next turn.",
+    "goal_met": "{who} meets the Goal Card: {goal}",
+    "wins": "{who} wins!",
+    "solo_win": "{who} collected {n_candies} in one turn: you win!",
+    "solo_loss": "The bag cannot fill {spaces}: the game is lost. Try again!",
+    "over": "The game is over: start a new game to play again.",
+    "headline_goal": "{who} meets the Goal Card ({goal}) and wins!",
+    "headline_solo_win": "{who} collected {n_candies} in one turn: a win!",
+    "headline_solo_loss": "Not enough candies in the bag to refill the board: the solo game is lost.",
+    # waiting for something else
+    "wait_setup": "Finish entering the board, then tap Start.",
+    "wait_turn": "{who}: swap two candies next to each other.",
+    "wait_turn_quick": "{who}: enter the Blast you made.",
+    "wait_choose": "{who}: choose which Blast to solve first.",
+    "wait_keep": "{who}: choose the candies to keep from this Blast.",
+    "wait_tilt": "{who}: tilt the board toward you, then let it go (or tap Tilted).",
+    "wait_return": "Every player puts 2 of their candies back in the bag first.",
+    "wait_refill": "Fill the empty spaces from the bag first.",
+    "wait_cascade": "{who}: enter a new Blast, or tap No more Blasts.",
+    # prompts
+    "prompt_setup": "Tap a colour, then its cells ({on} of {cells}). Tap Start when full.",
+    "prompt_setup_quick": "Quick mode: fill the board from the bag, then tap Start.",
+    "prompt_selected": "{who}: tap a candy next to it to swap, or tap it again to let go.",
+    "prompt_no_blasts_draw": "No Blasts! {who}: take 1 candy from the bag, tap its colour, then the candy it replaces.",
+    "prompt_no_blasts_pass": "No Blasts and the bag is empty: tap No Blasts to pass.",
+    "prompt_swap": "{who}: tap two candies next to each other to swap them.",
+    "prompt_quick_turn": "{who}: tap the Blast you made, then its colour. None? Tap No more Blasts.",
+    "prompt_quick_cascade": "{who}: a new Blast? Tap its kind, then its colour. If not, tap No more Blasts.",
+    "prompt_let_go": "{who}: now let the board go back level.",
+    "prompt_tilt_confirm": "{who}: tap Tilted again if you tilted the board and let it go.",
+    "prompt_refill": "Fill {spaces} from the bag, bottom to top: tap a colour, then the space.",
+    "prompt_refill_quick": "Fill {spaces} from the bag, bottom to top, then tap Done.",
+    "prompt_return": "Not enough candies: {names}, put {n} of your candies back in the bag.",
+    "prompt_over": "Game over.",
+    # inputs the game cannot use
+    "no_cards": "Sugar Blast has no cards to scan: use the board on the screen.",
+    "no_buttons": "Sugar Blast does not use the buttons yet: use the screen.",
+    "unknown_input": "I don't know what {what} means in Sugar Blast.",
+    "needs_numbers": "I don't understand {command!r}: it needs {n} numbers.",
+    "unknown_command": "I don't know the command {command!r}.",
+    # the screen
+    "screen_hint": "Hint: swap the two candies in the bright blue frames.",
+    "screen_hint_draw": "No Blasts possible: take 1 candy from the bag, tap its colour, then the candy it replaces.",
+    "screen_hint_pass": "No Blasts possible: tap No Blasts?",
+    "screen_quick_board": "Quick mode: no board on screen. On the board: {on}, empty: {holes}.",
+    "screen_bag_short": "Bag short: then use {n_candies} from the discards.",
+    "screen_slid_to": "The candies slide to the {edge} of the board.",
+    # companion hint
+    "hint_none": "No Blasts: no swap makes one. Take 1 candy from the bag and swap it with a different one.",
+    "hint_already": "The board already holds {blasts}: solve {them} first.",
+    "hint_already_one": "{blast} of {candy} at {cells}",
+    "hint_swaps": "{swaps} make a Blast (rows and columns counted from 1 at the top left):",
+    "hint_swap": "  swap {a} {ca} with {b} {cb}: {blasts}  (type /swap {raw})",
+    "hint_blast": "{blast} of {candy} ({n_candies})",
+}
+
+
+def say(key: str, **values) -> str:
+    """The message ``key`` with its fields filled in (KeyError: a field is missing)."""
+    return TEXT[key].format(**values)
+
+
+def fields(key: str) -> list[str]:
+    """The names of the fields in the template ``key`` (for the catalogue test)."""
+    return [f for _, f, _, _ in string.Formatter().parse(TEXT[key]) if f]
+
+
+def line_of(cells) -> str:
+    """"row 3" or "column 2" (from 1) for a straight line of cells."""
+    cells = list(cells)
+    if cells[0][0] == cells[-1][0]:
+        return f"row {cells[0][0] + 1}"
+    return f"column {cells[0][1] + 1}"
+
+
+def describe(blast, removing: int | None = None) -> str:
+    """What to remove and what to keep, for the screen (the Blast named by its kind)."""
+    name = B.NAMES[blast.candy]
+    keep = say("keep_one_other" if blast.keep_other else "keep_one", candy=name)
+    if blast.kind == "3":
+        return say("blast_3", candy=name)
+    if blast.kind == "4":
+        if not blast.cells:
+            return say("blast_4_quick", keep=keep)
+        return say("blast_4", line=line_of(blast.cells), keep=keep)
+    if blast.kind == "5-6":
+        return say("blast_56", candy=name)
+    return say("blast_box", candy=name, n_candies=count(len(blast.removes) or removing or 0, "candy"), keep=keep)
