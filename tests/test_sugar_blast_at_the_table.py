@@ -1,0 +1,157 @@
+"""Sugar Blast at a real table (issue 9): what a family types and reads through
+``companion run --headless --simulate`` and ``companion hint``."""
+
+import re
+import subprocess
+import sys
+
+import pytest
+
+from companion.core.clock import FakeClock
+from companion.core.events import Touch, TrayLevel, TrayTilted
+from companion.core.store import EventStore
+from companion.games.sugar_blast import rules as R
+from companion.table import Session
+
+# The issue's board: swapping row 5 column 4 with row 5 column 5 (``/swap 4 3 4 4``)
+# makes two Blasts at once: Green across row 5 and Blue down column 5.
+TWO = "POYBRP/GOBORP/GRRPBY/YBPOBR/YGGBGP/RPRYGG"
+# Swapping (1,2)<->(2,2) puts a Yellow where a row of 4 crosses a column of 3: 6 candies.
+L_OF_SIX = "RGBPRO/GRYBOR/YYBYOP/ROYGBG/PBYRPR/BPOGRB"
+# The same with a row of 5: 7 candies.
+L_OF_SEVEN = "RGBPRO/GRYBOR/YYBYYP/ROYGBG/PBYRPR/BPOGRB"
+# No swap makes a Blast.
+STUCK = "RROOYY/GGBBPP/RROOYY/GGBBPP/RROOYY/GGBBPP"
+
+
+def count_named(text):
+    """A Blast named by a number of candies ("7-Blast"), not by its kind."""
+    for kind in ("5-6-Blast", "3-Blast", "4-Blast"):
+        text = text.replace(kind, "")
+    return re.search(r"[0-9]+-Blast", text)
+
+
+def play(tmp_path, *lines, options=("--goal", "nine-any"), names="Ana,Ben"):
+    """The text log of a headless Sugar Blast game fed ``lines`` (``/cmd`` a touch)."""
+    proc = subprocess.run([sys.executable, "-m", "companion.cli", "run", "--headless", "--simulate", "--game",
+                           "sugar-blast", *options, "--names", names, "--store", str(tmp_path / "table.db")],
+                          input="\n".join(lines) + "\n", capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout.splitlines()[1:]  # the first line names the game
+
+
+def hint(tmp_path, board):
+    f = tmp_path / "board.txt"
+    f.write_text(board.replace("/", "\n") + "\n")
+    proc = subprocess.run([sys.executable, "-m", "companion.cli", "hint", "sugar-blast", str(f)],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout
+
+
+def test_two_blasts_from_one_swap_are_each_tilted_and_refilled_on_their_own(tmp_path):
+    out = play(tmp_path, f"/board {TWO}", "/start", "/swap 4 3 4 4", "/blast 2", "/keep G", "/tilt", "/refill RPB")
+    assert out[2] == "2 Blasts at once! Choose which one to solve first."
+    assert out[3].startswith("3-Blast! Remove the 3 Green candies")
+    # Green is removed, then tilted and refilled alone: the Blue column waits
+    assert out[4] == "Ana keeps 1 Green; 2 candies to the discards. Ana: tilt the board toward you, then let it go."
+    assert out[5] == "The candies slid toward Ana (bottom of the board). Fill 3 spaces from the bag, bottom to top"
+    # after that refill the Blue column still stands: it is solved now
+    assert out[6].startswith("3-Blast! Remove the 3 Blue candies")
+    assert not any(line.startswith("REJECTED") for line in out)
+
+
+def test_blue_first_then_the_green_row_that_still_stands_after_the_refill(tmp_path):
+    # Blue's removal and the slide leave row 5's Greens where they were; the refill
+    # (R P R down column 5) makes one more Blast: both are offered again.
+    out = play(tmp_path, f"/board {TWO}", "/start", "/swap 4 3 4 4", "/blast 1", "/keep B", "/tilt", "/refill RPR",
+               "/blast 2")
+    assert out[3].startswith("3-Blast! Remove the 3 Blue candies")
+    assert out[5].startswith("The candies slid toward Ana")
+    assert out[6] == "2 Blasts at once! Choose which one to solve first."
+    assert out[7].startswith("3-Blast! Remove the 3 Green candies")
+    # (a Blast broken by the first one's removal is not solved: test_sugar_blast_rules,
+    # test_two_blasts_at_once_the_player_chooses_which_to_solve_first)
+
+
+@pytest.mark.parametrize("board", [L_OF_SIX, L_OF_SEVEN])
+def test_a_t_or_l_of_six_or_seven_is_a_five_six_blast_named_by_its_kind(tmp_path, board):
+    out = play(tmp_path, f"/board {board}", "/start", "/swap 1 2 2 2", "/keep Y Y")
+    assert out[2] == "5-6-Blast! Remove every Yellow candy on the board and keep 2."
+    assert out[3].startswith("Ana keeps 2 Yellow")
+    text = hint(tmp_path, board)
+    assert "swap row 2, column 3 Y with row 3, column 3 B: 5-6-Blast of Yellow" in text
+    assert not any(count_named(line) for line in out + text.splitlines())
+
+
+def test_solo_is_lost_when_the_bag_alone_cannot_refill(tmp_path):
+    # Quick solo: 24 candies in the bag. Two Blasts of 12 empty it (the discards hold 20);
+    # a 3-Blast then leaves 3 spaces the bag cannot fill: lost, discards or not.
+    out = play(tmp_path, "/start", "/quick 5-6 R 12", "/keep R R", "/tilt", "/done",
+               "/quick 5-6 B 12", "/keep B B", "/tilt", "/done", "/quick 3 G", "/keep G", "/tilt",
+               options=("--solo", "--quick"), names="Ana")
+    assert out[-1] == "The candies slid toward Ana (bottom of the board). The bag cannot fill 3 spaces: the game is lost. Try again!"
+
+
+def test_quick_mode_checks_each_kind_against_what_it_can_remove(tmp_path):
+    out = play(tmp_path, "/start", "/quick 5-6 R 30", "/quick 4 R 5", "/quick box R 5", "/quick 4 R 6",
+               options=("--goal", "nine-any", "--quick"))
+    assert out[1] == "REJECTED quick 5-6 R 30: A 5-6-Blast removes 5 to 12 candies: how many did it remove?"
+    assert out[2] == "REJECTED quick 4 R 5: A 4-Blast removes 6 candies: how many did it remove?"
+    assert out[3] == "REJECTED quick box R 5: A Box-Blast removes 9 candies: how many did it remove?"
+    assert out[4].startswith("4-Blast! Remove every candy in that row or column")
+
+
+def test_rows_and_columns_are_counted_from_1_in_what_people_read(tmp_path):
+    out = play(tmp_path, "/board RRRGBP/GOBORP/GRRPBY/YBPOBR/YGGBGP/RPRYGG", "/start")
+    assert out[-1] == ("REJECTED start: 3 Red candies are in a line in row 1: mix the candies on the board and "
+                       "enter it again.")
+    text = hint(tmp_path, TWO)
+    assert "(rows and columns counted from 1 at the top left)" in text
+    assert "swap row 5, column 4 B with row 5, column 5 G" in text and "(type /swap 4 3 4 4)" in text
+
+
+def test_without_a_tray_sensor_tilted_is_one_tap(tmp_path):
+    out = play(tmp_path, f"/board {TWO}", "/start", "/swap 4 3 4 4", "/blast 1", "/keep B", "/tilt")
+    assert out[-1].startswith("The candies slid toward Ana") and "Fill 3 spaces" in out[-1]
+
+
+def test_with_a_working_tray_sensor_tilted_asks_to_confirm():
+    s = Session.start("sugar-blast", ["Ana", "Ben"], EventStore(":memory:"), FakeClock(), options={"goal": "nine-any"})
+    for n, command in enumerate([f"board {TWO}", "start", "swap 4 3 4 4", "blast 1", "keep B"]):
+        assert s.handle(Touch(command, n)).verdict == "accepted"
+    assert [s.handle(i).verdict for i in (TrayTilted(1, 20.0, 6), TrayLevel(7))] == ["accepted", "accepted"]
+    s.handle(Touch("refill RPR", 8))
+    while s.state.phase != R.TILT:  # play on to the next tilt: Ben's turn, one swap
+        assert s.state.phase in (R.KEEP, R.CHOOSE, R.TURN), s.state.phase
+        if s.state.phase == R.CHOOSE:
+            s.handle(Touch("blast 1", 9))
+        elif s.state.phase == R.KEEP:
+            from companion.games.sugar_blast import flow
+            s.handle(Touch("keep " + " ".join(flow.keep_options(s.state)[0]), 9))
+        else:
+            from companion.games.sugar_blast import board as B
+            swap = B.legal_swaps(s.state.board)[0]
+            s.handle(Touch(f"swap {swap.frm[0]} {swap.frm[1]} {swap.to[0]} {swap.to[1]}", 9))
+    first = s.handle(Touch("tilt", 10))
+    assert first.verdict == "accepted" and "tap Tilted again" in first.message and s.state.phase == R.TILT
+    assert s.last_ok is not False
+    second = s.handle(Touch("tilt", 11))
+    assert second.verdict == "accepted" and s.state.phase in (R.REFILL, R.RETURN, R.OVER)
+
+
+def test_hint_reports_a_blast_already_on_the_board(tmp_path):
+    text = hint(tmp_path, "RRRGBP/GOBORP/GRRPBY/YBPOBR/YGGBGP/RPRYGG")
+    assert text.strip() == ("The board already holds 3-Blast of Red at row 1, column 1; row 1, column 2; "
+                            "row 1, column 3: solve it first.")
+    assert "No Blasts" not in text
+
+
+def test_no_blasts_tapped_when_right_is_a_step_not_an_error(tmp_path):
+    out = play(tmp_path, f"/board {STUCK}", "/start", "/no-blasts")
+    assert out[-1] == ("Right: no swap makes a Blast. Take 1 candy from the bag, tap its colour, then the candy it "
+                       "replaces.")
+    s = Session.start("sugar-blast", ["Ana", "Ben"], EventStore(":memory:"), FakeClock(), options={"goal": "nine-any"})
+    for n, command in enumerate([f"board {STUCK}", "start", "no-blasts"]):
+        verdict = s.handle(Touch(command, n))
+    assert verdict.verdict == "accepted" and s.last_ok is not False and s.state.phase == R.TURN
