@@ -258,7 +258,7 @@ def check(state: State, action) -> None:
         raise _no(waiting(state))
     rule = CHECKS.get(type(action))
     if rule is None:
-        raise _no(f"Unknown action {action!r}")
+        raise _no(say("unknown_action", action=type(action).__name__))
     rule(state, action)
 
 

@@ -185,6 +185,7 @@ TEXT: dict[str, str] = {
     "unknown_input": "I don't know what {what} means in Sugar Blast.",
     "needs_numbers": "I don't understand {command!r}: it needs {n} numbers.",
     "unknown_command": "I don't know the command {command!r}.",
+    "unknown_action": "I don't know how to do {action} in this game.",
     # the screen
     "screen_hint": "Hint: swap the two candies in the bright blue frames.",
     "screen_hint_draw": "No Blasts possible: take 1 candy from the bag, tap its colour, then the candy it replaces.",

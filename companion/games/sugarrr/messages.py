@@ -124,6 +124,7 @@ TEXT: dict[str, str] = {
     "wrong_reader": "It is {who}'s turn: that card came from {other}'s reader.",
     "needs_number": "{verb} needs a number, like '{example}'.",
     "unknown_command": "I don't know the command {command!r}.",
+    "unknown_action": "I don't know how to do {action} in this game.",
 }
 
 

@@ -420,7 +420,7 @@ def check(state: State, action: Action) -> None:
         if phase != HAND:
             raise IllegalAction(None, _busy(state))
         return
-    raise IllegalAction(None, f"Unknown action {action!r}")
+    raise IllegalAction(None, say("unknown_action", action=type(action).__name__))
 
 
 def _busy(state: State) -> str:
