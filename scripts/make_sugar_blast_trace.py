@@ -44,6 +44,7 @@ class Table:
         self.t = 0.0
         self.lines: list[dict] = []
         self.state = rules.new_game(PLAYERS, GOAL)
+        self.entry = flow.new_entry()
         self.stats = {"refills": 0, "cascades": 0, "tilt_seats": set(), "rejected": []}
 
     # ------------------------------------------------------------ emitting
@@ -52,8 +53,11 @@ class Table:
 
     def feed(self, item, expect: bool = True) -> list:
         try:
-            action = flow.action_for(self.state, item)
-            self.state, events = rules.step(self.state, action)
+            entry, action, said = flow.read(self.state, self.entry, item)
+            events = []
+            if action is not None:
+                self.state, events = rules.step(self.state, action)
+            self.entry = entry
         except IllegalAction as err:
             if expect:
                 raise SystemExit(f"simulation error at t={self.t}: {item} was refused: {err.message}")
@@ -168,7 +172,7 @@ class Table:
             spare = [k for k, c in zip(rules.KINDS, s.discards) for _ in range(c)]
             self.rng.shuffle(spare)
             drawn += spare[:len(order) - len(drawn)]
-        palette = s.palette
+        palette = self.entry.palette
         for cell, candy in zip(order, drawn):
             if candy != palette:
                 self.touch(f"palette {candy}", lo=0.5, hi=1.5)
