@@ -15,7 +15,7 @@ from companion.games.sugarrr import messages as sugarrr_messages
 from companion.games.sugarrr import rules as sugarrr_rules
 
 GAMES = {"sugarrr": (sugarrr_messages, sugarrr_rules), "sugar-blast": (blast_messages, blast_rules)}
-PACKAGES = {"sugarrr": ("rules", "flow", "scoring"), "sugar-blast": ("rules", "checks", "flow", "hint", "actions")}
+PACKAGES = {"sugarrr": ("rules", "checks", "actions", "flow", "scoring"), "sugar-blast": ("rules", "checks", "flow", "hint", "actions")}
 
 #: Fields that are always a number of things, already in words (``count``).
 COUNTED = {"cards": "card", "deck": "card", "scanned": "card", "spaces": "space", "n_candies": "candy",
