@@ -14,13 +14,13 @@ from companion.ui.widgets import button, draw_text, panel
 from . import checks, rules
 from .candies import candy
 from .layout import BOARD, grid
-from .messages import blast_name
+from .messages import blast_name, count, say
 
 Rect = pygame.Rect
 
 #: Quick mode's Blast kinds: (kind, button label, what it removes).
-QUICK_KINDS = (("3", "3", "3 in a line"), ("4", "4", "a whole line"),
-               ("5-6", "5-6", "all of a colour"), ("box", "Box", "T, L or +"))
+QUICK_KINDS = (("3", "3", say("screen_quick_3")), ("4", "4", say("screen_quick_4")),
+               ("5-6", "5-6", say("screen_quick_56")), ("box", "Box", say("screen_quick_box")))
 #: The stepper's first count, for the Blast whose size is entered (the range is the
 #: rules': ``checks.quick_allowed``). The other kinds remove one number only.
 QUICK_COUNTS = {"5-6": 6}
@@ -54,7 +54,7 @@ def draw(surface: pygame.Surface, state: rules.State, info: TableInfo, buttons: 
     pick = quick_pick(state, info)
     head = Rect(area.left, area.top, area.width, 52)
     if pick is None:
-        title = "A new Blast after the refill?" if state.phase == rules.CASCADE else "Which Blast did you make?"
+        title = say("screen_quick_new") if state.phase == rules.CASCADE else say("screen_quick_which")
         draw_text(surface, title, head, theme.MEDIUM, theme.HIGHLIGHT, bold=True, align="center")
         for (kind, label, says), rect in zip(QUICK_KINDS, grid(Rect(area.left, head.bottom + 6, area.width,
                                                                       area.bottom - head.bottom - 6), 4, 2)):
@@ -69,7 +69,7 @@ def draw(surface: pygame.Surface, state: rules.State, info: TableInfo, buttons: 
     name = blast_name(kind)
     back = Rect(head.right - 110, head.top, 110, head.height)
     buttons.append(Button(button(surface, back, "Back", theme.PANEL_LIGHT, theme.TEXT, size=theme.MEDIUM), "cancel"))
-    draw_text(surface, f"{name}: which colour?", Rect(head.left, head.top, back.left - head.left - 8,
+    draw_text(surface, say("screen_quick_colour", blast=name), Rect(head.left, head.top, back.left - head.left - 8,
                                                             head.height), theme.MEDIUM, theme.HIGHLIGHT, bold=True)
     stepper = Rect(area.left, area.bottom - 84, area.width, 84) if n is not None else None
     pal = Rect(area.left, head.bottom + 8, area.width,
@@ -89,4 +89,4 @@ def draw(surface: pygame.Surface, state: rules.State, info: TableInfo, buttons: 
                 buttons.append(Button(rect, f"menu quick {kind} {to}"))
         middle = Rect(minus.right + 8, stepper.top, plus.left - minus.right - 16, stepper.height)
         panel(surface, middle, theme.BG)
-        draw_text(surface, f"{n} removed", middle.inflate(-10, 0), theme.BIG, theme.TEXT, bold=True, align="center")
+        draw_text(surface, say("screen_quick_removed", n_candies=count(n, "candy")), middle.inflate(-10, 0), theme.BIG, theme.TEXT, bold=True, align="center")

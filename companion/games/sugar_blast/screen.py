@@ -184,7 +184,7 @@ def _players(surface: pygame.Surface, state: rules.State, top: int) -> int:
 def _kept(surface: pygame.Surface, kept: rules.Counts, rect: Rect, ink) -> None:
     x = rect.left
     if not sum(kept):
-        draw_text(surface, "no candies yet", rect, theme.SMALL - 2, ink)
+        draw_text(surface, say("screen_no_candies"), rect, theme.SMALL - 2, ink)
         return
     for letter, n in zip(rules.KINDS, kept):
         if n:
@@ -261,7 +261,7 @@ def _actions(surface: pygame.Surface, state: rules.State, entry: flow.Entry, are
         return [Button(button(surface, hint, "Hint", theme.PANEL_LIGHT, theme.TEXT), "hint"),
                 Button(button(surface, no, "No Blasts?", theme.BUTTON), "no-blasts")]
     if phase in (rules.TURN, rules.CASCADE):  # quick mode: the Blasts are entered on the pad
-        return [Button(button(surface, area, "No more Blasts", theme.BUTTON), "done")]
+        return [Button(button(surface, area, say("screen_no_more"), theme.BUTTON), "done")]
     if phase == rules.CHOOSE:
         out = []
         for i, (blast, rect) in enumerate(zip(state.pending, grid(area, len(state.pending), 2))):
@@ -305,7 +305,7 @@ def _big_prompt(surface: pygame.Surface, state: rules.State, info: TableInfo, en
     area = RIGHT
     if state.phase == rules.TILT:
         panel(surface, area, theme.PANEL, theme.HIGHLIGHT, width=4)
-        text = "Now let go" if entry.tilt_seen is not None else "Tilt the board toward you"
+        text = say("screen_let_go") if entry.tilt_seen is not None else say("screen_tilt")
         draw_text(surface, who, Rect(area.left + 12, area.top + 10, area.width - 24, 60), theme.HUGE,
                   theme.HIGHLIGHT, bold=True, align="center")
         draw_wrapped(surface, text, Rect(area.left + 16, area.top + 76, area.width - 32, 140), theme.HUGE,
@@ -317,18 +317,18 @@ def _big_prompt(surface: pygame.Surface, state: rules.State, info: TableInfo, en
             _verdict(surface, info, Rect(area.left + 8, area.top + 288, area.width - 16, 58))
         # "Tilted": the tilt and release by hand, for a table whose tray sensor is missing
         # or offline (with a working one, a second tap confirms it).
-        label = "Tilted: yes!" if entry.tilt_confirm else "Tilted"
+        label = say("screen_tilted_confirm") if entry.tilt_confirm else say("screen_tilted")
         tilted = Rect(area.left + 8, area.bottom - 74, area.width - 16, 66)
         buttons.append(Button(button(surface, tilted, label, theme.OK if entry.tilt_confirm else theme.BUTTON), "tilt"))
         return
     left = state.holes - len(entry.draft)
     panel(surface, area, theme.PANEL, theme.HIGHLIGHT, width=4)
-    draw_text(surface, f"Fill {left}", Rect(area.left + 10, area.top + 6, area.width - 20, 96), 120,
+    draw_text(surface, say("screen_fill", left=left), Rect(area.left + 10, area.top + 6, area.width - 20, 96), 120,
               theme.HIGHLIGHT, bold=True, align="center")
-    words = ("space" if left == 1 else "spaces") + " from the bag, bottom to top"
+    words = say("screen_fill_words_one" if left == 1 else "screen_fill_words")
     draw_wrapped(surface, words, Rect(area.left + 14, area.top + 100, area.width - 28, 84), theme.BIG + 4,
                  theme.TEXT, bold=True, max_lines=2)
-    draw_text(surface, f"Bag: {state.bag_n}   slid to the {edge}", Rect(area.left + 14, area.top + 186,
+    draw_text(surface, say("screen_bag_slid", bag=state.bag_n, edge=edge), Rect(area.left + 14, area.top + 186,
                                                                           area.width - 28, 36),
               theme.MEDIUM, theme.TEXT_DIM, align="center")
     if state.bag_n < state.holes:
@@ -347,10 +347,10 @@ def _big_prompt(surface: pygame.Surface, state: rules.State, info: TableInfo, en
 
 def winner_line(result: rules.Result) -> str:
     if result.reason == "goal":
-        return f"{result.winner} wins!"
+        return say("final_goal", who=result.winner)
     if result.reason == "solo-win":
-        return f"{result.winner} wins the solo challenge!"
-    return "Out of candies: try again!"
+        return say("final_solo_win", who=result.winner)
+    return say("final_solo_loss")
 
 
 def draw_final(surface: pygame.Surface, outcome: Result, info: TableInfo | None = None) -> list[Button]:
@@ -358,8 +358,8 @@ def draw_final(surface: pygame.Surface, outcome: Result, info: TableInfo | None 
     result: rules.Result = outcome.detail
     draw_text(surface, winner_line(result), Rect(10, 8, W - 20, 64), theme.TITLE + 16, theme.HIGHLIGHT,
               bold=True, align="center")
-    why = ("Goal Card: " + rules.GOALS[result.goal]["text"]) if result.goal else (
-        f"Solo: {rules.SOLO['win_kept_in_one_turn']} candies in one turn")
+    why = say("final_goal_card", goal=rules.GOALS[result.goal]["text"]) if result.goal else (
+        say("final_solo", n_candies=count(rules.SOLO["win_kept_in_one_turn"], "candy")))
     draw_wrapped(surface, why, Rect(20, 74, W - 40, 56), theme.MEDIUM, theme.TEXT, max_lines=2)
     n = len(result.players)
     top, bottom, gap = 150, H - 56, 8
@@ -381,6 +381,6 @@ def draw_final(surface: pygame.Surface, outcome: Result, info: TableInfo | None 
         draw_text(surface, str(total), Rect(row.right - 80, row.top, 66, h), theme.BIG + 12,
                   theme.HIGHLIGHT if won else theme.TEXT, bold=True, align="right")
     draw_text(surface, "kept", Rect(W - 100, top - 26, 74, 24), theme.SMALL, theme.TEXT_DIM, align="right")
-    footer = f"{result.turns} turn{'s' * (result.turns != 1)}"
+    footer = say("final_turns", turns=count(result.turns, "turn"))
     draw_text(surface, footer, Rect(10, H - 48, W - 20, 40), theme.MEDIUM, theme.TEXT_DIM, align="center")
     return []

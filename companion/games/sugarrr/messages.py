@@ -124,6 +124,15 @@ TEXT: dict[str, str] = {
     "wrong_reader": "It is {who}'s turn: that card came from {other}'s reader.",
     "needs_number": "{verb} needs a number, like '{example}'.",
     "unknown_command": "I don't know the command {command!r}.",
+    # the screen
+    "screen_saurs": "{saurs}",
+    "screen_column_size": "{cards}",
+    "screen_scan_new": "scan new card",
+    "screen_empty": "empty",
+    "screen_swap_how_many": "Swap how many cards?",
+    "screen_deck_menu": "Cards in the Fruit Deck",
+    "screen_shared": "a shared win",
+    "screen_decided_by": "decided by {tie_break}",
     "unknown_action": "I don't know how to do {action} in this game.",
 }
 

@@ -29,6 +29,7 @@ from companion.ui.widgets import (button, card_chip, draw_text, draw_wrapped,
                                   fruit_badge, panel)
 
 from . import flow, rules
+from .messages import count, say
 from .cards import CARDS, FRUIT_DECK_SIZE, FRUITS
 
 Rect = pygame.Rect
@@ -100,7 +101,7 @@ def _players(surface: pygame.Surface, state: rules.State) -> None:
         half = row.height // 2
         text_w = score.left - row.left - 18
         draw_text(surface, who, Rect(row.left + 10, row.top + 2, text_w, half), theme.MEDIUM, ink, bold=True)
-        saurs = f"{sheet.saur_cards} saur" + "s" * (sheet.saur_cards != 1)
+        saurs = say("screen_saurs", saurs=count(sheet.saur_cards, "saur"))
         draw_text(surface, saurs, Rect(row.left + 10, row.top + half, text_w, half - 2),
                   theme.SMALL, theme.TEXT_DARK if active else theme.TEXT_DIM)
 
@@ -116,7 +117,7 @@ def _columns(surface: pygame.Surface, state: rules.State, buttons: list[Button])
         draw_text(surface, str(i + 1), head.inflate(-12, 0), theme.MEDIUM, head_ink, bold=True)
         if col:
             size_ink = theme.WARN if len(col) >= rules.COLUMN_LIMIT - 2 else theme.TEXT
-            draw_text(surface, f"{len(col)} card" + "s" * (len(col) > 1), head.inflate(-12, 0),
+            draw_text(surface, say("screen_column_size", cards=count(len(col), "card")), head.inflate(-12, 0),
                       theme.SMALL, size_ink, bold=True, align="right")
             top = CARDS[col[-1]]
             card_chip(surface, Rect(rect.left, head.bottom, rect.width, rect.bottom - head.bottom), top.name,
@@ -125,7 +126,7 @@ def _columns(surface: pygame.Surface, state: rules.State, buttons: list[Button])
             body = Rect(rect.left, head.bottom, rect.width, rect.bottom - head.bottom)
             waiting = i in state.pending
             panel(surface, body, theme.BG, theme.WARN if waiting else theme.LINE)
-            draw_wrapped(surface, "scan new card" if waiting else "empty", body.inflate(-16, -16),
+            draw_wrapped(surface, say("screen_scan_new") if waiting else say("screen_empty"), body.inflate(-16, -16),
                          theme.MEDIUM, theme.WARN if waiting else theme.TEXT_DIM, bold=waiting)
         buttons.append(Button(rect, f"column {i + 1}"))
 
@@ -182,7 +183,7 @@ def _actions(surface: pygame.Surface, state: rules.State, buttons: list[Button])
 
 def _swap_menu(surface: pygame.Surface, state: rules.State) -> list[Button]:
     """Swap 1-5 cards with the Market Row (counts above the Market Row are greyed)."""
-    box = chrome.menu_panel(surface, "Swap how many cards?")
+    box = chrome.menu_panel(surface, say("screen_swap_how_many"))
     buttons = []
     size, gap = 100, 12
     left = box.centerx - (5 * size + 4 * gap) // 2
@@ -198,7 +199,7 @@ def _swap_menu(surface: pygame.Surface, state: rules.State) -> list[Button]:
 
 def _deck_menu(surface: pygame.Surface, count: int) -> list[Button]:
     """Correct the Fruit Deck count: -5 -1 [count] +1 +5, then OK or Cancel."""
-    box = chrome.menu_panel(surface, "Cards in the Fruit Deck")
+    box = chrome.menu_panel(surface, say("screen_deck_menu"))
     buttons = []
     size, gap, mid = 96, 10, 150
     left = box.centerx - (4 * size + mid + 4 * gap) // 2
@@ -234,8 +235,8 @@ def tie_line(result: Result) -> str:
     if result.tie_break is None:
         return ""
     if result.tie_break == "shared":
-        return "a shared win"
-    return f"decided by {result.tie_break}"
+        return say("screen_shared")
+    return say("screen_decided_by", tie_break=result.tie_break)
 
 
 def draw_final(surface: pygame.Surface, result: Result, info: TableInfo | None = None) -> list[Button]:
@@ -272,7 +273,7 @@ def draw_final(surface: pygame.Surface, result: Result, info: TableInfo | None =
         half = row.height // 2
         draw_text(surface, sheet.name, Rect(row.left + 12, row.top + 4, name_w - 16, half - 2), theme.MEDIUM,
                   theme.HIGHLIGHT if won else theme.TEXT, bold=True)
-        saurs = f"{sheet.saur_cards} saur" + "s" * (sheet.saur_cards != 1)
+        saurs = say("screen_saurs", saurs=count(sheet.saur_cards, "saur"))
         draw_text(surface, saurs, Rect(row.left + 12, row.top + half, name_w - 16, half - 4), theme.SMALL,
                   theme.TEXT_DIM)
         for k, f in enumerate(sheet.fruits):
