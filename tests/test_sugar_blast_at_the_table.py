@@ -1,6 +1,7 @@
 """Sugar Blast at a real table (issue 9): what a family types and reads through
 ``companion run --headless --simulate`` and ``companion hint``."""
 
+import os
 import re
 import subprocess
 import sys
@@ -116,28 +117,51 @@ def test_without_a_tray_sensor_tilted_is_one_tap(tmp_path):
     assert out[-1].startswith("The candies slid toward Ana") and "Fill 3 spaces" in out[-1]
 
 
-def test_with_a_working_tray_sensor_tilted_asks_to_confirm():
+@pytest.fixture
+def app():
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    from companion.ui.app import App
+
+    window = App()
+    yield window
+    window.close()
+
+
+def at_tilt():
     s = Session.start("sugar-blast", ["Ana", "Ben"], EventStore(":memory:"), FakeClock(), options={"goal": "nine-any"})
     for n, command in enumerate([f"board {TWO}", "start", "swap 4 3 4 4", "blast 1", "keep B"]):
         assert s.handle(Touch(command, n)).verdict == "accepted"
-    assert [s.handle(i).verdict for i in (TrayTilted(1, 20.0, 6), TrayLevel(7))] == ["accepted", "accepted"]
-    s.handle(Touch("refill RPR", 8))
-    while s.state.phase != R.TILT:  # play on to the next tilt: Ben's turn, one swap
-        assert s.state.phase in (R.KEEP, R.CHOOSE, R.TURN), s.state.phase
-        if s.state.phase == R.CHOOSE:
-            s.handle(Touch("blast 1", 9))
-        elif s.state.phase == R.KEEP:
-            from companion.games.sugar_blast import flow
-            s.handle(Touch("keep " + " ".join(flow.keep_options(s.state)[0]), 9))
-        else:
-            from companion.games.sugar_blast import board as B
-            swap = B.legal_swaps(s.state.board)[0]
-            s.handle(Touch(f"swap {swap.frm[0]} {swap.frm[1]} {swap.to[0]} {swap.to[1]}", 9))
-    first = s.handle(Touch("tilt", 10))
-    assert first.verdict == "accepted" and "tap Tilted again" in first.message and s.state.phase == R.TILT
-    assert s.last_ok is not False
-    second = s.handle(Touch("tilt", 11))
-    assert second.verdict == "accepted" and s.state.phase in (R.REFILL, R.RETURN, R.OVER)
+    assert s.state.phase == R.TILT
+    return s
+
+
+@pytest.mark.parametrize("devices", [{}, {"tray": "tray offline: no answer on i2c-1"}])
+def test_without_a_working_sensor_the_tilted_button_counts_at_once(app, devices):
+    from companion.games.sugar_blast import screen
+    from companion.ui.app import TableInfo
+
+    s = at_tilt()
+    app.show(lambda surface: screen.draw_game(surface, s.view, TableInfo(entry=s.entry, devices=devices)))
+    assert "tilt" in {b.command for b in app.buttons}
+    assert s.handle(Touch("tilt", 9)).verdict == "accepted" and s.state.phase == R.REFILL
+
+
+def test_with_a_working_sensor_the_tilted_button_asks_first(app, tmp_path):
+    from companion.games.sugar_blast import screen
+    from companion.ui.app import TableInfo
+
+    s = at_tilt()
+    working = {"tray": "connected"}
+    app.show(lambda surface: screen.draw_game(surface, s.view, TableInfo(entry=s.entry, devices=working)))
+    commands = {b.command for b in app.buttons}
+    assert "menu tilt" in commands and "tilt" not in commands
+    app.show(lambda surface: screen.draw_game(surface, s.view, TableInfo(entry=s.entry, devices=working, menu="tilt")))
+    app.save(tmp_path / "tilt-confirm.png")
+    assert {"tilt", "cancel"} <= {b.command for b in app.buttons}
+    # the tray itself still works, and a tilt toward another seat is still a gentle no
+    assert s.handle(TrayTilted(3, 20.0, 9)).verdict == "rejected"
+    assert [s.handle(i).verdict for i in (TrayTilted(1, 20.0, 10), TrayLevel(11))] == ["accepted", "accepted"]
+    assert s.state.phase == R.REFILL
 
 
 def test_hint_reports_a_blast_already_on_the_board(tmp_path):

@@ -24,8 +24,8 @@ left; the screen's buttons send them, and people read every row and column from 
 ``no-blasts``               nobody can make a Blast (the companion checks)
 ``draw X R C``              "No Blasts?": candy X from the bag replaces the one at R C
 ``tilt``                    "Tilted": the board was tilted toward the player and let go
-                            (for a table without a working tray sensor; with one that
-                            has reported a tilt this game, tap it twice to confirm)
+                            (for a table without a working tray sensor; while one is
+                            connected the screen asks to confirm before it sends this)
 ``refill XYZ...``           the refilled candies in refill order (bottom to top)
 ``return P X Y``            player P (1-based) puts back candies X and Y
 ``quick KIND X [N]``        quick mode: a KIND (3, 4, 5-6, box) Blast of X removing N
@@ -43,7 +43,7 @@ Sugar Blast has no cards.
 
 >>> s = rules.new_game(["Ana", "Ben"], "five-different")
 >>> read(s, new_entry(), Touch("palette R", 0.0))
-(Entry(palette='R', selected=None, draft=(), tilt_seen=None, tilt_confirm=False, tray_seen=False), None, 'Red: now tap the cells.')
+(Entry(palette='R', selected=None, draft=(), tilt_seen=None), None, 'Red: now tap the cells.')
 >>> read(s, new_entry(), TrayTilted(1, 20.0, 1.0))
 Traceback (most recent call last):
 ...
@@ -77,20 +77,17 @@ class Entry:
     ``palette`` the candy the next cell tap places (kept across actions); ``selected``
     the first candy tapped for a swap; ``draft`` refill candies tapped so far
     (``((row, col), candy)`` pairs); ``tilt_seen`` the seat the tray tilted toward, the
-    tilt counting when it is level again; ``tilt_confirm`` "Tilted" tapped once while a
-    tray sensor works; ``tray_seen`` the tray sensor has reported a tilt this game.
+    tilt counting when it is level again.
     """
 
     palette: str | None = None
     selected: B.Cell | None = None
     draft: tuple[tuple[B.Cell, str], ...] = ()
     tilt_seen: int | None = None
-    tilt_confirm: bool = False
-    tray_seen: bool = False
 
     def after_action(self) -> "Entry":
         """A rule action ends whatever was half tapped in; the palette colour stays."""
-        return Entry(palette=self.palette, tray_seen=self.tray_seen)
+        return Entry(palette=self.palette)
 
 
 def new_entry() -> Entry:
@@ -133,7 +130,7 @@ def _tray_tilted(state: rules.State, entry: Entry, seat: int) -> Read:
         raise _no(say("tilt_not_now", waiting=rules.waiting(state)))
     checks.check(state, rules.Tilted(seat))  # a tilt toward another seat: a gentle word, nothing changes
     who = state.players[state.active]
-    return replace(entry, tilt_seen=seat, tray_seen=True, tilt_confirm=False), None, say("tilt_seen", who=who)
+    return replace(entry, tilt_seen=seat), None, say("tilt_seen", who=who)
 
 
 def _level(state: rules.State, entry: Entry) -> Read:
@@ -146,13 +143,11 @@ def _level(state: rules.State, entry: Entry) -> Read:
 
 
 def _tilt_tap(state: rules.State, entry: Entry) -> Read:
-    """"Tilted" on the screen: the tilt and release done by hand. Without a tray sensor
-    (none has reported a tilt this game) it counts at once; with one, the second tap
-    confirms (a tap must not stand in for a tilt the sensor would have seen)."""
+    """"Tilted": the tilt toward the active player and the release, done by hand, for a
+    table whose tray sensor is missing or offline. (The screen, which sees the devices,
+    asks to confirm first while a sensor is connected: ``screen`` ``menu tilt``.)"""
     if state.phase != rules.TILT:
         raise _no(say("tilt_nothing", waiting=rules.waiting(state)))
-    if entry.tray_seen and not entry.tilt_confirm:
-        return replace(entry, tilt_confirm=True), None, say("tilt_confirm")
     return _act(entry, rules.Tilted(state.seats[state.active]))
 
 
@@ -341,8 +336,6 @@ def prompt(state: rules.State, entry: Entry | None = None) -> str:
         return say("prompt_quick_cascade", who=who)
     if phase == rules.TILT and entry.tilt_seen is not None:
         return say("prompt_let_go", who=who)
-    if phase == rules.TILT and entry.tilt_confirm:
-        return say("prompt_tilt_confirm", who=who)
     if phase == rules.REFILL:
         n = state.holes - len(entry.draft)
         return say("prompt_refill_quick" if state.quick else "prompt_refill", spaces=count(n, "space"))

@@ -114,8 +114,6 @@ TEXT: dict[str, str] = {
     "tilt_hold": "{who}: tilt the board toward you ({edge} of the screen), hold it, then let go.",
     "level_again": "The board is level again. {prompt}",
     "tilt_nothing": "Nothing to refill now: {waiting}",
-    "tilt_confirm": "The tray sensor is on: tilt the board toward you and let go. If you already did, "
-                    "tap Tilted again.",
     "slid": "The candies slid toward {who} ({edge} of the board).",
     "refill": "Fill {spaces} from the bag, bottom to top",
     "refill_short": "The bag has only {n_candies}: put them all in, then fill the other {spaces} "
@@ -174,7 +172,6 @@ TEXT: dict[str, str] = {
     "prompt_quick_turn": "{who}: tap the Blast you made, then its colour. None? Tap No more Blasts.",
     "prompt_quick_cascade": "{who}: a new Blast? Tap its kind, then its colour. If not, tap No more Blasts.",
     "prompt_let_go": "{who}: now let the board go back level.",
-    "prompt_tilt_confirm": "{who}: tap Tilted again if you tilted the board and let it go.",
     "prompt_refill": "Fill {spaces} from the bag, bottom to top: tap a colour, then the space.",
     "prompt_refill_quick": "Fill {spaces} from the bag, bottom to top, then tap Done.",
     "prompt_return": "Not enough candies: {names}, put {n} of your candies back in the bag.",
@@ -196,7 +193,9 @@ TEXT: dict[str, str] = {
     "screen_tilt": "Tilt the board toward you",
     "screen_let_go": "Now let go",
     "screen_tilted": "Tilted",
-    "screen_tilted_confirm": "Tilted: yes!",
+    "screen_tilt_confirm": "The tray sensor is working. Did you tilt the board toward you and let go?",
+    "screen_tilt_yes": "Yes, tilted",
+    "screen_back": "Back",
     "screen_no_candies": "no candies yet",
     "screen_fill": "Fill {left}",
     "screen_fill_words_one": "space from the bag, bottom to top",

@@ -297,6 +297,29 @@ def _candy_choices(surface: pygame.Surface, area: Rect, choices, label: str) -> 
     return out
 
 
+def tray_working(info: TableInfo) -> bool:
+    """Is a tray sensor connected and working now (from the devices the session heard)?"""
+    return (info.devices or {}).get("tray") == "connected"
+
+
+def _tilted_button(surface: pygame.Surface, info: TableInfo, rect: Rect, buttons: list[Button]) -> None:
+    """"Tilted": the tilt and release by hand. Without a working tray sensor (none, or
+    offline) it is sent at once; while one is connected the window asks first (``menu
+    tilt``, the window's own, not stored), so a tap does not stand in for a tilt the
+    sensor should have seen by mistake."""
+    if info.menu == "tilt":
+        panel(surface, rect.inflate(0, 150).move(0, -75), theme.PANEL_LIGHT, theme.HIGHLIGHT, width=3)
+        draw_wrapped(surface, say("screen_tilt_confirm"), Rect(rect.left + 10, rect.top - 146, rect.width - 20, 140),
+                     theme.MEDIUM - 2, theme.TEXT, bold=True, max_lines=4)
+        back = Rect(rect.left, rect.top, rect.width * 2 // 5 - 3, rect.height)
+        yes = Rect(back.right + 6, rect.top, rect.right - back.right - 6, rect.height)
+        buttons.append(Button(button(surface, back, say("screen_back"), theme.PANEL_LIGHT, theme.TEXT), "cancel"))
+        buttons.append(Button(button(surface, yes, say("screen_tilt_yes"), theme.OK), "tilt"))
+        return
+    command = "menu tilt" if tray_working(info) else "tilt"
+    buttons.append(Button(button(surface, rect, say("screen_tilted"), theme.BUTTON), command))
+
+
 def _big_prompt(surface: pygame.Surface, state: rules.State, info: TableInfo, entry: flow.Entry,
                 buttons: list[Button]) -> None:
     """The tilt and refill prompt, large enough to read across the table."""
@@ -313,13 +336,9 @@ def _big_prompt(surface: pygame.Surface, state: rules.State, info: TableInfo, en
         draw_wrapped(surface, say("screen_slid_to", edge=edge),
                      Rect(area.left + 16, area.top + 222, area.width - 32, 60), theme.MEDIUM, theme.TEXT_DIM,
                      max_lines=2)
-        if info.verdict and (info.verdict_ok is False or entry.tilt_confirm):
+        if info.verdict and info.verdict_ok is False:
             _verdict(surface, info, Rect(area.left + 8, area.top + 288, area.width - 16, 58))
-        # "Tilted": the tilt and release by hand, for a table whose tray sensor is missing
-        # or offline (with a working one, a second tap confirms it).
-        label = say("screen_tilted_confirm") if entry.tilt_confirm else say("screen_tilted")
-        tilted = Rect(area.left + 8, area.bottom - 74, area.width - 16, 66)
-        buttons.append(Button(button(surface, tilted, label, theme.OK if entry.tilt_confirm else theme.BUTTON), "tilt"))
+        _tilted_button(surface, info, Rect(area.left + 8, area.bottom - 74, area.width - 16, 66), buttons)
         return
     left = state.holes - len(entry.draft)
     panel(surface, area, theme.PANEL, theme.HIGHLIGHT, width=4)
