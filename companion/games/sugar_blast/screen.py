@@ -30,7 +30,7 @@ import pygame
 from companion.core.game import Result
 from companion.ui import chrome, theme
 from companion.ui.app import Button, TableInfo
-from companion.ui.widgets import button, draw_text, draw_wrapped, panel
+from companion.ui.widgets import button, draw_text, draw_wrapped, panel, wrap
 
 from . import board as B
 from . import flow, quick_pad, rules
@@ -170,7 +170,7 @@ def _seat_edge(surface: pygame.Surface, seat: int) -> None:
 
 def _players(surface: pygame.Surface, state: rules.State, top: int) -> int:
     """One row per player: name and kept candies; returns the bottom."""
-    h, gap = 42, 4
+    h, gap = 38, 4
     for i, who in enumerate(state.players):
         row = Rect(RIGHT.left, top + i * (h + gap), RIGHT.width, h)
         active = i == state.active and state.phase != rules.OVER
@@ -195,21 +195,34 @@ def _kept(surface: pygame.Surface, kept: rules.Counts, rect: Rect, ink) -> None:
 
 def _side(surface: pygame.Surface, state: rules.State, info: TableInfo, entry: flow.Entry,
           buttons: list[Button]) -> None:
-    y = _players(surface, state, RIGHT.top)
+    y = RIGHT.top if state.phase == rules.SETUP else _players(surface, state, RIGHT.top)  # nobody has candies yet
     if state.goal:
         draw_wrapped(surface, "Goal: " + rules.GOALS[state.goal]["text"], Rect(RIGHT.left, y, RIGHT.width, 44),
                      theme.SMALL - 2, theme.TEXT_DIM, max_lines=2)
         y += 46
     actions = _action_rects(state)
     bottom = actions.top - 4
-    _verdict(surface, info, Rect(RIGHT.left, y, RIGHT.width, (bottom - y) // 2))
     said = info.prompt or flow.prompt(state, entry)
     if _hinting(state, info):
         said = hint_text(state)
-    draw_wrapped(surface, said, Rect(RIGHT.left, y + (bottom - y) // 2, RIGHT.width,
-                                                                  (bottom - y) // 2), theme.MEDIUM, theme.HIGHLIGHT,
-                 max_lines=3)
+    split = _verdict_height(info, RIGHT.width, bottom - y)
+    _verdict(surface, info, Rect(RIGHT.left, y, RIGHT.width, split))
+    if bottom - y - split >= 30:  # a long refusal takes the room; it says what to do itself
+        draw_wrapped(surface, said, Rect(RIGHT.left, y + split, RIGHT.width, bottom - y - split), theme.MEDIUM,
+                     theme.HIGHLIGHT, max_lines=3)
     buttons.extend(_actions(surface, state, entry, actions))
+
+
+def _verdict_height(info: TableInfo, width: int, room: int) -> int:
+    """How much of ``room`` (px, for the verdict and the prompt) the verdict takes: half,
+    or what its text needs at the smallest readable size, up to all of it."""
+    if not info.verdict:
+        return 0
+    font = theme.font(theme.MIN_SIZE, True)
+    icon = 0 if info.verdict_ok is None else 60
+    lines = len(wrap(info.verdict, font, width - 16 - icon))
+    need = lines * font.get_linesize() + 8
+    return min(room, max(room // 2, need))
 
 
 def hint_text(state: rules.State) -> str:
@@ -224,7 +237,7 @@ def _verdict(surface: pygame.Surface, info: TableInfo, rect: Rect) -> None:
 
 def _action_rects(state: rules.State) -> Rect:
     rows = 2 if state.phase in (rules.SETUP, rules.CHOOSE, rules.KEEP, rules.RETURN) else 1
-    h = rows * 62
+    h = rows * 56
     return Rect(RIGHT.left, RIGHT.bottom - h, RIGHT.width, h)
 
 
@@ -333,29 +346,34 @@ def _big_prompt(surface: pygame.Surface, state: rules.State, info: TableInfo, en
                   theme.HIGHLIGHT, bold=True, align="center")
         draw_wrapped(surface, text, Rect(area.left + 16, area.top + 76, area.width - 32, 140), theme.HUGE,
                      theme.TEXT, bold=True, max_lines=2)
-        draw_wrapped(surface, say("screen_slid_to", edge=edge),
-                     Rect(area.left + 16, area.top + 222, area.width - 32, 60), theme.MEDIUM, theme.TEXT_DIM,
-                     max_lines=2)
-        if info.verdict and info.verdict_ok is False:
-            _verdict(surface, info, Rect(area.left + 8, area.top + 288, area.width - 16, 58))
+        button_top = area.bottom - 74
+        if info.verdict and info.verdict_ok is False:  # a refusal takes the room of the small print
+            _verdict(surface, info, Rect(area.left + 8, area.top + 222, area.width - 16,
+                                         button_top - 8 - area.top - 222))
+        else:
+            draw_wrapped(surface, say("screen_slid_to", edge=edge),
+                         Rect(area.left + 16, area.top + 222, area.width - 32, 60), theme.MEDIUM, theme.TEXT_DIM,
+                         max_lines=2)
         _tilted_button(surface, info, Rect(area.left + 8, area.bottom - 74, area.width - 16, 66), buttons)
         return
     left = state.holes - len(entry.draft)
     panel(surface, area, theme.PANEL, theme.HIGHLIGHT, width=4)
     draw_text(surface, say("screen_fill", left=left), Rect(area.left + 10, area.top + 6, area.width - 20, 96), 120,
               theme.HIGHLIGHT, bold=True, align="center")
-    words = say("screen_fill_words_one" if left == 1 else "screen_fill_words")
-    draw_wrapped(surface, words, Rect(area.left + 14, area.top + 100, area.width - 28, 84), theme.BIG + 4,
-                 theme.TEXT, bold=True, max_lines=2)
-    draw_text(surface, say("screen_bag_slid", bag=state.bag_n, edge=edge), Rect(area.left + 14, area.top + 186,
-                                                                          area.width - 28, 36),
-              theme.MEDIUM, theme.TEXT_DIM, align="center")
-    if state.bag_n < state.holes:
-        draw_wrapped(surface, say("screen_bag_short", n_candies=count(state.holes - state.bag_n, "candy")),
-                     Rect(area.left + 14, area.top + 220, area.width - 28, 40), theme.SMALL, theme.WARN, bold=True)
-    if info.verdict and info.verdict_ok is False:
-        _verdict(surface, info, Rect(area.left + 8, area.top + 262, area.width - 16, 64))
     pal = Rect(area.left + 8, area.bottom - 132, area.width - 16, 124)
+    if info.verdict and info.verdict_ok is False:  # a refusal takes the room of the small print
+        _verdict(surface, info, Rect(area.left + 8, area.top + 100, area.width - 16, pal.top - 6 - area.top - 100))
+    else:
+        words = say("screen_fill_words_one" if left == 1 else "screen_fill_words")
+        draw_wrapped(surface, words, Rect(area.left + 14, area.top + 100, area.width - 28, 84), theme.BIG + 4,
+                     theme.TEXT, bold=True, max_lines=2)
+        draw_text(surface, say("screen_bag_slid", bag=state.bag_n, edge=edge),
+                  Rect(area.left + 14, area.top + 186, area.width - 28, 36), theme.MEDIUM, theme.TEXT_DIM,
+                  align="center")
+        if state.bag_n < state.holes:
+            draw_wrapped(surface, say("screen_bag_short", n_candies=count(state.holes - state.bag_n, "candy")),
+                         Rect(area.left + 14, area.top + 220, area.width - 28, 40), theme.SMALL, theme.WARN,
+                         bold=True)
     if state.quick:
         buttons.append(Button(button(surface, pal, "Done", theme.OK), "done"))
     else:
