@@ -82,3 +82,17 @@ def test_a_card_that_fits_two_columns_is_a_step_not_a_rejection(tmp_path):
 def test_a_card_scanned_twice_is_named_without_its_copy_number(tmp_path):
     out = play(tmp_path, *SETUP, SETUP[2])
     assert out[-1] == f"REJECTED {SETUP[2]}: That Grapes 5 card is already in column 3: it was scanned before."
+
+
+def test_the_prompt_after_a_two_column_card_names_the_columns_to_tap():
+    from companion.core.clock import FakeClock
+    from companion.core.events import CardScanned
+    from companion.core.store import EventStore
+    from companion.table import Session
+
+    s = Session.start("sugarrr", ["Ana", "Ben"], EventStore(":memory:"), FakeClock())
+    for n, code in enumerate(SETUP + [fruit("Strawberry", 2)]):
+        verdict = s.handle(CardScanned(code, "scanner", n * 2.0))
+    assert verdict.verdict == "accepted" and s.last_ok is not False
+    assert s.prompt() == "Ana: tap column 1 or 2 for Strawberry 2, then scan it again."
+    assert s.state.phase == "turn" and s.state.columns[0] == (SETUP[0],)  # nothing was played yet

@@ -141,7 +141,7 @@ def prompt(state: rules.State, entry: Entry | None = None) -> str:
     if phase == rules.NEW_COLUMN:
         return say("prompt_new_column", col=col)
     if phase == rules.TURN and entry is not None and entry.card is not None:
-        cols = listing([i + 1 for i in rules.legal_columns(state, entry.card)])
+        cols = listing([i + 1 for i in rules.legal_columns(state, entry.card)], "or")
         return say("prompt_pick_column", who=who, card=CARDS[entry.card].name, cols=cols)
     if phase == rules.TURN:
         return say("prompt_turn_final" if final else "prompt_turn", who=who)

@@ -24,10 +24,10 @@ def count(n: int, word: str, plural: str | None = None) -> str:
     return f"1 {word}" if n == 1 else f"{n} {many}"
 
 
-def listing(items: list[str]) -> str:
-    """"1", "1 and 3", "1, 2 and 4"."""
+def listing(items: list, last: str = "and") -> str:
+    """"1", "1 and 3", "1, 2 and 4" (or "1 or 3" with ``last="or"``)."""
     items = [str(i) for i in items]
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + f" {last} " + items[-1]
 
 
 #: key -> template. Fields: ``who`` a player's name, ``card``/``before``/``saur`` card
@@ -109,7 +109,7 @@ TEXT: dict[str, str] = {
     "prompt_new_column": "Draw a card from the Fruit Deck and scan it to start column {col}.",
     "prompt_turn": "{who}: scan a card to Play, or tap Swap.",
     "prompt_turn_final": "{who}: scan a card to Play, or tap Swap or Pass.",
-    "prompt_pick_column": "{who}: tap the column for {card} ({cols}), then scan it again.",
+    "prompt_pick_column": "{who}: tap column {cols} for {card}, then scan it again.",
     "prompt_playing": "{who}: scan more cards for column {col}, or tap Done.",
     "prompt_attract": "{who}: take Fruit-O-Saurs that add up to {need} from The Valley and scan them.",
     "prompt_over": "Game over: scores are final.",
