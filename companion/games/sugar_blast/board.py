@@ -36,6 +36,8 @@ from typing import Iterable
 from companion.core.catalogue import load_toml
 from companion.core.errors import CompanionError
 
+from . import messages as M  # the words (messages imports this module too: used at call time only)
+
 DATA = load_toml(__package__)
 ROWS: int = DATA["board"]["rows"]
 COLS: int = DATA["board"]["cols"]
@@ -109,18 +111,19 @@ def parse_board(text: str, size: tuple[int, int] | None = (ROWS, COLS),
     allowed = set(kinds) | {EMPTY}
     rows = [line.strip().upper() for line in text.splitlines() if line.strip()]
     if not rows:
-        raise BoardError("The board is empty: type one row per line, one letter per cell.")
+        raise BoardError(M.say("board_empty"))
     for r, row in enumerate(rows):
         for c, ch in enumerate(row):
             if ch not in allowed:
-                raise BoardError(f"Row {r + 1}, column {c + 1}: {ch!r} is not a candy. Use "
-                                 f"{' '.join(sorted(allowed - {EMPTY}, key=list(KINDS).index))} or {EMPTY} for empty.")
+                letters = " ".join(sorted(allowed - {EMPTY}, key=list(KINDS).index))
+                raise BoardError(M.say("board_bad_letter", cell=M.where((r, c)).capitalize(), letter=ch,
+                                       letters=letters, empty=EMPTY))
         if len(row) != len(rows[0]):
-            raise BoardError(f"Row {r + 1} has {len(row)} cells but row 1 has {len(rows[0])}: every row needs the same "
-                             "number.")
+            raise BoardError(M.say("board_ragged", row=r + 1, cells=M.count(len(row), "cell"),
+                                   first=M.count(len(rows[0]), "cell")))
     if size is not None and (len(rows), len(rows[0])) != tuple(size):
-        raise BoardError(f"The board is {len(rows)} rows by {len(rows[0])} columns; "
-                         f"it should be {size[0]} rows by {size[1]} columns.")
+        raise BoardError(M.say("board_size", rows=M.count(len(rows), "row"), cols=M.count(len(rows[0]), "column"),
+                               want_rows=size[0], want_cols=size[1]))
     return tuple(rows)
 
 

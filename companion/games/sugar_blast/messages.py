@@ -66,6 +66,17 @@ def candies(counts: dict[str, int] | tuple[int, ...]) -> str:
 #: already in words (``spaces``, ``n_candies`` ...: from :func:`count`); ``blast`` a
 #: name from :func:`blast_name`; ``allowed`` from :func:`numbers`.
 TEXT: dict[str, str] = {
+    # typing a board (``/board``, ``companion hint``)
+    "board_empty": "The board is empty: type one row per line, one letter per cell.",
+    "board_bad_letter": "{cell}: {letter!r} is not a candy. Use {letters} or {empty} for empty.",
+    "board_ragged": "Row {row} has {cells} but row 1 has {first}: every row needs the same number.",
+    "board_size": "The board is {rows} by {cols}; it should be {want_rows} rows by {want_cols} columns.",
+    # choosing the game
+    "setup_solo_players": "solo mode is for 1 player, the game for 2-4",
+    "setup_players": "{n} players: 2-4 please",
+    "setup_solo_goal": "solo has no Goal Card",
+    "setup_choose_goal": "choose a Goal Card: {goals}",
+    "setup_seats": "give each player a different seat from {seats}",
     # set-up
     "new_game": "New game: tap a candy colour, then the cells that hold it.",
     "not_a_candy": "{letter!r} is not a candy: use {letters}.",

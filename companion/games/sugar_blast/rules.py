@@ -55,12 +55,12 @@ def new_game(players: Iterable[str], goal: str | None = None, *, solo: bool = Fa
     players = tuple(players)
     n = len(players)
     if solo != (n == 1) or n > 4:
-        raise ValueError("solo mode is for 1 player, the game for 2-4" if solo or n == 1 else f"{n} players: 2-4 please")
+        raise ValueError(say("setup_solo_players") if solo or n == 1 else say("setup_players", n=n))
     if solo == (goal is not None) or (goal is not None and goal not in GOALS):
-        raise ValueError("solo has no Goal Card" if solo else f"choose a Goal Card: {', '.join(GOALS)}")
+        raise ValueError(say("setup_solo_goal") if solo else say("setup_choose_goal", goals=", ".join(GOALS)))
     seats = tuple(seats) if seats is not None else SEATING[n]
     if len(seats) != n or len(set(seats)) != n or not set(seats) <= set(B.SEAT_EDGES):
-        raise ValueError(f"give each player a different seat from {sorted(B.SEAT_EDGES)}")
+        raise ValueError(say("setup_seats", seats=sorted(B.SEAT_EDGES)))
     zero = (0,) * len(KINDS)
     state = State(players=players, seats=seats, goal=goal, solo=solo, quick=quick, phase=SETUP, active=0,
                   board=None if quick else ("." * B.COLS,) * B.ROWS, bag=None, discards=None if quick else zero,

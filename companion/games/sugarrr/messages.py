@@ -34,6 +34,10 @@ def listing(items: list, last: str = "and") -> str:
 #: names, ``col`` a column number from 1, ``total``/``need`` Fruit-O-Saur values, and
 #: counts already in words (``cards``, ``deck``, ``scanned`` ...: from :func:`count`).
 TEXT: dict[str, str] = {
+    # choosing the game, scoring piles
+    "setup_players": "Sugarrr! is for {least}-{most} players, not {n}",
+    "setup_same_name": "two players have the same name",
+    "score_not_a_card": "{code} is not a Sugarrr! card",
     # set-up and new columns
     "new_game": "New game: scan the five starting column cards.",
     "column_started": "{card} starts column {col}.",

@@ -53,11 +53,11 @@ def score_holdings(holdings: list[tuple[str, list[str]]]) -> CoreResult:
     Raises ValueError for a repeated name or a code that is not a Sugarrr! card."""
     names = [name for name, _ in holdings]
     if len(set(names)) != len(names):
-        raise ValueError("two players have the same name")
+        raise ValueError(say("setup_same_name"))
     for _, codes in holdings:
         for code in codes:
             if code not in CARDS:
-                raise ValueError(f"{code} is not a Sugarrr! card")
+                raise ValueError(say("score_not_a_card", code=code))
     return result_of(names, [codes for _, codes in holdings]).outcome()
 
 
@@ -68,9 +68,9 @@ def new_game(players: Iterable[str]) -> State:
     """
     players = tuple(players)
     if not SETUP["min_players"] <= len(players) <= SETUP["max_players"]:
-        raise ValueError(f"Sugarrr! is for {SETUP['min_players']}-{SETUP['max_players']} players, not {len(players)}")
+        raise ValueError(say("setup_players", least=SETUP["min_players"], most=SETUP["max_players"], n=len(players)))
     if len(set(players)) != len(players):
-        raise ValueError("two players have the same name")
+        raise ValueError(say("setup_same_name"))
     deck = FRUIT_DECK_SIZE - MARKET_ROW - HAND_SIZE * len(players)
     return State(players=players, phase=SETUP_PHASE, active=0, columns=((),) * COLUMNS,
                  valley=SAUR_CODES, piles=((),) * len(players), removed=(), deck=deck,
