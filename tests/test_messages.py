@@ -15,7 +15,8 @@ from companion.games.sugarrr import messages as sugarrr_messages
 from companion.games.sugarrr import rules as sugarrr_rules
 
 GAMES = {"sugarrr": (sugarrr_messages, sugarrr_rules), "sugar-blast": (blast_messages, blast_rules)}
-PACKAGES = {"sugarrr": ("rules", "checks", "actions", "flow", "scoring"), "sugar-blast": ("rules", "checks", "flow", "hint", "actions")}
+PACKAGES = {"sugarrr": ("rules", "checks", "actions", "flow", "scoring"),
+            "sugar-blast": ("rules", "checks", "flow", "hint", "actions")}
 
 #: Fields that are always a number of things, already in words (``count``).
 COUNTED = {"cards": "card", "deck": "card", "scanned": "card", "spaces": "space", "n_candies": "candy",
@@ -84,7 +85,7 @@ def test_counts_and_places_read_as_a_person_counts():
         "3-Blast", "4-Blast", "5-6-Blast", "Box-Blast"}
 
 
-MESSAGE_CALLS = {"IllegalAction", "_no", "BadCommand", "AmbiguousAction"}
+MESSAGE_CALLS = {"IllegalAction", "_no", "BadCommand", "AmbiguousAction", "BoardError", "ValueError"}
 
 
 @pytest.mark.parametrize("game", GAMES)
