@@ -5,6 +5,7 @@ import os
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -181,3 +182,16 @@ def test_no_blasts_tapped_when_right_is_a_step_not_an_error(tmp_path):
     for n, command in enumerate([f"board {STUCK}", "start", "no-blasts"]):
         verdict = s.handle(Touch(command, n))
     assert verdict.verdict == "accepted" and s.last_ok is not False and s.state.phase == R.TURN
+
+
+def test_the_worked_turn_in_the_readme_is_what_the_companion_says(tmp_path):
+    readme = (Path(__file__).parent.parent / "README.md").read_text()
+    block = readme.split("A worked turn", 1)[1].split("```", 2)[1]
+    rows = [line for line in block.splitlines() if line.startswith("/")]
+    commands = [row.split("  ", 1)[0].strip() for row in rows]
+    said = [row.split("  ", 1)[1].strip() if "  " in row else None for row in rows]
+    out = play(tmp_path, *commands)
+    assert len(out) == len(commands)
+    for command, expected, line in zip(commands, said, out):
+        if expected:
+            assert line == expected, command
