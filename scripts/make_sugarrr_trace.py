@@ -37,6 +37,7 @@ class Table:
         self.t = 0.0
         self.lines: list[dict] = []
         self.state = rules.new_game(PLAYERS)
+        self.entry = flow.new_entry()
         deck = sorted(c for c in CARDS if CARDS[c].kind != "saur")
         self.rng.shuffle(deck)
         self.deck = deck
@@ -64,7 +65,10 @@ class Table:
 
     def feed(self, item, expect: bool) -> None:
         try:
-            self.state, _ = rules.step(self.state, flow.action_for(self.state, item))
+            entry, action, _ = flow.read(self.state, self.entry, item)
+            if action is not None:
+                self.state, _ = rules.step(self.state, action)
+            self.entry = entry
             ok = True
         except Exception:
             ok = False
@@ -136,7 +140,7 @@ class Table:
         col_i, seq, gathers = choice
         first = seq[0]
         if len(rules.legal_columns(self.state, first)) != 1:
-            self.scan(first, expect=False)   # ambiguous: the screen asks for a column
+            self.scan(first)                 # fits two columns: the screen asks which (a step, not a refusal)
             self.touch(f"column {col_i + 1}")
         if self.mistakes.get(self.state.turn) == "misfit":
             misfit = [c for c in hand if c not in seq and not rules.fits(CARDS[self.state.columns[col_i][-1]], CARDS[c])]
