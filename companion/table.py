@@ -77,7 +77,9 @@ def is_undo(item: Input) -> bool:
 class Verdict:
     """What the session made of one input: ``"accepted"``, ``"rejected"`` or ``"ignored"``,
     the reason when not accepted, and the outcome events when accepted. ``code`` is the
-    card code read (None when garbled, or when the card is hidden: ``secret``)."""
+    card code read (None when garbled, or when the card is hidden: ``secret``). ``step``
+    marks an accepted input that only moved the game's half-entered input on (a column
+    tapped, a colour picked): the screen shows it as a neutral prompt, not a green tick."""
 
     verdict: str
     reason: str | None = None
@@ -86,6 +88,7 @@ class Verdict:
     code: str | None = None
     secret: bool = False
     message: str = ""
+    step: bool = False     # accepted, but only a step of a longer input (no rules action yet)
 
 
 @dataclass(frozen=True)
@@ -240,7 +243,7 @@ class Session:
         verdict = self._judge(item)
         if verdict.verdict == "accepted":
             self.last_message = verdict.message or "OK"
-            self.last_ok = True
+            self.last_ok = None if verdict.step else True
         elif verdict.verdict == "rejected":
             self.last_message, self.last_ok = verdict.reason, False
         for listener in self.listeners:
@@ -283,8 +286,9 @@ class Session:
                                        "Check the storage card or disk space, then try again.",
                            code=None if secret else code, secret=secret)
         self._unpause(item.t)  # a play ends a pause: the table is playing again
+        step = new_state is self.state and not events
         said, events = self._keep(seq, item, new_state, entry, events, message)
-        return Verdict("accepted", None, tuple(events), seq, None if secret else code, secret, said)
+        return Verdict("accepted", None, tuple(events), seq, None if secret else code, secret, said, step)
 
     def _keep(self, seq, item: Input, state, entry, events, message: str) -> tuple[str, list]:
         """Make an accepted input the current state (live and in replay). Returns what

@@ -88,7 +88,7 @@ def test_a_bad_player_count_stores_nothing(tmp_path):
 def test_tapping_a_column_lets_the_same_card_be_scanned_again_at_once(session):
     code = fruit("Strawberry", 2)
     v = scan(session, code, 50.0)
-    assert v.verdict == "accepted" and "tap the column it goes on" in v.message and session.last_ok is not False
+    assert v.verdict == "accepted" and "tap the column it goes on" in v.message and session.last_ok is None and v.step
     session.handle(Touch("column 1", 50.3))
     assert scan(session, code, 50.6).verdict == "accepted"
 
@@ -118,3 +118,10 @@ def test_the_same_card_from_another_reader_is_a_new_tap_not_a_repeat(session):
     code = fruit("Pineapple", 5)
     assert session.handle(CardScanned(code, "left", 90.0, seat=2)).verdict == "rejected"  # out of turn
     assert session.handle(CardScanned(code, "right", 90.4, seat=1)).verdict == "accepted"
+
+
+def test_a_real_play_is_green_and_not_a_step(session):
+    v = session.handle(Touch("column 1", 30.0))
+    assert v.verdict == "accepted"
+    v = scan(session, fruit("Pineapple", 5), 31.0)
+    assert v.verdict == "accepted" and not v.step and session.last_ok is True
