@@ -11,6 +11,7 @@ import json
 import queue
 import sys
 import threading
+import time
 from collections import deque
 from dataclasses import dataclass, field, replace
 from typing import IO, Any, Callable
@@ -192,6 +193,7 @@ class Runner:
     simulate: bool = False               # typed lines act as scans ("/cmd" as touches)
     record: Any = None                   # companion.trace.TraceWriter for touches
     tray: Any = None                     # companion.tray.EmulatedTray under --simulate
+    notifier: Any = None                 # companion.sdnotify.Notifier under systemd
     framing: Any = None                  # prefixes/suffixes a scanner typing into the window adds
     menu: str | None = None
     deck_draft: int | None = None
@@ -461,9 +463,20 @@ class Runner:
     def loop(self, frame: float = 1 / 20) -> None:
         """Run until :attr:`stopping` (window closed, SIGTERM, or end of input). Each turn
         waits up to ``frame`` seconds on the input queue (an input wakes it at once); with
-        a window, at most :data:`WINDOW_POLL`, so a touch is handled within a frame."""
+        a window, at most :data:`WINDOW_POLL`, so a touch is handled within a frame.
+
+        Under systemd, ``READY=1`` goes out after the first turn (the first frame is on
+        the screen; the devices were started before the loop) and ``WATCHDOG=1`` from
+        every turn after, so a hung loop stops the pings and systemd restarts it."""
+        notifier, ready = self.notifier, False
         while not self.stopping:
             self.step(block=frame)
+            if notifier is not None:
+                if not ready:
+                    ready = notifier.ready(f"{self.session.game}: ready")
+                notifier.watchdog(time.monotonic())
+        if notifier is not None:
+            notifier.stopping()
 
 
 def drawable_view(view):

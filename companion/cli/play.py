@@ -151,9 +151,11 @@ def cmd_run(args) -> int:
             stack.callback(record.close)
         if display is not None:
             _warn_unshown_names(session.state.players)
+        from ..sdnotify import Notifier
+
         runner = Runner(session, clock, app=display.app if display else None, display=display,
                         simulate=args.simulate, record=record, timers=timers, framing=framing,
-                        text_out=sys.stdout if args.log_format == "text" else None)
+                        text_out=sys.stdout if args.log_format == "text" else None, notifier=Notifier.from_env())
         # NFC tags enrolled with `companion enroll`: a plain dict, because the NFC reader looks
         # codes up from its own thread and the store's connection belongs to this one.
         enrolled = {e.uid: e.code for e in Enrolments(store).all(args.game)} if specs else {}
