@@ -10,6 +10,7 @@ import signal
 import sys
 import threading
 from contextlib import ExitStack
+from pathlib import Path
 
 from ..games import GAMES
 from .common import DEFAULT_STORE, DEVICE, USAGE, fail, game, game_choices
@@ -63,7 +64,12 @@ def cmd_run(args) -> int:
     from ..runner import Runner, TextLog, json_logger
     from ..table import GameInProgress, Session
     from ..trace import TraceWriter
+    from ..config import ConfigError, apply_to_run
 
+    try:
+        cfg = apply_to_run(args, str(DEFAULT_STORE))  # the config fills what the command line left out
+    except ConfigError as err:
+        return fail(str(err))
     names = _names(args)
     if isinstance(names, str):
         return fail(names)
@@ -170,12 +176,15 @@ def cmd_run(args) -> int:
             stack.callback(reader.stop)
         if args.tray:
             from ..devices.accel.sampler import TraySampler
-            from ..tray import detector, load_calibration, load_tilt_config
+            from ..devices.tilt import TiltConfig
+            from ..tray import detector, load_calibration
 
             try:
                 tap = (lambda t, g: record.accel("tray", t, g)) if record else None
+                saved = cfg["tray"]["calibration"]
                 sampler = TraySampler(open_bus, runner.inputs, clock,
-                                      detector(load_calibration(), load_tilt_config()), tap=tap)
+                                      detector(load_calibration(Path(saved) if saved else None),
+                                               TiltConfig.from_dict(cfg["tilt"])), tap=tap)
             except ValueError as err:
                 return fail(str(err))
             runner.tray = tray
@@ -186,6 +195,12 @@ def cmd_run(args) -> int:
             stack.callback(feedback.close)
             session.listeners.append(lambda item, verdict: verdict and isinstance(item, CardScanned)
                                      and feedback.signal(verdict.verdict))
+        for part in _table_gpio(cfg, runner.inputs, clock):  # the config's buttons and status LED
+            if part is not None:
+                stack.callback(part.close)
+                if hasattr(part, "heard"):
+                    session.listeners.append(part.heard)
+                    part.show("ready")
         signal.signal(signal.SIGTERM, lambda *_: setattr(runner, "stopping", True))
         if args.simulate and (args.headless or runner.app is None or virtual_screen()):
             # Typed lines come from stdin when there is no window to type into (headless,
@@ -227,6 +242,22 @@ def virtual_screen() -> bool:
         return pygame.display.get_init() and (pygame.display.get_driver() or "").lower() in VIRTUAL_DRIVERS
     except pygame.error:
         return False
+
+
+def _table_gpio(cfg, inputs, clock):
+    """The config's buttons and status LED, ``(buttons, led)``, each None when not set or
+    when there is no GPIO (reported, not fatal)."""
+    import warnings
+
+    try:
+        from ..devices.gpio import table_gpio
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # gpiozero warns about each pin library it tries
+            return table_gpio(cfg["gpio"], inputs, clock)
+    except Exception as exc:  # gpiozero raises many kinds when there is no GPIO at all
+        print(f"companion: no buttons or status LED ({exc}); carrying on without them", file=sys.stderr)
+        return None, None
 
 
 def _feedback(args):
@@ -278,6 +309,8 @@ def add_parsers(sub) -> None:
     r.add_argument("--record", help="write what the devices sent as a trace file")
     r.add_argument("--new-game", action="store_true", help="set an unfinished game aside and start a new one")
     r.add_argument("--tap-off", type=float, default=1.0, help="seconds in which the same code again is ignored")
+    r.add_argument("--config", help="settings file (default ~/.config/sugar-companion/config.toml; "
+                                    "the Pi service: /etc/companion/companion.toml)")
     seen: set[str] = set()
     for desc in GAMES.values():  # each game's set-up options, from its descriptor
         for option in desc.options:

@@ -143,3 +143,60 @@ class TableButtons:
     def close(self) -> None:
         for button in self._buttons.values():
             button.close()
+
+
+class StatusLed:
+    """One LED that says how the table is: steady on, ready; slow blink (1 s on, 1 s off),
+    a device is offline; fast blink (0.1 s), an error that needs a person.
+
+    >>> from gpiozero.pins.mock import MockFactory
+    >>> led = StatusLed(23, pin_factory=MockFactory())
+    >>> led.show("ready"); led.state
+    'ready'
+    >>> led.close()
+    """
+
+    BLINKS = {"offline": (1.0, 1.0), "error": (0.1, 0.1)}
+
+    def __init__(self, pin: int, pin_factory: Any = None):
+        from gpiozero import LED
+
+        self._led = LED(pin, pin_factory=pin_factory)
+        self._devices: dict[str, str] = {}
+        self.state: str | None = None
+
+    def show(self, state: str) -> None:
+        """``"ready"``, ``"offline"`` or ``"error"`` (an unknown state is an error)."""
+        if state == self.state:
+            return
+        self.state = state
+        if state == "ready":
+            self._led.on()
+        else:
+            on, off = self.BLINKS.get(state, self.BLINKS["error"])
+            self._led.blink(on_time=on, off_time=off, background=True)
+
+    def heard(self, item, verdict) -> None:
+        """A session listener: a device that reports anything but "connected" is offline."""
+        if verdict is None and hasattr(item, "status") and self.state != "error":
+            self._devices[item.device] = item.status
+            offline = any(status != "connected" for status in self._devices.values())
+            self.show("offline" if offline else "ready")
+
+    def close(self) -> None:
+        self._led.close()
+
+
+def table_gpio(gpio: dict, out: "queue.Queue", clock: Clock, pin_factory: Any = None):
+    """The buttons and status LED named in the config's ``[gpio]`` table (pins or None),
+    as ``(buttons or None, status LED or None)``. gpiozero errors (not a Pi, pin busy)
+    propagate; the caller reports them and carries on without."""
+    pins = {name: gpio[name] for name in ("confirm", "undo") if gpio.get(name) is not None}
+    buttons = TableButtons(out, clock, pins, pin_factory, gpio.get("bounce", 0.05)) if pins else None
+    try:
+        led = StatusLed(gpio["led"], pin_factory) if gpio.get("led") is not None else None
+    except Exception:
+        if buttons is not None:
+            buttons.close()
+        raise
+    return buttons, led

@@ -1,0 +1,252 @@
+"""The companion's config file: what ``companion run`` does without options.
+
+On a Pi the service reads ``/etc/companion/companion.toml`` (``--config``); a development
+run reads ``~/.config/sugar-companion/config.toml`` (``$XDG_CONFIG_HOME``), the same file
+that has always held the ``[tilt]`` settings. Every key is optional; ``KEYS`` lists each
+one with its default and allowed values, and ``hardware/companion.toml.example`` documents
+them for people. Options given on the command line win over the file.
+
+The file is checked as a whole when the companion starts: an unknown section or key (a
+typo), a wrong type or a value out of range is a :class:`ConfigError` whose message names
+the file, the key and what is allowed, so the service stops at once with a line in the
+journal instead of misbehaving later.
+
+>>> cfg = parse({"game": {"game": "sugar-blast", "names": ["Ana", "Ben"]}, "gpio": {"undo": 27}}, "x.toml")
+>>> cfg["game"]["game"], cfg["gpio"]["undo"], cfg["gpio"]["confirm"], cfg["readers"]["tap_off"]
+('sugar-blast', 27, None, 1.0)
+>>> parse({"gpio": {"undo": 40}}, "x.toml")
+Traceback (most recent call last):
+...
+companion.config.ConfigError: x.toml: [gpio] undo = 40: allowed values are a BCM GPIO number from 2 to 27 (GPIO17 is pin 11 on the header), or leave the key out for none
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import tomllib
+from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import Any, Callable
+
+from .games import GAMES
+from .games.sugar_blast import GOAL_NAMES
+
+SYSTEM_CONFIG = Path("/etc/companion/companion.toml")
+USER_CONFIG = Path(os.environ.get("XDG_CONFIG_HOME", Path.home() / ".config")) / "sugar-companion" / "config.toml"
+
+
+class ConfigError(ValueError):
+    """A config file that cannot be used; the message names the file and the key."""
+
+
+@dataclass(frozen=True)
+class Key:
+    """One setting: ``[section] name``, its default (None: not set / not fitted), a check
+    of a value, and the allowed values in words for the error message."""
+
+    section: str
+    name: str
+    default: Any
+    check: Callable[[Any], bool]
+    allowed: str
+
+
+def _quoted(values) -> str:
+    return ", ".join(f'"{v}"' for v in values)
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _is_number(v: Any) -> bool:
+    return (isinstance(v, (int, float)) and not isinstance(v, bool)) and math.isfinite(v)
+
+
+def _is_pin(v: Any) -> bool:
+    return _is_int(v) and 2 <= v <= 27
+
+
+def _is_reader(v: Any) -> bool:
+    from .devices.readers import parse_reader
+
+    try:
+        parse_reader(v)
+    except (ValueError, TypeError, AttributeError):
+        return False
+    return True
+
+
+def _is_names(v: Any) -> bool:
+    return isinstance(v, list) and all(isinstance(n, str) and n.strip() and "," not in n for n in v) \
+        and len({n.strip() for n in v}) == len(v)
+
+
+_PIN = "a BCM GPIO number from 2 to 27 (GPIO17 is pin 11 on the header), or leave the key out for none"
+
+KEYS: tuple[Key, ...] = (
+    Key("game", "game", "sugarrr", lambda v: v in GAMES, "one of " + _quoted(GAMES)),
+    Key("game", "names", [], _is_names,
+        'a list of different player names in seat order, e.g. ["Mum", "Dad"] (no commas in a name), or []'),
+    Key("game", "players", None, lambda v: _is_int(v) and 1 <= v <= 8, "a whole number from 1 to 8, or leave it out"),
+    Key("game", "goal", None, lambda v: v in GOAL_NAMES, "one of " + _quoted(GOAL_NAMES) + ", or leave it out"),
+    Key("game", "solo", False, lambda v: isinstance(v, bool), "true or false"),
+    Key("game", "quick", False, lambda v: isinstance(v, bool), "true or false"),
+    Key("display", "fullscreen", False, lambda v: isinstance(v, bool), "true or false"),
+    Key("display", "headless", False, lambda v: isinstance(v, bool), "true or false"),
+    Key("store", "path", None, lambda v: isinstance(v, str) and v.startswith("/") and not v.endswith("/"),
+        'an absolute file path such as "/var/lib/companion/table.db", or leave it out'),
+    Key("readers", "scanners", [], lambda v: isinstance(v, list) and all(_is_reader(s) for s in v),
+        'a list of "KIND:PATH[@SEAT]" with KIND serial, hid or nfc, e.g. ["serial:/dev/sugar-companion/scanner-1"]'),
+    Key("readers", "tap_off", 1.0, lambda v: _is_number(v) and 0 <= v < 60, "seconds, from 0 up to 60"),
+    Key("tray", "sensor", None, lambda v: isinstance(v, str) and (v == "emulated" or (v.startswith("i2c:") and v[4:].isdigit())),
+        '"i2c:1" (I2C bus 1, pins 3 and 5), "emulated", or leave it out for no tray sensor'),
+    Key("tray", "calibration", None, lambda v: isinstance(v, str) and v.startswith("/"),
+        "an absolute file path, or leave it out for ~/.config/sugar-companion/calibration.toml"),
+    Key("gpio", "confirm", None, _is_pin, _PIN),
+    Key("gpio", "undo", None, _is_pin, _PIN),
+    Key("gpio", "buzzer", None, _is_pin, _PIN),
+    Key("gpio", "led", None, _is_pin, _PIN),
+    Key("gpio", "bounce", 0.05, lambda v: _is_number(v) and 0 < v <= 1, "seconds, above 0 and at most 1"),
+    Key("log", "format", "text", lambda v: v in ("text", "json"), '"text" or "json"'),
+)
+
+
+def _tilt_keys() -> tuple[str, ...]:
+    from .devices.tilt import TiltConfig
+
+    return tuple(f.name for f in fields(TiltConfig))
+
+
+def sections() -> dict[str, list[str]]:
+    """Every section and its keys (``[tilt]``'s come from :class:`TiltConfig`)."""
+    out: dict[str, list[str]] = {}
+    for k in KEYS:
+        out.setdefault(k.section, []).append(k.name)
+    out["tilt"] = list(_tilt_keys())
+    return out
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return f'"{value}"'
+    return repr(value)
+
+
+def parse(data: dict, source: str) -> dict[str, dict[str, Any]]:
+    """Check a loaded TOML table and fill in every default. Raises :class:`ConfigError`."""
+    known = sections()
+    for section, table in data.items():
+        if section not in known:
+            raise ConfigError(f"{source}: unknown section [{section}]: allowed sections are "
+                              + ", ".join(f"[{s}]" for s in known))
+        if not isinstance(table, dict):
+            raise ConfigError(f"{source}: {section} must be a section ([{section}] on its own line)")
+        for name in table:
+            if name not in known[section]:
+                raise ConfigError(f"{source}: unknown key {name!r} in [{section}]: allowed keys are "
+                                  + ", ".join(known[section]))
+    out: dict[str, dict[str, Any]] = {s: {} for s in known}
+    for key in KEYS:
+        table = data.get(key.section, {})
+        if key.name not in table:
+            out[key.section][key.name] = list(key.default) if isinstance(key.default, list) else key.default
+            continue
+        value = table[key.name]
+        if not key.check(value):
+            raise ConfigError(f"{source}: [{key.section}] {key.name} = {_show(value)}: allowed values are {key.allowed}")
+        out[key.section][key.name] = float(value) if key.name in ("tap_off", "bounce") else value
+    from .devices.tilt import TiltConfig
+
+    try:
+        TiltConfig.from_dict(data.get("tilt", {}))
+    except (ValueError, TypeError) as exc:
+        raise ConfigError(f"{source}: [tilt] {exc}") from None
+    out["tilt"] = dict(data.get("tilt", {}))
+    _check_together(out, source)
+    return out
+
+
+def _check_together(cfg: dict, source: str) -> None:
+    """Settings that are fine alone but not together."""
+    pins: dict[int, str] = {}
+    for name in ("confirm", "undo", "buzzer", "led"):
+        pin = cfg["gpio"][name]
+        if pin is None:
+            continue
+        if pin in pins:
+            raise ConfigError(f"{source}: [gpio] {name} = {pin}: GPIO{pin} is already the {pins[pin]}: "
+                              "allowed values are a pin no other part uses")
+        pins[pin] = name
+        if pin in (2, 3) and (cfg["tray"]["sensor"] or "").startswith("i2c:"):
+            raise ConfigError(f"{source}: [gpio] {name} = {pin}: GPIO2 and GPIO3 are the I2C bus of the tray sensor: "
+                              f"allowed values are {_PIN.split(', or')[0]} except 2 and 3")
+    game = cfg["game"]
+    if game["game"] != "sugar-blast":
+        for name in ("goal", "solo", "quick"):
+            if game[name] not in (None, False):
+                raise ConfigError(f"{source}: [game] {name} = {_show(game[name])}: {name} is a Sugar Blast setting: "
+                                  'allowed only with game = "sugar-blast"')
+    if game["players"] is not None and game["names"] and len(game["names"]) != game["players"]:
+        raise ConfigError(f"{source}: [game] players = {game['players']} but names has {len(game['names'])}: "
+                          "allowed values are the number of names, or leave players out")
+
+
+def load(path: Path | str | None = None) -> tuple[dict[str, dict[str, Any]], Path | None]:
+    """Read and check ``path`` (default: the user's config.toml). A missing default file is
+    all defaults; a missing file that was asked for is an error. Returns ``(config, path
+    read or None)``. Raises :class:`ConfigError`."""
+    asked = path is not None
+    path = Path(path) if asked else USER_CONFIG
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        if asked:
+            raise ConfigError(f"{path}: no such config file (the example with every key: "
+                              "hardware/companion.toml.example)") from None
+        return parse({}, str(path)), None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path}: cannot read it: {exc}") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: not valid TOML: {exc}") from None
+    return parse(data, str(path)), path
+
+
+# ---------------------------------------------------------------- into `companion run`
+
+# (section, key, run option, the option's default in the CLI parser).
+RUN_OPTIONS = (
+    ("game", "game", "game", "sugarrr"),
+    ("game", "players", "players", None),
+    ("game", "goal", "goal", None),
+    ("game", "solo", "solo", False),
+    ("game", "quick", "quick", False),
+    ("display", "fullscreen", "fullscreen", False),
+    ("display", "headless", "headless", False),
+    ("readers", "tap_off", "tap_off", 1.0),
+    ("tray", "sensor", "tray", None),
+    ("gpio", "buzzer", "buzzer", None),
+    ("log", "format", "log_format", "text"),
+)
+
+
+def apply_to_run(args, store_default: str | None = None) -> dict[str, dict[str, Any]]:
+    """Load ``args.config`` (or the user's config) and fill every ``run`` option the
+    command line left at its default (``store_default``: the CLI's default ``--store``).
+    Returns the config. Raises :class:`ConfigError`."""
+    cfg, _ = load(getattr(args, "config", None))
+    for section, key, option, default in RUN_OPTIONS:
+        if getattr(args, option, default) in (None, default) and cfg[section][key] is not None:
+            setattr(args, option, cfg[section][key])
+    if not args.names and cfg["game"]["names"]:
+        args.names = ",".join(cfg["game"]["names"])
+    if not args.scanner and cfg["readers"]["scanners"]:
+        args.scanner = list(cfg["readers"]["scanners"])
+    if args.store == store_default and cfg["store"]["path"]:
+        args.store = cfg["store"]["path"]
+    return cfg

@@ -1,0 +1,127 @@
+"""The buttons and status LED from the config, on gpiozero's MockFactory: each press
+reaches the session as exactly one ButtonPressed, contact bounce included."""
+
+import queue
+import time
+
+import pytest
+from gpiozero import Device
+from gpiozero.pins.mock import MockFactory
+
+from companion.core.clock import FakeClock
+from companion.core.events import ButtonPressed, DeviceStatus
+from companion.devices.gpio import StatusLed, TableButtons, table_gpio
+
+
+@pytest.fixture
+def factory():
+    f = MockFactory()
+    yield f
+    f.reset()
+
+
+def bounce(pin, times=4):
+    """A worn switch: the contact chatters before it settles closed."""
+    for _ in range(times):
+        pin.drive_low()
+        pin.drive_high()
+    pin.drive_low()
+
+
+def drain(q, wait=0.2):
+    items, deadline = [], time.monotonic() + wait
+    while time.monotonic() < deadline:
+        try:
+            items.append(q.get(timeout=0.02))
+        except queue.Empty:
+            pass
+    return items
+
+
+def test_a_bouncing_press_is_one_input_and_the_next_press_another(factory):
+    q = queue.Queue()
+    buttons = TableButtons(q, FakeClock(7.0), {"confirm": 17, "undo": 27}, pin_factory=factory, bounce_time=0.05)
+    try:
+        bounce(factory.pin(17))
+        assert drain(q) == [ButtonPressed("confirm", 7.0)]
+        factory.pin(17).drive_high()  # released; the release chatters too
+        factory.pin(17).drive_low()
+        factory.pin(17).drive_high()
+        assert drain(q, 0.01) == []
+        time.sleep(0.06)
+        bounce(factory.pin(27))
+        factory.pin(17).drive_low()  # the other button is not held back by this one
+        assert sorted(drain(q), key=lambda b: b.name) == [ButtonPressed("confirm", 7.0), ButtonPressed("undo", 7.0)]
+    finally:
+        buttons.close()
+
+
+def test_status_led_steady_when_ready_and_blinks_for_an_offline_device(factory):
+    led = StatusLed(23, pin_factory=factory)
+    try:
+        led.show("ready")
+        assert factory.pin(23).state == 1
+        led.heard(DeviceStatus("scanner", "connected", 1.0), None)
+        assert led.state == "ready"
+        led.heard(DeviceStatus("scanner", "disconnected", 2.0, "unplugged"), None)
+        assert led.state == "offline"
+        factory.pin(23).clear_states()
+        time.sleep(1.3)
+        assert len(factory.pin(23).states) >= 2  # on, then off after 1 s: blinking
+        led.heard(DeviceStatus("scanner", "connected", 3.0), None)
+        assert led.state == "ready" and factory.pin(23).state == 1
+        led.show("error")
+        factory.pin(23).clear_states()
+        time.sleep(0.5)
+        assert len(factory.pin(23).states) >= 4  # a fast blink
+    finally:
+        led.close()
+
+
+def test_table_gpio_builds_only_what_the_config_names(factory):
+    buttons, led = table_gpio({"confirm": None, "undo": None, "led": None, "bounce": 0.05}, queue.Queue(),
+                              FakeClock(0.0), factory)
+    assert buttons is None and led is None
+    buttons, led = table_gpio({"confirm": None, "undo": 27, "led": 23, "bounce": 0.05}, queue.Queue(),
+                              FakeClock(0.0), factory)
+    assert buttons is not None and led is not None
+    buttons.close()
+    led.close()
+
+
+def test_companion_run_wires_config_buttons_into_the_session(tmp_path, monkeypatch):
+    """The whole path: config [gpio] -> `companion run` -> the session's queue -> the
+    session, one ButtonPressed per press; the status LED is on once the table is ready."""
+    import signal
+
+    from companion import cli
+    from companion.runner import Runner
+
+    factory = MockFactory()
+    monkeypatch.setattr(Device, "pin_factory", factory)
+    f = tmp_path / "c.toml"
+    f.write_text("[game]\nnames = [\"Ana\", \"Ben\"]\n[gpio]\nconfirm = 17\nundo = 27\nled = 23\n")
+    heard, led_on = [], []
+
+    def loop(self, frame=1 / 30):
+        self.session.listeners.append(lambda item, verdict: heard.append(item))
+        led_on.append(factory.pin(23).state)
+        bounce(factory.pin(17))
+        time.sleep(0.06)
+        bounce(factory.pin(27))
+        deadline = time.monotonic() + 2
+        while time.monotonic() < deadline and len(heard) < 2:
+            self.step(block=0.05)
+        for _ in range(5):
+            self.step(block=0.02)  # anything more that came (it must not)
+
+    monkeypatch.setattr(Runner, "loop", loop)
+    old = signal.getsignal(signal.SIGTERM)
+    try:
+        assert cli.main(["run", "--config", str(f), "--headless", "--store", str(tmp_path / "t.db")]) == 0
+    finally:
+        signal.signal(signal.SIGTERM, old)
+        factory.reset()
+    presses = [item for item in heard if isinstance(item, ButtonPressed)]
+    assert [p.name for p in presses] == ["confirm", "undo"]
+    assert led_on == [1]
