@@ -82,8 +82,9 @@ remove_path() {
 cmdline_file() {
     local f
     for f in /boot/firmware/cmdline.txt /boot/cmdline.txt; do
-        [ -f "$ROOT$f" ] && { echo "$f"; return; }
+        [ -f "$ROOT$f" ] && { echo "$f"; return 0; }
     done
+    return 0
 }
 
 # ---------------------------------------------------------------- checks
@@ -111,11 +112,7 @@ fi
 
 if [ "$UNINSTALL" -eq 1 ]; then
     say "Removing the Sugar Table Companion"
-    if [ -z "$ROOT" ] && command -v systemctl >/dev/null; then
-        run systemctl disable --now companion.service || true
-    else
-        run systemctl disable --now companion.service
-    fi
+    run systemctl disable --now companion.service || true
     remove_path /etc/systemd/system/multi-user.target.wants/companion.service
     remove_path "$UNIT"
     run systemctl daemon-reload
@@ -183,7 +180,11 @@ else
 fi
 
 say "4. I2C on (for the tray sensor) and console blanking off"
-run raspi-config nonint do_i2c 0
+if [ -n "$ROOT" ] || command -v raspi-config >/dev/null; then
+    run raspi-config nonint do_i2c 0
+else
+    say "  no raspi-config here: turn I2C on yourself (dtparam=i2c_arm=on in config.txt, and the i2c-dev module)"
+fi
 CMDLINE="$(cmdline_file)"
 if [ -z "$CMDLINE" ]; then
     say "  no /boot/firmware/cmdline.txt: console blanking left as it is"
