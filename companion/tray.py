@@ -353,6 +353,12 @@ def add_parsers(sub) -> None:
     r.add_argument("--tray", default="i2c:1")
     t.set_defaults(func=cmd_tilt)
 
-    d = sub.add_parser("doctor", help="what hardware is connected, and can it be opened")
-    d.add_argument("--tray", default="i2c:1", help="i2c:N, or emulated")
-    d.set_defaults(func=cmd_doctor)
+    from .doctor import cmd_doctor as cmd_full_doctor
+
+    d = sub.add_parser("doctor", help="check everything the table needs, with the fix for each problem")
+    d.add_argument("--config", help="the config to check (default /etc/companion/companion.toml if it exists, "
+                                    "else ~/.config/sugar-companion/config.toml)")
+    d.add_argument("--tray", help="check this tray sensor (i2c:N, or emulated) instead of the config's")
+    d.add_argument("--png", help="also draw the report as the screen and save it as this PNG")
+    d.add_argument("--screen", type=float, metavar="SECONDS", help="also show the report on the screen this long")
+    d.set_defaults(func=cmd_full_doctor)

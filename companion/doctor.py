@@ -1,0 +1,309 @@
+"""``companion doctor``: everything the table needs, checked in one go, each problem with
+the command that fixes it. One report for the terminal and the same on the screen.
+
+Checks, in the order a person would fix them: the Pi model and OS, the config file, the
+display driver, I2C (enabled, bus speed) and the tray sensor, the card readers (found,
+openable), GPIO (the chip, the configured pins), the game store (writable), and the
+service (enabled, running). Paths are read under ``root`` (default ``/``), so the tests
+run every check on a made-up Pi.
+
+A check is ``ok``, ``warn`` (works, but not as a Pi table should), ``fail`` (the table
+will not work until fixed) or ``skip`` (not configured, nothing to check).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+from .config import SYSTEM_CONFIG, ConfigError, load, parse
+
+MARKS = {"ok": "OK  ", "warn": "WARN", "fail": "FAIL", "skip": "--  "}
+
+
+@dataclass(frozen=True)
+class Check:
+    """One line of the report: what was checked, how it went, what was found, and the
+    command (or step) that fixes it when it is not ok."""
+
+    name: str
+    status: str
+    detail: str
+    fix: str = ""
+
+
+class Machine:
+    """The files a check reads, under ``root``; ``run`` runs a command for its output."""
+
+    def __init__(self, root: str | Path = "/", run: Callable[[list[str]], str | None] | None = None):
+        self.root = Path(root)
+        self.run = run or _run
+
+    def path(self, p: str) -> Path:
+        return self.root / p.lstrip("/")
+
+    def read(self, p: str, binary: bool = False) -> Any:
+        try:
+            return self.path(p).read_bytes() if binary else self.path(p).read_text(errors="replace")
+        except OSError:
+            return None
+
+
+def _run(argv: list[str]) -> str | None:
+    if shutil.which(argv[0]) is None:
+        return None
+    try:
+        done = subprocess.run(argv, capture_output=True, text=True, timeout=5)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return done.stdout.strip()
+
+
+# ---------------------------------------------------------------- the checks
+
+def check_pi(m: Machine) -> Check:
+    model = (m.read("/proc/device-tree/model") or m.read("/sys/firmware/devicetree/base/model") or "").strip("\0\n ")
+    if model.startswith("Raspberry Pi"):
+        slow = "Zero" in model
+        return Check("Pi model", "ok", model + (" (the slowest target: keep other programs off it)" if slow else ""))
+    return Check("Pi model", "warn", f"not a Raspberry Pi ({model or 'no device-tree model'})",
+                 "fine for a trial run; the table is built for a Pi 4, 5 or Zero 2 W")
+
+
+def check_os(m: Machine) -> Check:
+    release = m.read("/etc/os-release") or ""
+    fields = dict(line.split("=", 1) for line in release.splitlines() if "=" in line)
+    name = fields.get("PRETTY_NAME", "unknown").strip('"')
+    if m.path("/etc/rpi-issue").exists():
+        return Check("OS", "ok", f"Raspberry Pi OS ({name})")
+    return Check("OS", "warn", f"{name}, not Raspberry Pi OS", "hardware/install.sh expects Raspberry Pi OS Bookworm or later")
+
+
+def check_config(path: Path | None) -> tuple[Check, dict | None]:
+    try:
+        cfg, read = load(path)
+    except ConfigError as err:
+        return Check("Config", "fail", str(err), f"edit {path or 'the config'}: see hardware/companion.toml.example"), None
+    if read is None:
+        return Check("Config", "ok", "no config file: every default (hardware/companion.toml.example lists them)"), cfg
+    return Check("Config", "ok", f"{read}: valid"), cfg
+
+
+def check_display(m: Machine, environ: dict) -> Check:
+    driver = environ.get("SDL_VIDEODRIVER", "")
+    cards = sorted(p.name for p in m.path("/dev/dri").glob("card*")) if m.path("/dev/dri").is_dir() else []
+    if driver in ("dummy", "offscreen"):
+        return Check("Display", "warn", f"SDL_VIDEODRIVER={driver}: no picture", "unset SDL_VIDEODRIVER (the service sets kmsdrm)")
+    if not cards:
+        return Check("Display", "fail", "no /dev/dri/card*: the KMS display driver is off",
+                     "add dtoverlay=vc4-kms-v3d to /boot/firmware/config.txt and reboot")
+    card = m.path("/dev/dri/" + cards[0])
+    if not os.access(card, os.R_OK | os.W_OK):
+        return Check("Display", "fail", f"{card} is not writable by this user", "sudo usermod -aG video,render $USER")
+    return Check("Display", "ok", f"{', '.join(cards)}; SDL driver {driver or 'auto (kmsdrm without a desktop)'}")
+
+
+def i2c_speed(m: Machine, bus: int) -> int | None:
+    """The bus clock in Hz from the device tree, or None when it cannot be read."""
+    for p in (f"/sys/class/i2c-adapter/i2c-{bus}/of_node/clock-frequency",
+              f"/sys/bus/i2c/devices/i2c-{bus}/of_node/clock-frequency"):
+        raw = m.read(p, binary=True)
+        if raw and len(raw) == 4:
+            return int.from_bytes(raw, "big")
+    return None
+
+
+def check_i2c(m: Machine, sensor: str | None) -> Check:
+    bus = int(sensor.partition(":")[2]) if sensor and sensor.startswith("i2c:") else 1
+    dev = m.path(f"/dev/i2c-{bus}")
+    if not dev.exists():
+        status = "fail" if sensor and sensor.startswith("i2c:") else "skip"
+        return Check("I2C", status, f"/dev/i2c-{bus} missing: I2C is off", "sudo raspi-config nonint do_i2c 0 (then reboot)")
+    speed = i2c_speed(m, bus)
+    detail = f"/dev/i2c-{bus}" + (f", {speed // 1000} kHz" if speed else ", speed unknown")
+    if not os.access(dev, os.R_OK | os.W_OK):
+        return Check("I2C", "fail", detail + ", not openable by this user", "sudo usermod -aG i2c $USER")
+    if speed and speed > 400_000:
+        return Check("I2C", "warn", detail + ": faster than the sensors' 400 kHz",
+                     "dtparam=i2c_arm_baudrate=100000 in /boot/firmware/config.txt")
+    return Check("I2C", "ok", detail)
+
+
+def check_sensor(sensor: str | None, open_chip: Callable | None = None) -> Check:
+    if not sensor:
+        return Check("Tray sensor", "skip", "none configured ([tray] sensor)")
+    from .core.clock import SystemClock
+    from .devices.accel import AccelError
+
+    if open_chip is None:
+        from .tray import _open_chip as open_chip
+    try:
+        bus, chip, name = open_chip(sensor, SystemClock())
+    except (OSError, AccelError, LookupError, ValueError) as exc:
+        return Check("Tray sensor", "fail", f"not found on {sensor}: {exc}",
+                     "check the wiring (wiring/README.md) and run: i2cdetect -y 1")
+    try:
+        ident = bus.read_byte_data(chip.address, chip.id_register)
+        x, y, z = chip.read_g()
+    finally:
+        bus.close()
+    return Check("Tray sensor", "ok", f"{chip.name} at 0x{chip.address:02X} on {name}: {chip.id_register_name} "
+                                      f"read 0x{ident:02X}, expected 0x{chip.id_value:02X}; "
+                                      f"now x={x:+.2f} y={y:+.2f} z={z:+.2f} g")
+
+
+def check_readers(m: Machine, scanners: list[str]) -> list[Check]:
+    from .devices.readers import parse_reader
+
+    checks = []
+    for spec in scanners:
+        reader = parse_reader(spec)
+        if reader.kind == "hid" and not reader.path.startswith("/"):
+            checks.append(Check(f"Reader {spec}", "ok", "found by vendor:product when the table starts"))
+            continue
+        path = m.path(reader.path)
+        if not path.exists():
+            checks.append(Check(f"Reader {spec}", "fail", f"{reader.path} does not exist: not plugged in, or no udev name",
+                                "plug it in; check ls -l /dev/sugar-companion/ and hardware/99-sugar-companion.rules"))
+        elif not os.access(path, os.R_OK | os.W_OK):
+            group = "input" if reader.kind == "hid" else "dialout"
+            checks.append(Check(f"Reader {spec}", "fail", f"{reader.path} is not openable by this user",
+                                f"sudo usermod -aG {group} $USER (or install the udev rules)"))
+        else:
+            checks.append(Check(f"Reader {spec}", "ok", f"{reader.path} -> {os.path.realpath(path)}, can open"))
+    seen = []
+    for folder in ("/dev/sugar-companion", "/dev/serial/by-id", "/dev/input/by-id"):
+        d = m.path(folder)
+        seen += [f"{folder}/{p.name}" for p in sorted(d.iterdir())] if d.is_dir() else []
+    if not scanners:
+        status = "warn"  # Sugar Blast needs none: its candies are entered by touch
+        fix = "" if not seen else "name one in [readers] scanners"
+        checks.append(Check("Readers", status, ("plugged in, none configured: " + ", ".join(seen[:4])) if seen
+                            else "none configured and none plugged in", fix or "plug a scanner in, then run doctor again"))
+    return checks
+
+
+def check_gpio(m: Machine, gpio: dict) -> Check:
+    pins = {name: gpio.get(name) for name in ("confirm", "undo", "buzzer", "led") if gpio.get(name) is not None}
+    if not pins:
+        return Check("GPIO", "skip", "no buttons, buzzer or LED configured ([gpio])")
+    chips = sorted(p.name for p in m.path("/dev").glob("gpiochip*"))
+    listed = ", ".join(f"{name} GPIO{pin}" for name, pin in pins.items())
+    if not chips:
+        return Check("GPIO", "fail", f"{listed}: no /dev/gpiochip*", "this is not a Pi, or the kernel has no GPIO")
+    if not os.access(m.path("/dev/" + chips[0]), os.R_OK | os.W_OK):
+        return Check("GPIO", "fail", f"{listed}: /dev/{chips[0]} is not openable", "sudo usermod -aG gpio $USER")
+    return Check("GPIO", "ok", f"{listed} on /dev/{chips[0]}")
+
+
+def check_store(m: Machine, path: str) -> Check:
+    p = m.path(path)
+    folder = p.parent
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    if p.exists() and os.access(p, os.W_OK) or not p.exists() and os.access(folder, os.W_OK):
+        return Check("Game store", "ok", f"{path} writable" + ("" if p.exists() else " (made at the first game)"))
+    return Check("Game store", "fail", f"{path} is not writable by this user",
+                 "the service makes /var/lib/companion itself; run doctor as the service user: sudo -u companion ...")
+
+
+def check_service(m: Machine) -> Check:
+    enabled = m.run(["systemctl", "is-enabled", "companion.service"])
+    active = m.run(["systemctl", "is-active", "companion.service"])
+    if enabled is None:
+        return Check("Service", "skip", "no systemctl here")
+    if enabled != "enabled":
+        return Check("Service", "warn", f"companion.service is {enabled or 'not installed'}",
+                     "sudo hardware/install.sh (or: sudo systemctl enable --now companion)")
+    if active != "active":
+        return Check("Service", "fail", f"companion.service is enabled but {active}",
+                     "journalctl -u companion -n 30 says why; sudo systemctl restart companion")
+    return Check("Service", "ok", "companion.service enabled and running")
+
+
+def run_checks(config: Path | None, tray: str | None = None, m: Machine | None = None,
+               environ: dict | None = None, open_chip: Callable | None = None) -> list[Check]:
+    """Every check, in the order to fix them. ``tray`` overrides the config's sensor."""
+    from .cli import DEFAULT_STORE
+
+    m = m or Machine()
+    environ = os.environ if environ is None else environ
+    checks = [check_pi(m), check_os(m)]
+    config_check, cfg = check_config(config)
+    checks.append(config_check)
+    if cfg is None:  # a bad file: check the rest as if it had every default
+        cfg = parse({}, "defaults")
+    sensor = tray or cfg["tray"]["sensor"]
+    checks += [check_display(m, environ), check_i2c(m, sensor), check_sensor(sensor, open_chip)]
+    checks += check_readers(m, cfg["readers"]["scanners"])
+    checks += [check_gpio(m, cfg["gpio"]), check_store(m, cfg["store"]["path"] or str(DEFAULT_STORE)),
+               check_service(m)]
+    return checks
+
+
+def report(checks: list[Check]) -> str:
+    """The terminal report: one line per check, the fix indented under a problem."""
+    width = max(len(c.name) for c in checks)
+    lines = []
+    for c in checks:
+        lines.append(f"{MARKS[c.status]}  {c.name.ljust(width)}  {c.detail}")
+        if c.fix and c.status in ("warn", "fail"):
+            lines.append(f"{'':4}  {'':{width}}  fix: {c.fix}")
+    fails = sum(c.status == "fail" for c in checks)
+    warns = sum(c.status == "warn" for c in checks)
+    lines.append("All good." if not fails and not warns else f"{fails} problem(s) to fix, {warns} warning(s).")
+    return "\n".join(lines)
+
+
+def draw_report(surface, checks: list[Check]) -> list:
+    """The same report on the touchscreen: a coloured mark, the check, what was found,
+    and the fix in the highlight colour under each problem."""
+    from pygame import Rect
+
+    from .ui import theme
+    from .ui.widgets import draw_text
+
+    w, h = surface.get_size()
+    surface.fill(theme.BG)
+    draw_text(surface, "Companion check-up", Rect(16, 8, w - 32, 40), theme.MEDIUM, theme.HIGHLIGHT, bold=True)
+    colours = {"ok": theme.OK, "warn": theme.WARN, "fail": theme.BAD, "skip": theme.TEXT}
+    rows = sum(1 + bool(c.fix and c.status in ("warn", "fail")) for c in checks)
+    line = max(18, min(30, (h - 60) // max(rows, 1)))
+    y = 54
+    for c in checks:
+        draw_text(surface, MARKS[c.status].strip(), Rect(16, y, 60, line), theme.SMALL, colours[c.status], bold=True)
+        draw_text(surface, c.name, Rect(80, y, 170, line), theme.SMALL, theme.TEXT, bold=True)
+        draw_text(surface, c.detail, Rect(256, y, w - 272, line), theme.SMALL, theme.TEXT)
+        y += line
+        if c.fix and c.status in ("warn", "fail"):
+            draw_text(surface, "fix: " + c.fix, Rect(256, y, w - 272, line), theme.SMALL, theme.HIGHLIGHT)
+            y += line
+    return []
+
+
+def cmd_doctor(args) -> int:
+    """Print the report (and show or save it as a screen). 0 when nothing needs fixing,
+    1 when something does."""
+    config = Path(args.config) if args.config else (SYSTEM_CONFIG if SYSTEM_CONFIG.exists() else None)
+    checks = run_checks(config, args.tray)
+    print(report(checks))
+    if args.screen or args.png:
+        from .ui.app import App
+
+        app = App()
+        try:
+            app.show(lambda s: draw_report(s, checks))
+            if args.png:
+                print(f"screen written to {app.save(args.png)}")
+            elif args.screen:
+                import time
+
+                time.sleep(args.screen)
+        finally:
+            app.close()
+    return 1 if any(c.status == "fail" for c in checks) else 0
+
