@@ -228,7 +228,7 @@ def check_service(m: Machine) -> Check:
 def run_checks(config: Path | None, tray: str | None = None, m: Machine | None = None,
                environ: dict | None = None, open_chip: Callable | None = None) -> list[Check]:
     """Every check, in the order to fix them. ``tray`` overrides the config's sensor."""
-    from .cli import DEFAULT_STORE
+    from .cli.common import DEFAULT_STORE
 
     m = m or Machine()
     environ = os.environ if environ is None else environ

@@ -146,7 +146,8 @@ def test_the_old_tilt_only_user_config_still_loads(tmp_path):
 
 
 def test_run_takes_its_settings_from_the_config_and_the_command_line_wins(tmp_path):
-    from companion.cli import DEFAULT_STORE, build_parser
+    from companion.cli import build_parser
+    from companion.cli.common import DEFAULT_STORE
 
     f = tmp_path / "c.toml"
     f.write_text('[game]\ngame = "sugar-blast"\nnames = ["Ana", "Ben"]\ngoal = "nine-any"\n'

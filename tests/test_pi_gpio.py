@@ -91,11 +91,14 @@ def test_table_gpio_builds_only_what_the_config_names(factory):
 
 def test_companion_run_wires_config_buttons_into_the_session(tmp_path, monkeypatch):
     """The whole path: config [gpio] -> `companion run` -> the session's queue -> the
-    session, one ButtonPressed per press; the status LED is on once the table is ready."""
+    session, one ButtonPressed per press (a bouncing Undo takes back one scan, not two);
+    the status LED is on once the table is ready."""
     import signal
 
     from companion import cli
+    from companion.core.events import CardScanned
     from companion.runner import Runner
+    from sugarrr_helpers import STARTS
 
     factory = MockFactory()
     monkeypatch.setattr(Device, "pin_factory", factory)
@@ -104,13 +107,14 @@ def test_companion_run_wires_config_buttons_into_the_session(tmp_path, monkeypat
     heard, led_on = [], []
 
     def loop(self, frame=1 / 30):
-        self.session.listeners.append(lambda item, verdict: heard.append(item))
+        self.session.listeners.append(lambda item, verdict: heard.append((item, verdict)))
         led_on.append(factory.pin(23).state)
-        bounce(factory.pin(17))
-        time.sleep(0.06)
-        bounce(factory.pin(27))
+        for code in STARTS[:2]:
+            self.inputs.put(CardScanned(code, "scanner", self.clock.now()))
+        self.step(block=0.05)
+        bounce(factory.pin(27))  # Undo, chattering
         deadline = time.monotonic() + 2
-        while time.monotonic() < deadline and len(heard) < 2:
+        while time.monotonic() < deadline and len(heard) < 3:
             self.step(block=0.05)
         for _ in range(5):
             self.step(block=0.02)  # anything more that came (it must not)
@@ -122,6 +126,7 @@ def test_companion_run_wires_config_buttons_into_the_session(tmp_path, monkeypat
     finally:
         signal.signal(signal.SIGTERM, old)
         factory.reset()
-    presses = [item for item in heard if isinstance(item, ButtonPressed)]
-    assert [p.name for p in presses] == ["confirm", "undo"]
+    presses = [(item, verdict) for item, verdict in heard if isinstance(item, ButtonPressed)]
+    assert [(item.name, verdict.verdict) for item, verdict in presses] == [("undo", "accepted")]
+    assert [type(e).__name__ for e in presses[0][1].events] == ["Undone"]
     assert led_on == [1]
