@@ -154,8 +154,11 @@ else
     fi
     for g in "${GROUPS_WANTED[@]}"; do
         if ! getent group "$g" >/dev/null; then
-            say "  no group $g on this system: skipped (the matching device will not be usable)"
-        elif id -nG companion | tr ' ' '\n' | grep -qx "$g"; then
+            # The unit names every group (SupplementaryGroups=): a missing one stops it starting.
+            run groupadd --system "$g"
+            changed "created group $g (not on this system before)"
+        fi
+        if id -nG companion | tr ' ' '\n' | grep -qx "$g"; then
             unchanged "companion is in $g"
         else
             run usermod -aG "$g" companion
