@@ -139,6 +139,14 @@ say "Installing the Sugar Table Companion from $SRC"
 
 say "1. Debian packages: ${APT_PACKAGES[*]}"
 run apt-get update
+if [ -z "$ROOT" ]; then
+    # python3-lgpio comes from Raspberry Pi OS's own archive; elsewhere (--force) go without it.
+    AVAILABLE=()
+    for p in "${APT_PACKAGES[@]}"; do
+        if apt-cache show "$p" >/dev/null 2>&1; then AVAILABLE+=("$p"); else say "  $p is not in this system's archive: skipped"; fi
+    done
+    APT_PACKAGES=("${AVAILABLE[@]}")
+fi
 run apt-get install -y --no-install-recommends "${APT_PACKAGES[@]}"
 
 say "2. The service user 'companion' (home $STATE) in the groups ${GROUPS_WANTED[*]}"
