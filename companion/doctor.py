@@ -207,8 +207,13 @@ def check_store(m: Machine, path: str) -> Check:
         folder = folder.parent
     if p.exists() and os.access(p, os.W_OK) or not p.exists() and os.access(folder, os.W_OK):
         return Check("Game store", "ok", f"{path} writable" + ("" if p.exists() else " (made at the first game)"))
+    if not p.parent.exists():
+        shown = Path(path).parent
+        return Check("Game store", "fail", f"{shown} does not exist and cannot be made by this user",
+                     f"sudo install -d -o companion -g companion -m 0750 {shown} "
+                     "(hardware/install.sh does it; so does the service's first start)")
     return Check("Game store", "fail", f"{path} is not writable by this user",
-                 "the service makes /var/lib/companion itself; run doctor as the service user: sudo -u companion ...")
+                 "run doctor as the user that plays: sudo -u companion /opt/companion/venv/bin/companion doctor")
 
 
 def check_service(m: Machine) -> Check:

@@ -175,6 +175,13 @@ else
     done
 fi
 
+# systemd makes the state folder at the first start (StateDirectory=); making it now lets
+# `companion calibrate --out /var/lib/companion/...` and doctor work before that.
+if [ -n "$ROOT" ] || [ ! -d "$STATE" ]; then
+    run install -d -o companion -g companion -m 0750 "$STATE"
+    [ -z "$ROOT" ] && changed "made $STATE (the game history lives here)"
+fi
+
 say "3. The program: a venv in $PREFIX/venv (with the system's lgpio)"
 install_file "$SRC/README.md" "$PREFIX/README.md" 644
 install_file "$SRC/hardware/companion.toml.example" "$PREFIX/companion.toml.example" 644

@@ -148,3 +148,16 @@ def test_the_report_screen_draws(pi, tmp_path):
         assert (235, 60, 60) in marks  # a red FAIL
     finally:
         pygame.quit()
+
+
+def test_a_store_folder_that_does_not_exist_yet_names_the_command_that_makes_it(pi, monkeypatch):
+    import shutil
+
+    from companion import doctor
+
+    root, config = pi
+    shutil.rmtree(root / "var/lib/companion")
+    monkeypatch.setattr(doctor.os, "access", lambda path, mode: False)  # as a user who may not write /var/lib
+    check = doctor.check_store(doctor.Machine(root), "/var/lib/companion/table.db")
+    assert check.status == "fail" and "/var/lib/companion does not exist" in check.detail
+    assert check.fix.startswith("sudo install -d -o companion -g companion -m 0750 ")

@@ -95,6 +95,7 @@ def test_install_writes_exactly_these_files_and_runs_no_system_command(tmp_path,
     for command in ("apt-get install -y --no-install-recommends python3-venv python3-pip python3-lgpio i2c-tools",
                     "useradd --system --home-dir /var/lib/companion",
                     "usermod -aG input,video,render,i2c,gpio,dialout companion",
+                    "install -d -o companion -g companion -m 0750 /var/lib/companion",
                     "python3 -m venv --system-site-packages /opt/companion/venv",
                     "raspi-config nonint do_i2c 0", "udevadm control --reload-rules",
                     "systemctl restart companion.service"):
