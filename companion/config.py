@@ -30,7 +30,6 @@ from pathlib import Path
 from typing import Any, Callable
 
 from .games import GAMES
-from .games.sugar_blast import GOAL_NAMES
 
 SYSTEM_CONFIG = Path("/etc/companion/companion.toml")
 USER_CONFIG = Path(os.environ.get("XDG_CONFIG_HOME", Path.home() / ".config")) / "sugar-companion" / "config.toml"
@@ -83,6 +82,27 @@ def _is_names(v: Any) -> bool:
         and len({n.strip() for n in v}) == len(v)
 
 
+def _game_options() -> dict:
+    """Every registered game's set-up options by name (the first game to name one wins),
+    so a game's options are config keys of [game] the day it is registered."""
+    out = {}
+    for game in GAMES.values():
+        for option in game.options:
+            out.setdefault(option.name, option)
+    return out
+
+
+def _option_key(option) -> "Key":
+    owner = next(g.name for g in GAMES.values() if option in g.options)
+    if option.kind == "bool":
+        check, allowed = (lambda v: isinstance(v, bool)), "true or false"
+    elif option.kind == "choice":
+        check, allowed = (lambda v, c=option.choices: v in c), "one of " + _quoted(option.choices)
+    else:
+        check, allowed = _is_int, "a whole number"
+    return Key("game", option.name, option.default, check, f"{allowed} ({owner}: {option.help})")
+
+
 _PIN = "a BCM GPIO number from 2 to 27 (GPIO17 is pin 11 on the header), or leave the key out for none"
 
 KEYS: tuple[Key, ...] = (
@@ -90,9 +110,7 @@ KEYS: tuple[Key, ...] = (
     Key("game", "names", [], _is_names,
         'a list of different player names in seat order, e.g. ["Mum", "Dad"] (no commas in a name), or []'),
     Key("game", "players", None, lambda v: _is_int(v) and 1 <= v <= 8, "a whole number from 1 to 8, or leave it out"),
-    Key("game", "goal", None, lambda v: v in GOAL_NAMES, "one of " + _quoted(GOAL_NAMES) + ", or leave it out"),
-    Key("game", "solo", False, lambda v: isinstance(v, bool), "true or false"),
-    Key("game", "quick", False, lambda v: isinstance(v, bool), "true or false"),
+    *(_option_key(option) for option in _game_options().values()),
     Key("display", "fullscreen", False, lambda v: isinstance(v, bool), "true or false"),
     Key("display", "headless", False, lambda v: isinstance(v, bool), "true or false"),
     Key("store", "path", None, lambda v: isinstance(v, str) and v.startswith("/") and not v.endswith("/"),
@@ -166,11 +184,11 @@ def parse(data: dict, source: str) -> dict[str, dict[str, Any]]:
     except (ValueError, TypeError) as exc:
         raise ConfigError(f"{source}: [tilt] {exc}") from None
     out["tilt"] = dict(data.get("tilt", {}))
-    _check_together(out, source)
+    _check_together(out, source, data)
     return out
 
 
-def _check_together(cfg: dict, source: str) -> None:
+def _check_together(cfg: dict, source: str, given: dict) -> None:
     """Settings that are fine alone but not together."""
     pins: dict[int, str] = {}
     for name in ("confirm", "undo", "buzzer", "led"):
@@ -185,11 +203,12 @@ def _check_together(cfg: dict, source: str) -> None:
             raise ConfigError(f"{source}: [gpio] {name} = {pin}: GPIO2 and GPIO3 are the I2C bus of the tray sensor: "
                               f"allowed values are {_PIN.split(', or')[0]} except 2 and 3")
     game = cfg["game"]
-    if game["game"] != "sugar-blast":
-        for name in ("goal", "solo", "quick"):
-            if game[name] not in (None, False):
-                raise ConfigError(f"{source}: [game] {name} = {_show(game[name])}: {name} is a Sugar Blast setting: "
-                                  'allowed only with game = "sugar-blast"')
+    mine = {o.name for o in GAMES[game["game"]].options}
+    for name in given.get("game", {}):
+        if name in _game_options() and name not in mine:
+            owners = [g for g in GAMES.values() if any(o.name == name for o in g.options)]
+            raise ConfigError(f"{source}: [game] {name} = {_show(game[name])}: {name} is a {owners[0].name} setting: "
+                              f'allowed only with game = "{owners[0].slug}"')
     if game["players"] is not None and game["names"] and len(game["names"]) != game["players"]:
         raise ConfigError(f"{source}: [game] players = {game['players']} but names has {len(game['names'])}: "
                           "allowed values are the number of names, or leave players out")
@@ -223,9 +242,6 @@ def load(path: Path | str | None = None) -> tuple[dict[str, dict[str, Any]], Pat
 RUN_OPTIONS = (
     ("game", "game", "game", "sugarrr"),
     ("game", "players", "players", None),
-    ("game", "goal", "goal", None),
-    ("game", "solo", "solo", False),
-    ("game", "quick", "quick", False),
     ("display", "fullscreen", "fullscreen", False),
     ("display", "headless", "headless", False),
     ("readers", "tap_off", "tap_off", 1.0),
@@ -243,6 +259,9 @@ def apply_to_run(args, store_default: str | None = None) -> dict[str, dict[str, 
     for section, key, option, default in RUN_OPTIONS:
         if getattr(args, option, default) in (None, default) and cfg[section][key] is not None:
             setattr(args, option, cfg[section][key])
+    for name in (o.name for o in GAMES[args.game].options):  # unless given as --goal etc.
+        if getattr(args, name, None) is None and cfg["game"][name] is not None:
+            setattr(args, name, cfg["game"][name])
     if not args.names and cfg["game"]["names"]:
         args.names = ",".join(cfg["game"]["names"])
     if not args.scanner and cfg["readers"]["scanners"]:

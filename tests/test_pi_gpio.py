@@ -120,9 +120,10 @@ def test_companion_run_wires_config_buttons_into_the_session(tmp_path, monkeypat
             self.step(block=0.02)  # anything more that came (it must not)
 
     monkeypatch.setattr(Runner, "loop", loop)
+    monkeypatch.setattr("sys.stdin", __import__("io").StringIO(""))  # --simulate reads nothing typed
     old = signal.getsignal(signal.SIGTERM)
     try:
-        assert cli.main(["run", "--config", str(f), "--headless", "--store", str(tmp_path / "t.db")]) == 0
+        assert cli.main(["run", "--config", str(f), "--headless", "--simulate", "--store", str(tmp_path / "t.db")]) == 0
     finally:
         signal.signal(signal.SIGTERM, old)
         factory.reset()
