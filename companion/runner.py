@@ -194,6 +194,8 @@ class Runner:
     record: Any = None                   # companion.trace.TraceWriter for touches
     tray: Any = None                     # companion.tray.EmulatedTray under --simulate
     notifier: Any = None                 # companion.sdnotify.Notifier under systemd
+    alarm: Any = None                    # called with the turn clock's warning flag (the buzzer)
+    _ready: bool = False
     framing: Any = None                  # prefixes/suffixes a scanner typing into the window adds
     menu: str | None = None
     deck_draft: int | None = None
@@ -468,15 +470,21 @@ class Runner:
         Under systemd, ``READY=1`` goes out after the first turn (the first frame is on
         the screen; the devices were started before the loop) and ``WATCHDOG=1`` from
         every turn after, so a hung loop stops the pings and systemd restarts it."""
-        notifier, ready = self.notifier, False
         while not self.stopping:
             self.step(block=frame)
-            if notifier is not None:
-                if not ready:
-                    ready = notifier.ready(f"{self.session.game}: ready")
-                notifier.watchdog(time.monotonic())
-        if notifier is not None:
-            notifier.stopping()
+            self.tick()
+        if self.notifier is not None:
+            self.notifier.stopping()
+
+    def tick(self) -> None:
+        """After each loop turn: systemd's READY (once) and WATCHDOG, and the alarm
+        (the buzzer) told whether the turn clock is warning."""
+        if self.notifier is not None:
+            if not self._ready:
+                self._ready = self.notifier.ready(f"{self.session.game}: ready")
+            self.notifier.watchdog(time.monotonic())
+        if self.alarm is not None:
+            self.alarm(self.clocks()["warning"])
 
 
 def drawable_view(view):

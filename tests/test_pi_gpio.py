@@ -131,3 +131,37 @@ def test_companion_run_wires_config_buttons_into_the_session(tmp_path, monkeypat
     assert [(item.name, verdict.verdict) for item, verdict in presses] == [("undo", "accepted")]
     assert [type(e).__name__ for e in presses[0][1].events] == ["Undone"]
     assert led_on == [1]
+
+
+def test_the_buzzer_sounds_once_as_a_turns_last_ten_seconds_begin(factory):
+    """A 30 s turn limit: three long beeps at 20 s (10 s left), none before, none again
+    while the warning lasts; the main loop's tick drives it."""
+    from companion.core.store import EventStore
+    from companion.devices.gpio import Feedback, TimerAlarm
+    from companion.runner import Runner
+    from companion.table import Session
+    from companion.ui.timers import Timers
+
+    clock = FakeClock(100.0)
+    session = Session.start("sugarrr", ["Ana", "Ben"], EventStore(":memory:"), clock)
+    feedback = Feedback(buzzer_pin=18, pin_factory=factory)
+    try:
+        runner = Runner(session, clock, timers=Timers(limit=30))
+        runner.alarm = TimerAlarm(feedback)
+        buzzer = factory.pin(18)
+        buzzer.clear_states()
+        for t in (105.0, 115.0, 119.9):
+            clock.set(t)
+            runner.tick()
+        time.sleep(0.2)
+        assert len(buzzer.states) == 1  # just the initial state: silent so far
+        for t in (120.0, 121.0, 125.0, 131.0):
+            clock.set(t)
+            runner.tick()
+        deadline = time.monotonic() + 3
+        while time.monotonic() < deadline and len(buzzer.states) < 7:
+            time.sleep(0.05)
+        time.sleep(0.3)
+        assert [s.state for s in buzzer.states][1:] == [True, False, True, False, True, False]  # one alert
+    finally:
+        feedback.close()

@@ -195,6 +195,10 @@ def cmd_run(args) -> int:
             stack.callback(feedback.close)
             session.listeners.append(lambda item, verdict: verdict and isinstance(item, CardScanned)
                                      and feedback.signal(verdict.verdict))
+            if timers.limit is not None or timers.bank is not None:
+                from ..devices.gpio import TimerAlarm
+
+                runner.alarm = TimerAlarm(feedback)  # three beeps as a turn's last 10 s begin
         for part in _table_gpio(cfg, runner.inputs, clock):  # the config's buttons and status LED
             if part is not None:
                 stack.callback(part.close)

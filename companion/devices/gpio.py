@@ -145,6 +145,29 @@ class TableButtons:
             button.close()
 
 
+class TimerAlarm:
+    """Sounds ``feedback``'s "alert" (three long beeps) once as a turn's clock starts
+    warning (10 s left of a turn limit or a chess-clock bank), not again until the warning
+    has ended and starts anew.
+
+    >>> class Fb:
+    ...     def signal(self, verdict): print(verdict)
+    >>> alarm = TimerAlarm(Fb())
+    >>> for warning in (False, True, True, False, True): alarm(warning)
+    alert
+    alert
+    """
+
+    def __init__(self, feedback):
+        self._feedback = feedback
+        self._on = False
+
+    def __call__(self, warning: bool) -> None:
+        if warning and not self._on:
+            self._feedback.signal("alert")
+        self._on = warning
+
+
 class StatusLed:
     """One LED that says how the table is: steady on, ready; slow blink (1 s on, 1 s off),
     a device is offline; fast blink (0.1 s), an error that needs a person.
