@@ -78,6 +78,20 @@ def test_status_led_steady_when_ready_and_blinks_for_an_offline_device(factory):
         led.close()
 
 
+def test_status_led_blinks_fast_while_a_result_is_unsaved_and_is_steady_after(factory):
+    unsaved = [True]
+    led = StatusLed(23, pin_factory=factory, error_if=lambda: unsaved[0])
+    try:
+        led.show("ready")
+        led.heard(DeviceStatus("scanner", "connected", 1.0), None)
+        assert led.state == "error"
+        unsaved[0] = False  # the runner's retry saved it
+        led.heard(object(), object())  # the next input's verdict
+        assert led.state == "ready"
+    finally:
+        led.close()
+
+
 def test_table_gpio_builds_only_what_the_config_names(factory):
     buttons, led = table_gpio({"confirm": None, "undo": None, "led": None, "bounce": 0.05}, queue.Queue(),
                               FakeClock(0.0), factory)

@@ -199,7 +199,8 @@ def cmd_run(args) -> int:
                 from ..devices.gpio import TimerAlarm
 
                 runner.alarm = TimerAlarm(feedback)  # three beeps as a turn's last 10 s begin
-        for part in _table_gpio(cfg, runner.inputs, clock):  # the config's buttons and status LED
+        for part in _table_gpio(cfg, runner.inputs, clock,  # the config's buttons and status LED
+                                lambda: getattr(session, "unsaved_result", None) is not None):
             if part is not None:
                 stack.callback(part.close)
                 if hasattr(part, "heard"):
@@ -248,7 +249,7 @@ def virtual_screen() -> bool:
         return False
 
 
-def _table_gpio(cfg, inputs, clock):
+def _table_gpio(cfg, inputs, clock, error_if=None):
     """The config's buttons and status LED, ``(buttons, led)``, each None when not set or
     when there is no GPIO (reported, not fatal)."""
     import warnings
@@ -258,7 +259,7 @@ def _table_gpio(cfg, inputs, clock):
 
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # gpiozero warns about each pin library it tries
-            return table_gpio(cfg["gpio"], inputs, clock)
+            return table_gpio(cfg["gpio"], inputs, clock, error_if=error_if)
     except Exception as exc:  # gpiozero raises many kinds when there is no GPIO at all
         print(f"companion: no buttons or status LED ({exc}); carrying on without them", file=sys.stderr)
         return None, None

@@ -181,11 +181,12 @@ class StatusLed:
 
     BLINKS = {"offline": (1.0, 1.0), "error": (0.1, 0.1)}
 
-    def __init__(self, pin: int, pin_factory: Any = None):
+    def __init__(self, pin: int, pin_factory: Any = None, error_if: Callable[[], bool] | None = None):
         from gpiozero import LED
 
         self._led = LED(pin, pin_factory=pin_factory)
         self._devices: dict[str, str] = {}
+        self._error_if = error_if
         self.state: str | None = None
 
     def show(self, state: str) -> None:
@@ -200,24 +201,29 @@ class StatusLed:
             self._led.blink(on_time=on, off_time=off, background=True)
 
     def heard(self, item, verdict) -> None:
-        """A session listener: a device that reports anything but "connected" is offline."""
-        if verdict is None and hasattr(item, "status") and self.state != "error":
+        """A session listener: ``error_if()`` true (e.g. a result the store could not save)
+        is an error; else a device that reports anything but "connected" is offline."""
+        if verdict is None and hasattr(item, "status"):
             self._devices[item.device] = item.status
-            offline = any(status != "connected" for status in self._devices.values())
-            self.show("offline" if offline else "ready")
+        if self._error_if is not None and self._error_if():
+            self.show("error")
+            return
+        offline = any(status != "connected" for status in self._devices.values())
+        self.show("offline" if offline else "ready")
 
     def close(self) -> None:
         self._led.close()
 
 
-def table_gpio(gpio: dict, out: "queue.Queue", clock: Clock, pin_factory: Any = None):
+def table_gpio(gpio: dict, out: "queue.Queue", clock: Clock, pin_factory: Any = None,
+               error_if: Callable[[], bool] | None = None):
     """The buttons and status LED named in the config's ``[gpio]`` table (pins or None),
     as ``(buttons or None, status LED or None)``. gpiozero errors (not a Pi, pin busy)
     propagate; the caller reports them and carries on without."""
     pins = {name: gpio[name] for name in ("confirm", "undo") if gpio.get(name) is not None}
     buttons = TableButtons(out, clock, pins, pin_factory, gpio.get("bounce", 0.05)) if pins else None
     try:
-        led = StatusLed(gpio["led"], pin_factory) if gpio.get("led") is not None else None
+        led = StatusLed(gpio["led"], pin_factory, error_if) if gpio.get("led") is not None else None
     except Exception:
         if buttons is not None:
             buttons.close()
