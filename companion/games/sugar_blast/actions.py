@@ -43,11 +43,11 @@ def minus(a: Counts, b: Counts) -> Counts:
     return tuple(x - y for x, y in zip(a, b))
 
 
-def _fits(part: Counts, whole: Counts) -> bool:
+def fits(part: Counts, whole: Counts) -> bool:
     return all(x <= y for x, y in zip(part, whole))
 
 
-def _words(c: Counts) -> str:
+def words(c: Counts) -> str:
     return ", ".join(f"{n} {B.NAMES[k]}" for k, n in zip(KINDS, c) if n) or "nothing"
 
 

@@ -15,7 +15,7 @@ from companion.core.errors import IllegalAction
 from . import board as B
 from .actions import (CASCADE, CELLS, CHOOSE, KEEP, KINDS, OVER, PER_KIND, REFILL, RETURN, RETURN_EACH, SETUP, TILT,
                       TURN, Board, Cell, ChooseBlast, KeepCandies, NoBlastsDraw, NoMoreBlasts, PlaceCandy, QuickBlast,
-                      Refill, ReturnCandies, SetBoard, StartGame, State, SwapCandies, Tilted, _fits, _words, counts,
+                      Refill, ReturnCandies, SetBoard, StartGame, State, SwapCandies, Tilted, fits, words, counts,
                       minus)
 from .messages import blast_name, candy as candy_name, count, line_of, numbers, say, where
 
@@ -192,8 +192,8 @@ def _keep(state: State, action: KeepCandies) -> None:
         raise _no(say("keep_want", keep=want))
     if not state.quick:
         removed = counts(state.board[r][c] for r, c in blast.removes)
-        if not _fits(counts(kinds), removed):
-            raise _no(say("keep_only_removed", removed=_words(removed), keep=want))
+        if not fits(counts(kinds), removed):
+            raise _no(say("keep_only_removed", removed=words(removed), keep=want))
 
 
 def _tilted(state: State, action: Tilted) -> None:
@@ -218,9 +218,9 @@ def _return(state: State, action: ReturnCandies) -> None:
     kinds = tuple(action.kinds)
     have = state.kept[action.player]
     n = min(RETURN_EACH, sum(have))
-    if len(kinds) != n or any(k not in KINDS for k in kinds) or not _fits(counts(kinds), have):
+    if len(kinds) != n or any(k not in KINDS for k in kinds) or not fits(counts(kinds), have):
         raise _no(say("return_which", who=state.players[action.player], n_candies=count(n, "candy"),
-                      have=_words(have)))
+                      have=words(have)))
 
 
 def _refill(state: State, action: Refill) -> None:
@@ -239,10 +239,10 @@ def _refill(state: State, action: Refill) -> None:
         candy_ok(state, candy)
     used = counts(candy for _, candy in placed)
     if state.bag_n >= len(holes):
-        if not _fits(used, state.bag):
-            raise _no(say("refill_bag_check", bag=_words(state.bag)))
-    elif not (_fits(state.bag, used) and _fits(minus(used, state.bag), state.discards)):
-        raise _no(say("refill_discards_check", bag=_words(state.bag), discards=_words(state.discards)))
+        if not fits(used, state.bag):
+            raise _no(say("refill_bag_check", bag=words(state.bag)))
+    elif not (fits(state.bag, used) and fits(minus(used, state.bag), state.discards)):
+        raise _no(say("refill_discards_check", bag=words(state.bag), discards=words(state.discards)))
 
 
 CHECKS: dict[type, Callable] = {

@@ -262,7 +262,7 @@ def _draft(state: rules.State, entry: Entry, cell: B.Cell) -> Read:
     placed[cell] = entry.palette
     if set(placed) == set(B.empty_cells(state.board)):
         return _act(entry, rules.Refill.of(placed))  # the last space: the whole refill is checked now
-    if not rules._fits(rules.counts(placed.values()), rules.plus(state.bag, state.discards)):
+    if not rules.fits(rules.counts(placed.values()), rules.plus(state.bag, state.discards)):
         raise _no(say("refill_none_left", candy=candy_name(entry.palette)))
     left = state.holes - len(placed)
     said = say("refill_placed", candy=candy_name(entry.palette), spaces=count(left, "space"))

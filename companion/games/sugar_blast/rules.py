@@ -34,7 +34,7 @@ from companion.core.events import Outcome
 from . import board as B
 from .actions import *  # noqa: F401,F403  (rules is the one entry point: re-export the data)
 from .actions import (CELLS, GOALS, KINDS, PER_KIND, RETURN_EACH, SEATING, SOLO, Action, Blast, Board,  # noqa: F401
-                      Cell, Counts, Result, State, _fits, minus, plus, _words, counts, describe)
+                      Cell, Counts, Result, State, fits, minus, plus, words, counts, describe)
 from .messages import count, say
 
 # ---------------------------------------------------------------- goals and set-up
@@ -149,7 +149,7 @@ def _return(state: State, action: ReturnCandies, events: list[Outcome]) -> State
     state = replace(state, kept=_set(state.kept, action.player, minus(state.kept[action.player], counts(kinds))),
                     bag=None if state.quick else plus(state.bag, counts(kinds)), bag_n=state.bag_n + len(kinds),
                     to_return=tuple(p for p in state.to_return if p != action.player))
-    events.append(CandiesReturned(say("returned", who=state.players[action.player], what=_words(counts(kinds))),
+    events.append(CandiesReturned(say("returned", who=state.players[action.player], what=words(counts(kinds))),
                                   action.player, kinds))
     return _ask_refill(state, events) if not state.to_return else state
 
@@ -205,7 +205,7 @@ def _keep(state: State, kinds: tuple[str, ...], events: list[Outcome]) -> State:
     state = replace(state, kept=_set(state.kept, me, plus(state.kept[me], counts(kinds))),
                     turn_kept=state.turn_kept + len(kinds), pending=(), removing=0)
     who = state.players[me]
-    events.append(BlastSolved(say("kept", who=who, kept=_words(counts(kinds)),
+    events.append(BlastSolved(say("kept", who=who, kept=words(counts(kinds)),
                                   discarded=count(n - len(kinds), "candy")), me, blast, kinds, n - len(kinds)))
     if state.solo and state.turn_kept >= SOLO["win_kept_in_one_turn"]:
         events.append(GameOver(say("solo_win", who=who, n_candies=count(state.turn_kept, "candy")), winner=me,
