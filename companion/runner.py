@@ -206,6 +206,8 @@ class Runner:
     _finish_tried: float = float("-inf")
     _draw_failed: bool = False
     _passed: float | None = None
+    new_session: Callable | None = None  # StartChoice -> Session: "New game" on the final screen
+    screen: Any = None                   # a shared screen shown instead of the game's (start, history)
 
     def __post_init__(self) -> None:
         self.session.listeners.append(self._heard)
@@ -276,6 +278,8 @@ class Runner:
         words = command.split()
         verb = words[0] if words else ""
         self.dirty = True
+        if self._shared_screen(command):
+            return
         if verb in UI_COMMANDS and not (verb in ("swap", "deck") and len(words) > 1):
             unseen = self.app is None or getattr(self.app, "invisible", False)
             if self.text_out is not None and unseen and verb in ("swap", "deck"):
@@ -301,6 +305,40 @@ class Runner:
         if self.record is not None:
             self.record.touch(self.clock.now(), command)
         self._emit(Touch(command, self.clock.now()), now)
+
+    def _shared_screen(self, command: str) -> bool:
+        """The start and history screens (after a game): True when ``command`` was theirs."""
+        from .ui import history, start
+
+        if self.screen is None:
+            if not (self.session.over and command in ("newgame", "history")):
+                return False
+            self.screen = (start.StartFlow(self.session.store) if command == "newgame"
+                           else history.HistoryScreen(self.session.store))
+            return True
+        out = self.screen.handle(command)
+        if getattr(self.screen, "choice", None) is not None and self.new_session is not None:
+            self.begin(self.new_session(self.screen.choice))
+        elif out == "newgame":
+            self.screen = start.StartFlow(self.session.store)
+        elif out == "close":
+            self.screen = None
+        return True
+
+    def begin(self, session: Session) -> None:
+        """Carry on with another session (a new game from the start screen): the
+        listeners and device statuses move over; the screen shows the new game."""
+        old, self.session = self.session, session
+        session.devices.update(old.devices)
+        for listener in old.listeners:
+            if hasattr(listener, "session"):
+                listener.session = session  # the text log follows the table's game
+            session.listeners.append(listener)
+        self.screen, self.menu, self.deck_draft, self._passed = None, None, None, None
+        for listener in session.listeners:
+            if hasattr(listener, "start"):
+                listener.start()
+        self.dirty = True
 
     def poll_window(self) -> None:
         if self.app is None:
@@ -379,13 +417,16 @@ class Runner:
         """Draw the current screen of the session's game onto ``surface``."""
         from .ui import chrome
 
+        if self.screen is not None:
+            return self.screen.draw(surface)
         screen = self.session.desc.screen
         info = self.info()
         result = self.session.result()
         if result is not None:
             # Best first on every final screen (the result itself keeps seat order).
             ranked = replace(result, players=tuple(result.ranked()))
-            return screen.draw_final(surface, drawable_result(ranked), info)
+            buttons = screen.draw_final(surface, drawable_result(ranked), info)
+            return buttons + chrome.after_game(surface) if self.new_session is not None else buttons
         buttons = screen.draw_game(surface, drawable_view(self.session.view), info)
         return chrome.overlay(surface, info, buttons)
 

@@ -66,10 +66,15 @@ def cmd_run(args) -> int:
     from ..trace import TraceWriter
     from ..config import ConfigError, apply_to_run
 
+    # No game and no players asked for: the start screen chooses them (on a screen
+    # people can see; otherwise the config's game, resumed, as before).
+    ask = args.game is None and not args.names and args.players is None and not args.headless
+    args.game = args.game or game_choices()[0]
     try:
         cfg = apply_to_run(args, str(DEFAULT_STORE))  # the config fills what the command line left out
     except ConfigError as err:
         return fail(str(err))
+    ask = ask and not args.names and args.players is None and not args.headless  # the config named them
     names = _names(args)
     if isinstance(names, str):
         return fail(names)
@@ -129,6 +134,16 @@ def cmd_run(args) -> int:
         if store.migrated_from is not None:
             print(f"companion: upgraded {args.store} from store format {store.migrated_from} "
                   f"(a copy of the old file is in {store.backup})", file=sys.stderr)
+        choice = None
+        if ask and display is not None and display.app is not None and not virtual_screen():
+            from ..ui.start import choose
+
+            choice = choose(display.app, store)
+            if choice is None:  # the window was closed on the start screen
+                return 0
+            args.game, desc = choice.game, game(choice.game)
+            names, options, args.new_game = list(choice.names) if not choice.resume else [], choice.options, \
+                not choice.resume
         try:
             if not names and store.unfinished(args.game) is None:
                 return fail("who is playing? Give --players N or --names A,B,... (no unfinished game to resume)")
@@ -158,8 +173,10 @@ def cmd_run(args) -> int:
         if display is not None:
             _warn_unshown_names(session.state.players)
         from ..sdnotify import Notifier
+        from ..ui.start import start_session
 
         runner = Runner(session, clock, app=display.app if display else None, display=display,
+                        new_session=lambda chosen: start_session(chosen, store, clock, tap_off=args.tap_off),
                         simulate=args.simulate, record=record, timers=timers, framing=framing,
                         text_out=sys.stdout if args.log_format == "text" else None, notifier=Notifier.from_env())
         # NFC tags enrolled with `companion enroll`: a plain dict, because the NFC reader looks
@@ -285,7 +302,9 @@ def _feedback(args):
 def add_parsers(sub) -> None:
     games = game_choices()
     r = sub.add_parser("run", help="run the table companion")
-    r.add_argument("--game", choices=games, default=games[0], help=f"the game (default {games[0]})")
+    r.add_argument("--game", choices=games,
+                   help=f"the game (without --game, --names and --players: chosen on the start screen; "
+                        f"headless: {games[0]})")
     r.add_argument("--players", type=int, help="how many play (names become Player 1, Player 2, ...)")
     r.add_argument("--names", help="comma-separated, in seat order from the first player")
     r.add_argument("--scanner", action="append",

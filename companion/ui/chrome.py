@@ -26,6 +26,7 @@ import pygame
 
 from . import theme
 from .app import Button, TableInfo
+from .messages import text
 from .widgets import width_of, banner, button, cross, draw_text, draw_wrapped, panel, tick
 
 Rect = pygame.Rect
@@ -182,3 +183,14 @@ def overlay(surface: pygame.Surface, info: TableInfo, buttons: list[Button]) -> 
         out.append(Button(button(surface, Rect(box.right - 30 - half, box.bottom - 110, half, 86), "Undo it",
                                  theme.WARN), "undo"))
     return out
+
+
+def after_game(surface: pygame.Surface) -> list[Button]:
+    """The History and New game buttons in the bottom corners of a final screen (every
+    game's final screen keeps its last 50 px for one centred line)."""
+    w, h = surface.get_size()
+    history = Rect(8, h - 50, 190, 48)
+    new = Rect(w - 8 - 190, h - 50, 190, 48)
+    return [Button(button(surface, history, text("history"), theme.PANEL_LIGHT, theme.TEXT, size=theme.MEDIUM),
+                   "history"),
+            Button(button(surface, new, text("new_game"), theme.OK, size=theme.MEDIUM), "newgame")]

@@ -39,6 +39,11 @@ BUTTON: Colour = (70, 150, 255)      # action buttons
 BUTTON_TEXT: Colour = TEXT_DARK
 SHADE: tuple[int, int, int, int] = (0, 0, 0, 190)   # behind an open menu
 
+#: Seat colours (seat 1 first): each seat's badge on the start screen and wherever a
+#: name cannot be drawn; told apart by the seat number printed on them too.
+SEAT_COLOURS: tuple[Colour, ...] = ((235, 64, 64), (80, 150, 255), (80, 200, 90), (250, 220, 50),
+                                    (190, 110, 245), (255, 145, 40), (90, 220, 220), (240, 120, 190))
+
 # ---------------------------------------------------------------- type sizes
 # Sizes are pygame's default-font sizes; the capital height is about 0.7 x size.
 

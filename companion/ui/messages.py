@@ -1,0 +1,82 @@
+"""Every player-visible string of the shared screen (chrome, start screen, pause,
+history, display messages), in one catalogue ready for gettext.
+
+``_()`` is the identity today: the English text is the message id, as GNU gettext
+expects, so ``xgettext --keyword=_`` (or Babel's ``pybabel extract``) finds each call,
+and a translation later only replaces :func:`_` with ``gettext.translation(...).gettext``.
+Strings with fields use ``str.format`` names (``{name}``), never positional ``%s``, so a
+translator may reorder them. Each game's own messages stay in its ``messages.py``.
+
+>>> _("Undo")
+'Undo'
+>>> CATALOGUE["new_game"] == _("New game")
+True
+"""
+
+from __future__ import annotations
+
+
+def _(text: str) -> str:
+    """The text in the table's language (English: the text itself)."""
+    return text
+
+
+#: Every string of the shared UI, by a short key (tests check each fits where it is drawn).
+CATALOGUE: dict[str, str] = {
+    # the top bar and its dialogs (companion.ui.chrome)
+    "undo": _("Undo"),
+    "pause": _("Pause"),
+    "resume": _("Resume"),
+    "paused": _("Paused"),
+    "paused_body": _("The clocks have stopped. Game time {time}."),
+    "undo_title": _("Take this back?"),
+    "undo_nothing": _("Nothing can be taken back now."),
+    "no": _("No"),
+    "undo_it": _("Undo it"),
+    "cancel": _("Cancel"),
+    "turn": _("Turn {turn}"),
+    "game_clock": _("Game {time}"),
+    "new_game": _("New game"),
+    "history": _("History"),
+    # the start screen (companion.ui.start)
+    "choose_game": _("Which game?"),
+    "resume_game": _("Carry on: {game} with {names}"),
+    "players_title": _("{game}: who is playing?"),
+    "players_count": _("Players"),
+    "options_title": _("{game}: how to play"),
+    "back": _("Back"),
+    "next": _("Next"),
+    "start": _("Start"),
+    "done": _("Done"),
+    "space": _("Space"),
+    "delete": _("Delete"),
+    "clear": _("Clear"),
+    "name_title": _("Name for seat {seat}"),
+    "quick_name": _("Player {seat}"),
+    "on": _("On"),
+    "off": _("Off"),
+    "default": _("Usual"),
+    "name_empty": _("A name needs at least one letter."),
+    "name_taken": _("Two players cannot share the name {name}."),
+    "replaces": _("A new game sets the unfinished {game} game aside (it stays in the history)."),
+    # history (companion.ui.history)
+    "history_title": _("Games at this table"),
+    "history_empty": _("No finished games yet."),
+    "history_row": _("{date}  {game}: {outcome}"),
+    "won_by": _("won by {names}"),
+    "nobody_won": _("nobody won"),
+    "unfinished": _("unfinished"),
+    "abandoned": _("set aside"),
+    # the display (companion.ui.display) and the plain fallback screen
+    "screen_failed": _("The game screen failed to draw; showing a plain screen instead."),
+    "display_retry": _("No screen yet; trying again in {seconds} s. Scans still count."),
+    # the bidding countdown (Sweet Deals)
+    "bid_time_up": _("Time is up: tap Pass if you do not bid."),
+    "bid_left": _("{seconds} s to bid"),
+}
+
+
+def text(key: str, **fields) -> str:
+    """The catalogue's ``key`` with its ``{fields}`` filled in."""
+    message = CATALOGUE[key]
+    return message.format(**fields) if fields else message

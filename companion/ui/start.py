@@ -1,0 +1,436 @@
+"""The start screen: pick the game, the players, their names and the game's options on
+the touchscreen, or carry on with an unfinished game in one tap.
+
+Each step is a screen class with ``draw(surface) -> list[Button]`` and ``handle(command)``
+(the touch command of a tapped button, or ``"typed <line>"`` from a keyboard); ``handle``
+returns the next screen, a :class:`StartChoice` when the table is ready, or None to stay.
+:class:`StartFlow` holds the current screen; :func:`start_session` turns a choice into
+the :class:`~companion.table.Session` exactly as ``companion run --game --names`` would.
+
+Nothing is stored until the choice is made: leaving the start screen leaves no game behind.
+
+>>> from companion.core.store import EventStore
+>>> flow = StartFlow(EventStore(":memory:"))
+>>> for tap in ("game sugar-heist", "players 3", "next"):
+...     flow.handle(tap)
+>>> flow.handle("start")
+>>> flow.choice
+StartChoice(game='sugar-heist', names=('Player 1', 'Player 2', 'Player 3'), options={'all_cards': False, 'alternate': False}, resume=False)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Union
+
+import pygame
+
+from ..core.game import Game, Option
+from ..games import GAMES
+from . import theme
+from .app import Button
+from .messages import text
+from .widgets import button, draw_text, draw_wrapped, panel
+
+Rect = pygame.Rect
+W, H = 800, 480
+GAP = 8
+BOTTOM = Rect(16, H - 76, W - 32, 64)   # the Back / Next row
+
+
+@dataclass(frozen=True)
+class StartChoice:
+    """What the start screen settled: the game's slug, the names in seat order, its
+    options (every option of the game, defaults filled in), or ``resume`` the newest
+    unfinished game of ``game`` (then ``names`` are that game's and ``options`` empty)."""
+
+    game: str
+    names: tuple[str, ...]
+    options: dict[str, Any] = field(default_factory=dict)
+    resume: bool = False
+
+
+def seat_badge(surface: pygame.Surface, center: tuple[int, int], radius: int, seat: int) -> Rect:
+    """The seat's colour as a disc with its number on it (seat from 1)."""
+    colour = theme.SEAT_COLOURS[(seat - 1) % len(theme.SEAT_COLOURS)]
+    pygame.draw.circle(surface, colour, center, radius)
+    box = Rect(0, 0, 2 * radius, 2 * radius)
+    box.center = center
+    draw_text(surface, str(seat), box, max(theme.MIN_SIZE, int(radius * 1.3)), theme.TEXT_DARK, bold=True,
+              align="center")
+    return box
+
+
+def _title(surface: pygame.Surface, words: str, problem: str = "") -> None:
+    """The step's title, or in its place what is wrong (red, with the reason)."""
+    if problem:
+        box = Rect(8, 2, W - 16, 62)
+        panel(surface, box, theme.dim(theme.BAD, 0.6))
+        draw_wrapped(surface, problem, box.inflate(-20, -4), theme.MEDIUM, theme.TEXT, bold=True, max_lines=2)
+        return
+    draw_text(surface, words, Rect(20, 6, W - 40, 56), theme.TITLE, theme.HIGHLIGHT, bold=True)
+
+
+def option_label(option: Option) -> str:
+    """``Goal: the Goal Card the game is played to``."""
+    return f"{option.name.replace('_', ' ').capitalize()}: {option.help}"
+
+
+def choice_label(value: str | None) -> str:
+    return text("default") if value is None else str(value).replace("-", " ")
+
+
+Screen = Union["GameScreen", "PlayersScreen", "KeyboardScreen", "OptionsScreen"]
+
+
+# ---------------------------------------------------------------- the steps
+
+class GameScreen:
+    """Step 1: one big button per registered game; a green one to carry on the newest
+    unfinished game."""
+
+    def __init__(self, flow: "StartFlow"):
+        self.flow = flow
+
+    def draw(self, surface: pygame.Surface) -> list[Button]:
+        _title(surface, text("choose_game"))
+        out: list[Button] = []
+        top = 70
+        record = self.flow.unfinished
+        if record is not None and record.game in self.flow.games:
+            words = text("resume_game", game=self.flow.games[record.game].name, names=", ".join(record.players))
+            out.append(Button(button(surface, Rect(16, top, W - 32, 76), words, theme.OK, size=theme.MEDIUM),
+                              f"resume {record.game}"))
+            top += 76 + 12
+        games = list(self.flow.games.values())
+        cols = 2
+        rows = (len(games) + cols - 1) // cols
+        cell_h = min(150, (H - 16 - top - GAP * (rows - 1)) // max(rows, 1))
+        cell_w = (W - 32 - GAP * (cols - 1)) // cols
+        for i, game in enumerate(games):
+            box = Rect(16 + (i % cols) * (cell_w + GAP), top + (i // cols) * (cell_h + GAP), cell_w, cell_h)
+            panel(surface, box, theme.BUTTON)
+            draw_text(surface, game.name, Rect(box.left + 14, box.top + 6, box.width - 28, box.height * 3 // 5),
+                      theme.TITLE, theme.BUTTON_TEXT, bold=True, align="center")
+            players = (f"{game.min_players}" if game.min_players == game.max_players
+                       else f"{game.min_players}-{game.max_players}")
+            draw_text(surface, f"{text('players_count')}: {players}",
+                      Rect(box.left + 14, box.top + box.height * 3 // 5, box.width - 28, box.height * 2 // 5 - 8),
+                      theme.MEDIUM, theme.BUTTON_TEXT, align="center")
+            out.append(Button(box, f"game {game.slug}"))
+        return out
+
+    def handle(self, command: str) -> Screen | StartChoice | None:
+        verb, _, arg = command.partition(" ")
+        if verb == "resume" and self.flow.unfinished is not None and arg == self.flow.unfinished.game:
+            return StartChoice(arg, tuple(self.flow.unfinished.players), {}, resume=True)
+        if verb == "game" and arg in self.flow.games:
+            self.flow.pick(arg)
+            return PlayersScreen(self.flow)
+        return None
+
+
+class PlayersScreen:
+    """Step 2: how many play (the game's range) and their names, each beside its seat's
+    colour and number; tapping a name opens the keyboard."""
+
+    def __init__(self, flow: "StartFlow"):
+        self.flow = flow
+        self.message = ""
+
+    def draw(self, surface: pygame.Surface) -> list[Button]:
+        f, game = self.flow, self.flow.game
+        _title(surface, text("players_title", game=game.name), self.message)
+        out: list[Button] = []
+        draw_text(surface, text("players_count"), Rect(20, 70, 150, 64), theme.MEDIUM, theme.TEXT, bold=True)
+        counts = range(game.min_players, game.max_players + 1)
+        x = 180
+        for n in counts:
+            chosen = n == f.count
+            box = Rect(x, 70, 68, 64)
+            button(surface, box, str(n), theme.HIGHLIGHT if chosen else theme.PANEL_LIGHT,
+                   theme.TEXT_DARK if chosen else theme.TEXT)
+            out.append(Button(box, f"players {n}"))
+            x += 68 + GAP
+        area = Rect(16, 146, W - 32, BOTTOM.top - 146 - GAP)
+        cols = 1 if f.count <= 3 else 2
+        rows = (f.count + cols - 1) // cols
+        row_h = min(80, (area.height - GAP * (rows - 1)) // rows)
+        col_w = (area.width - GAP * (cols - 1)) // cols
+        for i in range(f.count):
+            cell = Rect(area.left + (i // rows) * (col_w + GAP), area.top + (i % rows) * (row_h + GAP), col_w, row_h)
+            radius = min(26, row_h // 2 - 2)
+            seat_badge(surface, (cell.left + radius + 2, cell.centery), radius, i + 1)
+            name = Rect(cell.left + 2 * radius + 14, cell.top, cell.width - 2 * radius - 14, row_h)
+            panel(surface, name, theme.PANEL_LIGHT)
+            draw_text(surface, f.names[i], name.inflate(-24, 0), theme.BIG, theme.TEXT, bold=True)
+            out.append(Button(name, f"name {i + 1}"))
+        out += _bottom(surface, text("start") if not game.options else text("next"))
+        return out
+
+    def handle(self, command: str) -> Screen | StartChoice | None:
+        f = self.flow
+        verb, _, arg = command.partition(" ")
+        self.message = ""
+        if verb == "players" and arg.isdigit() and f.game.min_players <= int(arg) <= f.game.max_players:
+            f.count = int(arg)
+        elif verb == "name" and arg.isdigit() and 1 <= int(arg) <= f.count:
+            return KeyboardScreen(f, self, int(arg))
+        elif verb == "back":
+            return GameScreen(f)
+        elif verb == "next":
+            names = f.chosen_names()
+            dup = next((n for i, n in enumerate(names) if n.casefold() in [m.casefold() for m in names[:i]]), None)
+            if dup is not None:
+                self.message = text("name_taken", name=dup)
+                return None
+            if f.game.options:
+                return OptionsScreen(f, self)
+            return f.finish(self)
+        return None
+
+
+class KeyboardScreen:
+    """The on-screen keyboard for one seat's name: capitals at the start of each word,
+    small letters after (a name is typed without a Shift key); a quick name button; a
+    USB keyboard types any script (Enter sets the name)."""
+
+    ROWS = ("1234567890", "QWERTYUIOP", "ASDFGHJKL-", "ZXCVBNM'.&")
+
+    def __init__(self, flow: "StartFlow", back: PlayersScreen, seat: int):
+        self.flow, self.back, self.seat = flow, back, seat
+        self.name = flow.names[seat - 1]
+        self.fresh = True     # the first key replaces the name shown (a quick name)
+        self.message = ""
+
+    def draw(self, surface: pygame.Surface) -> list[Button]:
+        out: list[Button] = []
+        seat_badge(surface, (44, 36), 26, self.seat)
+        draw_text(surface, text("name_title", seat=self.seat), Rect(82, 6, 420, 60), theme.TITLE, theme.HIGHLIGHT,
+                  bold=True)
+        quick = Rect(W - 16 - 250, 8, 250, 56)
+        out.append(Button(button(surface, quick, text("quick_name", seat=self.seat), theme.PANEL_LIGHT, theme.TEXT,
+                                 size=theme.MEDIUM), "quick"))
+        field_box = Rect(16, 72, W - 32, 60)
+        panel(surface, field_box, theme.PANEL, theme.HIGHLIGHT, width=3)
+        if self.message:
+            draw_text(surface, self.message, field_box.inflate(-24, 0), theme.MEDIUM, theme.BAD, bold=True)
+        else:
+            draw_text(surface, self.name + "|", field_box.inflate(-24, 0), theme.BIG, theme.TEXT, bold=True)
+        key_w = (W - 32 - 9 * 4) // 10
+        for r, row in enumerate(self.ROWS):
+            for c, key in enumerate(row):
+                box = Rect(16 + c * (key_w + 4), 142 + r * 62, key_w, 56)
+                out.append(Button(button(surface, box, key, theme.PANEL_LIGHT, theme.TEXT), f"key {key}"))
+        y = 142 + 4 * 62 + 4
+        widths = ((text("cancel"), "cancel", 130, theme.PANEL_LIGHT), (text("clear"), "clear", 120, theme.PANEL_LIGHT),
+                  (text("space"), "key space", 216, theme.PANEL_LIGHT), (text("delete"), "delete", 140, theme.WARN),
+                  (text("done"), "done", 150, theme.OK))
+        x = 16
+        for label, command, w, fill in widths:
+            ink = theme.TEXT if fill == theme.PANEL_LIGHT else theme.TEXT_DARK
+            out.append(Button(button(surface, Rect(x, y, w, 70), label, fill, ink, size=theme.MEDIUM), command))
+            x += w + 8
+        return out
+
+    def handle(self, command: str) -> Screen | StartChoice | None:
+        verb, _, arg = command.partition(" ")
+        self.message = ""
+        fresh, self.fresh = self.fresh, False
+        if verb == "key" and arg:
+            if fresh:
+                self.name = ""
+            char = " " if arg == "space" else arg
+            if len(self.name) < 24 and not (char == " " and (not self.name or self.name.endswith(" "))):
+                word_start = not self.name or self.name.endswith(" ")
+                self.name += char if word_start else char.lower()
+        elif verb == "delete":
+            self.name = self.name[:-1]
+        elif verb == "clear":
+            self.name = ""
+        elif verb == "quick":
+            self.name = text("quick_name", seat=self.seat)
+        elif verb == "typed":
+            self.name = arg.strip()[:24]
+            return self.handle("done")
+        elif verb == "cancel":
+            return self.back
+        elif verb == "done":
+            name = " ".join(self.name.split())
+            if not any(ch.isalnum() for ch in name):
+                self.message = text("name_empty")
+                return None
+            self.flow.names[self.seat - 1] = name
+            return self.back
+        return None
+
+
+class OptionsScreen:
+    """Step 3: the game's set-up options, generated from ``Game.options``: a yes/no
+    option is one On/Off button, a choice a row of buttons (``Usual`` when its default
+    is None: the game decides)."""
+
+    def __init__(self, flow: "StartFlow", back: PlayersScreen):
+        self.flow, self.back = flow, back
+        self.message = ""
+
+    def _layout(self) -> list[tuple[Option, Rect, list[tuple[Rect, Any]]]]:
+        """Each option with its label's rect and its buttons (rect, value)."""
+        out = []
+        y = 68
+        for option in self.flow.game.options:
+            if option.kind == "bool":
+                label = Rect(16, y, W - 32 - 200 - GAP, 64)
+                out.append((option, label, [(Rect(W - 16 - 200, y + 4, 200, 56), None)]))
+                y += 64 + 10
+                continue
+            values: list[Any] = ([None] if option.default is None else []) + list(option.choices)
+            per_row = min(len(values), 4)
+            rows = (len(values) + per_row - 1) // per_row
+            label = Rect(16, y, W - 32, 48)
+            w = (W - 32 - GAP * (per_row - 1)) // per_row
+            boxes = [(Rect(16 + (i % per_row) * (w + GAP), y + 50 + (i // per_row) * 58, w, 52), v)
+                     for i, v in enumerate(values)]
+            out.append((option, label, boxes))
+            y += 50 + rows * 58 + 10
+        return out
+
+    def draw(self, surface: pygame.Surface) -> list[Button]:
+        f = self.flow
+        _title(surface, text("options_title", game=f.game.name), self.message)
+        out: list[Button] = []
+        for option, label, boxes in self._layout():
+            draw_wrapped(surface, option_label(option), label, theme.SMALL, theme.TEXT, max_lines=2)
+            value = f.options[option.name]
+            for box, v in boxes:
+                if option.kind == "bool":
+                    words, fill = (text("on"), theme.OK) if value else (text("off"), theme.PANEL_LIGHT)
+                    button(surface, box, words, fill, theme.TEXT_DARK if value else theme.TEXT)
+                    out.append(Button(box, f"toggle {option.name}"))
+                else:
+                    chosen = v == value
+                    panel(surface, box, theme.HIGHLIGHT if chosen else theme.PANEL_LIGHT)
+                    draw_wrapped(surface, choice_label(v), box.inflate(-12, -4), theme.MEDIUM,
+                                 theme.TEXT_DARK if chosen else theme.TEXT, bold=True, max_lines=2)
+                    out.append(Button(box, f"choose {option.name} {'' if v is None else v}".rstrip()))
+        out += _bottom(surface, text("start"))
+        return out
+
+    def handle(self, command: str) -> Screen | StartChoice | None:
+        f = self.flow
+        words = command.split(" ", 2)
+        self.message = ""
+        known = {o.name: o for o in f.game.options}
+        if words[0] == "toggle" and len(words) == 2 and words[1] in known and known[words[1]].kind == "bool":
+            f.options[words[1]] = not f.options[words[1]]
+        elif words[0] == "choose" and len(words) >= 2 and words[1] in known:
+            value = words[2] if len(words) == 3 else None
+            if value is None or value in known[words[1]].choices:
+                f.options[words[1]] = value
+        elif words[0] == "back":
+            return self.back
+        elif words[0] == "next":
+            return f.finish(self)
+        return None
+
+
+def _bottom(surface: pygame.Surface, forward: str) -> list[Button]:
+    back = Rect(BOTTOM.left, BOTTOM.top, 200, BOTTOM.height)
+    nxt = Rect(BOTTOM.right - 260, BOTTOM.top, 260, BOTTOM.height)
+    return [Button(button(surface, back, text("back"), theme.PANEL_LIGHT, theme.TEXT), "back"),
+            Button(button(surface, nxt, forward, theme.OK), "next")]
+
+
+# ---------------------------------------------------------------- the flow
+
+class StartFlow:
+    """The start screen's state: the current step and what has been chosen so far.
+    ``choice`` is set when the table is ready to play."""
+
+    def __init__(self, store: Any = None, games: dict[str, Game] | None = None):
+        self.games = dict(games or GAMES)
+        self.unfinished = store.unfinished() if store is not None else None
+        self.game: Game = next(iter(self.games.values()))
+        self.count = self.game.min_players
+        self.names: list[str] = []
+        self.options: dict[str, Any] = {}
+        self.choice: StartChoice | None = None
+        self.screen: Screen = GameScreen(self)
+
+    def pick(self, slug: str) -> None:
+        """Choose the game: the player count goes into its range, names are kept."""
+        self.game = self.games[slug]
+        self.count = min(max(self.count, self.game.min_players, 2 if self.game.max_players > 1 else 1),
+                         self.game.max_players)
+        while len(self.names) < self.game.max_players:
+            self.names.append(text("quick_name", seat=len(self.names) + 1))
+        self.options = {o.name: o.default for o in self.game.options}
+
+    def chosen_names(self) -> list[str]:
+        return list(self.names[:self.count])
+
+    def finish(self, screen) -> StartChoice | None:
+        """The choice, if the game's rules accept these players and options (checked
+        without storing anything); otherwise the rules' reason on ``screen``."""
+        names = self.chosen_names()
+        try:
+            options = self.game.options_from(self.options)
+            self.game.rules.new_game(names, **options)
+        except ValueError as err:
+            screen.message = str(err)
+            return None
+        return StartChoice(self.game.slug, tuple(names), options)
+
+    def draw(self, surface: pygame.Surface) -> list[Button]:
+        return self.screen.draw(surface)
+
+    def handle(self, command: str) -> None:
+        """One tap (or ``typed <line>``): move to the next step or settle the choice."""
+        if self.choice is not None:
+            return
+        out = self.screen.handle(command)
+        if isinstance(out, StartChoice):
+            self.choice = out
+        elif out is not None:
+            self.screen = out
+
+    def step(self, app) -> StartChoice | None:
+        """Draw, then take the window's taps (hit-tested on the frame just drawn).
+        Returns the choice once made; a closed window (or Escape) sets :attr:`quit`."""
+        app.show(self.draw)
+        for kind, value in app.poll():
+            if kind == "quit":
+                self.quit = True
+            elif kind == "touch":
+                self.handle(value)
+            elif kind == "typed" and isinstance(self.screen, KeyboardScreen):
+                self.handle(f"typed {value}")
+            if self.choice is not None:
+                break
+        return self.choice
+
+    quit = False
+
+
+def choose(app, store, stopping=lambda: False, frame: float = 1 / 20) -> StartChoice | None:
+    """Run the start screen on ``app`` until a choice (returned) or the window closes or
+    ``stopping()`` (None)."""
+    import time
+
+    flow = StartFlow(store)
+    while not (flow.quit or stopping()):
+        if flow.step(app) is not None:
+            return flow.choice
+        time.sleep(frame)
+    return None
+
+
+def start_session(choice: StartChoice, store, clock, **kw):
+    """The session for ``choice``, as ``companion run`` starts one: resume the stored
+    game, or begin a new one (setting an unfinished game of the same kind aside: the
+    start screen offered it first)."""
+    from ..table import Session
+
+    if choice.resume:
+        return Session.start(choice.game, [], store, clock, **kw)
+    return Session.start(choice.game, list(choice.names), store, clock, new_game=True, options=choice.options, **kw)

@@ -1,0 +1,177 @@
+"""The start screen, driven by real mouse clicks posted to a headless window: the
+session that results is the one ``companion run --game --names`` would start."""
+
+import os
+
+import pygame
+import pytest
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+
+from companion.core.clock import FakeClock
+from companion.core.store import EventStore
+from companion.replay import replay
+from companion.ui.app import App
+from companion.ui.start import KeyboardScreen, OptionsScreen, StartChoice, StartFlow, start_session
+from companion.ui.widgets import record_text
+
+DATA = os.path.join(os.path.dirname(__file__), "data")
+
+
+@pytest.fixture
+def app():
+    a = App()
+    yield a
+    a.close()
+
+
+def click(app, flow, command):
+    """Draw the flow, post a mouse click on the button for ``command``, let it handle it."""
+    app.show(flow.draw)
+    rect = next(b.rect for b in app.buttons if b.command == command)
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=rect.center, button=1))
+    return flow.step(app)
+
+
+def test_game_players_and_names_start_the_session_the_cli_would(app):
+    store, clock = EventStore(":memory:"), FakeClock(50.0)
+    flow = StartFlow(store)
+    for command in ("game sugarrr", "players 3", "name 2"):
+        click(app, flow, command)
+    assert isinstance(flow.screen, KeyboardScreen)
+    for command in ("key M", "key I", "key A", "done"):
+        click(app, flow, command)
+    choice = click(app, flow, "next")
+    assert choice is not None and choice.names == ("Player 1", "Mia", "Player 3")
+    session = start_session(choice, store, clock)
+    assert session.game == "sugarrr" and session.state.players == ("Player 1", "Mia", "Player 3")
+    assert [g.players for g in store.games()] == [("Player 1", "Mia", "Player 3")]
+
+
+def test_options_are_generated_and_a_bad_mix_is_refused_on_screen_without_storing(app):
+    store = EventStore(":memory:")
+    flow = StartFlow(store)
+    for command in ("game sugar-blast", "players 2", "next"):
+        click(app, flow, command)
+    assert isinstance(flow.screen, OptionsScreen)
+    app.show(flow.draw)
+    commands = {b.command for b in app.buttons}
+    assert {"toggle solo", "toggle quick", "choose goal", "choose goal four-twos"} <= commands
+    click(app, flow, "toggle solo")
+    assert click(app, flow, "next") is None and "solo" in flow.screen.message
+    assert store.games() == []
+    click(app, flow, "back")
+    click(app, flow, "players 1")
+    click(app, flow, "next")
+    click(app, flow, "toggle quick")
+    choice = click(app, flow, "next")
+    assert choice.options == {"goal": None, "solo": True, "quick": True}
+    session = start_session(choice, store, FakeClock(1.0))
+    assert store.games()[0].config == {"goal": None, "solo": True, "quick": True}
+    assert session.state.players == ("Player 1",)
+
+
+def test_a_choice_option_takes_the_tapped_value(app):
+    flow = StartFlow(EventStore(":memory:"))
+    for command in ("game sweet-deals", "players 5", "next", "choose mode open", "choose hybrid or"):
+        click(app, flow, command)
+    choice = click(app, flow, "next")
+    assert choice.options == {"mode": "open", "hybrid": "or"} and len(choice.names) == 5
+
+
+def test_one_tap_resumes_the_unfinished_game(app):
+    store, clock = EventStore(":memory:"), FakeClock(10.0)
+    first = start_session(StartChoice("sugar-heist", ("Ana", "Ben"), {"all_cards": False, "alternate": True}),
+                          store, clock)
+    flow = StartFlow(store)
+    choice = click(app, flow, "resume sugar-heist")
+    session = start_session(choice, store, clock)
+    assert session.game_id == first.game_id and session.state.players == ("Ana", "Ben")
+    assert len(store.games()) == 1
+
+
+def test_a_new_game_of_the_same_kind_sets_the_unfinished_one_aside(app):
+    store, clock = EventStore(":memory:"), FakeClock(10.0)
+    flow = StartFlow(store)
+    for command in ("game sugarrr", "next"):
+        click(app, flow, command)
+    start_session(flow.choice, store, clock)
+    flow = StartFlow(store)
+    for command in ("game sugarrr", "players 3"):
+        click(app, flow, command)
+    session = start_session(click(app, flow, "next"), store, clock)
+    games = store.games()
+    assert [g.id for g in games if g.finished is None] == [session.game_id]
+    assert games[1].result == {"abandoned": True}
+
+
+def test_keyboard_capitals_words_and_refuses_an_empty_name(app):
+    flow = StartFlow(EventStore(":memory:"))
+    for command in ("game sugarrr", "name 1", "key A", "key N", "key space", "key space", "key L", "key I"):
+        click(app, flow, command)
+    assert flow.screen.name == "An Li"
+    click(app, flow, "clear")
+    click(app, flow, "done")
+    assert isinstance(flow.screen, KeyboardScreen) and flow.screen.message
+    click(app, flow, "quick")
+    click(app, flow, "done")
+    assert flow.names[0] == "Player 1"
+
+
+def test_two_players_cannot_share_a_name(app):
+    flow = StartFlow(EventStore(":memory:"))
+    for command in ("game sugarrr", "name 2", "key P", "key L", "key A", "key Y", "key E", "key R", "key space",
+                    "key 1", "done"):
+        click(app, flow, command)
+    assert click(app, flow, "next") is None and "Player 1" in flow.screen.message
+
+
+def test_every_start_screen_reads_at_20_px_or_more(app):
+    store = EventStore(":memory:")
+    store.new_game("sweet-deals", ["Grandma Josephine", "Uncle Bartholomew", "Mia"], 0.0)
+    flows = []
+    for slug in ("sugarrr", "sugar-blast", "sugar-heist", "sweet-deals"):
+        flow = StartFlow(store)
+        flows.append(flow.screen)
+        flow.handle(f"game {slug}")
+        flow.handle(f"players {flow.game.max_players}")
+        flows.append(flow.screen)
+        flow.handle("name 1")
+        flows.append(flow.screen)
+        flow.handle("cancel")
+        if flow.game.options:
+            flow.handle("next")
+            flows.append(flow.screen)
+    for screen in flows:
+        with record_text() as drawn:
+            app.show(screen.draw)
+        assert [d for d in drawn if not d.readable] == [], type(screen).__name__
+        assert all(b.rect.width >= 48 and b.rect.height >= 48 for b in app.buttons), type(screen).__name__
+
+
+def test_new_game_from_the_final_screen_starts_the_next_session_in_the_same_runner():
+    runner = replay(os.path.join(DATA, "sugar-blast-family.trace"))
+    try:
+        assert runner.session.over
+        old = runner.session
+        said = []
+        old.listeners.append(lambda item, verdict: said.append(item))
+        runner.new_session = lambda choice: start_session(choice, old.store, runner.clock)
+
+        def tap(command):
+            runner.render(force=True)
+            rect = next(b.rect for b in runner.app.buttons if b.command == command)
+            pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=rect.center, button=1))
+            runner.poll_window()
+
+        tap("history")
+        runner.render(force=True)
+        assert {"back", "newgame"} <= {b.command for b in runner.app.buttons}
+        for command in ("newgame", "game sugar-heist", "players 2", "next", "next"):
+            tap(command)
+        assert runner.session is not old and runner.session.game == "sugar-heist" and not runner.session.over
+        assert runner.screen is None
+        runner.touch("done", now=True)  # the old session's listeners now hear the new game
+        assert said and said[-1].command == "done"
+    finally:
+        runner.app.close()
