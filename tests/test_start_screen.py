@@ -175,3 +175,27 @@ def test_new_game_from_the_final_screen_starts_the_next_session_in_the_same_runn
         assert said and said[-1].command == "done"
     finally:
         runner.app.close()
+
+
+def test_companion_run_without_game_or_names_asks_the_start_screen(tmp_path, monkeypatch):
+    """The wiring of ``companion run``: the start screen's choice becomes the session
+    (the screen itself is replaced here; the tests above drive it with clicks)."""
+    from companion import cli
+    from companion.cli import play
+    from companion.runner import Runner
+    from companion.ui import start
+
+    asked = []
+    monkeypatch.setattr(play, "virtual_screen", lambda: False)
+    monkeypatch.setattr(start, "choose", lambda app, store: asked.append(store.games()) or
+                        StartChoice("sweet-deals", ("Ana", "Ben", "Cy"), {"mode": "open", "hybrid": None}))
+    monkeypatch.setattr(Runner, "loop", lambda self, frame=0: None)
+    db = tmp_path / "t.db"
+    assert cli.main(["run", "--simulate", "--store", str(db)]) == 0
+    assert asked == [[]]  # asked before anything was stored
+    (record,) = EventStore(db).games()
+    assert (record.game, record.players, record.config) == ("sweet-deals", ("Ana", "Ben", "Cy"),
+                                                           {"mode": "open", "hybrid": None})
+    # With names given, no start screen: the first game as before.
+    assert cli.main(["run", "--simulate", "--names", "Mo,Jo", "--new-game", "--store", str(db)]) == 0
+    assert len(asked) == 1 and EventStore(db).games()[0].game == "sugarrr"

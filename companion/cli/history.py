@@ -6,6 +6,7 @@ import csv
 import datetime as dt
 import json
 import sys
+import uuid
 from pathlib import Path
 
 from ..core.errors import StoreError
@@ -60,6 +61,73 @@ def write_csv(games, out) -> None:
                         "reason": result.reason or "", "status": "finished"})
 
 
+def finished_results(games):
+    """(record, Result) of each finished game whose result reads (abandoned and
+    unfinished games left out)."""
+    for g in games:
+        if g.finished is None or not g.result or g.result.get("abandoned"):
+            continue
+        try:
+            yield g, result_from_dict(g.result)
+        except ValueError:
+            continue
+
+
+#: The namespace of the UUIDs in a BG Stats file: the same game exports with the same
+#: UUID every time, so importing a file twice does not count a play twice.
+BGSTATS_NS = uuid.UUID("6f1c3f8e-6a52-4d6e-9f4b-5ad1c0b7e7a1")
+LOCATION = "Sugar Table"
+
+
+def bgstats(games, store_path: str) -> dict:
+    """This table's finished games as a Board Game Stats play file (the JSON the app
+    opens with "open in" / import): ``players``, ``locations``, ``games`` and ``plays``,
+    each play with ``playerScores`` pointing at them by ``playerRefId``/``gameRefId``.
+
+    Field names follow the play files BG Stats shares and reads (see
+    docs/scoreboard.md for the sources): dates ``YYYY-MM-DD HH:MM:SS`` local time,
+    scores as text, ``rank`` 1 for the best, ``seatOrder`` from 1, ``startPlayer`` the
+    first seat. Players are matched by name across games (a table's names are its
+    regulars)."""
+    def uid(*parts) -> str:
+        return str(uuid.uuid5(BGSTATS_NS, "/".join(map(str, (Path(store_path).name, *parts)))))
+
+    players: dict[str, dict] = {}
+    kinds: dict[str, dict] = {}
+    plays = []
+    for g, result in sorted(finished_results(games), key=lambda gr: gr[0].id):
+        desc = GAMES.get(g.game)
+        if g.game not in kinds:
+            kinds[g.game] = {"id": len(kinds) + 1, "uuid": uid("game", g.game), "name": desc.name if desc else g.game,
+                             "cooperative": False, "highestWins": True, "noPoints": False, "usesTeams": False}
+        rank = {p.name: i for i, p in enumerate(result.ranked(), 1)}
+        scores = []
+        for seat, p in enumerate(result.players, 1):
+            if p.name not in players:
+                players[p.name] = {"id": len(players) + 1, "uuid": uid("player", p.name), "name": p.name,
+                                   "isAnonymous": False}
+            scores.append({"playerRefId": players[p.name]["id"], "score": str(p.score),
+                           "winner": p.name in result.winners, "rank": rank[p.name], "seatOrder": seat,
+                           "startPlayer": seat == 1, "newPlayer": False})
+        when = dt.datetime.fromtimestamp(g.started)
+        plays.append({"uuid": uid("play", g.id), "gameRefId": kinds[g.game]["id"], "locationRefId": 1,
+                      "playDate": when.strftime("%Y-%m-%d %H:%M:%S"),
+                      "durationMin": max(0, round((g.finished - g.started) / 60)),
+                      "ignored": False, "manualWinner": False, "rounds": 0, "usesTeams": False,
+                      "board": "", "comments": f"Sugar Table Companion game #{g.id}",
+                      "playerScores": scores})
+    return {"about": "Plays from the Sugar Table Companion: open this file with Board Game Stats to import them.",
+            "players": list(players.values()),
+            "locations": [{"id": 1, "uuid": uid("location"), "name": LOCATION}],
+            "games": list(kinds.values()), "plays": plays}
+
+
+def as_json(games) -> list[dict]:
+    """Every game as a JSON-ready dict (the store's record: id, game, players, times in
+    seconds since the epoch, result, config, inputs)."""
+    return [{**g.__dict__, "players": list(g.players)} for g in games]
+
+
 def cmd_history(args) -> int:
     if not Path(args.store).exists():
         print(f"No games yet ({args.store} does not exist).")
@@ -69,11 +137,15 @@ def cmd_history(args) -> int:
         games = store.games()
     except StoreError as err:
         return fail(str(err), DEVICE)
-    if args.json:
-        print(json.dumps([g.__dict__ for g in games], default=list))
+    form = args.format or ("json" if args.json else "csv" if args.csv else "text")
+    if form == "json":
+        print(json.dumps(as_json(games)))
         return 0
-    if args.csv:
+    if form == "csv":
         write_csv(games, sys.stdout)
+        return 0
+    if form == "bgstats":
+        print(json.dumps(bgstats(games, args.store), ensure_ascii=False, indent=1))
         return 0
     if not games:
         print(f"No games yet in {args.store}.")
@@ -90,4 +162,7 @@ def add_parsers(sub) -> None:
     form = h.add_mutually_exclusive_group()
     form.add_argument("--json", action="store_true", help="as JSON, one object per game")
     form.add_argument("--csv", action="store_true", help="as CSV, one row per player per game (for a spreadsheet)")
+    form.add_argument("--format", choices=("text", "csv", "json", "bgstats"),
+                      help="text (default), csv, json, or bgstats: a Board Game Stats play file of the finished "
+                           "games (save it as plays.bgsplay and open it with the BG Stats app)")
     h.set_defaults(func=cmd_history)
