@@ -208,6 +208,8 @@ class Runner:
     _passed: float | None = None
     new_session: Callable | None = None  # StartChoice -> Session: "New game" on the final screen
     screen: Any = None                   # a shared screen shown instead of the game's (start, history)
+    warned: list = field(default_factory=list)  # called once per turn at the 10 s warning (the buzzer)
+    _warned_turn: float | None = None
 
     def __post_init__(self) -> None:
         self.session.listeners.append(self._heard)
@@ -374,7 +376,12 @@ class Runner:
         if self.menu == "hint" and self.clock.now() - self._hint_at > HINT_SECONDS:
             self.menu = None
         clocks = self.clocks()
-        return TableInfo(verdict=s.last_message, verdict_ok=s.last_ok, prompt=s.prompt(),
+        prompt = s.prompt()
+        if clocks["bid"] == 0:
+            from .ui.messages import text
+
+            prompt = text("bid_time_up")  # a suggestion only: the bidder still decides
+        return TableInfo(verdict=s.last_message, verdict_ok=s.last_ok, prompt=prompt, bid_left=clocks["bid"],
                          devices=dict(s.devices), turn_seconds=clocks["turn"],
                          menu=self.menu, deck_draft=self.deck_draft, entry=s.entry, undo=s.undo_label(),
                          game_name=s.desc.name, game_seconds=clocks["game"], turn_left=clocks["left"],
@@ -391,9 +398,25 @@ class Runner:
         if banks is not None:
             bank = banks[s.state.active]
             left = bank if left is None else min(left, bank)
-        return {"game": timers.game_seconds(s.started, now, pauses), "turn": turn,
+        bid = None
+        bidding = getattr(s.view, "bidding", None)
+        if t.bid is not None and not s.over and getattr(bidding, "to_act", None) is not None:
+            bid = t.bid_left(timers.turn_seconds(s.turns()[-1][0], now, pauses))
+        return {"game": timers.game_seconds(s.started, now, pauses), "turn": turn, "bid": bid,
                 "left": None if left is None else max(0.0, left), "banks": banks,
                 "warning": left is not None and left <= t.warn and not s.over}
+
+    def check_warning(self) -> None:
+        """Tell the :attr:`warned` listeners (the buzzer) once per turn when its time
+        (turn limit or chess-clock bank) comes within the warning."""
+        if not self.warned or (self.timers.limit is None and self.timers.bank is None):
+            return
+        s = self.session
+        if s.over or s.paused or self._warned_turn == s.turn_started or not self.clocks()["warning"]:
+            return
+        self._warned_turn = s.turn_started
+        for listener in self.warned:
+            listener()
 
     def check_turn_limit(self) -> None:
         """At zero with ``at_zero="pass"``: pass the turn once, if the rules allow a pass
@@ -490,6 +513,7 @@ class Runner:
             block = None
         self.poll_window()
         self.check_turn_limit()
+        self.check_warning()
         handled = self.session.pump(self.inputs, block)
         self._retry_finish()
         self.render()

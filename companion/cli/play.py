@@ -89,9 +89,9 @@ def cmd_run(args) -> int:
 
     try:
         timers = Timers(limit=args.turn_limit, at_zero=args.at_zero,
-                        bank=args.chess_clock * 60 if args.chess_clock is not None else None)
+                        bank=args.chess_clock * 60 if args.chess_clock is not None else None, bid=args.bid_seconds)
     except ValueError as err:
-        return fail(f"--turn-limit/--chess-clock: {err}")
+        return fail(f"--turn-limit/--chess-clock/--bid-seconds: {err}")
     # Every reader and the tray are checked before the store is touched, so a typo never
     # leaves a new game behind or sets one aside.
     try:
@@ -326,6 +326,8 @@ def add_parsers(sub) -> None:
                    help="when a turn's time runs out: warn only (default), or pass the turn where the rules allow")
     r.add_argument("--chess-clock", type=float, metavar="MINUTES",
                    help="a time bank per player, spent during their turns (a chess clock)")
+    r.add_argument("--bid-seconds", type=float, metavar="SECONDS",
+                   help="Sweet Deals: seconds for each bid; at zero the screen suggests Pass (it never passes for you)")
     r.add_argument("--rotation", type=int, choices=(0, 90, 180, 270), default=0,
                    help="degrees the picture is turned clockwise on the panel (90 or 270 for a portrait panel)")
     r.add_argument("--log-format", choices=["text", "json"], default="text", help="text (default) or json lines")

@@ -52,7 +52,8 @@ class TableInfo:
     is the game flow's half-entered input; ``undo`` what an Undo would take back (None:
     nothing can be); ``game_name`` the game's display name. The clocks
     (:mod:`companion.ui.timers`): ``game_seconds``, ``turn_left`` (None: no limit),
-    ``warning`` and ``paused``; ``can_pause`` shows the Pause button.
+    ``warning`` and ``paused``; ``can_pause`` shows the Pause button; ``bid_left`` the
+    bidder's countdown while an auction waits on a bid (Sweet Deals, ``--bid-seconds``).
     """
 
     verdict: str = ""
@@ -70,6 +71,7 @@ class TableInfo:
     warning: bool = False                # under 10 s left: the clock turns orange
     paused: bool = False
     can_pause: bool = False              # show the Pause button
+    bid_left: float | None = None        # an auction's countdown for the bidder (None: none)
 
 
 #: The layout every game's screen draws; the App scales it to the panel.

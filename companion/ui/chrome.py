@@ -20,19 +20,23 @@ verdict or a device problem looks is made once, for every game.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import pygame
 
 from . import theme
+from .timers import WARN_SECONDS as WARN_AT
 from .app import Button, TableInfo
 from .messages import text
-from .widgets import width_of, banner, button, cross, draw_text, draw_wrapped, panel, tick
+from .widgets import banner, button, cross, draw_text, draw_wrapped, panel, tick, width_of
 
 Rect = pygame.Rect
 
 UNDO_W = 96   # the Undo button at the right of the top bar
 PAUSE_W = 96  # the Pause button, right of it
+CLOCK_W = 112  # the game clock pill
+TOUCH = 48    # the least height of a touch target
 
 
 @dataclass(frozen=True)
@@ -57,48 +61,75 @@ def clock(seconds: float) -> str:
 
 
 def top_bar(surface: pygame.Surface, rect: Rect, info: TableInfo, turn: int | None = None,
-            pills: list[Pill] = (), title: str | None = None) -> list[Button]:
-    """The bar across the top: game name, turn number, the game's ``pills``, the devices
-    and (when something can be taken back) the Undo button. Returns its buttons."""
+            pills: list[Pill] = (), title: str | None = None, clock_below: bool = False) -> list[Button]:
+    """The bar across the top: game name, turn number, the game's ``pills``, the devices,
+    the game clock, the turn's countdown (unless the screen draws its own turn clock:
+    ``clock_below``), and the Undo and Pause buttons. Returns its buttons; each touch
+    target is the bar's full height (at least :data:`TOUCH` px) even where the pill drawn
+    is smaller. When the bar is short of room the game clock gives way first, then a
+    device pill that only says all is well."""
     buttons: list[Button] = []
     pygame.draw.rect(surface, theme.PANEL, rect)
     h = rect.height
+
+    def target(box: Rect) -> Rect:
+        return Rect(box.left, rect.top, box.width, max(TOUCH, h))
+
     name = title if title is not None else info.game_name
     name_w = min(210, width_of(theme.font(theme.TITLE - 4, True), name) + 16)
     draw_text(surface, name, Rect(rect.left + 10, rect.top, name_w, h), theme.TITLE - 4, theme.HIGHLIGHT, bold=True)
     x = rect.left + 10 + name_w
     if turn is not None:
-        draw_text(surface, f"Turn {turn}", Rect(x, rect.top, 104, h), theme.MEDIUM, theme.TEXT, bold=True)
+        draw_text(surface, text("turn", turn=turn), Rect(x, rect.top, 104, h), theme.MEDIUM, theme.TEXT, bold=True)
         x += 108
     for pill in pills:
         box = Rect(x, rect.top + 5, pill.width, h - 10)
         fill = theme.WARN if pill.warn else theme.PANEL_LIGHT
         ink = theme.TEXT_DARK if pill.warn else theme.TEXT
         if pill.command:
-            buttons.append(Button(button(surface, box, pill.text, fill, ink, size=theme.MEDIUM), pill.command))
+            button(surface, box, pill.text, fill, ink, size=theme.MEDIUM)
+            buttons.append(Button(target(box), pill.command))
         else:
             banner(surface, box, pill.text, fill, ink, size=theme.MEDIUM)
         x += pill.width + 8
     right = rect.right - 8
     if info.can_pause and not info.paused:
         pause = Rect(right - PAUSE_W, rect.top + 4, PAUSE_W, h - 8)
-        buttons.append(Button(button(surface, pause, "Pause", theme.PANEL_LIGHT, theme.TEXT, size=theme.MEDIUM),
-                              "pause"))
+        button(surface, pause, text("pause"), theme.PANEL_LIGHT, theme.TEXT, size=theme.MEDIUM)
+        buttons.append(Button(target(pause), "pause"))
         right = pause.left - 8
-    if info.turn_left is not None:
+    if info.undo is not None:
+        undo = Rect(right - UNDO_W, rect.top + 4, UNDO_W, h - 8)
+        button(surface, undo, text("undo"), theme.PANEL_LIGHT, theme.TEXT, size=theme.MEDIUM)
+        buttons.append(Button(target(undo), "menu undo"))
+        right = undo.left - 8
+    if info.turn_left is not None and not clock_below:
         box = Rect(right - 110, rect.top + 5, 110, h - 10)
         fill = theme.WARN if info.warning else theme.PANEL_LIGHT
         banner(surface, box, clock(info.turn_left), fill, theme.TEXT_DARK if info.warning else theme.TEXT,
                size=theme.MEDIUM)
         right = box.left - 8
-    if info.undo is not None:
-        undo = Rect(right - UNDO_W, rect.top + 4, UNDO_W, h - 8)
-        buttons.append(Button(button(surface, undo, "Undo", theme.PANEL_LIGHT, theme.TEXT, size=theme.MEDIUM),
-                              "menu undo"))
-        right = undo.left - 8
-    if right - x > 60:
+    room = right - x
+    trouble = any(state != "connected" for state in info.devices.values())
+    if info.can_pause and room >= CLOCK_W + (8 + 130 if trouble else 0):
+        box = Rect(right - CLOCK_W, rect.top + 5, CLOCK_W, h - 10)
+        game_clock(surface, box, info.game_seconds)
+        right = box.left - 8
+    if right - x >= (60 if trouble else 110):
         devices(surface, Rect(x, rect.top + 5, right - x, h - 10), info.devices)
     return buttons
+
+
+def game_clock(surface: pygame.Surface, rect: Rect, seconds: float) -> None:
+    """The game clock as a pill: a small clock face and ``mm:ss`` (pauses left out)."""
+    panel(surface, rect, theme.PANEL_LIGHT, radius=rect.height // 2)
+    r = rect.height // 2 - 6
+    c = (rect.left + rect.height // 2 + 2, rect.centery)
+    pygame.draw.circle(surface, theme.TEXT_DIM, c, r, 2)
+    pygame.draw.line(surface, theme.TEXT_DIM, c, (c[0], c[1] - r + 4), 2)
+    pygame.draw.line(surface, theme.TEXT_DIM, c, (c[0] + r - 5, c[1]), 2)
+    draw_text(surface, clock(seconds), Rect(c[0] + r + 4, rect.top, rect.right - c[0] - r - 10, rect.height),
+              theme.MEDIUM, theme.TEXT, bold=True, align="center")
 
 
 def devices(surface: pygame.Surface, rect: Rect, status: dict[str, str]) -> None:
@@ -111,8 +142,8 @@ def devices(surface: pygame.Surface, rect: Rect, status: dict[str, str]) -> None
         return
     w = (rect.width - 6 * (len(bad) - 1)) // len(bad)
     for i, (name, state) in enumerate(bad):
-        text = state if name.lower() in state.lower() else f"{name} {state}"
-        banner(surface, Rect(rect.left + i * (w + 6), rect.top, w, rect.height), text, theme.BAD,
+        words = state if name.lower() in state.lower() else f"{name} {state}"
+        banner(surface, Rect(rect.left + i * (w + 6), rect.top, w, rect.height), words, theme.BAD,
                theme.TEXT, size=theme.SMALL)
 
 
@@ -135,7 +166,13 @@ def verdict(surface: pygame.Surface, rect: Rect, info: TableInfo, size: int = th
 
 def turn_clock(surface: pygame.Surface, rect: Rect, info: TableInfo) -> None:
     """The time since the turn began, large and dim; with a turn limit, the time left
-    (orange in the last 10 seconds)."""
+    (orange in the last 10 seconds); while an auction waits on a bid with a bidding
+    countdown, the bidder's seconds (orange from 10, the prompt then suggests Pass)."""
+    if info.bid_left is not None:
+        warn = info.bid_left <= WARN_AT
+        draw_text(surface, text("bid_left", seconds=math.ceil(info.bid_left)), rect, theme.HUGE,
+                  theme.WARN if warn else theme.TEXT, bold=True, align="right")
+        return
     if info.turn_left is not None:
         draw_text(surface, clock(info.turn_left), rect, theme.HUGE, theme.WARN if info.warning else theme.TEXT,
                   bold=True, align="right")
@@ -157,8 +194,9 @@ def menu_panel(surface: pygame.Surface, title: str) -> Rect:
     return box
 
 
-def cancel_button(surface: pygame.Surface, rect: Rect, label: str = "Cancel") -> Button:
+def cancel_button(surface: pygame.Surface, rect: Rect, label: str | None = None) -> Button:
     """The grey button that closes a menu (command ``cancel``)."""
+    label = text("cancel") if label is None else label
     return Button(button(surface, rect, label, theme.PANEL_LIGHT, theme.TEXT), "cancel")
 
 
@@ -166,21 +204,21 @@ def overlay(surface: pygame.Surface, info: TableInfo, buttons: list[Button]) -> 
     """Shared menus drawn over a game's screen. Today: the confirm-first Undo dialog
     (``info.menu == "undo"``), which replaces the screen's buttons with Yes and No."""
     if info.paused and info.menu != "undo":
-        box = menu_panel(surface, "Paused")
-        draw_wrapped(surface, f"The clocks have stopped. Game time {clock(info.game_seconds)}.",
+        box = menu_panel(surface, text("paused"))
+        draw_wrapped(surface, text("paused_body", time=clock(info.game_seconds)),
                      Rect(box.left + 30, box.top + 84, box.width - 60, 120), theme.BIG, theme.TEXT, max_lines=3)
         resume = Rect(box.left + 30, box.bottom - 110, box.width - 60, 86)
-        return [Button(button(surface, resume, "Resume", theme.OK), "resume")]
+        return [Button(button(surface, resume, text("resume"), theme.OK), "resume")]
     if info.menu != "undo":
         return buttons
-    box = menu_panel(surface, "Take this back?")
-    what = info.undo or "Nothing can be taken back now."
+    box = menu_panel(surface, text("undo_title"))
+    what = info.undo or text("undo_nothing")
     draw_wrapped(surface, what, Rect(box.left + 30, box.top + 84, box.width - 60, 150), theme.BIG, theme.TEXT,
                  max_lines=3)
     half = (box.width - 90) // 2
-    out = [cancel_button(surface, Rect(box.left + 30, box.bottom - 110, half, 86), "No")]
+    out = [cancel_button(surface, Rect(box.left + 30, box.bottom - 110, half, 86), text("no"))]
     if info.undo is not None:
-        out.append(Button(button(surface, Rect(box.right - 30 - half, box.bottom - 110, half, 86), "Undo it",
+        out.append(Button(button(surface, Rect(box.right - 30 - half, box.bottom - 110, half, 86), text("undo_it"),
                                  theme.WARN), "undo"))
     return out
 

@@ -8,7 +8,9 @@ and the pauses (stored like any input). Pure functions: no pygame, no I/O.
 * the **turn clock**: time since the turn began; with a per-turn ``limit`` it counts
   down, warns at ``warn`` seconds left, and at zero either only warns or passes the turn
   (``at_zero="pass"``, where the rules allow a pass);
-* the **chess clock**: a time bank per player, spent while it is that player's turn.
+* the **chess clock**: a time bank per player, spent while it is that player's turn;
+* the **bidding countdown** (Sweet Deals): ``bid`` seconds for each bidder, counted from
+  the last input in force; at zero the screen suggests Pass and never passes itself.
 
 >>> turn_seconds(100.0, 160.0, [(120.0, 130.0)])
 50.0
@@ -68,17 +70,19 @@ def spent_by_seat(turns: Sequence[tuple[float, int]], now: float, pauses: Iterab
 class Timers:
     """The table's timer settings. ``limit``: seconds per turn (None: no limit);
     ``warn``: seconds left when the warning starts; ``at_zero``: ``"warn"`` or
-    ``"pass"``; ``bank``: seconds per player for a chess clock (None: none)."""
+    ``"pass"``; ``bank``: seconds per player for a chess clock (None: none); ``bid``:
+    seconds for each bid in an auction (None: no bidding countdown)."""
 
     limit: float | None = None
     warn: float = WARN_SECONDS
     at_zero: str = "warn"
     bank: float | None = None
+    bid: float | None = None
 
     def __post_init__(self) -> None:
         if self.at_zero not in AT_ZERO:
             raise ValueError(f"at zero the turn either warns or passes ({', '.join(AT_ZERO)}), not {self.at_zero!r}")
-        for name in ("limit", "bank"):
+        for name in ("limit", "bank", "bid"):
             value = getattr(self, name)
             if value is not None and not value > 0:
                 raise ValueError(f"the {name} is a number of seconds above 0, not {value}")
@@ -97,6 +101,16 @@ class Timers:
     def expired(self, turn_seconds: float) -> bool:
         left = self.left(turn_seconds)
         return left is not None and left <= 0
+
+    def bid_left(self, since_last_input: float) -> float | None:
+        """Seconds the bidder has left (never below 0), or None without a countdown.
+
+        >>> Timers(bid=15).bid_left(4.0), Timers(bid=15).bid_left(40.0), Timers().bid_left(4.0)
+        (11.0, 0.0, None)
+        """
+        if self.bid is None:
+            return None
+        return max(0.0, self.bid - since_last_input)
 
     def banks(self, spent: dict[int, float], seats: int) -> dict[int, float] | None:
         """Chess clock: seconds left in each seat's bank (may go below 0: out of time)."""

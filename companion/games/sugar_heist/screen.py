@@ -79,7 +79,7 @@ def draw_game(surface: pygame.Surface, state: State, info: TableInfo) -> list[Bu
              chrome.Pill(f"Battle {state.battle_draw}", 124)]
     if state.final:
         pills.append(chrome.Pill("LAST TURN", 140, True))
-    buttons = chrome.top_bar(surface, TOP, info, state.turn, pills)
+    buttons = chrome.top_bar(surface, TOP, info, state.turn, pills, clock_below=True)
     f = state.frame
     if f is not None and f.step == "duel":
         _duel(surface, state)

@@ -77,7 +77,7 @@ def draw_game(surface: pygame.Surface, state: rules.State, info: TableInfo) -> l
     pills = [chrome.Pill(f"Deck {state.deck}", 140, low, "deck")]
     if state.final_round:
         pills.append(chrome.Pill("FINAL ROUND", 170, True))
-    buttons = chrome.top_bar(surface, TOP, info, state.turn, pills)
+    buttons = chrome.top_bar(surface, TOP, info, state.turn, pills, clock_below=True)
     _players(surface, state)
     _columns(surface, state, buttons)
     _valley(surface, state)

@@ -94,7 +94,7 @@ def draw_game(surface: pygame.Surface, view: rules.State, info: TableInfo) -> li
     pills = [chrome.Pill("Tracked" if view.tracked else "Open hands", 150)]
     if view.tracked and view.phase != rules.DEAL:
         pills.append(chrome.Pill(f"Deck {view.draw_count}", 120))
-    buttons = chrome.top_bar(surface, TOP, info, view.turn, pills)
+    buttons = chrome.top_bar(surface, TOP, info, view.turn, pills, clock_below=True)
     room = PLAYERS if view.tracked else Rect(PLAYERS.left, PLAYERS.top, PLAYERS.width, PLAYERS.height - 58)
     _players(surface, view, room)
     if not view.tracked and view.phase not in (rules.SCORE, rules.OVER):

@@ -1,0 +1,134 @@
+"""The shared chrome's clocks: the game clock in the top bar, the buzzer at the 10 s
+warning, the Sweet Deals bidding countdown; and the top bar's touch targets."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+
+import pygame
+from gpiozero.pins.mock import MockFactory
+
+from companion.core.clock import FakeClock
+from companion.core.events import Touch
+from companion.core.store import EventStore
+from companion.devices.gpio import Feedback
+from companion.runner import Runner
+from companion.table import Session
+from companion.ui import chrome
+from companion.ui.app import App, TableInfo
+from companion.ui.timers import Timers
+from companion.ui.widgets import record_text
+from test_timers import T0, setup_done
+
+
+@pytest.fixture
+def app():
+    a = App()
+    yield a
+    a.close()
+
+
+def drawn_texts(app, draw):
+    with record_text() as drawn:
+        app.show(draw)
+    return [d.text for d in drawn]
+
+
+def bar(info, **kw):
+    return lambda s: chrome.top_bar(s, pygame.Rect(0, 0, 800, 48), info, **kw)
+
+
+def test_the_top_bar_shows_the_game_clock_and_gives_it_up_before_a_device_problem(app):
+    info = TableInfo(game_name="Sugar Blast", game_seconds=754, can_pause=True, undo="x", devices={"tray": "connected"})
+    assert "12:34" in drawn_texts(app, bar(info, turn=3))
+    crowded = [chrome.Pill("Bag 36", 130)]
+    trouble = TableInfo(game_name="Sugar Blast", game_seconds=754, can_pause=True, undo="x",
+                        devices={"tray": "tray unplugged"})
+    texts = drawn_texts(app, bar(trouble, turn=3, pills=crowded))
+    assert "tray unplugged" in texts and "12:34" not in texts
+
+
+def test_a_screen_with_its_own_turn_clock_gets_no_second_countdown_in_the_bar(app):
+    info = TableInfo(game_name="Sugarrr!", game_seconds=60, turn_left=25, can_pause=True)
+    assert "00:25" in drawn_texts(app, bar(info, turn=2))
+    texts = drawn_texts(app, bar(info, turn=2, clock_below=True))
+    assert "00:25" not in texts and "01:00" in texts
+
+
+def test_every_top_bar_button_is_a_48_px_target(app):
+    info = TableInfo(game_name="Sugarrr!", undo="Strawberry 7", can_pause=True)
+    app.show(bar(info, turn=2, pills=[chrome.Pill("Deck 40", 140, command="deck")]))
+    assert {b.command for b in app.buttons} == {"deck", "pause", "menu undo"}
+    assert all(b.rect.height >= 48 and b.rect.width >= 48 for b in app.buttons)
+
+
+def test_the_buzzer_pips_once_per_turn_at_the_warning(tmp_path):
+    factory = MockFactory()
+    feedback = Feedback(buzzer_pin=18, pin_factory=factory)
+    played = []
+    feedback.signal = played.append  # what would play; the pattern itself is tested in test_gpio
+    clock = FakeClock(T0)
+    session = setup_done(tmp_path / "t.db", clock)
+    runner = Runner(session, clock, timers=Timers(limit=30))
+    runner.warned.append(lambda: feedback.signal("warning"))
+    clock.set(T0 + 5 + 19)
+    runner.step()
+    assert played == []
+    clock.set(T0 + 5 + 21)  # 9 s left
+    runner.step()
+    clock.set(T0 + 5 + 25)
+    runner.step()
+    assert played == ["warning"]
+    assert Feedback.pattern("warning") and Feedback.pattern("warning") != Feedback.pattern("rejected")
+    feedback.close()
+
+
+def test_no_warning_without_a_limit_or_while_paused(tmp_path):
+    clock = FakeClock(T0)
+    session = setup_done(tmp_path / "t.db", clock)
+    runner = Runner(session, clock)
+    heard = []
+    runner.warned.append(lambda: heard.append(1))
+    clock.set(T0 + 500)
+    runner.step()
+    clock = FakeClock(T0)
+    limited = Runner(setup_done(tmp_path / "u.db", clock), clock, timers=Timers(limit=30))
+    limited.warned.append(lambda: heard.append(2))
+    clock.set(T0 + 10)
+    limited.touch("pause")
+    limited.step()
+    clock.set(T0 + 900)
+    limited.step()
+    assert heard == []
+
+
+def test_the_bidding_countdown_suggests_pass_at_zero_and_never_passes(tmp_path):
+    clock = FakeClock(100.0)
+    session = Session.start("sweet-deals", ["Ana", "Ben", "Cy"], EventStore(tmp_path / "t.db"), clock,
+                            options={"mode": "open", "hybrid": None})
+    runner = Runner(session, clock, timers=Timers(bid=15))
+    assert runner.info().bid_left is None  # no auction yet
+    clock.set(101.0)
+    runner.touch("offer cupcake")
+    runner.step()
+    clock.set(105.0)
+    assert runner.info().bid_left == 11
+    runner.touch("bid 1")
+    runner.step()
+    clock.set(110.0)
+    assert runner.info().bid_left == 10  # the next bidder's own 15 s
+    clock.set(200.0)
+    runner.step()
+    info = runner.info()
+    assert info.bid_left == 0 and "Pass" in info.prompt
+    assert session.view.bidding.to_act == 2 and session.state.phase == "bid"  # nobody was passed
+
+
+def test_the_bidding_countdown_is_drawn_big_where_the_turn_clock_is(app, tmp_path):
+    info = TableInfo(bid_left=7.2)
+    texts = drawn_texts(app, lambda s: chrome.turn_clock(s, pygame.Rect(576, 350, 216, 44), info) or [])
+    assert texts == ["8 s to bid"]
