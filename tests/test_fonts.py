@@ -40,15 +40,24 @@ def test_a_glyph_the_bundled_font_lacks_comes_from_a_system_font(app, monkeypatc
 
 def test_names_no_font_can_draw_show_the_seat_instead_of_boxes(app, monkeypatch):
     monkeypatch.setattr(fonts, "fallback_paths", lambda: ())
-    assert [fonts.display_name(n, i) for i, n in enumerate(NAMES, 1)] == ["Mia", "Player 2"]
+    badge = fonts.seat_mark(2) + " Player 2"  # seat 2's colour disc with a 2 on it, then its name
+    assert [fonts.display_name(n, i) for i, n in enumerate(NAMES, 1)] == ["Mia", badge]
     clock = FakeClock(100)
     runner = Runner(Session.start("sugarrr", NAMES, EventStore(":memory:"), clock), clock, app=app)
     with record_text() as drawn:
         runner.render(force=True)
     texts = {d.text for d in drawn}
-    assert {"Mia", "Player 2"} <= texts
+    assert {"Mia", badge} <= texts
     assert not any("李" in t or "👧" in t for t in texts)
     assert runner.session.state.players == tuple(NAMES)  # only the screen changes, not the game
+
+
+def test_the_seat_badge_is_drawn_as_a_disc_in_the_seat_colour(app):
+    big = theme.font(theme.BIG)
+    image = fonts.render(fonts.seat_mark(3) + " Player 3", big, theme.BIG, False, theme.TEXT)
+    d = big.get_height()
+    assert width_of(big, fonts.seat_mark(3)) == d
+    assert tuple(image.get_at((3, d // 2)))[:3] == theme.SEAT_COLOURS[2]  # the disc, left of the number
 
 
 def test_names_draw_in_their_own_script_when_a_font_has_it(app):

@@ -85,6 +85,10 @@ def cmd_run(args) -> int:
         return fail("--tap-off is in seconds, from 0 to 60")
     desc = game(args.game)
     clock = SystemClock()
+    if args.theme:
+        from ..ui import theme
+
+        theme.use(args.theme)
     from ..ui.timers import Timers
 
     try:
@@ -244,13 +248,15 @@ def cmd_run(args) -> int:
 
 def _warn_unshown_names(players) -> None:
     """Say which letters of the names no installed font can draw, and what shows instead."""
-    from ..ui.fonts import display_name, missing
+    from ..ui.fonts import display_name, missing, seat_mark
 
     for seat, name in enumerate(players, 1):
         lost = missing(name)
         if lost:
+            shown = display_name(name, seat)
+            badge = f"seat {seat}'s colour badge and " if seat_mark(seat) in shown else ""
             print(f"companion: no font here draws {lost!r} of the name {name!r}: the screen shows "
-                  f"{display_name(name, seat)!r} (install fonts-noto-core, fonts-noto-cjk and "
+                  f"{badge}{shown.replace(seat_mark(seat), '').strip()!r} (install fonts-noto-core, fonts-noto-cjk and "
                   "fonts-noto-color-emoji for every script)", file=sys.stderr, flush=True)
 
 
@@ -328,6 +334,8 @@ def add_parsers(sub) -> None:
                    help="a time bank per player, spent during their turns (a chess clock)")
     r.add_argument("--bid-seconds", type=float, metavar="SECONDS",
                    help="Sweet Deals: seconds for each bid; at zero the screen suggests Pass (it never passes for you)")
+    r.add_argument("--theme", choices=("default", "high-contrast"),
+                   help="the screen's colours: default, or high-contrast (black ground, white text, outlines)")
     r.add_argument("--rotation", type=int, choices=(0, 90, 180, 270), default=0,
                    help="degrees the picture is turned clockwise on the panel (90 or 270 for a portrait panel)")
     r.add_argument("--log-format", choices=["text", "json"], default="text", help="text (default) or json lines")

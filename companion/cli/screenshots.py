@@ -1,5 +1,6 @@
 """``companion screenshots --out DIR``: every screen of every registered game, as PNG, at
-each supported panel size, drawn headless from the games' recorded demo sessions.
+each supported panel size, drawn headless from the games' recorded demo sessions, and
+the shared start and history screens.
 
 For each game and size: the first screen of each phase of the demo, each menu its
 screen offers there (Swap, Fruit Deck, the Undo dialog...), the paused screen and the
@@ -27,8 +28,66 @@ def _slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "screen"
 
 
-def shoot_game(game, out: Path, size: tuple[int, int], rotation: int, report: list[str]) -> list[Path]:
-    """Replay ``game``'s demo and save its screens under ``out``. Returns the files."""
+def _save(app, path: Path, draw, report: list[str]) -> Path:
+    """Draw one frame, save it as the panel shows it, and list what reads badly."""
+    from ..ui.widgets import record_text
+
+    with record_text() as drawn:
+        app.show(draw)
+    app.save(path, as_panel=True)
+    for d in drawn:
+        if not d.readable and d.text.strip():
+            report.append(f"{path}: {'cut off' if d.clipped else f'size {d.size}'}: {d.text!r}")
+    return path
+
+
+def shoot_shared(out: Path, size: tuple[int, int], rotation: int, report: list[str], finished=()) -> list[Path]:
+    """The screens every game shares: each step of the start screen (with an unfinished
+    game to carry on), each game's player and option steps, the keyboard, and the
+    history of ``finished`` results. Returns the files."""
+    from ..core.store import EventStore
+    from ..ui.app import App
+    from ..ui.history import HistoryScreen
+    from ..ui.start import StartFlow
+
+    app = App(size=size, rotation=rotation)
+    store = EventStore(":memory:")
+    for i, result in enumerate(finished):
+        gid = store.new_game(result.game, [p.name for p in result.players], 1_700_000_000.0 + 3600 * i)
+        store.finish(gid, 1_700_000_000.0 + 3600 * i + 1800, result.to_dict())
+    store.new_game("sugar-heist", ["Grandma Josephine", "Maya"], 1_700_100_000.0)
+    saved: list[Path] = []
+
+    def save(name: str, draw) -> None:
+        saved.append(_save(app, out / f"{len(saved) + 1:02d}-{_slug(name)}.png", draw, report))
+
+    try:
+        flow = StartFlow(store)
+        save("start-games", flow.draw)
+        for slug, desc in GAMES.items():
+            flow = StartFlow(store)
+            flow.handle(f"game {slug}")
+            flow.handle(f"players {desc.max_players}")
+            save(f"start-{slug}-players", flow.draw)
+            if desc.options:
+                flow.handle("next")
+                save(f"start-{slug}-options", flow.draw)
+                flow.handle("back")
+            if slug == next(iter(GAMES)):
+                flow.handle("name 2")
+                for key in ("M", "I", "A"):
+                    flow.handle(f"key {key}")
+                save("start-keyboard", flow.draw)
+        save("history", HistoryScreen(store).draw)
+    finally:
+        app.close()
+    return saved
+
+
+def shoot_game(game, out: Path, size: tuple[int, int], rotation: int, report: list[str],
+               finished: list | None = None) -> list[Path]:
+    """Replay ``game``'s demo and save its screens under ``out`` (the final result is
+    added to ``finished``). Returns the files."""
     from ..replay import replay
     from ..runner import UI_COMMANDS, Runner
     from ..ui import chrome
@@ -76,6 +135,7 @@ def shoot_game(game, out: Path, size: tuple[int, int], rotation: int, report: li
     def begin(session) -> None:
         holder["session"] = session
         holder["runner"] = Runner(session, session.clock, app=None)
+        holder["runner"].new_session = lambda choice: None  # the final screen shows History / New game
         shoot_state()
 
     def listen(item, verdict) -> None:
@@ -85,6 +145,8 @@ def shoot_game(game, out: Path, size: tuple[int, int], rotation: int, report: li
     try:
         replay(data_dir() / game.demo, window=False, listeners=[listen], on_start=begin)
         shoot_state()
+        if finished is not None and holder["session"].result() is not None:
+            finished.append(holder["session"].result())
     finally:
         app.close()
     return saved
@@ -97,9 +159,14 @@ def cmd_screenshots(args) -> int:
     bad = [s for s in sizes if s not in SIZES]
     if bad:
         return fail(f"--size {bad[0]} is not a supported panel: choose from {', '.join(SIZES)}", USAGE)
+    if args.theme:
+        from ..ui import theme
+
+        theme.use(args.theme)
     games = [GAMES[args.game]] if args.game else [g for g in GAMES.values() if g.demo]
     report: list[str] = []
     total = 0
+    finished: dict[str, list] = {name: [] for name in sizes}
     for game in games:
         if not game.demo or not (data_dir() / game.demo).exists():
             print(f"companion: {game.name} has no recorded demo session: no screenshots", file=sys.stderr)
@@ -107,11 +174,19 @@ def cmd_screenshots(args) -> int:
         for name in sizes:
             w, h, rotation = SIZES[name]
             try:
-                files = shoot_game(game, out / game.slug / name, (w, h), rotation, report)
+                files = shoot_game(game, out / game.slug / name, (w, h), rotation, report, finished[name])
             except OSError as err:
                 return fail(f"cannot write the screenshots into {out}: {err.strerror}", DEVICE)
             total += len(files)
             print(f"{game.name} {name}: {len(files)} screens in {out / game.slug / name}")
+    for name in sizes:
+        w, h, rotation = SIZES[name]
+        try:
+            files = shoot_shared(out / "shared" / name, (w, h), rotation, report, finished[name])
+        except OSError as err:
+            return fail(f"cannot write the screenshots into {out}: {err.strerror}", DEVICE)
+        total += len(files)
+        print(f"Start screen and history {name}: {len(files)} screens in {out / 'shared' / name}")
     for line in report:
         print(f"reads badly: {line}")
     print(f"{total} screenshots; {len(report)} texts cut off or under size 20")
@@ -123,4 +198,5 @@ def add_parsers(sub) -> None:
     p.add_argument("--out", required=True, help="the folder for the PNG files")
     p.add_argument("--game", choices=game_choices(), help="only this game")
     p.add_argument("--size", action="append", help=f"only this panel size (repeat): {', '.join(SIZES)}")
+    p.add_argument("--theme", choices=("default", "high-contrast"), help="draw in this theme")
     p.set_defaults(func=cmd_screenshots)

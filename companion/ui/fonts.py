@@ -5,14 +5,16 @@ empty boxes. Each character is drawn with the first font that has it: the bundle
 then the fonts fontconfig finds for :data:`FALLBACK_FAMILIES` (Noto on Raspberry Pi OS:
 ``sudo apt install fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji``). A character
 no font has is left out rather than drawn as a box; :func:`display_name` then falls back
-to the seat ("Player 2") when nothing of a name is left, and :func:`missing` says which
-characters are lost, for a warning at start.
+to the seat when nothing of a name is left: a badge in the seat's colour with its number,
+then "Player 2" (the badge is a private-use character, :func:`seat_mark`, that
+:func:`render` draws as a disc); :func:`missing` says which characters are lost, for a
+warning at start.
 
 >>> import pygame; _ = pygame.font.init()
 >>> missing("Mia")
 ''
->>> display_name("\\uffff\\ufffe", 2)
-'Player 2'
+>>> display_name("\\uffff\\ufffe", 2) == seat_mark(2) + " Player 2"
+True
 """
 
 from __future__ import annotations
@@ -82,6 +84,9 @@ def runs(text: str) -> list[tuple[str | None, str]]:
     """``text`` split into ``(font path, piece)`` runs; characters no font has are dropped."""
     out: list[tuple[str | None, str]] = []
     for ch in text:
+        if _seat_of(ch) is not None:
+            out.append(("badge", ch))
+            continue
         if silent(ch):
             continue
         where = font_for(ch)
@@ -104,14 +109,28 @@ def missing(text: str) -> str:
     return "".join(ch for ch in text if not silent(ch) and font_for(ch) is False)
 
 
+#: Seat badges are drawn for these private-use characters (seat 1 is BADGE + 1).
+BADGE = 0xF0000
+
+
+def seat_mark(seat: int) -> str:
+    """The character :func:`render` draws as seat ``seat``'s badge (its colour, its number)."""
+    return chr(BADGE + seat)
+
+
+def _seat_of(ch: str) -> int | None:
+    n = ord(ch) - BADGE
+    return n if 1 <= n <= 99 else None
+
+
 def display_name(name: str, seat: int) -> str:
-    """``name`` as the screen can draw it: without the characters no font has, or
-    ``Player <seat>`` when no letter or digit of it is left."""
+    """``name`` as the screen can draw it: without the characters no font has, or the
+    seat's badge and ``Player <seat>`` when no letter or digit of it is left."""
     if plain(name):
         return name
     shown = "".join(piece for _, piece in runs(name)).strip()
     if not any(ch.isalnum() for ch in shown):
-        return f"Player {seat}"
+        return f"{seat_mark(seat)} Player {seat}"
     return shown
 
 
@@ -129,6 +148,9 @@ def size(text: str, base: pygame.font.Font, px: int, bold: bool) -> tuple[int, i
         return base.size(text)
     w, h = 0, base.get_height()
     for path, piece in runs(text):
+        if path == "badge":
+            w += base.get_height()
+            continue
         f = base if path is None else _font_at(path, px, bold)
         pw, ph = f.size(piece)
         w, h = w + pw, max(h, ph)
@@ -141,6 +163,9 @@ def render(text: str, base: pygame.font.Font, px: int, bold: bool, colour) -> py
         return base.render(text, True, colour)
     pieces = []
     for path, piece in runs(text):
+        if path == "badge":
+            pieces.append(_badge(_seat_of(piece), base))
+            continue
         f = base if path is None else _font_at(path, px, bold)
         try:
             pieces.append(f.render(piece, True, colour))
@@ -155,6 +180,20 @@ def render(text: str, base: pygame.font.Font, px: int, bold: bool, colour) -> py
     for p in pieces:
         out.blit(p, (x, (h - p.get_height()) // 2))
         x += p.get_width()
+    return out
+
+
+def _badge(seat: int, base: pygame.font.Font) -> pygame.Surface:
+    """Seat ``seat``'s badge as tall as ``base``'s lines: a disc in the seat's colour
+    with the seat number on it."""
+    from . import theme
+
+    d = base.get_height()
+    out = pygame.Surface((d, d), pygame.SRCALPHA)
+    colour = theme.SEAT_COLOURS[(seat - 1) % len(theme.SEAT_COLOURS)]
+    pygame.draw.circle(out, colour, (d // 2, d // 2), d // 2)
+    number = base.render(str(seat), True, theme.TEXT_DARK)
+    out.blit(number, number.get_rect(center=(d // 2, d // 2)))
     return out
 
 

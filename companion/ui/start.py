@@ -11,11 +11,10 @@ Nothing is stored until the choice is made: leaving the start screen leaves no g
 
 >>> from companion.core.store import EventStore
 >>> flow = StartFlow(EventStore(":memory:"))
->>> for tap in ("game sugar-heist", "players 3", "next"):
+>>> for tap in ("game sugar-heist", "players 3", "next", "toggle alternate", "next"):
 ...     flow.handle(tap)
->>> flow.handle("start")
 >>> flow.choice
-StartChoice(game='sugar-heist', names=('Player 1', 'Player 2', 'Player 3'), options={'all_cards': False, 'alternate': False}, resume=False)
+StartChoice(game='sugar-heist', names=('Player 1', 'Player 2', 'Player 3'), options={'all_cards': False, 'alternate': True}, resume=False)
 """
 
 from __future__ import annotations

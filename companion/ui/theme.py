@@ -44,6 +44,42 @@ SHADE: tuple[int, int, int, int] = (0, 0, 0, 190)   # behind an open menu
 SEAT_COLOURS: tuple[Colour, ...] = ((235, 64, 64), (80, 150, 255), (80, 200, 90), (250, 220, 50),
                                     (190, 110, 245), (255, 145, 40), (90, 220, 220), (240, 120, 190))
 
+OUTLINE: Colour | None = None        # drawn round every panel and button (high contrast)
+
+#: The palettes a table can choose (config ``theme`` or ``companion run --theme``).
+#: "high-contrast": black ground, white text, brighter signal colours and an outline
+#: round every box, for low vision and a screen in sunlight. Every colour still comes
+#: with a shape and a letter, so nothing depends on the colour alone.
+THEMES: dict[str, dict[str, object]] = {
+    "default": {"BG": BG, "PANEL": PANEL, "PANEL_LIGHT": PANEL_LIGHT, "LINE": LINE, "TEXT": TEXT,
+                "TEXT_DIM": TEXT_DIM, "TEXT_DARK": TEXT_DARK, "GONE": GONE, "HIGHLIGHT": HIGHLIGHT, "OK": OK,
+                "BAD": BAD, "WARN": WARN, "BUTTON": BUTTON, "BUTTON_TEXT": BUTTON_TEXT, "OUTLINE": None},
+    "high-contrast": {"BG": (0, 0, 0), "PANEL": (0, 0, 0), "PANEL_LIGHT": (40, 40, 40), "LINE": (230, 230, 230),
+                      "TEXT": (255, 255, 255), "TEXT_DIM": (225, 225, 225), "TEXT_DARK": (0, 0, 0),
+                      "GONE": (110, 110, 110), "HIGHLIGHT": (255, 235, 0), "OK": (0, 230, 100),
+                      "BAD": (255, 80, 80), "WARN": (255, 170, 0), "BUTTON": (110, 190, 255),
+                      "BUTTON_TEXT": (0, 0, 0), "OUTLINE": (255, 255, 255)},
+}
+current = "default"
+
+
+def use(name: str) -> None:
+    """Switch every colour to the palette ``name`` (drawing reads them at draw time).
+    Raises ValueError naming the themes there are.
+
+    >>> from companion.ui import theme
+    >>> use("high-contrast"); theme.BG, theme.TEXT
+    ((0, 0, 0), (255, 255, 255))
+    >>> use("default"); theme.BG
+    (16, 20, 32)
+    """
+    global current
+    if name not in THEMES:
+        raise ValueError(f"the theme is one of {', '.join(THEMES)}, not {name!r}")
+    globals().update(THEMES[name])
+    current = name
+
+
 # ---------------------------------------------------------------- type sizes
 # Sizes are pygame's default-font sizes; the capital height is about 0.7 x size.
 

@@ -54,10 +54,11 @@ def _clip(text: str, font: pygame.font.Font, width: int) -> str:
     return text.rstrip() + "..."
 
 
-def draw_text(surface: pygame.Surface, text: str, rect: Rect, size: int, colour: Colour = theme.TEXT,
+def draw_text(surface: pygame.Surface, text: str, rect: Rect, size: int, colour: Colour | None = None,
               bold: bool = False, align: str = "left", min_size: int = theme.MIN_SIZE) -> Rect:
     """Draw one line of ``text`` inside ``rect``, vertically centred, aligned ``left``,
     ``center`` or ``right``, shrunk to fit its width. Returns the drawn text's rect."""
+    colour = theme.TEXT if colour is None else colour
     font = fit_font(text, rect.width, size, bold, min_size)
     shown = _clip(text, font, rect.width)
     _note(text, font, shown != text, rect)
@@ -130,11 +131,12 @@ def wrap(text: str, font: pygame.font.Font, width: int) -> list[str]:
     return lines
 
 
-def draw_wrapped(surface: pygame.Surface, text: str, rect: Rect, size: int, colour: Colour = theme.TEXT,
+def draw_wrapped(surface: pygame.Surface, text: str, rect: Rect, size: int, colour: Colour | None = None,
                  bold: bool = False, max_lines: int = 2, min_size: int = theme.MIN_SIZE) -> Rect:
     """Draw ``text`` in up to ``max_lines`` lines inside ``rect`` (vertically centred),
     shrinking the font until it fits; the last line ends in "..." if it still cannot.
     Returns the rect covering the drawn lines."""
+    colour = theme.TEXT if colour is None else colour
     start = size
     while True:
         font = theme.font(size, bold)
@@ -170,19 +172,24 @@ def draw_wrapped(surface: pygame.Surface, text: str, rect: Rect, size: int, colo
 
 # ---------------------------------------------------------------- boxes
 
-def panel(surface: pygame.Surface, rect: Rect, fill: Colour = theme.PANEL, border: Colour | None = None,
+def panel(surface: pygame.Surface, rect: Rect, fill: Colour | None = None, border: Colour | None = None,
           width: int = 3, radius: int = theme.RADIUS) -> Rect:
-    """A rounded box, optionally outlined."""
+    """A rounded box, optionally outlined (in the high-contrast theme every box is)."""
+    fill = theme.PANEL if fill is None else fill
+    if border is None and theme.OUTLINE is not None and fill != theme.BG:
+        border, width = theme.OUTLINE, 2
     pygame.draw.rect(surface, fill, rect, border_radius=radius)
     if border is not None:
         pygame.draw.rect(surface, border, rect, width, border_radius=radius)
     return rect
 
 
-def button(surface: pygame.Surface, rect: Rect, label: str, fill: Colour = theme.BUTTON,
-           colour: Colour = theme.BUTTON_TEXT, size: int = theme.BIG, enabled: bool = True) -> Rect:
+def button(surface: pygame.Surface, rect: Rect, label: str, fill: Colour | None = None,
+           colour: Colour | None = None, size: int = theme.BIG, enabled: bool = True) -> Rect:
     """A rounded touch button with a bold centred label. A disabled button is drawn
     grey; the caller should then not make it a touch target. Returns ``rect``."""
+    fill = theme.BUTTON if fill is None else fill
+    colour = theme.BUTTON_TEXT if colour is None else colour
     if not enabled:
         fill, colour = theme.PANEL, theme.GONE
     panel(surface, rect, fill)
@@ -190,9 +197,11 @@ def button(surface: pygame.Surface, rect: Rect, label: str, fill: Colour = theme
     return rect
 
 
-def banner(surface: pygame.Surface, rect: Rect, text: str, fill: Colour = theme.WARN,
-           colour: Colour = theme.TEXT_DARK, size: int = theme.MEDIUM) -> Rect:
+def banner(surface: pygame.Surface, rect: Rect, text: str, fill: Colour | None = None,
+           colour: Colour | None = None, size: int = theme.MEDIUM) -> Rect:
     """A filled strip with bold centred text (Final Round, a device down)."""
+    fill = theme.WARN if fill is None else fill
+    colour = theme.TEXT_DARK if colour is None else colour
     panel(surface, rect, fill, radius=rect.height // 2 if rect.height < 50 else theme.RADIUS)
     draw_text(surface, text, rect.inflate(-rect.height // 2, 0), size, colour, bold=True, align="center")
     return rect
@@ -247,8 +256,9 @@ def fruit_badge(surface: pygame.Surface, center: tuple[int, int], radius: int, l
     return Rect(cx - radius, cy - radius, 2 * radius, 2 * radius)
 
 
-def tick(surface: pygame.Surface, rect: Rect, colour: Colour = theme.OK) -> Rect:
+def tick(surface: pygame.Surface, rect: Rect, colour: Colour | None = None) -> Rect:
     """A green disc with a white tick: the last input was accepted."""
+    colour = theme.OK if colour is None else colour
     pygame.draw.circle(surface, colour, rect.center, rect.height // 2)
     w, h, x, y = rect.width, rect.height, rect.x, rect.y
     points = [(x + w * 0.25, y + h * 0.52), (x + w * 0.43, y + h * 0.70), (x + w * 0.76, y + h * 0.33)]
@@ -256,8 +266,9 @@ def tick(surface: pygame.Surface, rect: Rect, colour: Colour = theme.OK) -> Rect
     return rect
 
 
-def cross(surface: pygame.Surface, rect: Rect, colour: Colour = theme.BAD) -> Rect:
+def cross(surface: pygame.Surface, rect: Rect, colour: Colour | None = None) -> Rect:
     """A red disc with a white cross: the last input was rejected."""
+    colour = theme.BAD if colour is None else colour
     pygame.draw.circle(surface, colour, rect.center, rect.height // 2)
     inner = rect.inflate(-rect.width * 0.56, -rect.height * 0.56)
     width = max(3, rect.height // 9)
@@ -269,7 +280,7 @@ def cross(surface: pygame.Surface, rect: Rect, colour: Colour = theme.BAD) -> Re
 # ---------------------------------------------------------------- cards
 
 def card_chip(surface: pygame.Surface, rect: Rect, name: str, number: int | None, look: FruitLook,
-              fill: Colour = theme.PANEL) -> Rect:
+              fill: Colour | None = None) -> Rect:
     """A card drawn as a chip: the fruit badge, the number big (if the card has one)
     and the name in the fruit's colour, all inside a box outlined in that colour.
 
