@@ -140,14 +140,20 @@ def cmd_run(args) -> int:
                   f"(a copy of the old file is in {store.backup})", file=sys.stderr)
         choice = None
         if ask and display is not None and display.app is not None and not virtual_screen():
+            import pygame
+
             from ..ui.start import choose
 
-            choice = choose(display.app, store)
-            if choice is None:  # the window was closed on the start screen
-                return 0
-            args.game, desc = choice.game, game(choice.game)
-            names, options, args.new_game = list(choice.names) if not choice.resume else [], choice.options, \
-                not choice.resume
+            try:
+                choice = choose(display.app, store)
+            except pygame.error as err:  # the screen went: carry on as without it (and retry it)
+                display.lost(err)
+            else:
+                if choice is None:  # the window was closed on the start screen
+                    return 0
+                args.game, desc = choice.game, game(choice.game)
+                names, options, args.new_game = list(choice.names) if not choice.resume else [], \
+                    choice.options, not choice.resume
         try:
             if not names and store.unfinished(args.game) is None:
                 return fail("who is playing? Give --players N or --names A,B,... (no unfinished game to resume)")

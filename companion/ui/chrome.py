@@ -117,6 +117,9 @@ def top_bar(surface: pygame.Surface, rect: Rect, info: TableInfo, turn: int | No
         right = box.left - 8
     if right - x >= (60 if trouble else 110):
         devices(surface, Rect(x, rect.top + 5, right - x, h - 10), info.devices)
+    elif info.devices and not trouble and right - x >= h - 6:
+        # No room to name them: a green tick says every device is connected.
+        tick(surface, Rect(right - (h - 10), rect.top + 5, h - 10, h - 10))
     return buttons
 
 
