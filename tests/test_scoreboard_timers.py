@@ -4,6 +4,7 @@ warning, the Sweet Deals bidding countdown; and the top bar's touch targets."""
 from __future__ import annotations
 
 import os
+import time
 
 import pytest
 
@@ -22,6 +23,7 @@ from companion.ui import chrome
 from companion.ui.app import App, TableInfo
 from companion.ui.timers import Timers
 from companion.ui.widgets import record_text
+from test_gpio import wait_states
 from test_timers import T0, setup_done
 
 
@@ -66,25 +68,28 @@ def test_every_top_bar_button_is_a_48_px_target(app):
     assert all(b.rect.height >= 48 and b.rect.width >= 48 for b in app.buttons)
 
 
-def test_the_buzzer_pips_once_per_turn_at_the_warning(tmp_path):
+def test_the_buzzer_pips_three_times_once_per_turn_at_the_warning(tmp_path):
     factory = MockFactory()
     feedback = Feedback(buzzer_pin=18, pin_factory=factory)
-    played = []
-    feedback.signal = played.append  # what would play; the pattern itself is tested in test_gpio
-    clock = FakeClock(T0)
-    session = setup_done(tmp_path / "t.db", clock)
-    runner = Runner(session, clock, timers=Timers(limit=30))
-    runner.warned.append(lambda: feedback.signal("warning"))
-    clock.set(T0 + 5 + 19)
-    runner.step()
-    assert played == []
-    clock.set(T0 + 5 + 21)  # 9 s left
-    runner.step()
-    clock.set(T0 + 5 + 25)
-    runner.step()
-    assert played == ["warning"]
-    assert Feedback.pattern("warning") and Feedback.pattern("warning") != Feedback.pattern("rejected")
-    feedback.close()
+    pin = factory.pin(18)
+    try:
+        clock = FakeClock(T0)
+        session = setup_done(tmp_path / "t.db", clock)
+        runner = Runner(session, clock, timers=Timers(limit=30))
+        runner.warned.append(lambda: feedback.signal("warning"))
+        clock.set(T0 + 5 + 19)
+        runner.step()
+        time.sleep(0.3)
+        assert [s.state for s in pin.states] == [False]  # 11 s left: quiet
+        clock.set(T0 + 5 + 21)  # 9 s left
+        runner.step()
+        clock.set(T0 + 5 + 25)
+        runner.step()
+        assert wait_states(pin, 7) == [False, True, False, True, False, True, False]
+        time.sleep(0.3)
+        assert len(pin.states) == 7  # once in the turn, not at every step
+    finally:
+        feedback.close()
 
 
 def test_no_warning_without_a_limit_or_while_paused(tmp_path):

@@ -185,8 +185,17 @@ def cmd_run(args) -> int:
         from ..sdnotify import Notifier
         from ..ui.start import start_session
 
+        def new_session(chosen):
+            """The next game, chosen on the start screen after a final screen."""
+            nxt = start_session(chosen, store, clock, tap_off=args.tap_off)
+            if args.log_format == "json":
+                print(json.dumps({"event": "start", "game": nxt.game, "game_id": nxt.game_id,
+                                  "players": list(nxt.state.players), "resumed_inputs": nxt.resumed_inputs}),
+                      flush=True)
+            return nxt
+
         runner = Runner(session, clock, app=display.app if display else None, display=display,
-                        new_session=lambda chosen: start_session(chosen, store, clock, tap_off=args.tap_off),
+                        new_session=new_session,
                         simulate=args.simulate, record=record, timers=timers, framing=framing,
                         text_out=sys.stdout if args.log_format == "text" else None, notifier=Notifier.from_env())
         # NFC tags enrolled with `companion enroll`: a plain dict, because the NFC reader looks

@@ -1,5 +1,6 @@
 """Every player-visible string of the shared screen (chrome, start screen, pause,
-history, display messages), in one catalogue ready for gettext.
+history, the bidding countdown), in one catalogue ready for gettext. (The display's
+messages go to the operator's log, not the screen, and stay in English.)
 
 ``_()`` is the identity today: the English text is the message id, as GNU gettext
 expects, so ``xgettext --keyword=_`` (or Babel's ``pybabel extract``) finds each call,
@@ -35,7 +36,6 @@ CATALOGUE: dict[str, str] = {
     "undo_it": _("Undo it"),
     "cancel": _("Cancel"),
     "turn": _("Turn {turn}"),
-    "game_clock": _("Game {time}"),
     "new_game": _("New game"),
     "history": _("History"),
     # the start screen (companion.ui.start)
@@ -58,18 +58,13 @@ CATALOGUE: dict[str, str] = {
     "default": _("Usual"),
     "name_empty": _("A name needs at least one letter."),
     "name_taken": _("Two players cannot share the name {name}."),
-    "replaces": _("A new game sets the unfinished {game} game aside (it stays in the history)."),
     # history (companion.ui.history)
     "history_title": _("Games at this table"),
     "history_empty": _("No finished games yet."),
-    "history_row": _("{date}  {game}: {outcome}"),
     "won_by": _("won by {names}"),
     "nobody_won": _("nobody won"),
     "unfinished": _("unfinished"),
     "abandoned": _("set aside"),
-    # the display (companion.ui.display) and the plain fallback screen
-    "screen_failed": _("The game screen failed to draw; showing a plain screen instead."),
-    "display_retry": _("No screen yet; trying again in {seconds} s. Scans still count."),
     # the bidding countdown (Sweet Deals)
     "bid_time_up": _("Time is up: tap Pass if you do not bid."),
     "bid_left": _("{seconds} s to bid"),

@@ -54,7 +54,7 @@ THEMES: dict[str, dict[str, object]] = {
     "default": {"BG": BG, "PANEL": PANEL, "PANEL_LIGHT": PANEL_LIGHT, "LINE": LINE, "TEXT": TEXT,
                 "TEXT_DIM": TEXT_DIM, "TEXT_DARK": TEXT_DARK, "GONE": GONE, "HIGHLIGHT": HIGHLIGHT, "OK": OK,
                 "BAD": BAD, "WARN": WARN, "BUTTON": BUTTON, "BUTTON_TEXT": BUTTON_TEXT, "OUTLINE": None},
-    "high-contrast": {"BG": (0, 0, 0), "PANEL": (0, 0, 0), "PANEL_LIGHT": (40, 40, 40), "LINE": (230, 230, 230),
+    "high-contrast": {"BG": (0, 0, 0), "PANEL": (18, 18, 18), "PANEL_LIGHT": (48, 48, 48), "LINE": (230, 230, 230),
                       "TEXT": (255, 255, 255), "TEXT_DIM": (225, 225, 225), "TEXT_DARK": (0, 0, 0),
                       "GONE": (110, 110, 110), "HIGHLIGHT": (255, 235, 0), "OK": (0, 230, 100),
                       "BAD": (255, 80, 80), "WARN": (255, 170, 0), "BUTTON": (110, 190, 255),
