@@ -12,7 +12,7 @@ from companion.core.clock import FakeClock
 from companion.core.store import EventStore
 from companion.replay import replay
 from companion.ui.app import App
-from companion.ui.start import KeyboardScreen, OptionsScreen, StartChoice, StartFlow, start_session
+from companion.ui.start import KeyboardScreen, OptionsScreen, PlayersScreen, StartChoice, StartFlow, start_session
 from companion.ui.widgets import record_text
 
 DATA = os.path.join(os.path.dirname(__file__), "data")
@@ -199,3 +199,25 @@ def test_companion_run_without_game_or_names_asks_the_start_screen(tmp_path, mon
     # With names given, no start screen: the first game as before.
     assert cli.main(["run", "--simulate", "--names", "Mo,Jo", "--new-game", "--store", str(db)]) == 0
     assert len(asked) == 1 and EventStore(db).games()[0].game == "sugarrr"
+
+
+def test_an_idle_start_screen_is_not_redrawn_and_a_finger_tap_counts_once(app, monkeypatch):
+    flow = StartFlow(EventStore(":memory:"))
+    shows = []
+    real = app.show
+    monkeypatch.setattr(app, "show", lambda draw: shows.append(1) or real(draw))
+    flow.step(app)
+    for _ in range(5):
+        flow.step(app)
+    assert len(shows) == 1
+    rect = next(b.rect for b in app.buttons if b.command == "game sweet-deals")
+    x, y = rect.center[0] / 800, rect.center[1] / 480
+    pygame.event.post(pygame.event.Event(pygame.FINGERDOWN, x=x, y=y, finger_id=0, touch_id=0))
+    # SDL's copy of the tap as a mouse click, marked as coming from touch
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=rect.center, button=1, touch=True))
+    flow.step(app)
+    assert flow.game.slug == "sweet-deals" and isinstance(flow.screen, PlayersScreen)
+    flow.step(app)
+    assert len(shows) == 2  # one redraw for the tap, then idle again
+    # the copy did not also press what the next screen has under that point
+    assert flow.count == 2 and flow.choice is None

@@ -59,3 +59,36 @@ def test_every_catalogue_field_is_named_and_every_key_used_exists():
         used |= set(re.findall(r'\btext\("([a-z_]+)"', path.read_text()))
     assert used == set(messages.CATALOGUE)  # every key drawn somewhere, none missing
     assert messages.text("turn", turn=3) == "Turn 3"
+
+
+@pytest.mark.parametrize("name", ["default", "high-contrast"])
+def test_every_shared_string_reads_at_20_px_or_more_in_its_place(app, name):
+    from companion.core.store import EventStore
+    from companion.ui import chrome
+    from companion.ui.history import HistoryScreen
+    from companion.ui.widgets import record_text
+
+    theme.use(name)
+    info = TableInfo(game_name="Sugar Heist", undo="Mum stashes two Chocolate Rockets in vault 3", can_pause=True,
+                     game_seconds=3725, turn_left=8, warning=True, devices={"scanner": "connected"},
+                     bid_left=0)
+    store = EventStore(":memory:")
+    gid = store.new_game("sweet-deals", ["Grandma Josephine", "Uncle Bartholomew", "Maya", "Leo"], 0.0)
+    store.finish(gid, 60.0, {"game": "sweet-deals", "winners": ["Grandma Josephine", "Uncle Bartholomew"],
+                             "players": [{"name": "Grandma Josephine", "score": 35},
+                                         {"name": "Uncle Bartholomew", "score": 35},
+                                         {"name": "Maya", "score": 31}, {"name": "Leo", "score": 12}]})
+    screens = [
+        lambda s: chrome.top_bar(s, pygame.Rect(0, 0, 800, 48), info, turn=28),
+        lambda s: chrome.overlay(s, TableInfo(paused=True, game_seconds=3725), []),
+        lambda s: chrome.overlay(s, TableInfo(menu="undo", undo=info.undo), []),
+        lambda s: chrome.overlay(s, TableInfo(menu="undo"), []),
+        lambda s: chrome.after_game(s),
+        lambda s: chrome.turn_clock(s, pygame.Rect(576, 350, 216, 44), info) or [],
+        HistoryScreen(store).draw,
+    ]
+    for draw in screens:
+        with record_text() as drawn:
+            app.show(draw)
+        assert drawn and [d for d in drawn if not d.readable] == []
+        assert all(b.rect.height >= 48 and b.rect.width >= 48 for b in app.buttons)

@@ -154,6 +154,11 @@ def cmd_run(args) -> int:
                 args.game, desc = choice.game, game(choice.game)
                 names, options, args.new_game = list(choice.names) if not choice.resume else [], \
                     choice.options, not choice.resume
+                seats = len(choice.names)
+                for spec in specs:
+                    if spec.seat and spec.seat > seats:
+                        print(f"companion: --scanner {spec.kind}:{spec.path}@{spec.seat}: only {seats} are "
+                              "playing, so its scans are refused", file=sys.stderr, flush=True)
         try:
             if not names and store.unfinished(args.game) is None:
                 return fail("who is playing? Give --players N or --names A,B,... (no unfinished game to resume)")

@@ -396,8 +396,11 @@ class StartFlow:
     def step(self, app) -> StartChoice | None:
         """Draw, then take the window's taps (hit-tested on the frame just drawn).
         Returns the choice once made; a closed window (or Escape) sets :attr:`quit`."""
-        app.show(self.draw)
+        if self.dirty:  # drawn only when something changed: an idle start screen costs nothing
+            app.show(self.draw)
+            self.dirty = False
         for kind, value in app.poll():
+            self.dirty = True
             if kind == "quit":
                 self.quit = True
             elif kind == "touch":
@@ -409,6 +412,7 @@ class StartFlow:
         return self.choice
 
     quit = False
+    dirty = True
 
 
 def choose(app, store, stopping=lambda: False, frame: float = 1 / 20) -> StartChoice | None:
