@@ -320,7 +320,14 @@ class Runner:
             return True
         out = self.screen.handle(command)
         if getattr(self.screen, "choice", None) is not None and self.new_session is not None:
-            self.begin(self.new_session(self.screen.choice))
+            flow = self.screen
+            try:
+                session = self.new_session(flow.choice)
+            except Exception as err:  # the store is full or unreadable: say so, stay on the start screen
+                flow.choice = None
+                flow.screen.message = str(err)
+                return True
+            self.begin(session)
         elif out == "newgame":
             self.screen = start.StartFlow(self.session.store)
         elif out == "close":

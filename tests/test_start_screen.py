@@ -221,3 +221,19 @@ def test_an_idle_start_screen_is_not_redrawn_and_a_finger_tap_counts_once(app, m
     assert len(shows) == 2  # one redraw for the tap, then idle again
     # the copy did not also press what the next screen has under that point
     assert flow.count == 2 and flow.choice is None
+
+
+def test_a_new_game_the_store_cannot_take_is_refused_on_the_start_screen():
+    from companion.core.errors import StoreError
+
+    runner = replay(os.path.join(DATA, "sugar-blast-family.trace"), window=False)
+    old = runner.session
+
+    def full(choice):
+        raise StoreError("could not save to the game store: database or disk is full")
+
+    runner.new_session = full
+    for command in ("newgame", "game sugarrr", "next"):
+        runner.touch(command)
+    assert runner.session is old and "disk is full" in runner.screen.screen.message
+    assert runner.screen.choice is None
