@@ -350,6 +350,8 @@ class Runner:
         self.dirty = True
 
     def poll_window(self) -> None:
+        from .ui import start as start_screen
+
         if self.app is None:
             return
         try:
@@ -369,6 +371,8 @@ class Runner:
                 self.touch(value, now=True)
             elif kind == "arrow" and self.tray is not None:
                 self.tray.tilt(ARROW_SEATS[value])  # the emulated tray tilts toward that seat
+            elif kind == "typed" and isinstance(getattr(self.screen, "screen", None), start_screen.KeyboardScreen):
+                self.touch(f"typed {value}", now=True)  # a name typed on a USB keyboard
             elif kind == "typed" and self.simulate:
                 self.typed(value, now=True)
             elif kind == "typed":  # a keyboard-mode scanner typing into the window

@@ -237,3 +237,17 @@ def test_a_new_game_the_store_cannot_take_is_refused_on_the_start_screen():
         runner.touch(command)
     assert runner.session is old and "disk is full" in runner.screen.screen.message
     assert runner.screen.choice is None
+
+
+def test_a_name_typed_on_a_usb_keyboard_in_any_script_reaches_the_start_screen_after_a_game():
+    runner = replay(os.path.join(DATA, "sugar-blast-family.trace"))
+    try:
+        for command in ("newgame", "game sugarrr", "name 1"):
+            runner.touch(command)
+        runner.render(force=True)
+        pygame.event.post(pygame.event.Event(pygame.TEXTINPUT, text="李雷"))
+        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN, mod=0, unicode="\r"))
+        runner.poll_window()
+        assert runner.screen.names[0] == "李雷" and runner.session.over  # no scan reached the old game
+    finally:
+        runner.app.close()
