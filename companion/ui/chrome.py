@@ -35,7 +35,7 @@ Rect = pygame.Rect
 
 UNDO_W = 96   # the Undo button at the right of the top bar
 PAUSE_W = 96  # the Pause button, right of it
-CLOCK_W = 112  # the game clock pill
+CLOCK_W = 104  # the game clock pill
 TOUCH = 48    # the least height of a touch target
 
 
@@ -126,13 +126,14 @@ def top_bar(surface: pygame.Surface, rect: Rect, info: TableInfo, turn: int | No
 def game_clock(surface: pygame.Surface, rect: Rect, seconds: float) -> None:
     """The game clock as a pill: a small clock face and ``mm:ss`` (pauses left out)."""
     panel(surface, rect, theme.PANEL_LIGHT, radius=rect.height // 2)
+    size = theme.MEDIUM if rect.height < 50 else theme.BIG
     r = rect.height // 2 - 6
     c = (rect.left + rect.height // 2 + 2, rect.centery)
     pygame.draw.circle(surface, theme.TEXT_DIM, c, r, 2)
     pygame.draw.line(surface, theme.TEXT_DIM, c, (c[0], c[1] - r + 4), 2)
     pygame.draw.line(surface, theme.TEXT_DIM, c, (c[0] + r - 5, c[1]), 2)
     draw_text(surface, clock(seconds), Rect(c[0] + r + 4, rect.top, rect.right - c[0] - r - 10, rect.height),
-              theme.MEDIUM, theme.TEXT, bold=True, align="center")
+              size, theme.TEXT, bold=True, align="center")
 
 
 def devices(surface: pygame.Surface, rect: Rect, status: dict[str, str]) -> None:
@@ -208,8 +209,9 @@ def overlay(surface: pygame.Surface, info: TableInfo, buttons: list[Button]) -> 
     (``info.menu == "undo"``), which replaces the screen's buttons with Yes and No."""
     if info.paused and info.menu != "undo":
         box = menu_panel(surface, text("paused"))
-        draw_wrapped(surface, text("paused_body", time=clock(info.game_seconds)),
-                     Rect(box.left + 30, box.top + 84, box.width - 60, 120), theme.BIG, theme.TEXT, max_lines=3)
+        draw_text(surface, text("paused_body"), Rect(box.left + 30, box.top + 78, box.width - 60, 56),
+                  theme.BIG, theme.TEXT, align="center")
+        game_clock(surface, Rect(box.centerx - 90, box.top + 146, 180, 56), info.game_seconds)
         resume = Rect(box.left + 30, box.bottom - 110, box.width - 60, 86)
         return [Button(button(surface, resume, text("resume"), theme.OK), "resume")]
     if info.menu != "undo":

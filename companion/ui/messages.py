@@ -29,7 +29,7 @@ CATALOGUE: dict[str, str] = {
     "pause": _("Pause"),
     "resume": _("Resume"),
     "paused": _("Paused"),
-    "paused_body": _("The clocks have stopped. Game time {time}."),
+    "paused_body": _("The clocks have stopped."),
     "undo_title": _("Take this back?"),
     "undo_nothing": _("Nothing can be taken back now."),
     "no": _("No"),
