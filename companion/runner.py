@@ -208,8 +208,6 @@ class Runner:
     _passed: float | None = None
     new_session: Callable | None = None  # StartChoice -> Session: "New game" on the final screen
     screen: Any = None                   # a shared screen shown instead of the game's (start, history)
-    warned: list = field(default_factory=list)  # called once per turn at the 10 s warning (the buzzer)
-    _warned_turn: float | None = None
 
     def __post_init__(self) -> None:
         self.session.listeners.append(self._heard)
@@ -417,18 +415,6 @@ class Runner:
                 "left": None if left is None else max(0.0, left), "banks": banks,
                 "warning": left is not None and left <= t.warn and not s.over}
 
-    def check_warning(self) -> None:
-        """Tell the :attr:`warned` listeners (the buzzer) once per turn when its time
-        (turn limit or chess-clock bank) comes within the warning."""
-        if not self.warned or (self.timers.limit is None and self.timers.bank is None):
-            return
-        s = self.session
-        if s.over or s.paused or self._warned_turn == s.turn_started or not self.clocks()["warning"]:
-            return
-        self._warned_turn = s.turn_started
-        for listener in self.warned:
-            listener()
-
     def check_turn_limit(self) -> None:
         """At zero with ``at_zero="pass"``: pass the turn once, if the rules allow a pass
         now (otherwise the clock only shows orange)."""
@@ -524,7 +510,6 @@ class Runner:
             block = None
         self.poll_window()
         self.check_turn_limit()
-        self.check_warning()
         handled = self.session.pump(self.inputs, block)
         self._retry_finish()
         self.render()

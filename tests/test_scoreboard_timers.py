@@ -1,29 +1,26 @@
-"""The shared chrome's clocks: the game clock in the top bar, the buzzer at the 10 s
-warning, the Sweet Deals bidding countdown; and the top bar's touch targets."""
+"""The shared chrome's clocks: the game clock in the top bar, the Sweet Deals bidding
+countdown; and the top bar's touch targets. (The buzzer at the 10 s warning is
+``Runner.alarm``, tested in test_pi_gpio.)"""
 
 from __future__ import annotations
 
 import os
-import time
 
 import pytest
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 
 import pygame
-from gpiozero.pins.mock import MockFactory
 
 from companion.core.clock import FakeClock
 from companion.core.events import Touch
 from companion.core.store import EventStore
-from companion.devices.gpio import Feedback
 from companion.runner import Runner
 from companion.table import Session
 from companion.ui import chrome
 from companion.ui.app import App, TableInfo
 from companion.ui.timers import Timers
 from companion.ui.widgets import record_text
-from test_gpio import wait_states
 from test_timers import T0, setup_done
 
 
@@ -66,49 +63,6 @@ def test_every_top_bar_button_is_a_48_px_target(app):
     app.show(bar(info, turn=2, pills=[chrome.Pill("Deck 40", 140, command="deck")]))
     assert {b.command for b in app.buttons} == {"deck", "pause", "menu undo"}
     assert all(b.rect.height >= 48 and b.rect.width >= 48 for b in app.buttons)
-
-
-def test_the_buzzer_pips_three_times_once_per_turn_at_the_warning(tmp_path):
-    factory = MockFactory()
-    feedback = Feedback(buzzer_pin=18, pin_factory=factory)
-    pin = factory.pin(18)
-    try:
-        clock = FakeClock(T0)
-        session = setup_done(tmp_path / "t.db", clock)
-        runner = Runner(session, clock, timers=Timers(limit=30))
-        runner.warned.append(lambda: feedback.signal("warning"))
-        clock.set(T0 + 5 + 19)
-        runner.step()
-        time.sleep(0.3)
-        assert [s.state for s in pin.states] == [False]  # 11 s left: quiet
-        clock.set(T0 + 5 + 21)  # 9 s left
-        runner.step()
-        clock.set(T0 + 5 + 25)
-        runner.step()
-        assert wait_states(pin, 7) == [False, True, False, True, False, True, False]
-        time.sleep(0.3)
-        assert len(pin.states) == 7  # once in the turn, not at every step
-    finally:
-        feedback.close()
-
-
-def test_no_warning_without_a_limit_or_while_paused(tmp_path):
-    clock = FakeClock(T0)
-    session = setup_done(tmp_path / "t.db", clock)
-    runner = Runner(session, clock)
-    heard = []
-    runner.warned.append(lambda: heard.append(1))
-    clock.set(T0 + 500)
-    runner.step()
-    clock = FakeClock(T0)
-    limited = Runner(setup_done(tmp_path / "u.db", clock), clock, timers=Timers(limit=30))
-    limited.warned.append(lambda: heard.append(2))
-    clock.set(T0 + 10)
-    limited.touch("pause")
-    limited.step()
-    clock.set(T0 + 900)
-    limited.step()
-    assert heard == []
 
 
 def test_the_bidding_countdown_suggests_pass_at_zero_and_never_passes(tmp_path):

@@ -92,3 +92,21 @@ def test_every_shared_string_reads_at_20_px_or_more_in_its_place(app, name):
             app.show(draw)
         assert drawn and [d for d in drawn if not d.readable] == []
         assert all(b.rect.height >= 48 and b.rect.width >= 48 for b in app.buttons)
+
+
+def test_the_config_chooses_the_theme_and_the_command_line_wins(tmp_path, monkeypatch):
+    from companion import cli
+    from companion.cli import play
+    from companion.runner import Runner
+
+    chosen = []
+    monkeypatch.setattr(theme, "use", lambda name: chosen.append(name))
+    monkeypatch.setattr(Runner, "loop", lambda self, frame=0: None)
+    config = tmp_path / "c.toml"
+    config.write_text('[display]\ntheme = "high-contrast"\n')
+    base = ["run", "--simulate", "--names", "A,B", "--store", str(tmp_path / "t.db"), "--config", str(config)]
+    assert cli.main(base) == 0
+    assert cli.main(base + ["--theme", "default"]) == 0
+    assert chosen == ["high-contrast", "default"]
+    config.write_text('[display]\ntheme = "neon"\n')
+    assert cli.main(base) == 2

@@ -32,9 +32,6 @@ _PATTERNS = {
     "accepted": ((0.08, 0.0),),
     "rejected": ((0.15, 0.1), (0.15, 0.0)),
     "alert": ((0.3, 0.15), (0.3, 0.15), (0.3, 0.0)),
-    # 10 seconds left in the turn (or the chess-clock bank): three short pips, unlike
-    # any verdict's sound.
-    "warning": ((0.05, 0.12), (0.05, 0.12), (0.05, 0.0)),
 }
 
 
@@ -61,8 +58,7 @@ class Feedback:
         return _PATTERNS.get(verdict, ())
 
     def signal(self, verdict: str) -> None:
-        """Play the pattern for ``"accepted"``, ``"rejected"``, ``"alert"`` or
-        ``"warning"`` (non-blocking)."""
+        """Play the pattern for ``"accepted"``, ``"rejected"`` or ``"alert"`` (non-blocking)."""
         if self.pattern(verdict):
             self._jobs.put(verdict)
 
