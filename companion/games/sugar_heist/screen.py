@@ -117,13 +117,15 @@ def _board(surface: pygame.Surface, state: State, info: TableInfo, buttons: list
         acting = seat == _acting(state) and not state.over
         panel(surface, row, theme.PANEL_LIGHT if acting else theme.PANEL, theme.HIGHLIGHT if acting else None)
         name = Rect(row.left + 10, row.top + 2, NAME_W - 14, row.height // 2)
+        flags = [word for word, on in (("MOM", seat in state.protected), ("skip", bool(state.skips[seat]))) if on]
+        if flags:  # beside the name, so the counts below always fit
+            flag_w = theme.font(theme.MIN_SIZE, True).size(" ".join(flags))[0] + 4
+            draw_text(surface, " ".join(flags), Rect(name.right - flag_w, name.top, flag_w, name.height),
+                      theme.MIN_SIZE, theme.WARN, bold=True, align="right")
+            name.width -= flag_w + 4
         draw_text(surface, who, name, theme.MEDIUM, theme.HIGHLIGHT if acting else theme.TEXT, bold=True)
-        marks = [f"hand {state.hands[seat]}", f"battle {len(state.held[seat])}"]
-        if seat in state.protected:
-            marks.append("MOM")
-        if state.skips[seat]:
-            marks.append("skip")
-        draw_text(surface, " · ".join(marks), Rect(name.left, name.bottom, name.width, row.bottom - name.bottom - 2),
+        marks = f"hand {state.hands[seat]} · battle {len(state.held[seat])}"
+        draw_text(surface, marks, Rect(row.left + 10, name.bottom, NAME_W - 14, row.bottom - name.bottom - 2),
                   theme.SMALL, theme.TEXT_DIM)
         if state.stage == SWAP and seat != state.active and state.frame is None:
             buttons.append(Button(Rect(row.left, row.top, NAME_W, row.height), f"from {seat + 1}"))
@@ -145,8 +147,11 @@ def _vault_chip(surface: pygame.Surface, rect: Rect, vault: Vault, index: int) -
           width=4 if vault.locked else 2)
     r = max(8, min(13, rect.height // 4))
     fruit_badge(surface, (rect.left + r + 6, rect.top + r + 5), r, look)
-    draw_text(surface, SHORT.get(vault.flavour, vault.flavour), Rect(rect.left + 2 * r + 10, rect.top + 2,
-              rect.width - 2 * r - 12, 2 * r + 4), theme.MIN_SIZE, theme.TEXT, bold=True)
+    label = SHORT.get(vault.flavour, vault.flavour)
+    room = rect.width - 2 * r - 12
+    if theme.font(theme.MIN_SIZE, True).size(label)[0] <= room:  # a narrow vault keeps only its badge letter
+        draw_text(surface, label, Rect(rect.left + 2 * r + 10, rect.top + 2, room, 2 * r + 4), theme.MIN_SIZE,
+                  theme.TEXT, bold=True)
     count = Rect(rect.left + 6, rect.top + 2 * r + 6, rect.width - 12, rect.bottom - rect.top - 2 * r - 8)
     drawn = draw_text(surface, f"{vault.count}/{vault.lock_number}", count, theme.MEDIUM, theme.TEXT, bold=True)
     if vault.locked:
