@@ -106,7 +106,7 @@ def _option_key(option) -> "Key":
 _PIN = "a BCM GPIO number from 2 to 27 (GPIO17 is pin 11 on the header), or leave the key out for none"
 
 KEYS: tuple[Key, ...] = (
-    Key("game", "game", "sugarrr", lambda v: v in GAMES, "one of " + _quoted(GAMES)),
+    Key("game", "game", next(iter(GAMES)), lambda v: v in GAMES, "one of " + _quoted(GAMES)),
     Key("game", "names", [], _is_names,
         'a list of different player names in seat order, e.g. ["Mum", "Dad"] (no commas in a name), or []'),
     Key("game", "players", None, lambda v: _is_int(v) and 1 <= v <= 8, "a whole number from 1 to 8, or leave it out"),
@@ -248,7 +248,7 @@ def load(path: Path | str | None = None) -> tuple[dict[str, dict[str, Any]], Pat
 
 # (section, key, run option, the option's default in the CLI parser).
 RUN_OPTIONS = (
-    ("game", "game", "game", "sugarrr"),
+    ("game", "game", "game", next(iter(GAMES))),
     ("game", "players", "players", None),
     ("display", "fullscreen", "fullscreen", False),
     ("display", "headless", "headless", False),

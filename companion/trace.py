@@ -121,7 +121,9 @@ def read(path: str | Path) -> Trace:
     options = header.get("options", {})
     if not isinstance(options, dict):
         raise TraceError(f"{path}, line 1: \"options\" must be an object, e.g. {{\"goal\": \"five-different\"}}")
-    return Trace(str(header.get("game", "sugarrr")), tuple(players), tuple(records), options)
+    if not isinstance(header.get("game"), str):
+        raise TraceError(f"{path}, line 1: the header names no game, e.g. \"game\": \"sugarrr\"")
+    return Trace(header["game"], tuple(players), tuple(records), options)
 
 
 class TraceWriter:

@@ -96,6 +96,7 @@ def test_replay_json_matches_golden(tmp_path):
     ('{"trace": 1}\n{"t": 1, "nothing": 2}\n', "line 2"),
     ('{"trace": 1}\n{"t": 5, "touch": "done"}\n{"t": 1, "touch": "done"}\n', "backwards"),
     ("not json\n", "line 1"),
+    ('{"trace": 1, "players": ["Ana", "Ben"]}\n{"t": 1, "touch": "done"}\n', "names no game"),
 ])
 def test_a_bad_trace_is_a_clear_error(tmp_path, content, words):
     path = tmp_path / "bad.trace"
