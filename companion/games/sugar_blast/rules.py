@@ -307,6 +307,11 @@ def result(state: State) -> CoreResult | None:
                   state.goal, reason, state.turn).outcome()
 
 
+def counters(view: State) -> dict[str, int]:
+    """The pile the table counts, for the text log: the candies in the bag."""
+    return {"Bag": view.bag_n}
+
+
 def public_view(state: State, viewer) -> State:
     """Sugar Blast hides nothing: the board, the bag count and the kept candies are in
     plain sight (the bag's own mix is counted, not secret), so every viewer sees it all."""

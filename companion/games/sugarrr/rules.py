@@ -42,6 +42,11 @@ def result(state: State) -> CoreResult | None:
     return result_of(state.players, state.piles).outcome("deck-out")
 
 
+def counters(view: State) -> dict[str, int]:
+    """The pile the table counts, for the text log: the Fruit Deck."""
+    return {"Fruit Deck": view.deck}
+
+
 def public_view(state: State, viewer) -> State:
     """Everything the companion knows of a Sugarrr! game is on the table for all to see
     (hands are only scanned at the very end, into score piles), so every viewer sees it."""

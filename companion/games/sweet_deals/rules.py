@@ -126,6 +126,12 @@ def result(state: State) -> Result | None:
     return final_result(state)
 
 
+def counters(view: State) -> dict[str, int]:
+    """The pile the table counts, for the text log: the face-down deck (tracked hands
+    only; with open hands the companion does not know what the hands hold)."""
+    return {"Deck": view.draw_count} if view.tracked else {}
+
+
 def public_view(state: State, viewer: Any) -> State:
     """``state`` as ``viewer`` may see it: the table (:data:`TABLE`) sees how many cards
     each hand holds ("?" per card) but no card in it, and no face-down swap or draw;

@@ -1,0 +1,99 @@
+"""What the table is told in words: the JSON log (one object per line for every input and
+outcome) and the text log of headless play (a line per input, then whose turn it is, the
+pile counts when they change, and the score table at the end). Both are session
+listeners; neither ever names a hidden card (:attr:`~companion.table.Verdict.secret`).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import IO, Callable
+
+from .core.events import CardScanned
+from .table import Session, Verdict, log_record
+
+
+def json_logger(out: IO[str]) -> Callable:
+    """A session listener printing one JSON object per line for every input and outcome."""
+
+    def listen(item, verdict: Verdict | None) -> None:
+        for line in log_record(item, verdict):
+            out.write(json.dumps(line) + "\n")
+        out.flush()
+
+    return listen
+
+
+def text_logger(out: IO[str]) -> Callable:
+    """A session listener printing one readable line per input."""
+
+    def listen(item, verdict: Verdict | None) -> None:
+        if verdict is None:
+            out.write(f"[{item.device}] {item.status} {item.detail}\n")
+        elif verdict.verdict == "accepted":
+            said = " ".join(e.message for e in verdict.events) or verdict.message  # an entry step says what it did
+            out.write((said or f"OK: {_what(item, verdict)}") + "\n")
+        elif verdict.verdict == "rejected":
+            out.write(f"REJECTED {_what(item, verdict)}: {verdict.reason}\n")
+        out.flush()
+
+    return listen
+
+
+def _what(item, verdict: Verdict) -> str:
+    """The input as the log names it: the card read (never a hidden one), or the command."""
+    if verdict.secret:
+        return "a hidden card"
+    if isinstance(item, CardScanned):
+        return verdict.code or item.code or "an unreadable scan"
+    return getattr(item, "command", type(item).__name__)
+
+
+def counters(game, view) -> dict[str, int]:
+    """The piles the table counts (``{"Fruit Deck": 40}``), from the game's optional
+    ``rules.counters(view)``; {} for a game that counts none."""
+    own = getattr(game.rules, "counters", None)
+    return dict(own(view)) if own is not None else {}
+
+
+class TextLog:
+    """Headless text mode: one readable line per input, then whose turn it is and what
+    the table awaits, the deck or bag count when it changed, and at the end the same
+    score table as ``companion score`` (:meth:`~companion.core.game.Result.text`)."""
+
+    def __init__(self, out: IO[str], session: Session):
+        self.out, self.session = out, session
+        self._counts: dict[str, int] = {}
+        self._ended = False
+        self._line = text_logger(out)
+
+    def __call__(self, item, verdict: Verdict | None) -> None:
+        self._line(item, verdict)
+        if verdict is not None and verdict.verdict != "ignored":
+            self.status()
+
+    def start(self) -> None:
+        """The opening lines: the game, the players, and (resumed or new) where things stand."""
+        s = self.session
+        resumed = f" (resumed, {s.resumed_inputs} inputs)" if s.resumed_inputs else ""
+        self.out.write(f"{s.desc.name}: {', '.join(s.state.players)}{resumed}\n")
+        self.status(force=True)
+
+    def status(self, force: bool = False) -> None:
+        s = self.session
+        if s.over:
+            result = s.result()
+            if result is not None and not self._ended:
+                self.out.write(result.text() + "\n")
+            self._ended = True
+            self.out.flush()
+            return
+        counts = counters(s.desc, s.view)
+        changed = [f"{label}: {n} left" for label, n in counts.items() if force or self._counts.get(label) != n]
+        self._counts = counts
+        if changed:
+            self.out.write("  " + ", ".join(changed) + "\n")
+        state = s.state
+        who = state.players[state.active]
+        self.out.write(f"  Now: {who}'s turn (turn {state.turn}). {s.prompt()}\n")
+        self.out.flush()
