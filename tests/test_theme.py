@@ -1,5 +1,6 @@
 """The high-contrast theme and the catalogue of the shared screen's strings."""
 
+import io
 import os
 import re
 from pathlib import Path
@@ -102,6 +103,7 @@ def test_the_config_chooses_the_theme_and_the_command_line_wins(tmp_path, monkey
     chosen = []
     monkeypatch.setattr(theme, "use", lambda name: chosen.append(name))
     monkeypatch.setattr(Runner, "loop", lambda self, frame=0: None)
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))  # --simulate reads stdin in a thread
     config = tmp_path / "c.toml"
     config.write_text('[display]\ntheme = "high-contrast"\n')
     base = ["run", "--simulate", "--names", "A,B", "--store", str(tmp_path / "t.db"), "--config", str(config)]
