@@ -23,7 +23,7 @@ test: $(VENV)/.installed
 	$(BIN)/python -m pytest -q
 
 bench: $(VENV)/.installed
-	for b in bench/bench_*.py; do $(BIN)/python $$b || exit 1; done
+	$(BIN)/python bench/run.py $(BENCH_ARGS)
 
 clean:
 	rm -rf $(VENV) out .pytest_cache

@@ -1,0 +1,355 @@
+"""What the benches share: the row protocol, percentiles, the family traces, and a table
+run end to end (pseudo-terminal scanner, posted window events, the real Runner with an
+App, the JSON log read back from a pipe).
+
+The protocol (see README.md): a bench module ``bench/bench_NAME.py`` defines
+``rows(quick: bool = False) -> list[dict]``; each dict is made by :func:`row`. Run alone,
+it calls :func:`main` with its ``rows`` and prints the same table ``make bench`` prints.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import queue
+import random
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Callable
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
+DATA = ROOT / "tests" / "data"
+FRAME_MS = 1000 / 60
+TIMEOUT = 5.0  # seconds to wait for one verdict line before calling the input lost
+
+
+# ---------------------------------------------------------------- rows and the table
+
+def row(metric: str, target: str, *, median: float | None = None, p99: float | None = None,
+        unit: str = "ms", baseline: float | None = None, baseline_name: str = "",
+        ratio: float | None = None, ok: bool | None = None, note: str = "", n: int | None = None) -> dict:
+    """One line of the bench table. ``median``/``p99`` are the measured figures in
+    ``unit``; ``baseline`` the baseline's median in the same unit, measured in the same
+    run; ``ratio`` measured/baseline (computed from the medians when not given);
+    ``ok`` True (PASS), False (FAIL) or None (information only, no target)."""
+    if ratio is None and baseline and median is not None:
+        ratio = median / baseline
+    return {"metric": metric, "target": target, "median": median, "p99": p99, "unit": unit,
+            "baseline": baseline, "baseline_name": baseline_name, "ratio": ratio, "ok": ok,
+            "note": note, "n": n}
+
+
+def pct(values: list[float], p: float) -> float:
+    """The ``p``-th percentile by nearest rank (p99 of 150 values is the 149th smallest)."""
+    ordered = sorted(values)
+    if not ordered:
+        return math.nan
+    k = max(0, min(len(ordered) - 1, math.ceil(p / 100 * len(ordered)) - 1))
+    return ordered[k]
+
+
+def med(values: list[float]) -> float:
+    return statistics.median(values) if values else math.nan
+
+
+def _num(v: float | None, unit: str = "") -> str:
+    if v is None or (isinstance(v, float) and math.isnan(v)):
+        return "-"
+    if unit == "MB" or abs(v) >= 100:
+        return f"{v:.0f}"
+    if abs(v) >= 10:
+        return f"{v:.1f}"
+    return f"{v:.2f}" if abs(v) >= 0.1 else f"{v:.3f}"
+
+
+def format_table(rows: list[dict]) -> str:
+    """The single table: metric, target, measured median and p99, baseline, ratio, result."""
+    head = ["bench", "metric", "target", "median", "p99", "unit", "baseline (median)", "ratio", "result"]
+    lines = []
+    for r in rows:
+        base = "-" if r.get("baseline") is None else f"{_num(r['baseline'], r['unit'])} {r.get('baseline_name', '')}".strip()
+        result = {True: "PASS", False: "FAIL", None: "info"}[r.get("ok")]
+        lines.append([r.get("bench", ""), r["metric"], r["target"], _num(r.get("median"), r["unit"]),
+                      _num(r.get("p99"), r["unit"]), r["unit"], base,
+                      "-" if r.get("ratio") is None else f"{r['ratio']:.2f}x", result])
+    widths = [max(len(str(x[i])) for x in [head] + lines) for i in range(len(head))]
+    out = [" | ".join(h.ljust(w) for h, w in zip(head, widths)), "-+-".join("-" * w for w in widths)]
+    out += [" | ".join(str(c).ljust(w) for c, w in zip(line, widths)) for line in lines]
+    notes = [f"  [{r.get('bench', '')}] {r['metric']}: {r['note']}" for r in rows if r.get("note")]
+    return "\n".join(out + ([""] + notes if notes else []))
+
+
+def main(rows_fn: Callable[..., list[dict]], name: str | None = None) -> int:
+    """Run one bench alone: print its table; exit 1 if any target is missed."""
+    quick = "--quick" in sys.argv[1:]
+    rows = rows_fn(quick=quick)
+    for r in rows:
+        r.setdefault("bench", name or Path(sys.argv[0]).stem.removeprefix("bench_"))
+    print(format_table(rows))
+    return 1 if any(r.get("ok") is False for r in rows) else 0
+
+
+# ---------------------------------------------------------------- traces
+
+def trace_inputs(path: Path):
+    """``(trace, [(t, kind, value)])``: every input of a recorded trace in order; ``kind``
+    is ``"scan"`` (value the code, split reads joined), ``"touch"`` (the command) or
+    ``"accel"`` (value the ``(device, (x, y, z))`` sample)."""
+    from companion.trace import read
+
+    trace = read(path)
+    out, pending = [], {}
+    for record in trace.records:
+        if record.kind == "touch":
+            out.append((record.t, "touch", record.command))
+        elif record.kind == "accel":
+            out.append((record.t, "accel", (record.device, record.g)))
+        else:
+            data = pending.pop(record.device, b"") + record.data
+            if not data.endswith((b"\r", b"\n")):
+                pending[record.device] = data
+                continue
+            for code in data.replace(b"\r", b"\n").split(b"\n"):
+                if code:
+                    out.append((record.t, "scan", code.decode("latin-1")))
+    return trace, out
+
+
+def demo_trace(slug: str) -> Path:
+    """The demo trace of a registered game in tests/data (``<slug>-family.trace``)."""
+    return DATA / f"{slug}-family.trace"
+
+
+# ---------------------------------------------------------------- a table, end to end
+
+class Table:
+    """One table as ``companion run --log-format json`` builds it, in this process: an
+    on-disk store (WAL, synchronous=FULL), the real :class:`Session`, a real
+    :class:`SerialScanner` on a pseudo-terminal, the real :class:`Runner` with an
+    :class:`App` (SDL dummy driver, 800x480) on the main thread, and the real
+    ``json_logger`` writing into a pipe that a thread reads back.
+
+    ``run(driver)`` runs ``driver(table)`` in a thread while the main thread runs
+    ``runner.loop()``; the loop stops when the driver returns. The driver sends inputs
+    with :meth:`scan` / :meth:`click` and waits for their lines with :meth:`next_verdict`.
+    Every verdict line read back is kept in :attr:`lines` as ``(perf_counter, record)``;
+    every finished frame in :attr:`frames` as ``(perf_counter after the flip, verdicts
+    handled before it was drawn)``.
+    """
+
+    def __init__(self, game: str, players: list[str], options: dict | None = None, *, tap_off: float = 1.0,
+                 window: bool = True, tmp: str | None = None, known: dict | None = None):
+        from companion.core.clock import SystemClock
+        from companion.core.store import EventStore
+        from companion.devices.emulated.serial_scanner import PtyScanner
+        from companion.devices.scan.serial import SerialScanner
+        from companion.runner import Runner, json_logger
+        from companion.table import Session
+
+        self._tmp = tempfile.TemporaryDirectory(prefix="bench-table-", dir=tmp)
+        self.db = Path(self._tmp.name) / "table.db"
+        self.clock = SystemClock()
+        self.store = EventStore(str(self.db))
+        self.session = Session.start(game, players, self.store, self.clock, resume=False, options=options,
+                                     tap_off=tap_off)
+        rfd, wfd = os.pipe()
+        self._log = os.fdopen(wfd, "w", buffering=1, encoding="utf-8")
+        self._log_in = os.fdopen(rfd, "r", encoding="utf-8")
+        self.session.listeners.append(json_logger(self._log))
+        self.handled = 0  # inputs with a verdict so far (counted on the loop's thread)
+        self.session.listeners.append(self._count)
+        self.app = None
+        if window:
+            from companion.ui.app import App
+
+            self.app = App()
+            show = self.app.show
+
+            def timed_show(draw, _show=show):
+                handled = self.handled
+                _show(draw)
+                self.frames.append((time.perf_counter(), handled))
+                for b in self.app.buttons:
+                    self.known.setdefault(b.command, b.rect)
+            self.app.show = timed_show
+        self.runner = Runner(self.session, self.clock, app=self.app)
+        self.pty = PtyScanner()
+        self.scanner = SerialScanner(self.pty.path, self.runner.inputs, self.clock, name="scanner")
+        self.verdicts: "queue.Queue[tuple[float, dict]]" = queue.Queue()
+        self.lines: list[tuple[float, dict]] = []
+        self.frames: list[tuple[float, int]] = []
+        self.known: dict = dict(known or {})  # command -> the rect it was last drawn at
+        threading.Thread(target=self._read_log, daemon=True, name="bench-log").start()
+        self.scanner.start()
+
+    def _count(self, item, verdict) -> None:
+        if verdict is not None:
+            self.handled += 1
+
+    def _read_log(self) -> None:
+        for text in self._log_in:
+            t = time.perf_counter()
+            record = json.loads(text)
+            if "verdict" in record:
+                self.lines.append((t, record))
+                self.verdicts.put((t, record))
+
+    # -- inputs (from the driver thread) --------------------------------------------
+
+    def scan(self, code: str, terminator: bytes = b"\r\n") -> float:
+        """Write a code into the scanner's pseudo-terminal; returns perf_counter before."""
+        t0 = time.perf_counter()
+        self.pty.send(code.encode("latin-1") + terminator)
+        return t0
+
+    def button(self, command: str, wait: float = 2.0):
+        """The rect of the button for ``command`` on the screen now (waits for a redraw)."""
+        end = time.monotonic() + wait
+        while time.monotonic() < end:
+            for b in list(self.app.buttons):
+                if b.command == command:
+                    return b.rect
+            time.sleep(0.002)
+        return None
+
+    def click(self, command: str, finger: bool = False, wait: float = 0.2) -> float | None:
+        """Post a press and release on the button for ``command`` (opening its menu first
+        for ``swap N``); returns perf_counter before the press, None if no such button.
+
+        A button not on the screen now is pressed where it was last drawn (``known``,
+        e.g. from :func:`button_map`), as a quick hand would, except a menu's button:
+        its menu is opened first and the press waits for the menu to be drawn."""
+        import pygame
+
+        rect = self.button(command, wait=wait)
+        if rect is None and " " in command and self.button(command.split()[0], wait=0) is not None:
+            self.click(command.split()[0])
+            rect = self.button(command)
+        if rect is None:
+            rect = self.known.get(command)
+        if rect is None:
+            return None
+        x, y = rect.center
+        t0 = time.perf_counter()
+        if finger:
+            w, h = self.app.size
+            pygame.event.post(pygame.event.Event(pygame.FINGERDOWN, x=x / w, y=y / h, dx=0.0, dy=0.0,
+                                                 touch_id=1, finger_id=1, pressure=1.0))
+            pygame.event.post(pygame.event.Event(pygame.FINGERUP, x=x / w, y=y / h, dx=0.0, dy=0.0,
+                                                 touch_id=1, finger_id=1, pressure=0.0))
+        else:
+            pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=(x, y)))
+            pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, button=1, pos=(x, y)))
+        return t0
+
+    def next_verdict(self, timeout: float = TIMEOUT) -> tuple[float, dict] | None:
+        try:
+            return self.verdicts.get(timeout=timeout)
+        except queue.Empty:
+            return None
+
+    def frame_showing(self, k: int, wait: float = 1.0) -> float | None:
+        """When the first frame drawn after the ``k``-th verdict finished (perf_counter),
+        waiting up to ``wait`` s for it."""
+        end = time.monotonic() + wait
+        while time.monotonic() < end:
+            later = [f for f, handled in self.frames[-8:] if handled >= k]
+            if later:
+                return later[0]
+            time.sleep(0.001)
+        return None
+
+    # -- running ---------------------------------------------------------------------
+
+    def run(self, driver: Callable[["Table"], object], frame: float = 1 / 30):
+        """Run ``driver(self)`` in a thread while the main thread runs the loop; returns
+        what the driver returned. An exception in the driver is raised here."""
+        result: dict = {}
+
+        def go():
+            try:
+                result["value"] = driver(self)
+            except BaseException as exc:  # noqa: BLE001 - handed to the main thread
+                result["error"] = exc
+            finally:
+                self.runner.stopping = True
+        thread = threading.Thread(target=go, daemon=True, name="bench-driver")
+        thread.start()
+        self.runner.loop(frame)
+        thread.join()
+        if "error" in result:
+            raise result["error"]
+        return result.get("value")
+
+    def close(self) -> None:
+        self.scanner.stop()
+        self.pty.close()
+        if self.app is not None:
+            self.app.close()
+        self._log.close()
+        self.store.close()
+        self._tmp.cleanup()
+
+
+def button_map(path: Path) -> dict:
+    """Every touch command of a replayed trace -> the rect its button was drawn at (the
+    first time). Replays the trace headless through the real Runner and App."""
+    from companion.replay import replay
+    from companion.ui.app import App
+
+    seen: dict = {}
+    show = App.show
+
+    def record(self, draw):
+        show(self, draw)
+        for b in self.buttons:
+            seen.setdefault(b.command, b.rect)
+    App.show = record
+    try:
+        replay(path, window=True)
+    finally:
+        App.show = show
+    return seen
+
+
+def gaps(n: int, low: float, high: float, seed: int) -> list[float]:
+    """``n`` seeded random gaps between inputs, uniform in [low, high] seconds."""
+    rng = random.Random(seed)
+    return [rng.uniform(low, high) for _ in range(n)]
+
+
+class WalCommit:
+    """One SQLite file in WAL mode with synchronous=FULL, as the store opens it: the
+    baseline's commit (one row inserted and committed)."""
+
+    def __init__(self, directory: str):
+        import sqlite3
+
+        self.path = Path(tempfile.mkstemp(prefix="baseline-", suffix=".db", dir=directory)[1])
+        self.path.unlink()
+        self.db = sqlite3.connect(str(self.path), isolation_level=None,
+                                  check_same_thread=False)
+        self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute("PRAGMA synchronous=FULL")
+        self.db.execute("CREATE TABLE IF NOT EXISTS inputs (seq INTEGER PRIMARY KEY, t REAL, body TEXT)")
+        self.n = 0
+
+    def commit(self, body: str) -> None:
+        self.n += 1
+        self.db.execute("BEGIN")
+        self.db.execute("INSERT INTO inputs (t, body) VALUES (?, ?)", (time.time(), body))
+        self.db.execute("COMMIT")
+
+    def close(self) -> None:
+        self.db.close()

@@ -1,0 +1,107 @@
+"""``make bench``: run every ``bench/bench_*.py`` and print one table.
+
+    .venv/bin/python bench/run.py [--quick] [--only scan,tilt] [--timeout 900]
+
+Each bench runs in a fresh process (``run.py --one FILE``), so one bench's pygame window,
+threads or peak memory never leak into the next. A bench that follows the protocol in
+README.md (a ``rows(quick=False)`` function) gives rows; a script without ``rows()`` is
+run as a script and gives one row, PASS when it exits 0. A bench that crashes or times out
+gives a FAIL row. Exits 1 when any row FAILs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from benchlib import format_table, row  # noqa: E402
+
+MARK = "BENCH-ROWS "
+
+
+def one(path: Path, quick: bool) -> int:
+    """In the child: import the bench, call its rows(), print them as JSON after MARK."""
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[path.stem] = module
+    spec.loader.exec_module(module)
+    rows = module.rows(quick=quick)
+    sys.stdout.flush()
+    print(MARK + json.dumps(rows), flush=True)
+    return 0
+
+
+def has_rows(path: Path) -> bool:
+    text = path.read_text(encoding="utf-8")
+    return "\ndef rows(" in text
+
+
+def run_bench(path: Path, quick: bool, timeout: float) -> list[dict]:
+    name = path.stem.removeprefix("bench_")
+    env = dict(os.environ, SDL_VIDEODRIVER=os.environ.get("SDL_VIDEODRIVER", "dummy"),
+               SDL_AUDIODRIVER=os.environ.get("SDL_AUDIODRIVER", "dummy"), PYGAME_HIDE_SUPPORT_PROMPT="1")
+    protocol = has_rows(path)
+    cmd = [sys.executable, str(HERE / "run.py"), "--one", str(path)] if protocol else [sys.executable, str(path)]
+    if quick and protocol:
+        cmd.append("--quick")
+    t0 = time.monotonic()
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env, cwd=HERE.parent)
+    except subprocess.TimeoutExpired:
+        return [dict(row("bench finished", f"within {timeout:.0f} s", ok=False, unit="s",
+                         note=f"timed out after {timeout:.0f} s"), bench=name)]
+    took = time.monotonic() - t0
+    if not protocol:
+        tail = (proc.stdout + proc.stderr).strip().splitlines()[-1:] or [""]
+        return [dict(row("script exits 0 (not in the row protocol)", "exit 0", median=took, unit="s",
+                         ok=proc.returncode == 0, note=f"exit {proc.returncode}; last line: {tail[0][:120]}"),
+                     bench=name)]
+    marked = [line for line in proc.stdout.splitlines() if line.startswith(MARK)]
+    if proc.returncode != 0 or not marked:
+        err = (proc.stderr.strip().splitlines() or ["no output"])[-1]
+        return [dict(row("bench finished", "no error", ok=False, unit="s", median=took,
+                         note=f"exit {proc.returncode}: {err[:200]}"), bench=name)]
+    return [dict(r, bench=name) for r in json.loads(marked[-1][len(MARK):])]
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--one", help=argparse.SUPPRESS)
+    ap.add_argument("--quick", action="store_true", help="fewer inputs and repeats (a smoke run; figures are rougher)")
+    ap.add_argument("--only", help="comma-separated bench names (e.g. scan,tilt)")
+    ap.add_argument("--timeout", type=float, default=900.0, help="seconds per bench before it counts as FAIL")
+    args = ap.parse_args(argv)
+    if args.one:
+        return one(Path(args.one), args.quick)
+    files = sorted(HERE.glob("bench_*.py"))
+    if args.only:
+        wanted = {n.strip() for n in args.only.split(",")}
+        files = [f for f in files if f.stem.removeprefix("bench_") in wanted]
+    rows: list[dict] = []
+    for path in files:
+        print(f"bench: {path.name} ...", file=sys.stderr, flush=True)
+        got = run_bench(path, args.quick, args.timeout)
+        for r in got:
+            print(f"  {r['metric']}: {r.get('median')} {r['unit']} -> "
+                  f"{ {True: 'PASS', False: 'FAIL', None: 'info'}[r.get('ok')] }", file=sys.stderr, flush=True)
+        rows += got
+    print(format_table(rows))
+    failed = [r for r in rows if r.get("ok") is False]
+    load = " ".join(f"{x:.1f}" for x in os.getloadavg())
+    print(f"\nload average at the end {load} on {os.cpu_count()} cores")
+    print(f"{len(rows)} rows, {sum(r.get('ok') is True for r in rows)} PASS, {len(failed)} FAIL, "
+          f"{sum(r.get('ok') is None for r in rows)} information only")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
