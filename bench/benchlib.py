@@ -66,6 +66,8 @@ def med(values: list[float]) -> float:
 def _num(v: float | None, unit: str = "") -> str:
     if v is None or (isinstance(v, float) and math.isnan(v)):
         return "-"
+    if unit not in ("ms", "s", "%") and float(v).is_integer():
+        return str(int(v))
     if unit == "MB" or abs(v) >= 100:
         return f"{v:.0f}"
     if abs(v) >= 10:

@@ -1,0 +1,124 @@
+"""Resume a 300-input game in a fresh process, to the first drawn frame (issue 15).
+
+    .venv/bin/python bench/bench_resume.py [--quick]
+
+The store (a SQLite file in a temp dir) holds one unfinished Sugar Blast game of exactly
+300 accepted inputs, all of them real play: a 4-player game to the "four twos" Goal Card
+simulated by ``scripts/make_sugar_blast_trace.py`` (seed 1: swaps, Blast choices, tilts
+toward the seats, refills tapped candy by candy), replayed through the whole stack
+(``companion.replay``: emulated tray chip, real driver and detector) into a scratch
+store, and its first 300 accepted inputs put through a real Session into the bench's
+store.
+
+- **Measured**: ``python -m firstframe run --game sugar-blast --store DB`` (the real
+  ``companion run``, which resumes the unfinished game: open the store, replay 300
+  inputs through flow and rules, open the 800x480 window, draw) from the moment before
+  the process is spawned to ``FIRST-FRAME`` read back from its stdout.
+- **Baseline**, the same way: a fresh process starting an empty game (a new store,
+  ``--names`` and ``--goal four-twos``) to its first frame.
+
+Alternating, ``--quick`` 3 runs each, else 10, after one warm-up of each (page cache).
+Target: the median resume <= 1.5x the median empty start.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from benchlib import ROOT, main, med, pct, row  # noqa: E402
+
+INPUTS = 300
+PLAYERS = ["Mum", "Dad", "Leo", "Maya"]
+GOAL = "four-twos"
+TARGET_RATIO = 1.5
+
+
+def build_store(db: Path, tmp: str) -> str:
+    """Write the unfinished 300-input game to ``db``; returns its state digest."""
+    import json
+
+    sys.path.insert(0, str(ROOT / "scripts"))
+    import make_sugar_blast_trace as sim
+    from companion.core.clock import FakeClock
+    from companion.core.store import EventStore
+    from companion.replay import replay
+    from companion.table import Session, state_digest
+
+    sim.PLAYERS, sim.GOAL = PLAYERS, GOAL
+    table = sim.simulate(1)
+    trace = Path(tmp) / "long.trace"
+    header = {"trace": 1, "game": "sugar-blast", "players": PLAYERS, "options": {"goal": GOAL}}
+    trace.write_text("\n".join([json.dumps(header)] + [json.dumps(line) for line in table.lines]) + "\n")
+    scratch = Path(tmp) / "scratch.db"
+    replay(trace, store=str(scratch), window=False)
+    source = EventStore(str(scratch))
+    game = source.games()[-1]
+    inputs = source.inputs(game.id)
+    source.close()
+    if len(inputs) <= INPUTS:
+        raise SystemExit(f"the simulated game has only {len(inputs)} inputs")
+    clock = FakeClock(0.0)
+    store = EventStore(str(db))
+    session = Session.start("sugar-blast", PLAYERS, store, clock, resume=False, options={"goal": GOAL})
+    for item in inputs[:INPUTS]:
+        clock.set(item.t)
+        verdict = session.handle(item)
+        if verdict is None or verdict.verdict != "accepted":
+            raise SystemExit(f"input {item} was not accepted on the second pass")
+    record = store.unfinished("sugar-blast")
+    assert record is not None and record.inputs == INPUTS, record
+    digest = state_digest(session.state)
+    store.close()
+    return digest
+
+
+def first_frame(args: list[str]) -> float:
+    """Milliseconds from spawning ``python -m firstframe ARGS`` to its FIRST-FRAME line."""
+    env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy", PYGAME_HIDE_SUPPORT_PROMPT="1",
+               PYTHONPATH=os.pathsep.join([str(HERE), str(ROOT), os.environ.get("PYTHONPATH", "")]))
+    t0 = time.perf_counter()
+    proc = subprocess.Popen([sys.executable, "-m", "firstframe", *args], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, env=env, text=True)
+    for line in proc.stdout:
+        if line.strip() == "FIRST-FRAME":
+            t1 = time.perf_counter()
+            break
+    else:
+        proc.wait()
+        raise SystemExit(f"no first frame from {args}: {proc.stderr.read()[-400:]}")
+    proc.wait()
+    return (t1 - t0) * 1000
+
+
+def rows(quick: bool = False) -> list[dict]:
+    repeat = 3 if quick else 10
+    with tempfile.TemporaryDirectory(prefix="bench-resume-") as tmp:
+        db = Path(tmp) / "resume.db"
+        build_store(db, tmp)
+        resume_ms, empty_ms = [], []
+        for i in range(repeat + 1):
+            empty_db = Path(tmp) / f"empty-{i}.db"
+            e = first_frame(["run", "--game", "sugar-blast", "--store", str(empty_db), "--names", ",".join(PLAYERS),
+                             "--goal", GOAL, "--log-format", "json"])
+            r = first_frame(["run", "--game", "sugar-blast", "--store", str(db), "--log-format", "json"])
+            if i:  # the first of each warms the page cache
+                empty_ms.append(e)
+                resume_ms.append(r)
+    ratio = med(resume_ms) / med(empty_ms)
+    return [row(f"resume a {INPUTS}-input game, fresh process to first frame", f"<= {TARGET_RATIO:g}x empty start",
+                median=med(resume_ms), p99=pct(resume_ms, 99), baseline=med(empty_ms),
+                baseline_name="empty game, same way", ratio=ratio, ok=ratio <= TARGET_RATIO, n=len(resume_ms),
+                note=f"{len(resume_ms)} runs each, alternating; Sugar Blast, 4 players, goal {GOAL}; "
+                     f"empty start p99 {pct(empty_ms, 99):.0f} ms")]
+
+
+if __name__ == "__main__":
+    sys.exit(main(rows, "resume"))
