@@ -68,5 +68,23 @@ def main() -> int:
     return 0
 
 
+def rows(quick: bool = False) -> list[dict]:
+    """The bench-table rows (see README.md): per-board hint time against one scan for runs."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from benchlib import med, pct, row
+
+    sample = boards(40 if quick else 200)
+    for board in sample[:10]:  # warm-up
+        hint_json(board), start_runs(board)
+    base = [timed(start_runs, board, 5) for board in sample]
+    hint = [timed(hint_json, board, 5) for board in sample]
+    return [row("Sugar Blast hint: every swap and its Blasts (info)", "-", median=med(hint), p99=pct(hint, 99),
+                baseline=med(base), baseline_name="start_runs, one scan", n=len(hint),
+                note=f"{len(sample)} boards; max {max(hint):.3f} ms = {max(hint) / FRAME_MS:.3f} of a 60 Hz frame")]
+
+
 if __name__ == "__main__":
     raise SystemExit(main())

@@ -225,7 +225,7 @@ def cmd_run(args) -> int:
                 saved = cfg["tray"]["calibration"]
                 sampler = TraySampler(open_bus, runner.inputs, clock,
                                       detector(load_calibration(Path(saved) if saved else None),
-                                               TiltConfig.from_dict(cfg["tilt"])), tap=tap)
+                                               TiltConfig.from_dict(cfg["tilt"])), tap=tap, fifo=True)
             except ValueError as err:
                 return fail(str(err))
             runner.tray = tray

@@ -7,6 +7,12 @@ The driver uses full-resolution mode (DATA_FORMAT bit 3): 3.9 mg/LSB, i.e. 256 L
 every range; the range only sets where the data saturates. Data is 16-bit two's
 complement, right-justified, little-endian (DATAX0 is the low byte), X then Y then Z.
 
+FIFO (datasheet "FIFO", FIFO_CTL 0x38, FIFO_STATUS 0x39, INT_SOURCE 0x30): 32 samples.
+Stream mode (FIFO_CTL FIFO_MODE = 10) keeps the newest 32; the samples bits 4:0 are the
+watermark (INT_SOURCE bit 1). FIFO_STATUS bits 5:0 count the entries; each six-byte read
+of DATAX0-DATAZ1 pops the oldest one (a burst cannot span two entries: 0x38 follows
+0x37). INT_SOURCE bit 0, Overrun, says unread data was replaced; reading data clears it.
+
 >>> from companion.core.clock import FakeClock
 >>> from companion.devices.emulated.i2c import EmulatedAdxl345, EmulatedBus
 >>> chip = EmulatedAdxl345(orientation=lambda t: (0.0, 0.0, 1.0), clock=FakeClock(), noise_g=0)
@@ -26,11 +32,17 @@ _REG_BW_RATE = 0x2C
 _REG_POWER_CTL = 0x2D
 _REG_DATA_FORMAT = 0x31
 _REG_DATAX0 = 0x32  # DATAX0..DATAZ1, 0x32-0x37
+_REG_INT_SOURCE = 0x30
+_REG_FIFO_CTL = 0x38
+_REG_FIFO_STATUS = 0x39
 
 _DEVID = 0xE5
 _POWER_CTL_MEASURE = 0x08  # bit 3: 0 = standby, 1 = measure
 _DATA_FORMAT_FULL_RES = 0x08  # bit 3: 3.9 mg/LSB at every range
 _SCALE_FULL_RES = 1 / 256  # g per LSB in full-resolution mode (256 LSB/g typ.)
+_FIFO_MODE_STREAM = 0b10 << 6  # FIFO_CTL bits 7:6: 00 bypass, 01 FIFO, 10 stream, 11 trigger
+_INT_SOURCE_OVERRUN = 0x01  # INT_SOURCE bit 0: new data replaced unread data
+_FIFO_STATUS_ENTRIES = 0x3F  # FIFO_STATUS bits 5:0: entries stored
 
 
 class DataRate:
@@ -81,6 +93,7 @@ class Adxl345(Accelerometer):
     }
     _hints = {_REG_POWER_CTL: "the chip is not measuring (standby)"}
     _data_register = _REG_DATAX0
+    fifo_depth = 32
 
     def _config_writes(self, range_g: int, rate_code: int) -> list[tuple[int, int]]:
         # The datasheet advises configuring in standby, then setting the measure bit.
@@ -90,6 +103,16 @@ class Adxl345(Accelerometer):
             (_REG_BW_RATE, rate_code),
             (_REG_POWER_CTL, _POWER_CTL_MEASURE),
         ]
+
+    def _fifo_writes(self, watermark: int) -> list[tuple[int, int]]:
+        # FIFO_CTL: stream mode (0b10 in bits 7:6), watermark in the samples bits 4:0.
+        return [(_REG_FIFO_CTL, _FIFO_MODE_STREAM | watermark)]
+
+    def _fifo_read(self) -> tuple[list[bytes], bool]:
+        # INT_SOURCE first: reading the data clears Overrun.
+        lost = bool(self.bus.read_byte_data(self.address, _REG_INT_SOURCE) & _INT_SOURCE_OVERRUN)
+        entries = self.bus.read_byte_data(self.address, _REG_FIFO_STATUS) & _FIFO_STATUS_ENTRIES
+        return [bytes(self.bus.read_i2c_block_data(self.address, _REG_DATAX0, 6)) for _ in range(entries)], lost
 
     def _decode(self, data: bytes) -> tuple[float, float, float]:
         x, y, z = struct.unpack("<hhh", data)

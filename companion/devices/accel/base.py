@@ -101,6 +101,8 @@ class Accelerometer:
     _reg_names: ClassVar[dict[int, str]] = {}
     _hints: ClassVar[dict[int, str]] = {}
     _data_register: ClassVar[int] = 0
+    fifo_depth: ClassVar[int] = 0
+    """Whole samples the chip's FIFO holds (0: no FIFO); see :meth:`read_fifo`."""
 
     def __init__(
         self,
@@ -116,6 +118,7 @@ class Accelerometer:
         self._sleep = sleep
         self.range_g: int | None = None
         self.rate_hz: float | None = None
+        self.fifo_watermark: int | None = None
         self._expected: dict[int, int] = {}
         self.part: str = self.name
         """The part actually found: :attr:`name`, or the clone named by its ID."""
@@ -214,8 +217,13 @@ class Accelerometer:
 
     # -- configuration ----------------------------------------------------------------
 
-    def init(self, range_g: int = Range.RANGE_2_G, rate_hz: float = 100) -> None:
+    def init(self, range_g: int = Range.RANGE_2_G, rate_hz: float = 100,
+             fifo_watermark: int | None = None) -> None:
         """Check the ID, configure range (g) and output data rate (Hz), and read back.
+
+        ``fifo_watermark`` (samples, 1 to ``fifo_depth - 1``) turns the chip's FIFO on in
+        stream mode, so :meth:`read_fifo` gets every sample taken since the last read;
+        then :meth:`read_g` is not used (it would take the FIFO's oldest sample).
 
         The rate actually used is the slowest supported rate at or above ``rate_hz``
         (stored in :attr:`rate_hz`), so sampling at ``rate_hz`` never sees stale data.
@@ -230,15 +238,20 @@ class Accelerometer:
                 f"{self.name} cannot sample at {rate_hz} Hz (fastest {max(self.rates)} Hz)"
             )
         rate = faster[0]
-        self.range_g = self.rate_hz = None  # data is not trusted until this init succeeds
+        if fifo_watermark is not None and not 1 <= fifo_watermark < self.fifo_depth:
+            raise ValueError(f"{self.name} FIFO watermark must be 1-{max(1, self.fifo_depth - 1)} samples, "
+                             f"not {fifo_watermark}" if self.fifo_depth else f"{self.name} has no FIFO")
+        self.range_g = self.rate_hz = self.fifo_watermark = None  # not trusted until this init succeeds
         self.check_id()
         self._before_config()
         writes = self._config_writes(range_g, self.rates[rate])
+        if fifo_watermark is not None:
+            writes += self._fifo_writes(fifo_watermark)
         for register, value in writes:
             self.bus.write_byte_data(self.address, register, value)
         self._expected = dict(writes)  # the last value written to each register
         self.check_config()
-        self.range_g, self.rate_hz = range_g, rate
+        self.range_g, self.rate_hz, self.fifo_watermark = range_g, rate, fifo_watermark
 
     def check_config(self) -> None:
         """Read back every configuration register :meth:`init` wrote.
@@ -263,6 +276,10 @@ class Accelerometer:
         """The (register, value) writes that configure the chip, in order."""
         raise NotImplementedError
 
+    def _fifo_writes(self, watermark: int) -> list[tuple[int, int]]:
+        """The writes that turn the FIFO on in stream mode with ``watermark`` samples."""
+        raise NotImplementedError
+
     # -- data -------------------------------------------------------------------------
 
     def read_g(self) -> tuple[float, float, float]:
@@ -274,6 +291,21 @@ class Accelerometer:
             raise AccelError(f"{self.where}: call init() before read_g()")
         data = self.bus.read_i2c_block_data(self.address, self._data_register, 6)
         return self._decode(bytes(data))
+
+    def read_fifo(self) -> tuple[list[tuple[float, float, float]], bool]:
+        """Every sample waiting in the FIFO, oldest first, in g, and whether samples may
+        have been lost since the last read (the FIFO overran: it was not read in time).
+
+        One status read, then the samples in as few bursts as the chip allows. Raises
+        AccelError if :meth:`init` did not turn the FIFO on, OSError when the bus fails."""
+        if self.range_g is None or self.fifo_watermark is None:
+            raise AccelError(f"{self.where}: call init(fifo_watermark=...) before read_fifo()")
+        raw, lost = self._fifo_read()
+        return [self._decode(bytes(sample)) for sample in raw], lost
+
+    def _fifo_read(self) -> tuple[list[bytes], bool]:
+        """The FIFO's samples as six data bytes each, and the overrun flag."""
+        raise NotImplementedError
 
     def _decode(self, data: bytes) -> tuple[float, float, float]:
         """Six data bytes -> (x, y, z) in g for the configured range and resolution."""

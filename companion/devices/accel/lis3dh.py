@@ -10,6 +10,14 @@ Data is left-justified two's complement, little-endian: in high-resolution mode 
 LPen=0) it is 12 bits, so shift right by 4; then 1 mg/digit at ±2 g, 2 at ±4 g, 4 at ±8 g
 and 12 at ±16 g (datasheet Table 4, "So").
 
+FIFO (datasheet 3.2 and 8.x; CTRL_REG5 0x24, FIFO_CTRL_REG 0x2E, FIFO_SRC_REG 0x2F; ST
+application note AN3308): 32 samples. CTRL_REG5 FIFO_EN (bit 6) and FIFO_CTRL_REG FM = 10
+(stream: the newest 32 kept) with the watermark in FTH bits 4:0; the FIFO is emptied by
+passing through bypass (FM = 00) first. FIFO_SRC_REG: WTM bit 7, OVRN_FIFO bit 6 (full),
+EMPTY bit 5, FSS bits 4:0 the unread count - five bits, so with 32 unread take 32 when
+OVRN_FIFO is set. With the FIFO on, a burst from OUT_X_L (with SUB(7)) rolls back from
+OUT_Z_H to OUT_X_L, so one read gets several samples.
+
 >>> from companion.core.clock import FakeClock
 >>> from companion.devices.emulated.i2c import EmulatedBus, EmulatedLis3dh
 >>> chip = EmulatedLis3dh(orientation=lambda t: (0.0, 0.25, -1.0), clock=FakeClock(), noise_g=0)
@@ -28,6 +36,9 @@ _REG_WHO_AM_I = 0x0F
 _REG_CTRL_REG1 = 0x20
 _REG_CTRL_REG4 = 0x23
 _REG_OUT_X_L = 0x28  # OUT_X_L..OUT_Z_H, 0x28-0x2D
+_REG_CTRL_REG5 = 0x24
+_REG_FIFO_CTRL_REG = 0x2E
+_REG_FIFO_SRC_REG = 0x2F
 
 _WHO_AM_I = 0x33
 _AUTO_INCREMENT = 0x80  # SUB(7): advance the register address on multi-byte reads
@@ -35,6 +46,12 @@ _CTRL_REG1_XYZ_EN = 0x07  # Zen, Yen, Xen; LPen (bit 3) left 0 = normal/high res
 _CTRL_REG4_BDU = 0x80  # block data update: low and high bytes come from the same sample
 _CTRL_REG4_HR = 0x08  # high-resolution (12-bit) output
 _HR_SHIFT = 4  # 12-bit data left-justified in 16 bits
+_CTRL_REG5_FIFO_EN = 0x40  # bit 6
+_FM_BYPASS = 0b00 << 6  # FIFO_CTRL_REG FM bits 7:6: 00 bypass, 01 FIFO, 10 stream, 11 stream-to-FIFO
+_FM_STREAM = 0b10 << 6
+_FIFO_SRC_OVRN = 0x40  # FIFO_SRC_REG bit 6 OVRN_FIFO: 32 unread samples (full)
+_FIFO_SRC_FSS = 0x1F  # bits 4:0: unread samples (5 bits: cannot say 32)
+_FIFO_BURST = 5  # samples per burst: 30 bytes within smbus's 32-byte block
 
 
 class DataRate:
@@ -87,12 +104,31 @@ class Lis3dh(Accelerometer):
     _reg_names = {_REG_CTRL_REG1: "CTRL_REG1", _REG_CTRL_REG4: "CTRL_REG4"}
     _hints = {_REG_CTRL_REG1: "the chip is powered down"}
     _data_register = _REG_OUT_X_L | _AUTO_INCREMENT
+    fifo_depth = 32
 
     def _config_writes(self, range_g: int, rate_code: int) -> list[tuple[int, int]]:
         return [
             (_REG_CTRL_REG1, rate_code << 4 | _CTRL_REG1_XYZ_EN),
             (_REG_CTRL_REG4, _CTRL_REG4_BDU | RangeBits.BY_G[range_g] << 4 | _CTRL_REG4_HR),
         ]
+
+    def _fifo_writes(self, watermark: int) -> list[tuple[int, int]]:
+        return [
+            (_REG_CTRL_REG5, _CTRL_REG5_FIFO_EN),
+            (_REG_FIFO_CTRL_REG, _FM_BYPASS),  # empties the FIFO
+            (_REG_FIFO_CTRL_REG, _FM_STREAM | watermark),
+        ]
+
+    def _fifo_read(self) -> tuple[list[bytes], bool]:
+        src = self.bus.read_byte_data(self.address, _REG_FIFO_SRC_REG)
+        full = bool(src & _FIFO_SRC_OVRN)
+        n = self.fifo_depth if full else src & _FIFO_SRC_FSS
+        samples: list[bytes] = []
+        while len(samples) < n:
+            k = min(_FIFO_BURST, n - len(samples))
+            data = bytes(self.bus.read_i2c_block_data(self.address, self._data_register, 6 * k))
+            samples += [data[i:i + 6] for i in range(0, 6 * k, 6)]
+        return samples, full
 
     def _decode(self, data: bytes) -> tuple[float, float, float]:
         mg = RangeBits.MG_PER_DIGIT_HR[self.range_g]

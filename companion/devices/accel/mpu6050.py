@@ -16,6 +16,14 @@ until the SLEEP bit is cleared; DEVICE_RESET (0x80) puts it back to that state a
 about 100 ms before it listens again. Data is 16-bit two's complement, *big-endian*
 (XOUT_H first); 16384 LSB/g at ±2 g, halving with each range step.
 
+FIFO (register map 4.6 FIFO_EN 0x23, 4.15 INT_STATUS 0x3A, 4.26 USER_CTRL 0x6A, 4.30
+FIFO_COUNTH/L 0x72-0x73, 4.31 FIFO_R_W 0x74): 1024 bytes. ACCEL_FIFO_EN puts the six
+accelerometer bytes of every sample in it; FIFO_COUNT says how many bytes wait; each read
+of FIFO_R_W pops one (the address does not advance). It has no watermark: the count is
+polled. Trap: when full, the oldest *bytes* are dropped and FIFO_OFLOW_INT is set; 1024
+is not a multiple of 6, so after an overflow the bytes no longer start at a sample: the
+driver resets the FIFO (USER_CTRL FIFO_RESET) and reports the samples lost.
+
 >>> from companion.core.clock import FakeClock
 >>> from companion.devices.emulated.i2c import EmulatedBus, EmulatedMpu6050
 >>> clock = FakeClock()
@@ -37,6 +45,11 @@ _REG_ACCEL_CONFIG = 0x1C
 _REG_ACCEL_XOUT_H = 0x3B  # ACCEL_XOUT_H..ACCEL_ZOUT_L, 0x3B-0x40
 _REG_PWR_MGMT_1 = 0x6B
 _REG_WHO_AM_I = 0x75
+_REG_FIFO_EN = 0x23
+_REG_INT_STATUS = 0x3A
+_REG_USER_CTRL = 0x6A
+_REG_FIFO_COUNTH = 0x72  # FIFO_COUNTH, FIFO_COUNTL: bytes in the FIFO, big-endian
+_REG_FIFO_R_W = 0x74
 
 _WHO_AM_I = 0x68
 
@@ -63,6 +76,12 @@ REFUSED_IDS = {
 _PWR_MGMT_1_DEVICE_RESET = 0x80
 _PWR_MGMT_1_WAKE_PLL_X = 0x01  # SLEEP=0, CLKSEL=1: PLL on the X gyro, as advised
 _RESET_DELAY_S = 0.1  # seconds to wait after DEVICE_RESET (register map, PWR_MGMT_1)
+_FIFO_EN_ACCEL = 0x08  # FIFO_EN bit 3 ACCEL_FIFO_EN: ACCEL_XOUT_H..ACCEL_ZOUT_L, 6 bytes a sample
+_USER_CTRL_FIFO_EN = 0x40  # bit 6
+_USER_CTRL_FIFO_RESET = 0x04  # bit 2, clears itself
+_INT_STATUS_FIFO_OFLOW = 0x10  # bit 4, cleared by reading INT_STATUS
+_FIFO_BYTES = 1024
+_FIFO_BURST = 30  # bytes per burst of FIFO_R_W: 5 samples within smbus's 32-byte block
 
 
 class AccelRange:
@@ -126,6 +145,7 @@ class Mpu6050(Accelerometer):
         _REG_PWR_MGMT_1: "the chip is still asleep (it needs ~100 ms after a reset)",
     }
     _data_register = _REG_ACCEL_XOUT_H
+    fifo_depth = _FIFO_BYTES // 6  # 170 whole samples
 
     def _before_config(self) -> None:
         # Reset to a known state, whatever a previous run or a glitch left behind.
@@ -139,6 +159,31 @@ class Mpu6050(Accelerometer):
             (_REG_CONFIG, rate_code & 0b111),
             (_REG_ACCEL_CONFIG, AccelRange.BY_G[range_g] << 3),
         ]
+
+    def _fifo_writes(self, watermark: int) -> list[tuple[int, int]]:
+        # No watermark register: ``watermark`` only sets how often the sampler reads.
+        return [
+            (_REG_FIFO_EN, _FIFO_EN_ACCEL),
+            (_REG_USER_CTRL, _USER_CTRL_FIFO_RESET),
+            (_REG_USER_CTRL, _USER_CTRL_FIFO_EN),
+        ]
+
+    def _reset_fifo(self) -> None:
+        self.bus.write_byte_data(self.address, _REG_USER_CTRL, _USER_CTRL_FIFO_EN | _USER_CTRL_FIFO_RESET)
+
+    def _fifo_read(self) -> tuple[list[bytes], bool]:
+        overflow = bool(self.bus.read_byte_data(self.address, _REG_INT_STATUS) & _INT_STATUS_FIFO_OFLOW)
+        high, low = self.bus.read_i2c_block_data(self.address, _REG_FIFO_COUNTH, 2)
+        count = high << 8 | low
+        if overflow or count >= _FIFO_BYTES:  # misaligned: start again from an empty FIFO
+            self._reset_fifo()
+            return [], True
+        data = b""
+        want = count // 6 * 6
+        while len(data) < want:
+            data += bytes(self.bus.read_i2c_block_data(self.address, _REG_FIFO_R_W,
+                                                       min(_FIFO_BURST, want - len(data))))
+        return [data[i:i + 6] for i in range(0, want, 6)], False
 
     def _decode(self, data: bytes) -> tuple[float, float, float]:
         scale = 1 / AccelRange.LSB_PER_G[self.range_g]

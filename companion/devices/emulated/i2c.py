@@ -11,6 +11,13 @@ Data registers update at the configured output data rate (the sample for time ``
 ``orientation(floor(t * rate) / rate)`` plus seeded Gaussian noise of ``noise_g`` g), and
 read 0 while the chip is asleep, in standby or powered down (as after power-on).
 
+FIFOs: each chip's FIFO fills at its output data rate on the emulated clock (the samples
+taken since the last transaction are pushed when the next one starts, so a chip nobody
+reads for a while is full when read), overflows as its datasheet says (ADXL345 and LIS3DH
+stream mode drop the oldest sample; the MPU-6050 drops the oldest *bytes*, so its
+samples lose their alignment), raises its watermark and overrun flags, and is emptied by
+reads of its data port. ``fifo_overruns`` counts samples (bytes for the MPU-6050) lost.
+
 Faults (:meth:`EmulatedChip.fault`): ``"nack"`` (errno 121), ``"eio"`` (5), ``"enxio"``
 (6), ``"zeros"`` / ``"ones"`` (every register reads 0x00 / 0xFF), ``"sleep"`` (the chip
 loses its power/measure setting at once; not a lasting fault), ``"vanish"`` (errno 121 on
@@ -37,6 +44,7 @@ import os
 import random
 import struct
 import threading
+from collections import deque
 from typing import Callable
 
 from companion.core.clock import Clock, SystemClock
@@ -77,6 +85,7 @@ class EmulatedChip:
         self.clock = clock if clock is not None else SystemClock()
         self.noise_g = noise_g
         self.block_reads = 0
+        self.fifo_overruns = 0
         self._rng = random.Random(seed)
         self._lock = threading.RLock()
         self._fault: str | None = None
@@ -96,6 +105,10 @@ class EmulatedChip:
                 self.regs[register] = value
             self._index: int | None = None
             self._sample = (0.0, 0.0, 0.0)
+            self._fifo: deque = deque()
+            self._fifo_next: int | None = None  # index of the next sample to push; None: not filling
+            self._fifo_overrun = False
+            self._out = (0.0, 0.0, 0.0)  # the sample last moved into the data registers
 
     # -- faults -----------------------------------------------------------------------
 
@@ -148,10 +161,13 @@ class EmulatedChip:
     def read_block(self, register: int, length: int) -> list[int]:
         with self._lock:
             mask = self._access()
+            self._fill_fifo()
             registers = self._sequence(register, length)
             self.pointer = registers[-1]
             if mask:
                 return [0x00 if mask == "zeros" else 0xFF] * length
+            if self._fifo_on():
+                return self._read_fifo_registers(registers)
             data: dict[int, int] = {}
             if any(r in self.data_registers for r in registers):
                 data = self._data_bytes()
@@ -160,6 +176,7 @@ class EmulatedChip:
     def write_block(self, register: int, values: list[int]) -> None:
         with self._lock:
             self._access()
+            self._fill_fifo()
             registers = self._sequence(register, len(values))
             for r, value in zip(registers, values):
                 if r not in self.read_only and r not in self.data_registers:
@@ -172,6 +189,49 @@ class EmulatedChip:
 
     def _write(self, register: int, value: int) -> None:
         self.regs[register] = value
+
+    # -- FIFO -------------------------------------------------------------------------
+
+    def _fifo_on(self) -> bool:
+        """True while the chip's FIFO is collecting samples (never, without a FIFO)."""
+        return False
+
+    def _fill_fifo(self) -> None:
+        """Push every sample the chip took since the last transaction (the emulated clock
+        at the output data rate). Starts from the current sample when the FIFO is turned on."""
+        if not self._fifo_on():
+            self._fifo_next = None
+            return
+        rate = self._odr_hz()
+        if rate is None:
+            return
+        now = math.floor(self.clock.now() * rate + 1e-6)
+        if self._fifo_next is None:
+            self._fifo_next = now
+        first = max(self._fifo_next, now - self._fifo_keep())  # older ones would be dropped anyway
+        self._note_lost(first - self._fifo_next)
+        for index in range(first, now + 1):
+            self._fifo_push(self._sample_at(index, rate))
+        self._fifo_next = max(self._fifo_next, now + 1)
+
+    def _sample_at(self, index: int, rate: float) -> tuple[float, float, float]:
+        g = self.orientation(index / rate)
+        n = self.noise_g
+        return tuple(v + self._rng.gauss(0.0, n) if n else v for v in g)
+
+    def _fifo_keep(self) -> int:
+        return 64
+
+    def _note_lost(self, n: int) -> None:
+        if n > 0:
+            self.fifo_overruns += n
+            self._fifo_overrun = True
+
+    def _fifo_push(self, g: tuple[float, float, float]) -> None:
+        raise NotImplementedError
+
+    def _read_fifo_registers(self, registers: list[int]) -> list[int]:
+        raise NotImplementedError
 
     # -- data -------------------------------------------------------------------------
 
@@ -209,9 +269,56 @@ class EmulatedAdxl345(EmulatedChip):
 
     name = "ADXL345"
     addresses = (0x53, 0x1D)
-    reset_values = {0x00: 0xE5, 0x2C: 0x0A}  # DEVID, BW_RATE = 100 Hz
-    read_only = frozenset({0x00})
+    reset_values = {0x00: 0xE5, 0x2C: 0x0A}  # DEVID, BW_RATE = 100 Hz; FIFO_CTL 0x00 = bypass
+    read_only = frozenset({0x00, 0x30, 0x39})  # DEVID, INT_SOURCE, FIFO_STATUS
     data_registers = range(0x32, 0x38)  # DATAX0..DATAZ1
+    FIFO_DEPTH = 32
+
+    def _fifo_on(self) -> bool:
+        """FIFO_CTL (0x38) FIFO_MODE bits 7:6 = 01 (FIFO) or 10 (stream), while measuring."""
+        return (self.regs[0x38] >> 6) in (0b01, 0b10) and bool(self.regs[0x2D] & 0x08)
+
+    def _fifo_keep(self) -> int:
+        return self.FIFO_DEPTH + 1
+
+    def _write(self, register: int, value: int) -> None:
+        if register == 0x38 and (value >> 6) not in (0b01, 0b10):  # bypass (or trigger): FIFO cleared
+            self._fifo.clear()
+            self._fifo_overrun = False
+        self.regs[register] = value
+
+    def _fifo_push(self, g: tuple[float, float, float]) -> None:
+        if len(self._fifo) >= self.FIFO_DEPTH:
+            self._note_lost(1)
+            if self.regs[0x38] >> 6 == 0b01:  # FIFO mode: full means no more samples
+                return
+            self._fifo.popleft()  # stream mode: the oldest makes room
+        self._fifo.append(g)
+
+    def _read_fifo_registers(self, registers: list[int]) -> list[int]:
+        """INT_SOURCE (0x30): DATA_READY bit 7, Watermark bit 1 (entries >= FIFO_CTL
+        samples), Overrun bit 0; FIFO_STATUS (0x39): entries in bits 5:0. A read that
+        touches DATAX0-DATAZ1 moves the oldest entry into the data registers first; reading
+        data clears Overrun (datasheet: those bits clear when data is read)."""
+        out = []
+        popped = False
+        for r in registers:
+            if r in self.data_registers:
+                if not popped:
+                    popped = True
+                    if self._fifo:
+                        self._out = self._fifo.popleft()
+                    self._fifo_overrun = False
+                out.append(self._encode(self._out)[r - 0x32])
+            elif r == 0x30:
+                watermark = self.regs[0x38] & 0x1F
+                out.append((0x80 if self._fifo else 0) | (0x02 if watermark and len(self._fifo) >= watermark else 0)
+                           | (0x01 if self._fifo_overrun else 0))
+            elif r == 0x39:
+                out.append(len(self._fifo) & 0x3F)
+            else:
+                out.append(self.regs[r])
+        return out
 
     def _odr_hz(self) -> float | None:
         if not self.regs[0x2D] & 0x08:  # POWER_CTL Measure
@@ -232,6 +339,7 @@ class EmulatedAdxl345(EmulatedChip):
 
     def _go_to_sleep(self) -> None:
         self.regs[0x2D] &= ~0x08 & 0xFF
+        self._fifo.clear()
 
 
 class EmulatedMpu6050(EmulatedChip):
@@ -242,8 +350,9 @@ class EmulatedMpu6050(EmulatedChip):
     name = "MPU-6050"
     addresses = (0x68, 0x69)
     reset_values = {0x75: 0x68, 0x6B: 0x40}  # WHO_AM_I, PWR_MGMT_1 SLEEP
-    read_only = frozenset({0x75})
+    read_only = frozenset({0x75, 0x3A, 0x72, 0x73})  # WHO_AM_I, INT_STATUS, FIFO_COUNTH/L
     data_registers = range(0x3B, 0x49)  # ACCEL_XOUT_H..GYRO_ZOUT_L
+    FIFO_BYTES = 1024
     _TEMP_25C = round((25 - 36.53) * 340)  # TEMP_OUT at 25 degC (register map 4.18)
 
     def __init__(self, address: int | None = None, *, reset_time: float = 0.1, who_am_i: int = 0x68, **kwargs):
@@ -259,7 +368,57 @@ class EmulatedMpu6050(EmulatedChip):
             self.power_on_reset()
             self._resetting_until = self.clock.now() + self.reset_time
             return
+        if register == 0x6A and value & 0x04:  # USER_CTRL FIFO_RESET: empties it, then clears itself
+            self._fifo.clear()
+            self._fifo_overrun = False
+            value &= ~0x04 & 0xFF
         self.regs[register] = value
+
+    def _fifo_on(self) -> bool:
+        """USER_CTRL (0x6A) FIFO_EN bit 6 and FIFO_EN (0x23) ACCEL_FIFO_EN bit 3, awake."""
+        return bool(self.regs[0x6A] & 0x40 and self.regs[0x23] & 0x08 and not self.regs[0x6B] & 0x40)
+
+    def _fifo_keep(self) -> int:
+        return self.FIFO_BYTES // 6 + 2
+
+    def _note_lost(self, n: int) -> None:
+        super()._note_lost(n * 6)
+
+    def _fifo_push(self, g: tuple[float, float, float]) -> None:
+        """Six bytes, ACCEL_XOUT_H first; past 1024 bytes the oldest *bytes* are dropped
+        (1024 is not a multiple of 6: after an overflow the samples are misaligned)."""
+        self._fifo.extend(self._encode(g)[:6])
+        while len(self._fifo) > self.FIFO_BYTES:
+            self._fifo.popleft()
+            self.fifo_overruns += 1
+            self._fifo_overrun = True
+
+    def _sequence(self, register: int, length: int) -> list[int]:
+        if register == 0x74:  # FIFO_R_W: every byte comes from the FIFO port, no increment
+            return [0x74] * length
+        return super()._sequence(register, length)
+
+    def _read_fifo_registers(self, registers: list[int]) -> list[int]:
+        """INT_STATUS (0x3A): FIFO_OFLOW_INT bit 4 (cleared by this read), DATA_RDY_INT
+        bit 0; FIFO_COUNTH/L (0x72/0x73): bytes in the FIFO, big-endian; FIFO_R_W (0x74):
+        the oldest byte, popped (empty: the last byte read again)."""
+        data = self._data_bytes() if any(r in self.data_registers for r in registers) else {}
+        out = []
+        for r in registers:
+            if r == 0x74:
+                if self._fifo:
+                    self._last_fifo_byte = self._fifo.popleft()
+                out.append(getattr(self, "_last_fifo_byte", 0))
+            elif r == 0x72:
+                out.append(len(self._fifo) >> 8)
+            elif r == 0x73:
+                out.append(len(self._fifo) & 0xFF)
+            elif r == 0x3A:
+                out.append((0x10 if self._fifo_overrun else 0) | 0x01)
+                self._fifo_overrun = False
+            else:
+                out.append(data.get(r, self.regs[r]))
+        return out
 
     def _odr_hz(self) -> float | None:
         if self.regs[0x6B] & 0x40:  # SLEEP
@@ -282,17 +441,64 @@ class EmulatedLis3dh(EmulatedChip):
 
     name = "LIS3DH"
     addresses = (0x18, 0x19)
-    reset_values = {0x0F: 0x33, 0x1E: 0x10, 0x20: 0x07}  # WHO_AM_I, CTRL_REG0, CTRL_REG1
-    read_only = frozenset({0x0F, 0x27})  # WHO_AM_I, STATUS_REG
+    reset_values = {0x0F: 0x33, 0x1E: 0x10, 0x20: 0x07, 0x2F: 0x20}  # WHO_AM_I, CTRL_REG0, CTRL_REG1, FIFO_SRC_REG EMPTY
+    read_only = frozenset({0x0F, 0x27, 0x2F})  # WHO_AM_I, STATUS_REG, FIFO_SRC_REG
     data_registers = range(0x27, 0x2E)  # STATUS_REG, OUT_X_L..OUT_Z_H
+    FIFO_DEPTH = 32
     _ODR = {1: 1, 2: 10, 3: 25, 4: 50, 5: 100, 6: 200, 7: 400, 8: 1600, 9: 1344}
     _MG_PER_DIGIT = {8: (16, 32, 64, 192), 10: (4, 8, 16, 48), 12: (1, 2, 4, 12)}
 
     def _sequence(self, register: int, length: int) -> list[int]:
         base = register & 0x7F
         if register & 0x80:
+            if self._fifo_on() and 0x28 <= base <= 0x2D:  # with the FIFO on, OUT_Z_H rolls back to OUT_X_L
+                return [0x28 + (base - 0x28 + i) % 6 for i in range(length)]
             return [(base + i) & 0x7F for i in range(length)]
         return [base] * length  # no auto-increment: the same register again
+
+    def _fifo_on(self) -> bool:
+        """CTRL_REG5 (0x24) FIFO_EN bit 6 and FIFO_CTRL_REG (0x2E) FM bits 7:6 not bypass
+        (01 FIFO, 10 stream, 11 stream-to-FIFO, emulated as stream), while not powered down."""
+        return bool(self.regs[0x24] & 0x40) and (self.regs[0x2E] >> 6) != 0 and self._odr_hz() is not None
+
+    def _fifo_keep(self) -> int:
+        return self.FIFO_DEPTH + 1
+
+    def _write(self, register: int, value: int) -> None:
+        if register == 0x2E and value >> 6 == 0:  # bypass mode empties the FIFO
+            self._fifo.clear()
+            self._fifo_overrun = False
+        self.regs[register] = value
+
+    def _fifo_push(self, g: tuple[float, float, float]) -> None:
+        if len(self._fifo) >= self.FIFO_DEPTH:
+            self._note_lost(1)
+            if self.regs[0x2E] >> 6 == 0b01:  # FIFO mode stops when full
+                return
+            self._fifo.popleft()
+        self._fifo.append(g)
+
+    def _read_fifo_registers(self, registers: list[int]) -> list[int]:
+        """FIFO_SRC_REG (0x2F): WTM bit 7 (unread >= FTH), OVRN_FIFO bit 6 (32 unread: full),
+        EMPTY bit 5, FSS bits 4:0 the unread count, which has 5 bits: with 32 unread it
+        reads 0 (ASSUMED; the datasheet only says OVRN_FIFO means "completely filled"), so
+        a driver must take 32 when OVRN_FIFO is set. Reading OUT_Z_H (0x2D) pops a sample."""
+        out = []
+        for r in registers:
+            if 0x28 <= r <= 0x2D:
+                current = self._fifo[0] if self._fifo else self._out
+                out.append(self._encode(current)[1 + r - 0x28])
+                if r == 0x2D and self._fifo:
+                    self._out = self._fifo.popleft()
+            elif r == 0x2F:
+                n, fth = len(self._fifo), self.regs[0x2E] & 0x1F
+                out.append((0x80 if fth and n >= fth else 0) | (0x40 if n >= self.FIFO_DEPTH else 0)
+                           | (0x20 if n == 0 else 0) | (n & 0x1F))
+            elif r == 0x27:
+                out.append(self._encode(self._out)[0])
+            else:
+                out.append(self.regs[r])
+        return out
 
     def _odr_hz(self) -> float | None:
         code = self.regs[0x20] >> 4
@@ -313,6 +519,7 @@ class EmulatedLis3dh(EmulatedChip):
 
     def _go_to_sleep(self) -> None:
         self.regs[0x20] &= 0x0F  # ODR = power-down
+        self._fifo.clear()
 
 
 class EmulatedBus:
