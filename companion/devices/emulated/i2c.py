@@ -301,15 +301,15 @@ class EmulatedAdxl345(EmulatedChip):
         touches DATAX0-DATAZ1 moves the oldest entry into the data registers first; reading
         data clears Overrun (datasheet: those bits clear when data is read)."""
         out = []
-        popped = False
+        raw = None
         for r in registers:
             if r in self.data_registers:
-                if not popped:
-                    popped = True
+                if raw is None:
                     if self._fifo:
                         self._out = self._fifo.popleft()
                     self._fifo_overrun = False
-                out.append(self._encode(self._out)[r - 0x32])
+                    raw = self._encode(self._out)
+                out.append(raw[r - 0x32])
             elif r == 0x30:
                 watermark = self.regs[0x38] & 0x1F
                 out.append((0x80 if self._fifo else 0) | (0x02 if watermark and len(self._fifo) >= watermark else 0)
@@ -484,12 +484,16 @@ class EmulatedLis3dh(EmulatedChip):
         reads 0 (ASSUMED; the datasheet only says OVRN_FIFO means "completely filled"), so
         a driver must take 32 when OVRN_FIFO is set. Reading OUT_Z_H (0x2D) pops a sample."""
         out = []
+        raw = None
         for r in registers:
             if 0x28 <= r <= 0x2D:
-                current = self._fifo[0] if self._fifo else self._out
-                out.append(self._encode(current)[1 + r - 0x28])
-                if r == 0x2D and self._fifo:
-                    self._out = self._fifo.popleft()
+                if raw is None:
+                    raw = self._encode(self._fifo[0] if self._fifo else self._out)
+                out.append(raw[1 + r - 0x28])
+                if r == 0x2D:
+                    raw = None
+                    if self._fifo:
+                        self._out = self._fifo.popleft()
             elif r == 0x2F:
                 n, fth = len(self._fifo), self.regs[0x2E] & 0x1F
                 out.append((0x80 if fth and n >= fth else 0) | (0x40 if n >= self.FIFO_DEPTH else 0)

@@ -1,0 +1,201 @@
+"""The tray sensor at its working rate with the screen on: idle CPU, wake-ups, and tilt
+latency through the real sampler thread reading the FIFO (issue 15).
+
+    .venv/bin/python bench/bench_tray.py [--quick]
+
+**Idle.** Phases of 4 s each, in turn (twice; once with ``--quick``):
+
+- *measured*: a table as ``companion run --tray ...`` builds it, idle (benchlib.Table:
+  the Runner loop with an App at 800x480 on the main thread, a SerialScanner on a
+  pseudo-terminal) plus the real :class:`TraySampler` with ``fifo=True`` reading an
+  emulated ADXL345 (100 Hz output data rate, FIFO in stream mode) in its own thread;
+- *baseline*: a bare pygame-ce loop at the same display rates (woken 30 times a second
+  to read window events, the frame flipped once a second as the turn timer does);
+- *per-sample*: the same table with the sampler reading one sample per wake-up
+  (``fifo=False``, as before this issue), for the tray thread's own figures;
+- *no tray*: the same table without a tray sensor, to show what the loop itself costs.
+
+CPU is ``time.process_time`` of the whole process over the phase (% of one core); the
+tray thread's own CPU comes from its thread CPU clock. Targets: idle <= 1.5x the bare
+loop; the tray thread's wake-ups <= 20 a second.
+
+**Tilt latency.** Held-out recordings (``bench/data/tilt-heldout-1.csv`` and ``-4``,
+flat mounts, see bench_tilt.py) play in real time through an emulated ADXL345 read by the
+sampler thread with ``fifo=True`` (SystemClock); latency is wall time from the true tilt
+passing 15 degrees to the event put on the session queue. Targets: every tilt within
+0.35 s, 0 false events.
+"""
+
+from __future__ import annotations
+
+import json
+import queue
+import sys
+import threading
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from benchlib import Table, main, med, pct, row  # noqa: E402
+
+PHASE_S = 4.0
+DISPLAY_HZ = 30  # the Runner loop's wait (1/30 s)
+DATA = Path(__file__).resolve().parent / "data"
+
+
+def thread_cpu(thread: threading.Thread) -> float:
+    return time.clock_gettime(time.pthread_getcpuclockid(thread.ident))
+
+
+def table_phase(fifo: bool | None) -> dict:
+    """One idle phase of a table; ``fifo`` None: no tray sensor at all."""
+    from companion.devices.accel.sampler import TraySampler
+    from companion.devices.emulated.i2c import EmulatedAdxl345, EmulatedBus
+    from companion.devices.tilt import Calibration, TiltDetector
+
+    table = Table("sugar-blast", ["Mum", "Leo", "Maya"], {"goal": "five-different"})
+    sampler = None
+    if fifo is not None:
+        bus = EmulatedBus(EmulatedAdxl345(clock=table.clock))
+        sampler = TraySampler(lambda: bus.open() or bus, table.runner.inputs, table.clock,
+                              TiltDetector(Calibration.default((0.0, 0.0, 1.0))), fifo=fifo)
+        sampler.start()
+    out = {}
+
+    def driver(t: Table):
+        time.sleep(1.0)  # window up, sensor connected
+        c0, t0 = time.process_time(), time.perf_counter()
+        w0, s0 = (sampler.wakeups, thread_cpu(sampler._thread)) if sampler else (0, 0.0)
+        time.sleep(PHASE_S)
+        wall = time.perf_counter() - t0
+        out.update(cpu=(time.process_time() - c0) / wall * 100)
+        if sampler:
+            out.update(tray_cpu=(thread_cpu(sampler._thread) - s0) / wall * 100,
+                       wakeups=(sampler.wakeups - w0) / wall, batching=sampler._batching)
+    try:
+        table.run(driver)
+    finally:
+        if sampler:
+            sampler.stop()
+        table.close()
+    return out
+
+
+def bare_phase() -> dict:
+    import pygame
+
+    pygame.display.init()
+    surface = pygame.display.set_mode((800, 480))
+    surface.fill((30, 30, 40))
+    pygame.display.flip()
+    time.sleep(1.0)
+    c0, t0 = time.process_time(), time.perf_counter()
+    tick, last_flip = time.monotonic(), time.monotonic()
+    while time.perf_counter() - t0 < PHASE_S:
+        pygame.event.get()
+        if time.monotonic() - last_flip >= 1.0:
+            surface.fill((30, 30, 40))
+            pygame.display.flip()
+            last_flip = time.monotonic()
+        tick += 1 / DISPLAY_HZ
+        delay = tick - time.monotonic()
+        if delay > 0:
+            time.sleep(delay)
+    wall = time.perf_counter() - t0
+    cpu = (time.process_time() - c0) / wall * 100
+    pygame.display.quit()
+    return {"cpu": cpu}
+
+
+class TimedQueue(queue.Queue):
+    """A queue that notes the clock time each item was put on it."""
+
+    def __init__(self, clock):
+        super().__init__()
+        self.clock, self.put_at = clock, []
+
+    def put(self, item, block=True, timeout=None):
+        self.put_at.append((self.clock.now(), item))
+        super().put(item, block, timeout)
+
+
+def latency_run(name: str, seconds: float | None) -> tuple[list[float], int, int]:
+    """``(latencies ms, false events, missed)`` for one held-out recording in real time."""
+    import bisect
+
+    from companion.core.clock import SystemClock
+    from companion.core.events import TrayTilted
+    from companion.devices.accel.sampler import TraySampler
+    from companion.devices.emulated.i2c import EmulatedAdxl345, EmulatedBus
+    from companion.devices.tilt import Calibration, TiltDetector
+    from companion.devices.tilt_analyze import read_samples
+
+    entry = next(e for e in json.loads((DATA / "tilt-heldout.json").read_text()) if e["file"] == name)
+    rows = read_samples((DATA / name).read_text().splitlines())
+    if seconds is not None:
+        rows = [r for r in rows if r[0] <= seconds]
+    times = [r[0] for r in rows]
+    clock = SystemClock()
+    t0 = clock.now() + 0.5  # the recording starts half a second after the sensor connects
+
+    def orientation(t):
+        i = bisect.bisect_right(times, t - t0) - 1
+        return rows[max(0, i)][1:]
+    cal = entry["calibration"]
+    calibration = Calibration(tuple(cal["level"]), {int(k): tuple(v) for k, v in cal["seats"].items()})
+    bus = EmulatedBus(EmulatedAdxl345(orientation=orientation, clock=clock, noise_g=0))
+    out = TimedQueue(clock)
+    sampler = TraySampler(lambda: bus.open() or bus, out, clock, TiltDetector(calibration), fifo=True)
+    sampler.start()
+    time.sleep(0.5 + times[-1] + 1.0)
+    sampler.stop()
+    expected = [(x["seat"], x["t15"] + t0) for x in entry["tilts"] if x["t15"] <= times[-1] - 0.4]
+    tilts = [(at, e) for at, e in out.put_at if isinstance(e, TrayTilted)]
+    levels = sum(1 for at, e in out.put_at if type(e).__name__ == "TrayLevel")
+    pending, lat = list(expected), []
+    for at, e in tilts:
+        match = next((x for x in pending if x[0] == e.seat and 0 <= at - x[1] <= 1.0), None)
+        if match:
+            pending.remove(match)
+            lat.append((at - match[1]) * 1000)
+    false = (len(tilts) - len(lat)) + max(0, levels - len(lat) - 1)
+    return lat, false, len(pending)
+
+
+def rows(quick: bool = False) -> list[dict]:
+    measured, bare, single, no_tray = [], [], [], []
+    for _ in range(1 if quick else 2):
+        measured.append(table_phase(fifo=True))
+        bare.append(bare_phase())
+        single.append(table_phase(fifo=False))
+        no_tray.append(table_phase(fifo=None))
+    cpu, base = med([m["cpu"] for m in measured]), med([b["cpu"] for b in bare])
+    wake = max(m["wakeups"] for m in measured)
+    tray, tray_single = med([m["tray_cpu"] for m in measured]), med([s["tray_cpu"] for s in single])
+    lat, false, missed = [], 0, 0
+    for name in ("tilt-heldout-1.csv",) if quick else ("tilt-heldout-1.csv", "tilt-heldout-4.csv"):
+        la, fa, mi = latency_run(name, 12.0 if quick else 20.0)
+        lat += la
+        false += fa
+        missed += mi
+    return [
+        row("idle CPU: screen on, tray at 100 Hz via FIFO", "<= 1.5x bare loop", median=cpu, unit="% core",
+            baseline=base, baseline_name="bare pygame loop 30 Hz", ok=cpu / base <= 1.5, n=len(measured),
+            note=f"whole process over {PHASE_S:g} s phases; FIFO on: {all(m['batching'] for m in measured)}"),
+        row("idle CPU: the same table without a tray sensor (info)", "-", median=med([m["cpu"] for m in no_tray]),
+            unit="% core", baseline=base, baseline_name="bare pygame loop 30 Hz",
+            note="the Runner loop (1/30 s queue wait + window poll) and the idle SerialScanner thread"),
+        row("tray thread wake-ups per second", "<= 20", median=wake, unit="/s",
+            baseline=med([s["wakeups"] for s in single]), baseline_name="one read per sample", ok=wake <= 20),
+        row("tray thread CPU (info)", "-", median=tray, unit="% core", baseline=tray_single,
+            baseline_name="one read per sample", note="thread CPU clock of the sampler thread"),
+        row("tilt latency through the sampler thread (FIFO)", "max <= 350 ms, 0 false", median=med(lat),
+            p99=pct(lat, 99), ok=bool(lat) and max(lat) <= 350 and false == 0 and missed == 0, n=len(lat),
+            note=f"wall time to the event on the queue; {len(lat)} tilts, {false} false, {missed} missed; "
+                 f"max {max(lat, default=float('nan')):.0f} ms"),
+    ]
+
+
+if __name__ == "__main__":
+    sys.exit(main(rows, "tray"))
