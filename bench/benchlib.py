@@ -143,7 +143,7 @@ class Table:
     ``json_logger`` writing into a pipe that a thread reads back.
 
     ``run(driver)`` runs ``driver(table)`` in a thread while the main thread runs
-    ``runner.loop()``; the loop stops when the driver returns. The driver sends inputs
+    ``runner.loop()`` (with its own default wait); the loop stops when the driver returns. The driver sends inputs
     with :meth:`scan` / :meth:`click` and waits for their lines with :meth:`next_verdict`.
     Every verdict line read back is kept in :attr:`lines` as ``(perf_counter, record)``;
     every finished frame in :attr:`frames` as ``(perf_counter after the flip, verdicts
@@ -274,7 +274,7 @@ class Table:
 
     # -- running ---------------------------------------------------------------------
 
-    def run(self, driver: Callable[["Table"], object], frame: float = 1 / 30):
+    def run(self, driver: Callable[["Table"], object], frame: float | None = None):
         """Run ``driver(self)`` in a thread while the main thread runs the loop; returns
         what the driver returned. An exception in the driver is raised here."""
         result: dict = {}
@@ -288,7 +288,10 @@ class Table:
                 self.runner.stopping = True
         thread = threading.Thread(target=go, daemon=True, name="bench-driver")
         thread.start()
-        self.runner.loop(frame)
+        if frame is None:
+            self.runner.loop()  # the loop's own wait, as `companion run` uses it
+        else:
+            self.runner.loop(frame)
         thread.join()
         if "error" in result:
             raise result["error"]
