@@ -185,6 +185,14 @@ class Table:
                 for b in self.app.buttons:
                     self.known.setdefault(b.command, b.rect)
             self.app.show = timed_show
+            hit = self.app.hit
+
+            def counted_hit(pos, _hit=hit):
+                command = _hit(pos)
+                if command is None:
+                    self.missed_hits += 1
+                return command
+            self.app.hit = counted_hit
         self.runner = Runner(self.session, self.clock, app=self.app)
         self.pty = PtyScanner()
         self.scanner = SerialScanner(self.pty.path, self.runner.inputs, self.clock, name="scanner")
@@ -192,6 +200,7 @@ class Table:
         self.lines: list[tuple[float, dict]] = []
         self.frames: list[tuple[float, int]] = []
         self.known: dict = dict(known or {})  # command -> the rect it was last drawn at
+        self.missed_hits = 0  # presses the window found no button under
         threading.Thread(target=self._read_log, daemon=True, name="bench-log").start()
         self.scanner.start()
 
@@ -218,12 +227,13 @@ class Table:
     def button(self, command: str, wait: float = 2.0):
         """The rect of the button for ``command`` on the screen now (waits for a redraw)."""
         end = time.monotonic() + wait
-        while time.monotonic() < end:
+        while True:
             for b in list(self.app.buttons):
                 if b.command == command:
                     return b.rect
+            if time.monotonic() >= end:
+                return None
             time.sleep(0.002)
-        return None
 
     def click(self, command: str, finger: bool = False, wait: float = 0.2) -> float | None:
         """Post a press and release on the button for ``command`` (opening its menu first
