@@ -153,6 +153,7 @@ class Table:
     def __init__(self, game: str, players: list[str], options: dict | None = None, *, tap_off: float = 1.0,
                  window: bool = True, tmp: str | None = None, known: dict | None = None):
         from companion.core.clock import SystemClock
+        from companion.core.events import DeviceStatus
         from companion.core.store import EventStore
         from companion.devices.emulated.serial_scanner import PtyScanner
         from companion.devices.scan.serial import SerialScanner
@@ -165,9 +166,8 @@ class Table:
         self.store = EventStore(str(self.db))
         self.session = Session.start(game, players, self.store, self.clock, resume=False, options=options,
                                      tap_off=tap_off)
-        rfd, wfd = os.pipe()
-        self._log = os.fdopen(wfd, "w", buffering=1, encoding="utf-8")
-        self._log_in = os.fdopen(rfd, "r", encoding="utf-8")
+        self._reader = LogReader()
+        self._log = self._reader.sink
         self.session.listeners.append(json_logger(self._log))
         self.handled = 0  # inputs with a verdict so far (counted on the loop's thread)
         self.session.listeners.append(self._count)
@@ -194,6 +194,27 @@ class Table:
                 return command
             self.app.hit = counted_hit
         self.runner = Runner(self.session, self.clock, app=self.app)
+        # Where an input's time goes: put on the queue (by a reader thread, or by the loop
+        # for a touch), taken by the loop into Session.handle, handled (the log line is
+        # written inside). perf_counter of the last input's each.
+        self.stamps: dict[str, float] = {}
+        inputs, handle = self.runner.inputs, self.session.handle
+
+        def timed_put(item, *args, _put=inputs.put, **kw):
+            if not isinstance(item, DeviceStatus):
+                self.stamps["put"] = time.perf_counter()
+            return _put(item, *args, **kw)
+
+        def timed_handle(item, _handle=handle):
+            if isinstance(item, DeviceStatus):
+                return _handle(item)
+            self.stamps["handle"] = time.perf_counter()
+            try:
+                return _handle(item)
+            finally:
+                self.stamps["handled"] = time.perf_counter()
+        inputs.put = timed_put
+        self.session.handle = timed_handle
         self.pty = PtyScanner()
         self.scanner = SerialScanner(self.pty.path, self.runner.inputs, self.clock, name="scanner")
         self.verdicts: "queue.Queue[tuple[float, dict]]" = queue.Queue()
@@ -209,9 +230,7 @@ class Table:
             self.handled += 1
 
     def _read_log(self) -> None:
-        for text in self._log_in:
-            t = time.perf_counter()
-            record = json.loads(text)
+        for t, record in self._reader.lines():
             if "verdict" in record:
                 self.lines.append((t, record))
                 self.verdicts.put((t, record))
@@ -313,8 +332,41 @@ class Table:
         if self.app is not None:
             self.app.close()
         self._log.close()
+        self._reader.close()
         self.store.close()
         self._tmp.cleanup()
+
+
+class LogReader:
+    """Reads a JSON log back in **another process**, as anything watching the companion's
+    log would, so the reading never competes with the loop for this process's GIL. The
+    reader stamps each line with ``time.perf_counter()`` (CLOCK_MONOTONIC on Linux: the same
+    clock in every process) when it arrives; :meth:`lines` yields ``(stamp, record)``.
+    Write the log into :attr:`sink`."""
+
+    CHILD = ("import sys, time\n"
+             "for line in sys.stdin:\n"
+             "    sys.stdout.write(repr(time.perf_counter()) + ' ' + line)\n"
+             "    sys.stdout.flush()\n")
+
+    def __init__(self):
+        import subprocess
+
+        self.proc = subprocess.Popen([sys.executable, "-u", "-c", self.CHILD], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, text=True, bufsize=1)
+        self.sink = self.proc.stdin
+
+    def lines(self):
+        for text in self.proc.stdout:
+            stamp, _, body = text.partition(" ")
+            yield float(stamp), json.loads(body)
+
+    def close(self) -> None:
+        try:
+            self.sink.close()
+        except OSError:
+            pass
+        self.proc.wait(timeout=5)
 
 
 def button_map(path: Path) -> dict:
