@@ -172,7 +172,7 @@ def latency_run(name: str, seconds: float | None) -> tuple[list[float], int, int
         if match:
             pending.remove(match)
             lat.append((at - match[1]) * 1000)
-    false = (len(tilts) - len(lat)) + max(0, levels - len(lat) - 1)
+    false = (len(tilts) - len(lat)) + max(0, levels - len(lat))  # one level back per right tilt
     return lat, false, len(pending)
 
 

@@ -41,8 +41,9 @@ def one(path: Path, quick: bool) -> int:
 
 
 def has_rows(path: Path) -> bool:
-    text = path.read_text(encoding="utf-8")
-    return "\ndef rows(" in text
+    import re
+
+    return re.search(r"^def rows\(", path.read_text(encoding="utf-8"), re.MULTILINE) is not None
 
 
 def run_bench(path: Path, quick: bool, timeout: float) -> list[dict]:
@@ -79,10 +80,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--quick", action="store_true", help="fewer inputs and repeats (a smoke run; figures are rougher)")
     ap.add_argument("--only", help="comma-separated bench names (e.g. scan,tilt)")
     ap.add_argument("--timeout", type=float, default=900.0, help="seconds per bench before it counts as FAIL")
+    ap.add_argument("--dir", default=str(HERE), help="where the bench_*.py files are (default: this folder)")
     args = ap.parse_args(argv)
     if args.one:
         return one(Path(args.one), args.quick)
-    files = sorted(HERE.glob("bench_*.py"))
+    files = sorted(Path(args.dir).glob("bench_*.py"))
     if args.only:
         wanted = {n.strip() for n in args.only.split(",")}
         files = [f for f in files if f.stem.removeprefix("bench_") in wanted]
