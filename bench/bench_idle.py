@@ -4,7 +4,8 @@ at 60 Hz in the same run; and the peak memory of a running game.
     SDL_VIDEODRIVER=dummy .venv/bin/python bench/bench_idle.py [--seconds 10]
 
 A Sugar Blast game (the screen with the most to draw) with the tray sensor emulated and
-sampled at 100 Hz by the real :class:`TraySampler` thread, and no input.
+sampled at 100 Hz by the real :class:`TraySampler` thread (reading the FIFO in batches,
+as ``companion run`` does), and no input.
 
 - **Measured (idle)**: the real main loop (:meth:`Runner.loop`: poll the window, wait on
   the input queue, redraw only when something changed or a clock's second ticked) for
@@ -50,10 +51,8 @@ def cpu_per_second(run, seconds: float) -> float:
     return (time.process_time() - cpu0) / (time.perf_counter() - wall0)
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--seconds", type=float, default=10.0, help="each of idle and the 60 Hz loop (default 10)")
-    args = ap.parse_args()
+def measure(seconds: float) -> dict:
+    """Idle, 60 Hz loop and sampler-alone CPU (fractions of a core), one redraw (s), RSS (MB)."""
     clock = SystemClock()
     app = App()
     with tempfile.TemporaryDirectory() as tmp:
@@ -61,7 +60,8 @@ def main() -> int:
                                 options={"goal": "five-different", "solo": False, "quick": False})
         runner = Runner(session, clock, app=app)
         tray = EmulatedTray(clock)
-        sampler = TraySampler(bus_opener("emulated", clock, tray), runner.inputs, clock, detector(None))
+        sampler = TraySampler(bus_opener("emulated", clock, tray), runner.inputs, clock, detector(None),
+                              fifo=True)  # as `companion run` samples it
         sampler.start()
         try:
             def idle_loop(until: float) -> None:
@@ -82,7 +82,7 @@ def main() -> int:
             def nothing(until: float) -> None:  # only the sampler thread runs
                 time.sleep(max(0.0, until - time.perf_counter()))
 
-            half = args.seconds / 2  # alternate, so all see the same machine load
+            half = seconds / 2  # alternate, so all see the same machine load
             idle, loop, floor = [], [], []
             for _ in range(2):
                 idle.append(cpu_per_second(idle_loop, half))
@@ -97,8 +97,31 @@ def main() -> int:
         finally:
             sampler.stop()
     app.close()
-    redraw = statistics.median(redraws)
-    rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return {"idle": idle_cpu, "loop": loop_cpu, "floor": floor_cpu, "redraw": statistics.median(redraws),
+            "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
+
+
+def rows(quick: bool = False) -> list[dict]:
+    """The bench-table rows (bench/README.md, the protocol)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from benchlib import row
+
+    m = measure(4.0 if quick else 10.0)
+    return [
+        row("screen at rest: idle CPU against a 60 Hz redraw loop", "< 1/20 (0.05x)", median=m["idle"] * 100,
+            unit="% core", baseline=m["loop"] * 100, baseline_name="60 Hz full redraw loop",
+            ok=m["idle"] / m["loop"] < 1 / 20, note=f"tray sampler alone {m['floor'] * 100:.2f} %; one full redraw "
+                                                   f"{m['redraw'] * 1000:.2f} ms"),
+        row("screen at rest: peak RSS", "< 120 MB", median=m["rss_mb"], unit="MB", ok=m["rss_mb"] < 120),
+    ]
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--seconds", type=float, default=10.0, help="each of idle and the 60 Hz loop (default 10)")
+    args = ap.parse_args()
+    m = measure(args.seconds)
+    idle_cpu, loop_cpu, floor_cpu, redraw, rss_mb = m["idle"], m["loop"], m["floor"], m["redraw"], m["rss_mb"]
     print(f"screen at rest: Sugar Blast, 2 players, tray emulated at 100 Hz, no input, {args.seconds:g} s each")
     print(f"  baseline  redraw every frame at 60 Hz:   CPU {loop_cpu * 100:6.2f} % of a core")
     print(f"  measured  idle main loop:                CPU {idle_cpu * 100:6.2f} % of a core")

@@ -96,5 +96,33 @@ def main() -> int:
     return 0
 
 
+def rows(quick: bool = False) -> list[dict]:
+    """The bench-table rows (bench/README.md, the protocol): the same measurement as main()."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from benchlib import med, pct, row
+
+    repeat = 5 if quick else 20
+    measured, assigned, brute = [], [], []
+    for hand, mode in [(h, mode) for h in hands(40 if quick else 150) for mode in ("or", "and")]:
+        sheet = scoring.score_hand(hand, mode)
+        assignment = [d for _, _, d in sheet.choices]
+        assert assigned_total(hand, mode, assignment) == sheet.total
+        measured.append(timed(lambda: scoring.score_hand(hand, mode), repeat))
+        assigned.append(timed(lambda: assigned_total(hand, mode, assignment), repeat))
+        t = time.perf_counter()
+        assert scoring.brute_force_bonus(hand, mode) == sheet.bonus
+        brute.append((time.perf_counter() - t) * 1000)
+    m, a, b = med(measured), med(assigned), med(brute)
+    return [
+        row("Sweet Deals score_hand vs wilds already assigned", "<= 20x", median=m, p99=pct(measured, 99),
+            baseline=a, baseline_name="assigned", ok=m / a <= 20, n=len(measured)),
+        row("Sweet Deals score_hand vs brute force", "< 1x", median=m, p99=pct(measured, 99),
+            baseline=b, baseline_name="brute force", ok=m / b < 1, n=len(measured)),
+    ]
+
+
 if __name__ == "__main__":
     raise SystemExit(main())
