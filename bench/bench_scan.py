@@ -23,9 +23,7 @@ Baselines, in the same run:
   800x480 dummy window gets the same posted clicks at the same gaps, commits one row the
   same way, writes a JSON line into a pipe read back the same way, and flips the frame.
 
-Targets: scan p99 <= 8 ms; touch p99 <= 16.7 ms (one 60 Hz frame). The touch target
-depends on the loop reading window events while it waits for the queue (the lead's fix
-in companion/runner.py); until that lands this row reports what the current loop does.
+Targets: scan p99 <= 8 ms; touch p99 <= 16.7 ms (one 60 Hz frame).
 """
 
 from __future__ import annotations
@@ -215,8 +213,7 @@ def rows(quick: bool = False) -> list[dict]:
         row("touch (posted click) to verdict line", f"p99 <= {TOUCH_TARGET_MS:.1f} ms",
             median=med(touch), p99=pct(touch, 99), baseline=med(tbase), baseline_name="bare pygame loop+commit",
             ok=bool(touch) and pct(touch, 99) <= TOUCH_TARGET_MS and not r["lost"], n=len(touch),
-            note=f"{len(touch)} touches; needs the loop to read window events while it waits "
-                 f"(lead's runner fix); baseline p99 {pct(tbase, 99):.2f} ms"
+            note=f"{len(touch)} touches; baseline p99 {pct(tbase, 99):.2f} ms"
                  f"{breakdown(r.get('touch_parts', []), 'posted to handled (window poll)')}"),
         row("input to its frame on screen (info)", "-", median=med(r["frame"]), p99=pct(r["frame"], 99),
             n=len(r["frame"]), note="from the byte written / click posted to the flip after the verdict line"),

@@ -18,9 +18,7 @@ real json_logger read back from a pipe), 20 ms apart:
 
 Baseline for the latency figures: the same 500 scans at 50/s into a bare
 pseudo-terminal read by an ``os.read`` thread that commits each line (WAL,
-synchronous=FULL). The mixed-order target depends on the lead's runner fix (touches
-read from the window while the loop waits); until then this row reports what the
-current loop does.
+synchronous=FULL).
 """
 
 from __future__ import annotations
@@ -172,7 +170,7 @@ def rows(quick: bool = False) -> list[dict]:
             note=f"{m['n']} inputs of the family game; no verdict for {m['lost']} ({m['missed_hits']} presses found "
                  f"no button: once the order broke, the game was not where the family was), doubled {m['doubled']}"
                  + (f"; {len(m['missing'])} touches had no button" if m["missing"] else "")
-                 + "; needs the lead's runner fix (one queue for window events)"),
+),
     ]
 
 
