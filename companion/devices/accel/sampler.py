@@ -52,9 +52,10 @@ class TraySampler:
     ``rate_hz`` is the output data rate and sampling rate; ``range_g`` the full-scale range.
     ``sleep`` is passed to the driver (the MPU-6050 waits 100 ms after a reset).
     ``tap(t, (x, y, z))``, when given, sees every good sample (``run --record``).
-    ``fifo`` reads the chip's FIFO in batches from the thread (see the module docstring);
-    :meth:`step` (tests, replay) always reads one sample. ``wakeups`` counts the thread's
-    wake-ups, ``overruns`` the FIFO reads that found samples lost.
+    ``fifo`` turns the chip's FIFO on and the thread reads it in batches with
+    :meth:`step_batch` (see the module docstring); without it the thread calls :meth:`step`,
+    one sample a period, as tests and ``companion replay`` do. ``wakeups`` counts the
+    thread's wake-ups, ``overruns`` the FIFO reads that found samples lost.
     """
 
     def __init__(self, open_bus: Callable[[], Any], out: "queue.Queue", clock: Clock, detector: Any,
