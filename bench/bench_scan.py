@@ -135,6 +135,7 @@ def play(quick: bool) -> dict:
                 out["base"].append(bare.round_trip(value))
     try:
         table.run(driver)
+        out["sequence"] = [(rec["event"], rec.get("code") or rec.get("command"), rec["verdict"]) for _, rec in table.lines]
     finally:
         table.close()
         bare.close()
@@ -199,8 +200,26 @@ def breakdown(parts: list, first: str) -> str:
     return "; slowest 5 %: " + ", ".join(f"{n} {med(list(c)):.2f}" for n, c in zip(names, cols)) + " ms"
 
 
+def reference(n: int | None) -> list[tuple]:
+    """The verdicts ``companion replay`` gives the same trace (its first ``n`` inputs)."""
+    from companion.core.events import CardScanned
+    from companion.replay import replay
+
+    seen: list[tuple] = []
+
+    def listen(item, verdict):
+        if verdict is not None:
+            is_scan = isinstance(item, CardScanned)
+            seen.append(("scan" if is_scan else "touch", verdict.code if is_scan else item.command, verdict.verdict))
+    replay(demo_trace("sugarrr"), window=False, listeners=[listen])
+    return seen[:n]
+
+
 def rows(quick: bool = False) -> list[dict]:
     r = play(quick)
+    got = r.get("sequence", [])
+    ref = reference(len(got))
+    same = sum(a == b for a, b in zip(got, ref))
     scan, touch, base, tbase = r["scan"], r["touch"], r["base"], r["touch_base"]
     mix = ", ".join(f"{n} {v}" for v, n in sorted(r["verdicts"].items()))
     lost = f"; {r['lost']} inputs got no verdict line" if r["lost"] else ""
@@ -217,6 +236,9 @@ def rows(quick: bool = False) -> list[dict]:
             ok=bool(touch) and pct(touch, 99) <= TOUCH_TARGET_MS and not r["lost"], n=len(touch),
             note=f"{len(touch)} touches; baseline p99 {pct(tbase, 99):.2f} ms"
                  f"{breakdown(r.get('touch_parts', []), 'posted to handled (window poll)')}"),
+        row("verdicts end to end = companion replay of the trace", "all the same", median=same, unit="inputs",
+            baseline=len(ref), baseline_name="replay's verdicts", ok=same == len(ref) == len(got), n=len(got),
+            note="the game the bench played, input by input, against the reference replay (FakeClock)"),
         row("input to its frame on screen (info)", "-", median=med(r["frame"]), p99=pct(r["frame"], 99),
             n=len(r["frame"]), note="from the byte written / click posted to the flip after the verdict line"),
     ]
