@@ -35,6 +35,8 @@ def text_logger(out: IO[str]) -> Callable:
             out.write((said or f"OK: {_what(item, verdict)}") + "\n")
         elif verdict.verdict == "rejected":
             out.write(f"REJECTED {_what(item, verdict)}: {verdict.reason}\n")
+        elif verdict.verdict == "ignored":
+            out.write(f"ignored {_what(item, verdict)}: {verdict.reason}\n")
         out.flush()
 
     return listen

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import queue
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Callable
@@ -26,6 +27,7 @@ from .core.store import EventStore
 from .games import find_game
 
 TAP_OFF_SECONDS = 1.0
+_log = logging.getLogger(__name__)
 
 
 class GameInProgress(ValueError):
@@ -279,6 +281,10 @@ class Session:
             return Verdict("rejected", err.message, code=err.code)
         except (BadCommand, IllegalAction) as err:
             return Verdict("rejected", err.message, code=None if secret else code, secret=secret)
+        except Exception:  # a bug in a game must never take the table down: refuse, keep going
+            _log.exception("the %s rules failed on %s; the input was refused", self.game, type(item).__name__)
+            return Verdict("rejected", "Something went wrong with that, so it did not count. Try another way, "
+                                       "or tap Undo.", code=None if secret else code, secret=secret)
         try:
             seq = self.store.append(self.game_id, item)  # committed before anything shows it
         except StoreError as err:

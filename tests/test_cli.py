@@ -108,3 +108,43 @@ def test_run_sugar_blast_needs_a_goal_and_keeps_it_on_resume(tmp_path):
     start = json.loads(resumed.stdout.splitlines()[0])
     assert start["resumed_inputs"] == 2 and start["players"] == ["Ana", "Ben"]
     assert EventStore(db).games()[0].config["goal"] == "five-different"
+
+
+# ---------------------------------------------------------------- found by a fresh user
+
+def run_headless(tmp_path, *args, stdin=""):
+    return companion("run", "--headless", "--simulate", "--store", str(tmp_path / "t.db"), *args, stdin=stdin)
+
+
+def test_a_sugar_heist_third_card_while_a_pair_waits_is_refused_not_a_crash(tmp_path):
+    proc = run_headless(tmp_path, "--game", "sugar-heist", "--names", "Mum,Leo,Maya",
+                        stdin="SHN16U\nSHN09S\nSHC12F\n/vault 5\n/vault 1\n")
+    assert proc.returncode == 0 and "Traceback" not in proc.stderr + proc.stdout
+    assert "REJECTED SHC12F: The pair of Nutty Butt is waiting: tap its vault first" in proc.stdout
+    assert "REJECTED vault 5: Mum has 2 vaults: there is no vault 5." in proc.stdout
+    assert "Mum stashes a pair of Nutty Butt" in proc.stdout
+
+
+def test_a_repeated_scan_is_said_to_be_ignored(tmp_path):
+    proc = run_headless(tmp_path, "--names", "A,B", stdin="SRS215\nSRS215\n")
+    assert "ignored SRS215: the same card again within the tap-off window" in proc.stdout
+
+
+def test_names_with_control_characters_or_too_long_are_refused(tmp_path):
+    for names in ("A\tB,C", "A,\x1b[31mD", "A," + "x" * 41):
+        proc = run_headless(tmp_path, "--names", names)
+        assert proc.returncode == 2 and proc.stderr.startswith("companion: --names")
+    assert not (tmp_path / "t.db").exists()
+
+
+def test_a_record_file_that_cannot_be_written_is_a_usage_error(tmp_path):
+    for bad in ("/nonexistent/dir/x.trace", str(tmp_path)):
+        proc = run_headless(tmp_path, "--names", "A,B", "--record", bad)
+        assert proc.returncode == 2 and "--record" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_without_game_or_names_the_stores_unfinished_game_is_carried_on(tmp_path):
+    run_headless(tmp_path, "--game", "sugar-heist", "--names", "Mum,Leo", stdin="SHN16U\n")
+    proc = run_headless(tmp_path, stdin="SHN09S\n")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith("Sugar Heist: Mum, Leo (resumed, 1 inputs)")

@@ -156,3 +156,30 @@ def test_history_reads_a_store_on_a_read_only_file_system(read_only_fs):
                           capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
     assert "Ana, Ben" in proc.stdout and "unfinished" in proc.stdout
+
+
+def test_only_one_running_table_holds_a_store(tmp_path):
+    path = tmp_path / "t.db"
+    first = EventStore(path, exclusive=True)
+    with pytest.raises(StoreError, match="in use by another companion"):
+        EventStore(path, exclusive=True)
+    assert EventStore(path, readonly=True).games() == []  # history still reads it
+    first.close()
+    EventStore(path, exclusive=True).close()
+
+
+def test_a_second_run_on_the_same_store_is_refused_and_the_game_stays_playable(tmp_path):
+    db = tmp_path / "t.db"
+    holder = EventStore(db, exclusive=True)  # a table already running on this store
+    proc = subprocess.run([sys.executable, "-m", "companion", "run", "--headless", "--simulate", "--store", str(db),
+                           "--names", "A,B"], input="SRS215\n", capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 1 and "in use by another companion" in proc.stderr
+    assert "Traceback" not in proc.stderr and holder.games() == []
+    holder.close()
+
+
+def test_a_store_on_a_read_only_file_system_says_so(read_only_fs):
+    assert subprocess.run(["mount", "-o", "remount,ro", str(read_only_fs)]).returncode == 0
+    with pytest.raises(StoreError) as err:
+        EventStore(read_only_fs / "new.db")
+    assert "not a companion game store" not in str(err.value) and "writable" in str(err.value)

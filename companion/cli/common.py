@@ -56,3 +56,15 @@ def pygame_error():
     import pygame
 
     return pygame.error
+
+
+def stop_on_sigterm() -> None:
+    """End a long command at SIGTERM (``timeout``, systemd) with status 143, as a shell
+    expects. Set before the window opens: SDL keeps a handler it finds in place rather
+    than turning SIGTERM into a window-close event nobody reads during a replay."""
+    import signal
+
+    def stop(signum, frame):
+        raise SystemExit(128 + signum)
+
+    signal.signal(signal.SIGTERM, stop)

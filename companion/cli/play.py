@@ -16,6 +16,9 @@ from ..games import GAMES
 from .common import DEFAULT_STORE, DEVICE, USAGE, fail, game, game_choices
 
 
+NAME_MAX = 40  # characters: longer names do not fit a screen, a log line or a score table
+
+
 def _names(args) -> list[str] | str:
     """The player names from --names/--players, or an error message."""
     names = [n.strip() for n in args.names.split(",")] if args.names else []
@@ -27,6 +30,10 @@ def _names(args) -> list[str] | str:
         names = [f"Player {i}" for i in range(1, args.players + 1)]
     if any(not n for n in names):
         return "--names has an empty name: write them like --names Mum,Dad,Maya"
+    if any(not n.isprintable() for n in names):
+        return "--names has a tab or control character in a name: use letters, digits and spaces"
+    if any(len(n) > NAME_MAX for n in names):
+        return f"--names: a name is at most {NAME_MAX} characters"
     return names
 
 
@@ -69,12 +76,16 @@ def cmd_run(args) -> int:
     # No game and no players asked for: the start screen chooses them (on a screen
     # people can see; otherwise the config's game, resumed, as before).
     ask = args.game is None and not args.names and args.players is None and not args.headless
+    game_given = args.game is not None
     args.game = args.game or game_choices()[0]
     try:
         cfg = apply_to_run(args, str(DEFAULT_STORE))  # the config fills what the command line left out
     except ConfigError as err:
         return fail(str(err))
     ask = ask and not args.names and args.players is None and not args.headless  # the config named them
+    game_given = game_given or args.game != game_choices()[0]
+    if args.record and (Path(args.record).is_dir() or not Path(args.record).parent.is_dir()):
+        return fail(f"--record {args.record}: not a file in a folder that exists")
     names = _names(args)
     if isinstance(names, str):
         return fail(names)
@@ -131,7 +142,7 @@ def cmd_run(args) -> int:
         if display is not None:
             stack.callback(display.close)
         try:
-            store = EventStore(args.store)
+            store = EventStore(args.store, exclusive=True)
         except StoreError as err:
             return fail(str(err), DEVICE)
         stack.callback(store.close)
@@ -161,7 +172,10 @@ def cmd_run(args) -> int:
                               "playing, so its scans are refused", file=sys.stderr, flush=True)
         try:
             if not names and store.unfinished(args.game) is None:
-                return fail("who is playing? Give --players N or --names A,B,... (no unfinished game to resume)")
+                other = None if game_given else store.unfinished()
+                if other is None:
+                    return fail("who is playing? Give --players N or --names A,B,... (no unfinished game to resume)")
+                args.game, desc = other.game, game(other.game)  # carry on the store's unfinished game
             session = Session.start(args.game, names, store, clock, tap_off=args.tap_off, new_game=args.new_game,
                                     options=options)
         except StoreError as err:
@@ -182,8 +196,11 @@ def cmd_run(args) -> int:
         record = None
         if args.record:
             stored = next((g.config for g in store.games() if g.id == session.game_id), {})
-            record = TraceWriter(args.record, args.game, list(session.state.players), clock.now(), stored or None,
-                                 game_id=session.game_id)
+            try:
+                record = TraceWriter(args.record, args.game, list(session.state.players), clock.now(),
+                                     stored or None, game_id=session.game_id)
+            except OSError as err:
+                return fail(f"cannot write the record {args.record}: {err.strerror or err}")
             stack.callback(record.close)
         if display is not None:
             _warn_unshown_names(session.state.players)

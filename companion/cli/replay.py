@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from ..games import GAMES
-from .common import DEVICE, fail, game, pygame_error
+from .common import DEVICE, fail, game, pygame_error, stop_on_sigterm
 
 
 def _finish(runner, out: Path | None, quiet_json: bool) -> int:
@@ -32,6 +32,7 @@ def cmd_replay(args, trace_path: Path | None = None) -> int:
     from ..runner import json_logger
     from ..trace import TraceError
 
+    stop_on_sigterm()
     path = trace_path or Path(args.trace)
     out = Path(args.out) if args.out else None
     listeners = [json_logger(sys.stdout)] if getattr(args, "log_json", False) else []

@@ -75,10 +75,11 @@ class EventStore:
     or is not a companion store.
     """
 
-    def __init__(self, path: str | Path, readonly: bool = False):
+    def __init__(self, path: str | Path, readonly: bool = False, exclusive: bool = False):
         self.path = str(path)
         self.readonly = readonly
         self._lock = threading.Lock()
+        self._holder = None  # the open file whose flock says "a table is running on this store"
         self.migrated_from: int | None = None   # the old format an open upgraded, if any
         self.backup: Path | None = None          # the copy kept aside before that upgrade
         try:
@@ -89,16 +90,37 @@ class EventStore:
                     Path(self.path).parent.mkdir(parents=True, exist_ok=True)
                 self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
             version = self._version()
+            if exclusive and self.path != ":memory:":
+                self._hold()
             if not readonly:
                 self._db.execute("PRAGMA journal_mode=WAL")
                 self._db.execute("PRAGMA synchronous=FULL")
                 self._upgrade(version)
+        except sqlite3.OperationalError as exc:  # e.g. a read-only file system, a missing folder
+            raise StoreError(f"cannot open the game store {self.path}: {exc}. Check the folder exists and is "
+                             "writable (not a read-only card), or pass --store with another file.") from exc
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"{self.path} is not a companion game store ({exc}): "
                              "pass --store with another file") from exc
         except (sqlite3.Error, OSError) as exc:
             raise StoreError(f"cannot open the game store {self.path}: {exc}. "
                              "Check the path exists and is writable, or pass --store with another file.") from exc
+
+    def _hold(self) -> None:
+        """Take the store for one running table (an advisory ``flock`` on the file, let go
+        when the process ends, however it ends). Raises StoreError when another holds it:
+        two tables writing one game would leave it impossible to replay."""
+        import fcntl
+
+        holder = open(self.path, "rb")
+        try:
+            fcntl.flock(holder, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            holder.close()
+            self._db.close()
+            raise StoreError(f"the game store {self.path} is in use by another companion that is running: "
+                             "stop that one first, or pass --store with another file") from None
+        self._holder = holder
 
     def _open_readonly(self) -> sqlite3.Connection:
         """Read without writing anything, even on a read-only file system (where SQLite
@@ -243,6 +265,9 @@ class EventStore:
         return None
 
     def close(self) -> None:
-        """Close the database (idempotent)."""
+        """Close the database (idempotent) and let go of the store."""
         with self._lock:
             self._db.close()
+            if self._holder is not None:
+                self._holder.close()
+                self._holder = None

@@ -154,6 +154,9 @@ def _pair(state: State, entry: Entry, code: str):
     """Phase 1: two scans make a pair; the vault is tapped, or the only one that fits."""
     if code in entry.cards:
         raise _no(f"You scanned that {CARDS[code].name} already: scan its partner.")
+    if len(entry.cards) == 2:  # a pair is waiting for its vault (or flavour): that comes first
+        raise _no(f"The pair of {CARDS[entry.cards[0]].name} is waiting: tap its vault first "
+                  "(or tap Clear to scan the pair again).")
     hand_card(state, code, "Stashing")
     cards = entry.cards + (code,)
     if len(cards) == 1:
@@ -248,6 +251,9 @@ def _touch(state: State, entry: Entry, command: str):
         return Entry(), None, "Cleared: start that again."
     if verb == "vault":
         (v,) = _numbers(args, command, 1)
+        seat = state.frame.actor if state.frame else state.seat
+        if step not in ("haul", "prize") and not 0 <= v < len(state.vaults[seat]):
+            raise _no(f"{state.players[seat]} has {len(state.vaults[seat])} vaults: there is no vault {v + 1}.")
         if step in ("haul", "prize"):
             return entry, Place(v), ""
         if len(entry.cards) == 2:
