@@ -247,7 +247,7 @@ def draw_final(surface: pygame.Surface, result: Result, info: TableInfo | None =
     tie = tie_line(result)
     if tie:
         draw_text(surface, tie, Rect(10, 62, W - 20, 30), theme.MEDIUM, theme.TEXT, align="center")
-    name_w, fruit_w, salad_w = 146, 82, 64
+    name_w, fruit_w, salad_w = 124, 86, 64  # fruit columns wide enough for "Blueberries" at 20
     xs = [8 + name_w + k * fruit_w for k in range(len(FRUITS))]
     salad_x = xs[-1] + fruit_w
     total_x = salad_x + salad_w
@@ -258,8 +258,8 @@ def draw_final(surface: pygame.Surface, result: Result, info: TableInfo | None =
         x, w = (xs[k], fruit_w) if k < len(FRUITS) else (salad_x, salad_w)
         look = look_for(fruit) if k < len(FRUITS) else look_for(None)
         fruit_badge(surface, (x + w // 2, head.top + 14), 14, look)
-        draw_text(surface, fruit, Rect(x + 1, head.top + 29, w - 2, 18), theme.MIN_SIZE, look.colour,
-                  align="center", min_size=14)
+        draw_text(surface, fruit, Rect(x, head.top + 29, w, 20), theme.MIN_SIZE, look.colour,
+                  align="center")
     draw_text(surface, "Total", Rect(total_x, head.top, total_w - 6, head.height), theme.SMALL, theme.TEXT,
               bold=True, align="right")
     n = len(result.players)
@@ -290,10 +290,8 @@ def draw_final(surface: pygame.Surface, result: Result, info: TableInfo | None =
 
 
 def _fruit_cell(surface: pygame.Surface, rect: Rect, f: rules.FruitScore) -> None:
-    """``6 × 9`` small over ``54`` big; a dash when the fruit scored nothing at all."""
-    if f.cards == 0 and not f.saurs:
-        draw_text(surface, "–", rect, theme.BIG, theme.GONE, bold=True, align="center")
-        return
+    """``6 × 9`` small over ``54`` big, the same for every fruit (``0 × 0`` over a grey
+    ``0`` when it has no cards), so every row reads the same way."""
     half = rect.height // 2
     draw_text(surface, f"{f.cards} × {f.per_card}", Rect(rect.left, rect.top + 4, rect.width, half - 4),
               theme.SMALL + 2, theme.TEXT, align="center")
