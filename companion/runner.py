@@ -7,20 +7,19 @@ ticks. Device threads only ever put inputs on the queue.
 
 from __future__ import annotations
 
-import json
 import queue
 import sys
 import threading
 import time
 from collections import deque
 from dataclasses import dataclass, field, replace
-from typing import IO, Any, Callable
+from typing import Any, Callable
 
 from .core.clock import Clock
 from .core.events import CardScanned, Touch
 from .devices.scan.normalise import NO_FRAMING, clean_scan
 from .logs import TextLog, counters, json_logger, text_logger  # noqa: F401  (the loop's listeners, re-exported)
-from .table import Session, Verdict
+from .table import Session
 from .ui import timers
 from .ui.timers import Timers
 

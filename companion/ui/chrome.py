@@ -237,3 +237,30 @@ def after_game(surface: pygame.Surface) -> list[Button]:
     return [Button(button(surface, history, text("history"), theme.PANEL_LIGHT, theme.TEXT, size=theme.MEDIUM),
                    "history"),
             Button(button(surface, new, text("new_game"), theme.OK, size=theme.MEDIUM), "newgame")]
+
+
+def count_menu(surface: pygame.Surface, title: str, count: int, most: int) -> list[Button]:
+    """Correct a counted pile (the Fruit Deck, the Candy Draw Pile): -5 -1 [count] +1 +5,
+    then OK (``deck N``) or Cancel. Each step is a ``draft N`` the window keeps, so only
+    the final count reaches the game. ``most`` is the largest count the pile can hold."""
+    box = menu_panel(surface, title)
+    buttons = []
+    size, gap, mid = 96, 10, 150
+    x = box.centerx - (4 * size + mid + 4 * gap) // 2
+    y = box.top + 96
+    for step in (-5, -1, None, 1, 5):
+        if step is None:
+            draw_text(surface, str(count), Rect(x, y, mid, size), theme.HUGE + 16, theme.HIGHLIGHT,
+                      bold=True, align="center")
+            x += mid + gap
+            continue
+        rect = Rect(x, y, size, size)
+        new = min(most, max(0, count + step))
+        button(surface, rect, f"{step:+d}", theme.BUTTON, size=theme.BIG + 8, enabled=new != count)
+        if new != count:
+            buttons.append(Button(rect, f"draft {new}"))
+        x += size + gap
+    ok = Rect(box.centerx - 250, box.bottom - 110, 240, 86)
+    buttons.append(Button(button(surface, ok, "OK", theme.OK), f"deck {count}"))
+    buttons.append(cancel_button(surface, Rect(box.centerx + 10, box.bottom - 110, 240, 86)))
+    return buttons

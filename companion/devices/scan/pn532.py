@@ -38,7 +38,6 @@ import enum
 import logging
 import queue
 import termios
-import threading
 import time
 from dataclasses import dataclass
 from typing import Callable

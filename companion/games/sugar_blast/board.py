@@ -336,7 +336,6 @@ def refill_order(board: Board, seat: int) -> list[Cell]:
     """The empty cells in the order they are filled "from bottom to top": nearest the
     tilting seat's edge first, then across from that player's left to right."""
     dr, dc = _toward(seat)
-    n_rows, n_cols = len(board), len(board[0])
 
     def key(cell: Cell) -> tuple[int, int]:
         r, c = cell

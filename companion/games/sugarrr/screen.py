@@ -199,28 +199,7 @@ def _swap_menu(surface: pygame.Surface, state: rules.State) -> list[Button]:
 
 def _deck_menu(surface: pygame.Surface, count: int) -> list[Button]:
     """Correct the Fruit Deck count: -5 -1 [count] +1 +5, then OK or Cancel."""
-    box = chrome.menu_panel(surface, say("screen_deck_menu"))
-    buttons = []
-    size, gap, mid = 96, 10, 150
-    left = box.centerx - (4 * size + mid + 4 * gap) // 2
-    y = box.top + 96
-    x = left
-    for step in (-5, -1, None, 1, 5):
-        if step is None:
-            draw_text(surface, str(count), Rect(x, y, mid, size), theme.HUGE + 16, theme.HIGHLIGHT,
-                      bold=True, align="center")
-            x += mid + gap
-            continue
-        rect = Rect(x, y, size, size)
-        new = min(FRUIT_DECK_SIZE, max(0, count + step))
-        button(surface, rect, f"{step:+d}", theme.BUTTON, size=theme.BIG + 8, enabled=new != count)
-        if new != count:
-            buttons.append(Button(rect, f"draft {new}"))
-        x += size + gap
-    ok = Rect(box.centerx - 250, box.bottom - 110, 240, 86)
-    buttons.append(Button(button(surface, ok, "OK", theme.OK), f"deck {count}"))
-    buttons.append(chrome.cancel_button(surface, Rect(box.centerx + 10, box.bottom - 110, 240, 86)))
-    return buttons
+    return chrome.count_menu(surface, say("screen_deck_menu"), count, FRUIT_DECK_SIZE)
 
 
 # ---------------------------------------------------------------- the final screen
