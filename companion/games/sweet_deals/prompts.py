@@ -58,12 +58,12 @@ def waiting(state: State) -> str:
             return f"{bidder}: raise, or pass to keep your bid of {high}."
         return f"{bidder}: bid {high} or more, or pass."
     if p == REVEAL:
-        return f"{state.name(scanner(state))}: show the card you bid ({state.price} coins) and scan it."
+        return f"{state.name(scanner(state))}: show the card you bid ({state.price} coin{'s' * (state.price != 1)}) and scan it."
     if p == CHOOSE:
         return f"{who}: tap whose card you take."
     if p == SWAP:
         if state.take is None:
-            card = "your Grab & Go" if state.grab else f"the card you bid ({state.price} coins)"
+            card = "your Grab & Go" if state.grab else f"the card you bid ({state.price} coin{'s' * (state.price != 1)})"
             return f"{state.name(state.winner)}: scan {card}, face down."
         return f"{who}: scan the {state.offer} you give {state.name(state.winner)}, face down."
     if p == DISCARD:

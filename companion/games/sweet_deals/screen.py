@@ -365,14 +365,31 @@ def _player_menu(surface: pygame.Surface, view: rules.State, menu: str) -> list[
 
 # ---------------------------------------------------------------- the final screen
 
+def tie_words(result: Result) -> str:
+    """How a tie on points was settled (rulebook: "Tie? The player with the most Coins
+    wins! Still tied? Share"), naming who was tied, or "" when points decided."""
+    if not result.tie_break:
+        return ""
+    top = max(p.score for p in result.players)
+    tied = [p.name for p in result.players if p.score == top]
+    winners = " and ".join(result.winners)
+    coins = max(p.sheet.coins for p in result.players if p.name in result.winners) if all(
+        p.sheet is not None for p in result.players) else None
+    most = f"the most coins ({coins})" if coins is not None else "the most coins"
+    if result.tie_break == "coins":
+        return f"{len(tied)} tied on {top} points: {winners} has {most}."
+    if len(tied) > len(result.winners):
+        return f"{len(tied)} tied on {top} points: {winners} have {most} and share the win."
+    return f"Tied on {top} points and on coins: a shared win!"
+
+
 def draw_final(surface: pygame.Surface, result: Result, info: TableInfo | None = None) -> list[Button]:
     """The score sheet: the winners and the tie-break, then per player the coins, every
     set bonus, how each Sprinkles and hybrid was counted, and the total."""
     surface.fill(theme.BG)
     draw_text(surface, result.winner_line(), Rect(10, 4, W - 20, 52), theme.TITLE + 8, theme.HIGHLIGHT,
               bold=True, align="center")
-    sub = {"coins": "Tied on points: most coins wins.", "shared": "Tied on points and coins: a shared win!"}
-    line = " ".join(filter(None, [sub.get(result.tie_break or ""), *result.notes]))
+    line = tie_words(result) or " ".join(result.notes)
     if line:
         draw_text(surface, line, Rect(10, 56, W - 20, 28), theme.SMALL, theme.TEXT, align="center")
     head = Rect(8, 86, W - 16, 26)
@@ -388,7 +405,8 @@ def draw_final(surface: pygame.Surface, result: Result, info: TableInfo | None =
         row = Rect(8, head.bottom + 2 + i * (row_h + gap), W - 16, row_h)
         _final_row(surface, row, p, p.name in result.winners, cols)
     if info and (info.prompt or info.verdict):
-        draw_text(surface, info.prompt or info.verdict, Rect(10, H - 42, W - 20, 38), theme.MEDIUM, theme.TEXT,
+        footer = " ".join(result.notes) if tie_words(result) and result.notes else info.prompt or info.verdict
+        draw_text(surface, footer, Rect(10, H - 42, W - 20, 38), theme.MEDIUM, theme.TEXT,
                   align="center")
     return []
 

@@ -224,9 +224,9 @@ def reveal(s: State, a: Reveal) -> tuple[State, Events]:
     done = {seat for seat, _ in s.shown}
     if a.seat not in s.tied or a.seat in done:
         raise _no(f"Only {' and '.join(s.name(t) for t in s.tied if t not in done)} show a card now.")
-    _in_hand(s, a.seat, a.card, f"show the card you bid ({s.price} coins).")
+    _in_hand(s, a.seat, a.card, f"show the card you bid ({s.price} coin{'s' * (s.price != 1)}).")
     if CARDS[a.card].coins != s.price:
-        raise _no(f"That card is not worth {s.price} coins: show the card you bid.")
+        raise _no(f"That card is not worth {s.price} coin{'s' * (s.price != 1)}: show the card you bid.")
     s = replace(s, shown=s.shown + ((a.seat, a.card),))
     if len(s.shown) == len(s.tied):
         s = replace(s, phase=CHOOSE)
@@ -258,7 +258,7 @@ def swap_card(s: State, a: SwapCard) -> tuple[State, Events]:
         if s.grab and CARDS[a.card].kind != "grab":
             raise _no("That card is not a Grab & Go: scan your Grab & Go.")
         if not s.grab and CARDS[a.card].coins != s.price:
-            raise _no(f"That card is not worth {s.price} coins: scan the card you bid.")
+            raise _no(f"That card is not worth {s.price} coin{'s' * (s.price != 1)}: scan the card you bid.")
         s = replace(s, take=a.card)
     elif a.seat == giver and s.give is None:
         _in_hand(s, a.seat, a.card, f"scan the {s.offer} you offered.")
