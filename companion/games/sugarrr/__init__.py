@@ -19,8 +19,8 @@ GAME = Game(
         "Grapes": ((180, 100, 255), "G", "square"),
         "Apricots": ((255, 150, 40), "A", "triangle"),
         "Blueberries": ((80, 160, 255), "B", "diamond"),
-        "Pineapple": ((255, 225, 50), "P", "hexagon"),
-        "Pear": ((120, 220, 80), "R", "pentagon"),
+        "Pineapple": ((255, 225, 50), "Pi", "hexagon"),
+        "Pear": ((120, 220, 80), "Pe", "pentagon"),
         None: ((235, 235, 235), "F", "star"),
     },
 )
