@@ -281,8 +281,9 @@ class Session:
             return Verdict("rejected", err.message, code=err.code)
         except (BadCommand, IllegalAction) as err:
             return Verdict("rejected", err.message, code=None if secret else code, secret=secret)
-        except Exception:  # a bug in a game must never take the table down: refuse, keep going
-            _log.exception("the %s rules failed on %s; the input was refused", self.game, type(item).__name__)
+        except Exception as exc:  # a bug in a game must never take the table down: refuse, keep going
+            _log.error("the %s rules failed on %s (%r); the input was refused", self.game, item, exc)
+            _log.debug("where it failed", exc_info=True)
             return Verdict("rejected", "Something went wrong with that, so it did not count. Try another way, "
                                        "or tap Undo.", code=None if secret else code, secret=secret)
         try:

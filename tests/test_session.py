@@ -125,3 +125,16 @@ def test_a_real_play_is_green_and_not_a_step(session):
     assert v.verdict == "accepted"
     v = scan(session, fruit("Pineapple", 5), 31.0)
     assert v.verdict == "accepted" and not v.step and session.last_ok is True
+
+
+def test_a_failing_rules_call_is_refused_and_changes_nothing(session, monkeypatch):
+    # A bug in a game must never take the table down: the input is refused with a reason.
+    def broken(state, action):
+        raise ValueError("too many values to unpack")
+
+    monkeypatch.setattr(session.rules, "check", broken)
+    before = state_digest(session.state)
+    stored = len(session.store.inputs(session.game_id))
+    v = session.handle(Touch("column 1", 40.0))
+    assert v.verdict == "rejected" and "did not count" in v.reason
+    assert state_digest(session.state) == before and len(session.store.inputs(session.game_id)) == stored
