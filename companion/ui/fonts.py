@@ -101,7 +101,7 @@ def runs(text: str) -> list[tuple[str | None, str]]:
 
 def plain(text: str) -> bool:
     """Can pygame's bundled font draw all of ``text`` by itself (the fast path)?"""
-    return all(ord(ch) < 0x250 for ch in text)
+    return text.isascii() or all(ord(ch) < 0x250 for ch in text)
 
 
 def missing(text: str) -> str:

@@ -26,9 +26,23 @@ Rect = pygame.Rect
 
 # ---------------------------------------------------------------- text
 
+#: (size, bold, text) -> pixels of text the bundled font draws alone: fitting and wrapping
+#: ask for the same few hundred strings on every frame.
+_WIDTHS: dict[tuple[int, bool, str], int] = {}
+
+
 def width_of(font: pygame.font.Font, text: str) -> int:
     """Pixels ``text`` takes in ``font`` (a theme font), with per-glyph fallback fonts."""
-    return fonts.size(text, font, theme.size_of(font), font.bold)[0]
+    px = theme.size_of(font)
+    if not px or not fonts.plain(text):  # other scripts depend on the fallback fonts found: measure
+        return fonts.size(text, font, px, font.bold)[0]
+    key = (px, font.bold, text)
+    width = _WIDTHS.get(key)
+    if width is None:
+        if len(_WIDTHS) > 20_000:  # a bound, not a policy: the same few hundred strings come back
+            _WIDTHS.clear()
+        width = _WIDTHS[key] = fonts.size(text, font, px, font.bold)[0]
+    return width
 
 
 def render(font: pygame.font.Font, text: str, colour: Colour) -> pygame.Surface:
