@@ -240,7 +240,7 @@ class NoCards(LookupError):
 class Game:
     """A game's descriptor: everything shared code may know about it.
 
-    ``package`` is the import path of its folder (``companion.games.sugarrr``); its
+    ``package`` is the import path of its folder (``companion.games.<folder>``); its
     ``rules``, ``flow`` and ``screen`` modules are imported on first use. ``has_cards``
     says whether it has scannable cards (then ``package.cards`` has ``CARDS``, code ->
     card with ``code``, ``name``, ``copy``). ``look`` is the game's colours and shapes for
