@@ -258,10 +258,7 @@ class Runner:
         try:
             events = self.app.poll()
         except pygame_error() as err:
-            if self.display is None:
-                raise
-            self.display.lost(err)
-            self.app = None
+            self._screen_lost(err)
             return
         for kind, value in events:  # in the order they happened, device inputs included
             if kind == "input":
@@ -369,12 +366,17 @@ class Runner:
             try:
                 self.app.show(self._safe_draw)
             except pygame_error() as err:
-                if self.display is None:
-                    raise
-                self.display.lost(err)
-                self.app = None
+                self._screen_lost(err)
                 return
             self.dirty, self._shown_second = False, second
+
+    def _screen_lost(self, err) -> None:
+        """The window failed (polled or drawn): carry on headless while the display
+        handler retries; without one (tests, replay) the error is the caller's."""
+        if self.display is None:
+            raise err
+        self.display.lost(err)
+        self.app = None
 
     def _safe_draw(self, surface) -> list:
         try:

@@ -6,6 +6,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
+
+from companion.core.errors import IllegalAction
 from companion.games.sugar_heist import rules
 from companion.games.sugar_heist.cards import CARDS, LOCK, code_for
 from companion.games.sugar_heist.state import State, Vault
@@ -75,3 +78,12 @@ def messages(events) -> str:
 def conserved(state: State) -> bool:
     removed = len(state.removed)
     return state.candy_total() == 86 and state.battle_total() == 44 - removed
+
+
+def rejected(state, action, *words):
+    """Assert ``action`` is refused now with a message holding each of ``words``; return it."""
+    with pytest.raises(IllegalAction) as info:
+        rules.step(state, action)
+    for w in words:
+        assert w in info.value.message, info.value.message
+    return info.value.message

@@ -2,15 +2,12 @@
 
 from dataclasses import replace
 
-import pytest
-
-from companion.core.errors import IllegalAction
 from companion.games.sugar_heist import rules
 from companion.games.sugar_heist.state import (BUY, STASH, BuyBattle, BuyVault, CardPlayed, Declare, Done, Flip,
                                                 HeistOver, Join, NewVault, Place, Play, Stash, Take, Target,
                                                 TurnEnded)
 
-from sugar_heist_helpers import (CR, FB, GG, LS, NB, PS, SB, at, battle, candies, candy, conserved, game, holding,
+from sugar_heist_helpers import (rejected, CR, FB, GG, LS, NB, PS, SB, at, battle, candies, candy, conserved, game, holding,
                                  messages, play, with_vault)
 
 ZACH, PAM, ALEX = 0, 1, 2
@@ -26,14 +23,6 @@ def table(**options):
     s = with_vault(s, PAM, 1, candies(LS, 1, 8))
     s = with_vault(s, ALEX, 0, candies(SB, 1, 4))
     return s
-
-
-def rejected(state, action, *words):
-    with pytest.raises(IllegalAction) as info:
-        rules.step(state, action)
-    for w in words:
-        assert w in info.value.message, info.value.message
-    return info.value.message
 
 
 # ---------------------------------------------------------------- Attack: Heist and Steal

@@ -5,24 +5,15 @@ from dataclasses import replace
 
 import pytest
 
-from companion.core.errors import IllegalAction
 from companion.games.sugar_heist import rules
 from companion.games.sugar_heist.state import (BUY, DISCARD, FINAL, OVER, REVEAL, STASH, SWAP, BuyBattle,
                                                 BuyVault, CantStash, Combine, Done, FinalReveal, GameOver, Move,
                                                 Play, Reveal, Stash, Take, Trade, TurnEnded, VaultUnlocked)
 
-from sugar_heist_helpers import (CR, FB, GG, LS, NB, PS, SB, at, battle, candies, candy, conserved, game, holding,
+from sugar_heist_helpers import (rejected, CR, FB, GG, LS, NB, PS, SB, at, battle, candies, candy, conserved, game, holding,
                                  messages, play, with_vault)
 
 ZACH, PAM, ALEX = 0, 1, 2
-
-
-def rejected(state, action, *words):
-    with pytest.raises(IllegalAction) as info:
-        rules.step(state, action)
-    for w in words:
-        assert w in info.value.message, info.value.message
-    return info.value.message
 
 
 def test_new_game_deals_six_candies_and_two_vaults_each():

@@ -227,8 +227,20 @@ class EmulatedChip:
             self.fifo_overruns += n
             self._fifo_overrun = True
 
+    #: The FIFO control register whose bits 7:6 hold the mode, 0b01 being "FIFO mode"
+    #: (stop when full) and stream mode dropping the oldest: ADXL345 FIFO_CTL 0x38 and
+    #: LIS3DH FIFO_CTRL_REG 0x2E share this layout. None: the chip pushes its own way.
+    FIFO_MODE_REGISTER: int | None = None
+
     def _fifo_push(self, g: tuple[float, float, float]) -> None:
-        raise NotImplementedError
+        if self.FIFO_MODE_REGISTER is None:
+            raise NotImplementedError
+        if len(self._fifo) >= self.FIFO_DEPTH:
+            self._note_lost(1)
+            if self.regs[self.FIFO_MODE_REGISTER] >> 6 == 0b01:  # FIFO mode: full means no more samples
+                return
+            self._fifo.popleft()  # stream mode: the oldest makes room
+        self._fifo.append(g)
 
     def _read_fifo_registers(self, registers: list[int]) -> list[int]:
         raise NotImplementedError
@@ -273,6 +285,7 @@ class EmulatedAdxl345(EmulatedChip):
     read_only = frozenset({0x00, 0x30, 0x39})  # DEVID, INT_SOURCE, FIFO_STATUS
     data_registers = range(0x32, 0x38)  # DATAX0..DATAZ1
     FIFO_DEPTH = 32
+    FIFO_MODE_REGISTER = 0x38  # FIFO_CTL
 
     def _fifo_on(self) -> bool:
         """FIFO_CTL (0x38) FIFO_MODE bits 7:6 = 01 (FIFO) or 10 (stream), while measuring."""
@@ -286,14 +299,6 @@ class EmulatedAdxl345(EmulatedChip):
             self._fifo.clear()
             self._fifo_overrun = False
         self.regs[register] = value
-
-    def _fifo_push(self, g: tuple[float, float, float]) -> None:
-        if len(self._fifo) >= self.FIFO_DEPTH:
-            self._note_lost(1)
-            if self.regs[0x38] >> 6 == 0b01:  # FIFO mode: full means no more samples
-                return
-            self._fifo.popleft()  # stream mode: the oldest makes room
-        self._fifo.append(g)
 
     def _read_fifo_registers(self, registers: list[int]) -> list[int]:
         """INT_SOURCE (0x30): DATA_READY bit 7, Watermark bit 1 (entries >= FIFO_CTL
@@ -445,6 +450,7 @@ class EmulatedLis3dh(EmulatedChip):
     read_only = frozenset({0x0F, 0x27, 0x2F})  # WHO_AM_I, STATUS_REG, FIFO_SRC_REG
     data_registers = range(0x27, 0x2E)  # STATUS_REG, OUT_X_L..OUT_Z_H
     FIFO_DEPTH = 32
+    FIFO_MODE_REGISTER = 0x2E  # FIFO_CTRL_REG
     _ODR = {1: 1, 2: 10, 3: 25, 4: 50, 5: 100, 6: 200, 7: 400, 8: 1600, 9: 1344}
     _MG_PER_DIGIT = {8: (16, 32, 64, 192), 10: (4, 8, 16, 48), 12: (1, 2, 4, 12)}
 
@@ -469,14 +475,6 @@ class EmulatedLis3dh(EmulatedChip):
             self._fifo.clear()
             self._fifo_overrun = False
         self.regs[register] = value
-
-    def _fifo_push(self, g: tuple[float, float, float]) -> None:
-        if len(self._fifo) >= self.FIFO_DEPTH:
-            self._note_lost(1)
-            if self.regs[0x2E] >> 6 == 0b01:  # FIFO mode stops when full
-                return
-            self._fifo.popleft()
-        self._fifo.append(g)
 
     def _read_fifo_registers(self, registers: list[int]) -> list[int]:
         """FIFO_SRC_REG (0x2F): WTM bit 7 (unread >= FTH), OVRN_FIFO bit 6 (32 unread: full),
