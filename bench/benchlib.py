@@ -194,6 +194,16 @@ class Table:
                 return command
             self.app.hit = counted_hit
         self.runner = Runner(self.session, self.clock, app=self.app)
+        self.touchscreen = self.watch = None
+        if window:
+            # The touchscreen as on the Pi: taps queued in SDL, and a device file that the
+            # InputWatch sees become readable and wakes the loop (as `companion run` does).
+            from companion.devices.emulated.touch import EmulatedTouchscreen
+            from companion.ui.wakeup import InputWatch
+
+            self.watch = InputWatch(self.runner.wake, pattern="/nonexistent/bench/event*").start()
+            self.touchscreen = EmulatedTouchscreen(self.app.size).attach(self.watch)
+            self.runner.watch = self.watch
         # Where an input's time goes: put on the queue (by a reader thread, or by the loop
         # for a touch), taken by the loop into Session.handle, handled (the log line is
         # written inside). perf_counter of the last input's each.
@@ -260,9 +270,8 @@ class Table:
 
         A button not on the screen now is pressed where it was last drawn (``known``,
         e.g. from :func:`button_map`), as a quick hand would, except a menu's button:
-        its menu is opened first and the press waits for the menu to be drawn."""
-        import pygame
-
+        its menu is opened first and the press waits for the menu to be drawn. The press
+        comes from :attr:`touchscreen` (an emulated touchscreen the loop's InputWatch reads)."""
         rect = self.button(command, wait=wait)
         if rect is None and " " in command and self.button(command.split()[0], wait=0) is not None:
             self.click(command.split()[0])
@@ -273,15 +282,7 @@ class Table:
             return None
         x, y = rect.center
         t0 = time.perf_counter()
-        if finger:
-            w, h = self.app.size
-            pygame.event.post(pygame.event.Event(pygame.FINGERDOWN, x=x / w, y=y / h, dx=0.0, dy=0.0,
-                                                 touch_id=1, finger_id=1, pressure=1.0))
-            pygame.event.post(pygame.event.Event(pygame.FINGERUP, x=x / w, y=y / h, dx=0.0, dy=0.0,
-                                                 touch_id=1, finger_id=1, pressure=0.0))
-        else:
-            pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=(x, y)))
-            pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, button=1, pos=(x, y)))
+        self.touchscreen.tap(x, y, finger=finger)
         return t0
 
     def next_verdict(self, timeout: float = TIMEOUT) -> tuple[float, dict] | None:
@@ -314,7 +315,7 @@ class Table:
             except BaseException as exc:  # noqa: BLE001 - handed to the main thread
                 result["error"] = exc
             finally:
-                self.runner.stopping = True
+                self.runner.stop()
         thread = threading.Thread(target=go, daemon=True, name="bench-driver")
         thread.start()
         if frame is None:
@@ -327,6 +328,9 @@ class Table:
         return result.get("value")
 
     def close(self) -> None:
+        if self.watch is not None:
+            self.watch.stop()
+            self.touchscreen.close()
         self.scanner.stop()
         self.pty.close()
         if self.app is not None:

@@ -77,9 +77,13 @@ class InputQueue(queue.Queue):
             return self.ids[0] if self.ids else None
 
 
-#: With a window, how often the loop looks at the window's events when nothing wakes it:
-#: a touch is handled within this plus the verdict's own time, inside one 60 Hz frame.
+#: With a window whose input nothing watches (no :class:`~companion.ui.wakeup.InputWatch`
+#: device), how often the loop looks at the window's events: a touch is handled within
+#: this plus the verdict's own time, inside one 60 Hz frame.
 WINDOW_POLL = 1 / 100
+#: The longest the loop sleeps when nothing is due (seconds): the turn clock's next second
+#: usually comes first; systemd's watchdog is pinged at least this often.
+IDLE_WAIT = 1.0
 
 
 @dataclass
@@ -109,8 +113,11 @@ class Runner:
     _finish_tried: float = float("-inf")
     _draw_failed: bool = False
     _passed: float | None = None
+    _drawn: Any = None                   # the last full frame's TableInfo, clocks left out
     new_session: Callable | None = None  # StartChoice -> Session: "New game" on the final screen
     screen: Any = None                   # a shared screen shown instead of the game's (start, history)
+    watch: Any = None                    # companion.ui.wakeup.InputWatch: window input wakes the loop
+    turns: int = 0                       # loop turns so far (wake-ups: benches and tests count them)
 
     def __post_init__(self) -> None:
         self.session.listeners.append(self._heard)
@@ -123,6 +130,22 @@ class Runner:
             from .ui.app import wake
 
             wake(seq)
+
+    def wake(self) -> None:
+        """Wake the loop now (safe from any thread or a signal handler): the window has
+        input (:class:`~companion.ui.wakeup.InputWatch`), or it should stop."""
+        ready = getattr(self.inputs, "ready", None)
+        if ready is not None:
+            ready.set()
+
+    def stop(self) -> None:
+        """End the loop at the end of its current turn (SIGTERM, end of typed input)."""
+        self.stopping = True
+        self.wake()
+
+    def watched(self) -> bool:
+        """True when something wakes the loop on window input, so it need not poll."""
+        return self.watch is not None and self.watch.watching
 
     def _take_through(self, seq: int) -> None:
         """Handle every queued input numbered up to ``seq`` (its marker came up)."""
@@ -337,18 +360,21 @@ class Runner:
         """Draw the current screen of the session's game onto ``surface``."""
         from .ui import chrome
 
+        chrome.begin_frame()
         if self.screen is not None:
             return self.screen.draw(surface)
         screen = self.session.desc.screen
         info = self.info()
+        self._drawn = _unclocked(info)
         result = self.session.result()
         if result is not None:
             # Best first on every final screen (the result itself keeps seat order).
             ranked = replace(result, players=tuple(result.ranked()))
             buttons = screen.draw_final(surface, drawable_result(ranked), info)
             return buttons + chrome.after_game(surface) if self.new_session is not None else buttons
-        buttons = screen.draw_game(surface, drawable_view(self.session.view), info)
-        return chrome.overlay(surface, info, buttons)
+        buttons = chrome.overlay(surface, info, screen.draw_game(surface, drawable_view(self.session.view), info))
+        chrome.end_frame(surface, info)
+        return buttons
 
     def render(self, force: bool = False) -> None:
         """Redraw when something changed or the clock's second ticked. A screen that
@@ -361,14 +387,32 @@ class Runner:
             force = True  # just opened: show the current state
         if self.app is None:
             return
-        second = int(self.clock.now() - self.session.turn_started) if not self.session.paused else -2
+        still = self.session.paused or self.session.over or self.screen is not None  # no clocks tick
+        second = -2 if still else int(self.clock.now() - self.session.turn_started)
         if force or self.dirty or second != self._shown_second:
             try:
-                self.app.show(self._safe_draw)
+                if force or self.dirty or not self._tick_clocks():
+                    self.app.show(self._safe_draw)
             except pygame_error() as err:
                 self._screen_lost(err)
                 return
             self.dirty, self._shown_second = False, second
+
+    def _tick_clocks(self) -> bool:
+        """Only a second passed: redraw just the clocks when nothing else on the screen
+        changed with it (no menu over them, the same verdict, prompt, warning and
+        buttons). False when the whole frame must be drawn."""
+        from .ui import chrome
+
+        info = self.info()
+        if info.menu is not None or self._draw_failed or _unclocked(info) != self._drawn:
+            return False
+        rects = []
+
+        def clocks(surface):
+            rects.extend(chrome.tick_clocks(surface, info) or [])
+            return rects
+        return chrome.tickable() and self.app.show_part(clocks)
 
     def _screen_lost(self, err) -> None:
         """The window failed (polled or drawn): carry on headless while the display
@@ -406,11 +450,19 @@ class Runner:
         """One loop turn: window events, every queued input, a redraw if needed, and
         another try at saving a finished game's result if the store was full.
 
-        With a window, the turn waits at most :data:`WINDOW_POLL` (a queued input wakes it
-        at once), then takes the window's events and the device inputs together in the
-        order they happened; without one it waits on the queue alone."""
-        if block and self.app is not None and isinstance(self.inputs, InputQueue):
-            self.inputs.ready.wait(min(block, WINDOW_POLL))
+        The turn first waits, at most ``block`` seconds and never past :meth:`due` (the
+        next clock second on the screen), for a queued input, a wake from the window's
+        input devices (:attr:`watch`) or :meth:`stop`. With a window nothing watches, it
+        waits at most :data:`WINDOW_POLL` instead, so a touch is still handled within a
+        frame. Then it takes the window's events and the device inputs together, in the
+        order they happened."""
+        self.turns += 1
+        if block and isinstance(self.inputs, InputQueue):
+            wait = min(block, self.due())
+            if self.app is not None and not self.watched():
+                wait = min(wait, WINDOW_POLL)
+            if wait > 0:
+                self.inputs.ready.wait(wait)
             self.inputs.ready.clear()
             block = None
         self.poll_window()
@@ -420,6 +472,22 @@ class Runner:
         self.render()
         return handled
 
+    def due(self) -> float:
+        """Seconds until the loop has something to do unasked (at most :data:`IDLE_WAIT`):
+        the turn clock's next second (the screen's clocks tick then, a turn limit runs
+        out then), a hint to take down, a result to save again."""
+        s, now = self.session, self.clock.now()
+        wait = IDLE_WAIT
+        if not s.paused and not s.over:
+            wait = min(wait, 1.0 - (now - s.turn_started) % 1.0 + 0.002)
+        if self.menu == "hint":
+            wait = min(wait, self._hint_at + HINT_SECONDS - now + 0.002)
+        if getattr(s, "unsaved_result", None) is not None:
+            wait = min(wait, self._finish_tried + FINISH_RETRY_SECONDS - now)
+        if self.display is not None and self.app is None:
+            wait = min(wait, max(0.0, getattr(self.display, "next_try", now) - now))
+        return max(0.0, wait)
+
     def _retry_finish(self) -> None:
         if getattr(self.session, "unsaved_result", None) is None:
             return
@@ -428,10 +496,10 @@ class Runner:
             self._finish_tried = now
             self.session.retry_finish()
 
-    def loop(self, frame: float = 1 / 20) -> None:
+    def loop(self, frame: float = IDLE_WAIT) -> None:
         """Run until :attr:`stopping` (window closed, SIGTERM, or end of input). Each turn
-        waits up to ``frame`` seconds on the input queue (an input wakes it at once); with
-        a window, at most :data:`WINDOW_POLL`, so a touch is handled within a frame.
+        waits up to ``frame`` seconds (see :meth:`step`: an input, a touch or :meth:`stop`
+        wakes it at once; the screen's next clock second ends the wait).
 
         Under systemd, ``READY=1`` goes out after the first turn (the first frame is on
         the screen; the devices were started before the loop) and ``WATCHDOG=1`` from
@@ -451,6 +519,12 @@ class Runner:
             self.notifier.watchdog(time.monotonic())
         if self.alarm is not None:
             self.alarm(self.clocks()["warning"])
+
+
+def _unclocked(info):
+    """``info`` with the clocks' values left out (what a clock-only redraw keeps)."""
+    return replace(info, game_seconds=0.0, turn_seconds=0.0, turn_left=None if info.turn_left is None else 0.0,
+                   bid_left=None if info.bid_left is None else 0.0)
 
 
 def drawable_view(view):

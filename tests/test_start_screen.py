@@ -187,7 +187,7 @@ def test_companion_run_without_game_or_names_asks_the_start_screen(tmp_path, mon
 
     asked = []
     monkeypatch.setattr(play, "virtual_screen", lambda: False)
-    monkeypatch.setattr(start, "choose", lambda app, store: asked.append(store.games()) or
+    monkeypatch.setattr(start, "choose", lambda app, store, **kw: asked.append(store.games()) or
                         StartChoice("sweet-deals", ("Ana", "Ben", "Cy"), {"mode": "open", "hybrid": None}))
     monkeypatch.setattr(Runner, "loop", lambda self, frame=0: None)
     db = tmp_path / "t.db"

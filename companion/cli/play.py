@@ -139,8 +139,16 @@ def cmd_run(args) -> int:
                                                rotation=args.rotation), clock)
         display.ensure()
     with ExitStack() as stack:
+        watch = None
         if display is not None:
             stack.callback(display.close)
+            if not virtual_screen():
+                # The touchscreen (and any keyboard) wakes the loop, so an idle table does
+                # not poll the window 100 times a second (companion/ui/wakeup.py).
+                from ..ui.wakeup import InputWatch
+
+                watch = InputWatch(lambda: None).start()
+                stack.callback(watch.stop)
         try:
             store = EventStore(args.store, exclusive=True)
         except StoreError as err:
@@ -156,7 +164,7 @@ def cmd_run(args) -> int:
             from ..ui.start import choose
 
             try:
-                choice = choose(display.app, store)
+                choice = choose(display.app, store, watch=watch)
             except pygame.error as err:  # the screen went: carry on as without it (and retry it)
                 display.lost(err)
             else:
@@ -264,7 +272,10 @@ def cmd_run(args) -> int:
                 if hasattr(part, "heard"):
                     session.listeners.append(part.heard)
                     part.show("ready")
-        signal.signal(signal.SIGTERM, lambda *_: setattr(runner, "stopping", True))
+        if watch is not None:
+            watch.on_input = runner.wake
+            runner.watch = watch
+        signal.signal(signal.SIGTERM, lambda *_: runner.stop())
         if args.simulate and (args.headless or runner.app is None or virtual_screen()):
             # Typed lines come from stdin when there is no window to type into (headless,
             # no screen yet, or SDL's invisible driver under --simulate).
@@ -272,7 +283,7 @@ def cmd_run(args) -> int:
                 for line in sys.stdin:
                     runner.typed(line)
                 runner.inputs.join()  # end of input: stop once everything typed is handled
-                runner.stopping = True
+                runner.stop()
             threading.Thread(target=read_stdin, daemon=True, name="stdin").start()
         try:
             runner.loop()

@@ -144,6 +144,15 @@ class App:
             self.window.blit(self.frame(), (0, 0))
         pygame.display.flip()
 
+    def show_part(self, draw: Callable[[pygame.Surface], list]) -> bool:
+        """Redraw part of the last frame with ``draw`` (it returns the rects it drew) and
+        put just those on the screen: the clocks' second. False, drawing nothing, when
+        the frame is scaled or turned for the panel (then :meth:`show` the whole frame)."""
+        if self.surface is not self.window:
+            return False
+        pygame.display.update(draw(self.surface))
+        return True
+
     def frame(self) -> pygame.Surface:
         """The drawn screen as the panel shows it: scaled, letterboxed and turned."""
         if self.surface is self.window:

@@ -50,6 +50,60 @@ class Pill:
     command: str | None = None
 
 
+# The clocks drawn in the current frame, so that a second which moves only the clocks can
+# redraw just them (:func:`tick_clocks`): ``(area, what was under it, redraw)``, where
+# ``redraw(surface, info)`` draws the clock and returns the rect it drew in.
+_clocks: list[tuple[Rect, pygame.Surface, "object"]] = []
+_tickable = False
+
+
+def begin_frame() -> None:
+    """A full frame starts: forget the last frame's clocks."""
+    global _tickable
+    _clocks.clear()
+    _tickable = False
+
+
+def _clock(surface: pygame.Surface, rect: Rect, info: TableInfo, redraw) -> None:
+    """Draw a clock with ``redraw(surface, info)`` and remember the area it drew on
+    (``rect`` and any text standing out of it) with what was under it."""
+    before = surface.copy()
+    area = rect.union(redraw(surface, info)).clip(surface.get_rect())
+    _clocks.append((area, before.subsurface(area).copy(), redraw))
+
+
+def end_frame(surface: pygame.Surface, info: TableInfo) -> None:
+    """The full frame is drawn: its clocks may be redrawn alone only if nothing was
+    drawn over them after them (a menu, a button). Checked by drawing each again on what
+    was under it and comparing; the frame is left as it was."""
+    global _tickable
+    _tickable = bool(_clocks)
+    for area, under, redraw in _clocks:
+        final = surface.subsurface(area).copy()
+        surface.blit(under, area)
+        redraw(surface, info)
+        same = pygame.image.tobytes(surface.subsurface(area), "RGB") == pygame.image.tobytes(final, "RGB")
+        surface.blit(final, area)
+        _tickable = _tickable and same
+
+
+def tickable() -> bool:
+    """True when the last full frame's clocks can be redrawn alone."""
+    return _tickable
+
+
+def tick_clocks(surface: pygame.Surface, info: TableInfo) -> list[Rect] | None:
+    """Redraw only the clocks of the last full frame for ``info``'s times (the caller
+    checked that nothing else changed); returns the rects to put on the screen, or None
+    when this frame's clocks cannot be redrawn alone (see :func:`end_frame`)."""
+    if not _tickable:
+        return None
+    for area, under, redraw in _clocks:
+        surface.blit(under, area)
+        redraw(surface, info)
+    return [area for area, _, _ in _clocks]
+
+
 def clock(seconds: float) -> str:
     """Seconds as ``mm:ss`` (minutes keep counting past 59).
 
@@ -105,15 +159,18 @@ def top_bar(surface: pygame.Surface, rect: Rect, info: TableInfo, turn: int | No
         right = undo.left - 8
     if info.turn_left is not None and not clock_below:
         box = Rect(right - 110, rect.top + 5, 110, h - 10)
-        fill = theme.WARN if info.warning else theme.PANEL_LIGHT
-        banner(surface, box, clock(info.turn_left), fill, theme.TEXT_DARK if info.warning else theme.TEXT,
-               size=theme.MEDIUM)
+
+        def turn_left(surface: pygame.Surface, info: TableInfo, box: Rect = box) -> Rect:
+            fill = theme.WARN if info.warning else theme.PANEL_LIGHT
+            return banner(surface, box, clock(info.turn_left or 0.0), fill,
+                          theme.TEXT_DARK if info.warning else theme.TEXT, size=theme.MEDIUM)
+        _clock(surface, box, info, turn_left)
         right = box.left - 8
     room = right - x
     trouble = any(state != "connected" for state in info.devices.values())
     if info.can_pause and room >= CLOCK_W + (8 + 130 if trouble else 0):
         box = Rect(right - CLOCK_W, rect.top + 5, CLOCK_W, h - 10)
-        game_clock(surface, box, info.game_seconds)
+        _clock(surface, box, info, lambda surface, info, box=box: game_clock(surface, box, info.game_seconds))
         right = box.left - 8
     if right - x >= (60 if trouble else 110):
         devices(surface, Rect(x, rect.top + 5, right - x, h - 10), info.devices)
@@ -123,8 +180,9 @@ def top_bar(surface: pygame.Surface, rect: Rect, info: TableInfo, turn: int | No
     return buttons
 
 
-def game_clock(surface: pygame.Surface, rect: Rect, seconds: float) -> None:
-    """The game clock as a pill: a small clock face and ``mm:ss`` (pauses left out)."""
+def game_clock(surface: pygame.Surface, rect: Rect, seconds: float) -> Rect:
+    """The game clock as a pill: a small clock face and ``mm:ss`` (pauses left out).
+    Returns the rect drawn in."""
     panel(surface, rect, theme.PANEL_LIGHT, radius=rect.height // 2)
     size = theme.MEDIUM if rect.height < 50 else theme.BIG
     r = rect.height // 2 - 6
@@ -132,8 +190,9 @@ def game_clock(surface: pygame.Surface, rect: Rect, seconds: float) -> None:
     pygame.draw.circle(surface, theme.TEXT_DIM, c, r, 2)
     pygame.draw.line(surface, theme.TEXT_DIM, c, (c[0], c[1] - r + 4), 2)
     pygame.draw.line(surface, theme.TEXT_DIM, c, (c[0] + r - 5, c[1]), 2)
-    draw_text(surface, clock(seconds), Rect(c[0] + r + 4, rect.top, rect.right - c[0] - r - 10, rect.height),
-              size, theme.TEXT, bold=True, align="center")
+    box = draw_text(surface, clock(seconds), Rect(c[0] + r + 4, rect.top, rect.right - c[0] - r - 10, rect.height),
+                    size, theme.TEXT, bold=True, align="center")
+    return rect.union(box)
 
 
 def devices(surface: pygame.Surface, rect: Rect, status: dict[str, str]) -> None:
@@ -172,16 +231,18 @@ def turn_clock(surface: pygame.Surface, rect: Rect, info: TableInfo) -> None:
     """The time since the turn began, large and dim; with a turn limit, the time left
     (orange in the last 10 seconds); while an auction waits on a bid with a bidding
     countdown, the bidder's seconds (orange from 10, the prompt then suggests Pass)."""
+    _clock(surface, rect, info, lambda surface, info, rect=rect: _turn_clock(surface, rect, info))
+
+
+def _turn_clock(surface: pygame.Surface, rect: Rect, info: TableInfo) -> Rect:
     if info.bid_left is not None:
         warn = info.bid_left <= WARN_AT
-        draw_text(surface, text("bid_left", seconds=math.ceil(info.bid_left)), rect, theme.HUGE,
-                  theme.WARN if warn else theme.TEXT, bold=True, align="right")
-        return
+        return draw_text(surface, text("bid_left", seconds=math.ceil(info.bid_left)), rect, theme.HUGE,
+                         theme.WARN if warn else theme.TEXT, bold=True, align="right")
     if info.turn_left is not None:
-        draw_text(surface, clock(info.turn_left), rect, theme.HUGE, theme.WARN if info.warning else theme.TEXT,
-                  bold=True, align="right")
-        return
-    draw_text(surface, clock(info.turn_seconds), rect, theme.HUGE, theme.TEXT_DIM, bold=True, align="right")
+        return draw_text(surface, clock(info.turn_left), rect, theme.HUGE,
+                         theme.WARN if info.warning else theme.TEXT, bold=True, align="right")
+    return draw_text(surface, clock(info.turn_seconds), rect, theme.HUGE, theme.TEXT_DIM, bold=True, align="right")
 
 
 def menu_panel(surface: pygame.Surface, title: str) -> Rect:

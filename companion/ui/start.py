@@ -415,16 +415,22 @@ class StartFlow:
     dirty = True
 
 
-def choose(app, store, stopping=lambda: False, frame: float = 1 / 20) -> StartChoice | None:
+def choose(app, store, stopping=lambda: False, frame: float = 1 / 20, watch=None) -> StartChoice | None:
     """Run the start screen on ``app`` until a choice (returned) or the window closes or
-    ``stopping()`` (None)."""
-    import time
+    ``stopping()`` (None). The window is looked at every ``frame`` seconds, or, with a
+    ``watch`` (:class:`~companion.ui.wakeup.InputWatch`) that watches a device, when that
+    device has input (and once a second, for ``stopping``)."""
+    import threading
 
     flow = StartFlow(store)
+    woken = threading.Event()
+    if watch is not None:
+        watch.on_input = woken.set
     while not (flow.quit or stopping()):
         if flow.step(app) is not None:
             return flow.choice
-        time.sleep(frame)
+        woken.wait(1.0 if watch is not None and watch.watching else frame)
+        woken.clear()
     return None
 
 

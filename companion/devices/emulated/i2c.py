@@ -86,7 +86,12 @@ class EmulatedChip:
         self.noise_g = noise_g
         self.block_reads = 0
         self.fifo_overruns = 0
-        self._rng = random.Random(seed)
+        # Seeded Gaussian noise drawn once and used in turn: a sample costs no random
+        # draws (the chip's own cost is nothing on a real table, so the emulator's should
+        # be small next to the driver's in a bench). 3 x 1009 values: a cycle of ~10 s at 100 Hz.
+        rng = random.Random(seed)
+        self._noise = [rng.gauss(0.0, noise_g) for _ in range(3 * 1009)] if noise_g else None
+        self._noise_at = 0
         self._lock = threading.RLock()
         self._fault: str | None = None
         self._until: float | None = None
@@ -109,6 +114,7 @@ class EmulatedChip:
             self._fifo_next: int | None = None  # index of the next sample to push; None: not filling
             self._fifo_overrun = False
             self._out = (0.0, 0.0, 0.0)  # the sample last moved into the data registers
+            self._mode_cache: tuple[bool, float | None] | None = None
 
     # -- faults -----------------------------------------------------------------------
 
@@ -121,6 +127,7 @@ class EmulatedChip:
         with self._lock:
             if kind == "sleep":
                 self._go_to_sleep()
+                self._mode_cache = None
                 return
             self._fault, self._until, self._times = kind, until, times
 
@@ -161,12 +168,12 @@ class EmulatedChip:
     def read_block(self, register: int, length: int) -> list[int]:
         with self._lock:
             mask = self._access()
-            self._fill_fifo()
+            fifo_on = self._fill_fifo()
             registers = self._sequence(register, length)
             self.pointer = registers[-1]
             if mask:
                 return [0x00 if mask == "zeros" else 0xFF] * length
-            if self._fifo_on():
+            if fifo_on:
                 return self._read_fifo_registers(registers)
             data: dict[int, int] = {}
             if any(r in self.data_registers for r in registers):
@@ -181,6 +188,7 @@ class EmulatedChip:
             for r, value in zip(registers, values):
                 if r not in self.read_only and r not in self.data_registers:
                     self._write(r, value)
+            self._mode_cache = None
             self.pointer = registers[-1] if registers else register & 0xFF
 
     def _sequence(self, register: int, length: int) -> list[int]:
@@ -196,28 +204,47 @@ class EmulatedChip:
         """True while the chip's FIFO is collecting samples (never, without a FIFO)."""
         return False
 
-    def _fill_fifo(self) -> None:
+    def _mode(self) -> tuple[bool, float | None]:
+        """``(FIFO on, output data rate in Hz or None)`` from the registers, worked out
+        again only after a write (or a reset, or a fault) changed them."""
+        mode = self._mode_cache
+        if mode is None:
+            mode = self._mode_cache = (self._fifo_on(), self._odr_hz())
+        return mode
+
+    def _fill_fifo(self) -> bool:
         """Push every sample the chip took since the last transaction (the emulated clock
-        at the output data rate). Starts from the current sample when the FIFO is turned on."""
-        if not self._fifo_on():
+        at the output data rate). Starts from the current sample when the FIFO is turned on.
+        Returns whether the FIFO is on."""
+        fifo_on, rate = self._mode()
+        if not fifo_on:
             self._fifo_next = None
-            return
-        rate = self._odr_hz()
+            return False
         if rate is None:
-            return
+            return True
         now = math.floor(self.clock.now() * rate + 1e-6)
         if self._fifo_next is None:
             self._fifo_next = now
+        elif now < self._fifo_next:  # no new sample since the last transaction
+            return True
         first = max(self._fifo_next, now - self._fifo_keep())  # older ones would be dropped anyway
         self._note_lost(first - self._fifo_next)
         for index in range(first, now + 1):
             self._fifo_push(self._sample_at(index, rate))
         self._fifo_next = max(self._fifo_next, now + 1)
+        return True
 
     def _sample_at(self, index: int, rate: float) -> tuple[float, float, float]:
-        g = self.orientation(index / rate)
-        n = self.noise_g
-        return tuple(v + self._rng.gauss(0.0, n) if n else v for v in g)
+        return self._noisy(self.orientation(index / rate))
+
+    def _noisy(self, g: tuple[float, float, float]) -> tuple[float, float, float]:
+        """``g`` plus the next three values of the chip's seeded noise."""
+        noise = self._noise
+        if noise is None:
+            return tuple(g)
+        i = self._noise_at
+        self._noise_at = (i + 3) % len(noise)
+        return (g[0] + noise[i], g[1] + noise[i + 1], g[2] + noise[i + 2])
 
     def _fifo_keep(self) -> int:
         return 64
@@ -250,14 +277,12 @@ class EmulatedChip:
     def current_g(self) -> tuple[float, float, float] | None:
         """The sample in the data registers now (g), or None while not measuring."""
         with self._lock:
-            rate = self._odr_hz()
+            rate = self._mode()[1]
             if rate is None:
                 return None
             index = math.floor(self.clock.now() * rate + 1e-6)
             if index != self._index:
-                g = self.orientation(index / rate)
-                n = self.noise_g
-                self._sample = tuple(v + self._rng.gauss(0.0, n) if n else v for v in g)
+                self._sample = self._noisy(self.orientation(index / rate))
                 self._index = index
             return self._sample
 
@@ -286,6 +311,7 @@ class EmulatedAdxl345(EmulatedChip):
     data_registers = range(0x32, 0x38)  # DATAX0..DATAZ1
     FIFO_DEPTH = 32
     FIFO_MODE_REGISTER = 0x38  # FIFO_CTL
+    _DATA_BURST = list(range(0x32, 0x38))
 
     def _fifo_on(self) -> bool:
         """FIFO_CTL (0x38) FIFO_MODE bits 7:6 = 01 (FIFO) or 10 (stream), while measuring."""
@@ -305,6 +331,11 @@ class EmulatedAdxl345(EmulatedChip):
         samples), Overrun bit 0; FIFO_STATUS (0x39): entries in bits 5:0. A read that
         touches DATAX0-DATAZ1 moves the oldest entry into the data registers first; reading
         data clears Overrun (datasheet: those bits clear when data is read)."""
+        if registers == self._DATA_BURST:  # DATAX0-DATAZ1, the driver's one read per entry
+            if self._fifo:
+                self._out = self._fifo.popleft()
+            self._fifo_overrun = False
+            return list(self._encode(self._out))
         out = []
         raw = None
         for r in registers:
@@ -337,10 +368,13 @@ class EmulatedAdxl345(EmulatedChip):
             bits, lsb_per_g = 10 + code, 256
         else:  # 10 bits at every range
             bits, lsb_per_g = 10, 256 >> code
-        counts = [_clamp(v * lsb_per_g, bits) for v in g]
+        high = (1 << (bits - 1)) - 1
+        low = -high - 1
+        x, y, z = (max(low, min(high, round(v * lsb_per_g))) for v in g)
         if fmt & 0x04:
-            counts = [c << (16 - bits) for c in counts]
-        return struct.pack("<hhh", *counts)
+            shift = 16 - bits
+            x, y, z = x << shift, y << shift, z << shift
+        return struct.pack("<hhh", x, y, z)
 
     def _go_to_sleep(self) -> None:
         self.regs[0x2D] &= ~0x08 & 0xFF

@@ -10,6 +10,7 @@ after ``_stopping`` is set) and ``_close()``.
 from __future__ import annotations
 
 import logging
+import os
 import queue
 import threading
 
@@ -33,6 +34,9 @@ class ReaderThread:
         self._clock = clock
         self._thread: threading.Thread | None = None
         self._stopping = threading.Event()
+        # stop() writes here: a reader waiting in select() on its device includes the read
+        # end, so it can wait for as long as its device is quiet (no polling for stop).
+        self._stop_r, self._stop_w = os.pipe()
 
     def start(self) -> None:
         """Open the device (once, here) and start the reader thread. Calling it again while
@@ -48,12 +52,22 @@ class ReaderThread:
     def stop(self) -> None:
         """Stop the reader thread (joined within about 1 s) and close the device. Idempotent."""
         self._stopping.set()
+        try:
+            os.write(self._stop_w, b"s")
+        except OSError:  # stopped before: the pipe is closed
+            pass
         if self._thread is not None and self._thread is not threading.current_thread():
             self._thread.join(JOIN_TIMEOUT)
             if self._thread.is_alive():
                 log.warning("reader %s: thread did not stop within %.1f s", self.name, JOIN_TIMEOUT)
                 return  # the thread still owns the device and closes it on its way out
         self._close()
+        for fd in (self._stop_r, self._stop_w):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+        self._stop_r = self._stop_w = -1
 
     def _guarded(self) -> None:
         """The thread body: :meth:`_run`, started again (after a report and

@@ -40,7 +40,7 @@ from .normalise import NO_FRAMING, Framing, clean_scan
 log = logging.getLogger(__name__)
 
 _UP, _DOWN = 0, 1  # EV_KEY values (2 is autorepeat)
-_READ_TIMEOUT = 0.05  # seconds one select() waits, so stop() is noticed within this
+_IDLE_WAIT = 5.0  # seconds one select() waits on a quiet scanner (stop() wakes it at once)
 _RETRY_PERIOD = 0.5  # seconds between attempts to reopen an unplugged scanner
 
 UNPLUGGED = "scanner disconnected: check its USB cable"
@@ -384,8 +384,12 @@ class HidScanner(ReaderThread):
                     if not self._try_open():
                         self._stopping.wait(_RETRY_PERIOD)
                     continue
+                wait = _IDLE_WAIT
+                if self._idle_gap is not None and self._decoder.pending:  # a label with no Enter?
+                    wait = max(0.0, self._idle_gap - (time.monotonic() - self._last_event))
                 try:
-                    ready, _, _ = select.select([device.fd], [], [], _READ_TIMEOUT)
+                    ready, _, _ = select.select([device.fd, self._stop_r], [], [], wait)
+                    ready = device.fd in ready
                     while ready and (event := device.read_one()) is not None:
                         self._last_event = time.monotonic()
                         self._consume(event.type, event.code, event.value)

@@ -20,9 +20,10 @@ from __future__ import annotations
 
 import logging
 import queue
-from typing import Callable
+import select
 import threading
 import time
+from typing import Callable
 
 import serial
 
@@ -37,7 +38,8 @@ log = logging.getLogger(__name__)
 
 _CR = 0x0D
 _LF = 0x0A
-_READ_TIMEOUT = 0.05  # seconds one read waits, so stop() is noticed within this
+_READ_TIMEOUT = 0.05  # seconds a read of a port select() found readable may wait
+_IDLE_WAIT = 5.0  # seconds one select() waits on a quiet port (stop() wakes it at once)
 _RETRY_PERIOD = 0.5  # seconds between attempts to reopen an unplugged scanner
 
 UNPLUGGED = "scanner disconnected: check its USB cable"
@@ -91,6 +93,11 @@ class LineFramer:
                     self._discarding = True
                     lines.append(None)
         return lines
+
+    @property
+    def pending(self) -> bool:
+        """True while a partial line waits for its terminator (or an idle gap)."""
+        return bool(self._line) and not self._discarding
 
     def flush(self) -> bytes | None:
         """End the partial line now (a scanner with no terminator went quiet): return it,
@@ -197,11 +204,18 @@ class SerialScanner(ReaderThread):
                     if not self._try_open(first=False):
                         self._stopping.wait(_RETRY_PERIOD)
                     continue
+                wait = _IDLE_WAIT
+                if self._idle_gap is not None and self._framer.pending:  # a label with no terminator?
+                    wait = max(0.0, self._idle_gap - (time.monotonic() - self._last_data))
                 try:
-                    data = port.read(1)  # waits up to _READ_TIMEOUT for the first byte
-                    if data and port.in_waiting:
-                        data += port.read(port.in_waiting)
-                except (serial.SerialException, OSError) as exc:
+                    ready, _, _ = select.select([port.fileno(), self._stop_r], [], [], wait)
+                    data = b""
+                    if port.fileno() in ready:
+                        # Readable with nothing waiting is an unplugged port: pyserial's
+                        # read then raises "device reports readiness to read but returned
+                        # no data" after at most _READ_TIMEOUT.
+                        data = port.read(port.in_waiting or 1)
+                except (serial.SerialException, OSError, ValueError) as exc:
                     self._lost(exc)
                     continue
                 if data:
