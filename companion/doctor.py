@@ -2,7 +2,7 @@
 the command that fixes it. One report for the terminal and the same on the screen.
 
 Checks, in the order a person would fix them: the Pi model and OS, the config file, the
-display driver, I2C (enabled, bus speed) and the tray sensor, the card readers (found,
+display driver, the touch input devices, I2C (enabled, bus speed) and the tray sensor, the card readers (found,
 openable), GPIO (the chip, the configured pins), the game store (writable), and the
 service (enabled, running). Paths are read under ``root`` (default ``/``), so the tests
 run every check on a made-up Pi.
@@ -105,6 +105,21 @@ def check_display(m: Machine, environ: dict) -> Check:
     if not os.access(card, os.R_OK | os.W_OK):
         return Check("Display", "fail", f"{card} is not writable by this user", "sudo usermod -aG video,render $USER")
     return Check("Display", "ok", f"{', '.join(cards)}; SDL driver {driver or 'auto (kmsdrm without a desktop)'}")
+
+
+def check_touch(m: Machine) -> Check:
+    """The touchscreen's input devices: SDL reads them for taps, and the loop watches them
+    to sleep until a tap (companion/ui/wakeup.py); unreadable, the loop polls instead."""
+    events = sorted(m.path("/dev/input").glob("event*")) if m.path("/dev/input").is_dir() else []
+    if not events:
+        return Check("Touch input", "warn", "no /dev/input/event*: no touchscreen, keyboard or mouse found",
+                     "check the touchscreen's cable (DSI ribbon or USB for touch)")
+    readable = [e.name for e in events if os.access(e, os.R_OK)]
+    if not readable:
+        return Check("Touch input", "fail", f"{len(events)} input devices, none readable by this user: taps are not "
+                     "seen on the console, and the idle screen polls 100 times a second",
+                     "sudo usermod -aG input $USER")
+    return Check("Touch input", "ok", f"{len(readable)} of {len(events)} input devices readable: taps wake the screen")
 
 
 def i2c_speed(m: Machine, bus: int) -> int | None:
@@ -243,7 +258,7 @@ def run_checks(config: Path | None, tray: str | None = None, m: Machine | None =
     if cfg is None:  # a bad file: check the rest as if it had every default
         cfg = parse({}, "defaults")
     sensor = tray or cfg["tray"]["sensor"]
-    checks += [check_display(m, environ), check_i2c(m, sensor), check_sensor(sensor, open_chip)]
+    checks += [check_display(m, environ), check_touch(m), check_i2c(m, sensor), check_sensor(sensor, open_chip)]
     checks += check_readers(m, cfg["readers"]["scanners"])
     checks += [check_gpio(m, cfg["gpio"]), check_store(m, cfg["store"]["path"] or str(DEFAULT_STORE)),
                check_service(m)]

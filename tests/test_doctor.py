@@ -26,6 +26,7 @@ def pi(tmp_path):
     touch(root, "/etc/rpi-issue", b"Raspberry Pi reference 2024-11-19\n")
     touch(root, "/etc/os-release", b'PRETTY_NAME="Debian GNU/Linux 12 (bookworm)"\n')
     touch(root, "/dev/dri/card1")
+    touch(root, "/dev/input/event0")  # the touchscreen
     touch(root, "/dev/i2c-1")
     touch(root, "/sys/class/i2c-adapter/i2c-1/of_node/clock-frequency", (100_000).to_bytes(4, "big"))
     touch(root, "/dev/gpiochip0")
@@ -71,6 +72,21 @@ def test_a_healthy_pi_is_all_ok(pi):
     assert "ADXL345 at 0x53" in by_name["Tray sensor"].detail
     assert by_name["GPIO"].detail == "confirm GPIO17, undo GPIO27 on /dev/gpiochip0"
     assert report(checks).endswith("All good.")
+
+
+def test_no_input_devices_warns_and_unreadable_ones_fail_with_the_group_to_join(pi):
+    root, config = pi
+    os.remove(root / "dev/input/event0")
+    by_name, _ = checks_on(root, config)
+    assert by_name["Touch input"].status == "warn" and "no /dev/input/event*" in by_name["Touch input"].detail
+    touch(root, "/dev/input/event0")
+    by_name, _ = checks_on(root, config)
+    assert by_name["Touch input"].status == "ok" and by_name["Touch input"].detail.startswith("1 of 1")
+    if os.geteuid() == 0:
+        return  # root reads every device: the unreadable case needs an ordinary user
+    os.chmod(root / "dev/input/event0", 0)
+    by_name, _ = checks_on(root, config)
+    assert by_name["Touch input"].status == "fail" and by_name["Touch input"].fix == "sudo usermod -aG input $USER"
 
 
 def test_i2c_off_names_the_raspi_config_command(pi):
