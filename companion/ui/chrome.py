@@ -55,21 +55,27 @@ class Pill:
 # ``redraw(surface, info)`` draws the clock and returns the rect it drew in.
 _clocks: list[tuple[Rect, pygame.Surface, "object"]] = []
 _tickable = False
+_overflow = False
 
 
 def begin_frame() -> None:
     """A full frame starts: forget the last frame's clocks."""
-    global _tickable
+    global _tickable, _overflow
     _clocks.clear()
-    _tickable = False
+    _tickable = _overflow = False
 
 
 def _clock(surface: pygame.Surface, rect: Rect, info: TableInfo, redraw) -> None:
     """Draw a clock with ``redraw(surface, info)`` and remember the area it drew on
     (``rect`` and any text standing out of it) with what was under it."""
-    before = surface.copy()
+    global _overflow
+    near = rect.inflate(rect.width // 2 + 16, rect.height + 16).clip(surface.get_rect())
+    before = surface.subsurface(near).copy()  # not the whole frame: a clock's text stays near its rect
     area = rect.union(redraw(surface, info)).clip(surface.get_rect())
-    _clocks.append((area, before.subsurface(area).copy(), redraw))
+    if not near.contains(area):
+        _overflow = True  # drawn further out than remembered: this frame's clocks are not redrawn alone
+        return
+    _clocks.append((area, before.subsurface(area.move(-near.x, -near.y)).copy(), redraw))
 
 
 def end_frame(surface: pygame.Surface, info: TableInfo) -> None:
@@ -77,7 +83,7 @@ def end_frame(surface: pygame.Surface, info: TableInfo) -> None:
     drawn over them after them (a menu, a button). Checked by drawing each again on what
     was under it and comparing; the frame is left as it was."""
     global _tickable
-    _tickable = bool(_clocks)
+    _tickable = bool(_clocks) and not _overflow
     for area, under, redraw in _clocks:
         final = surface.subsurface(area).copy()
         surface.blit(under, area)
