@@ -51,6 +51,7 @@ class InputQueue(queue.Queue):
         self.ready = threading.Event()
         self.notify: Callable[[int], None] | None = None
         self.ids: deque[int] = deque()
+        self.times: deque[float] = deque()  # time.monotonic() each waiting input was queued
         self._count = 0
         self._mine = threading.local()
 
@@ -58,29 +59,40 @@ class InputQueue(queue.Queue):
         self._count += 1
         self._mine.seq = self._count
         self.ids.append(self._count)
+        self.times.append(time.monotonic())
         self.queue.append(item)
 
     def _get(self):
         self.ids.popleft()
+        self.times.popleft()
         return self.queue.popleft()
 
     def put(self, item, block: bool = True, timeout: float | None = None) -> None:
         super().put(item, block, timeout)
-        self.ready.set()
         notify = self.notify
         if notify is not None:
-            notify(self._mine.seq)
+            notify(self._mine.seq)  # the marker first: a loop woken by ready finds it
+        self.ready.set()
 
     def first_id(self) -> int | None:
         """The number of the oldest waiting input, or None."""
         with self.mutex:
             return self.ids[0] if self.ids else None
 
+    def first_age(self) -> float:
+        """Seconds the oldest waiting input has waited (0 when none waits)."""
+        with self.mutex:
+            return time.monotonic() - self.times[0] if self.times else 0.0
+
 
 #: With a window whose input nothing watches (no :class:`~companion.ui.wakeup.InputWatch`
 #: device), how often the loop looks at the window's events: a touch is handled within
 #: this plus the verdict's own time, inside one 60 Hz frame.
 WINDOW_POLL = 1 / 100
+#: With a window, a device input is handled when its marker comes up among the window's
+#: events (so a touch made before it is handled first); one whose marker has not come up
+#: after this many seconds (the window's queue dropped it) is handled anyway.
+MARKER_GRACE = 0.05
 #: The longest the loop sleeps when nothing is due (seconds): the turn clock's next second
 #: usually comes first; systemd's watchdog is pinged at least this often.
 IDLE_WAIT = 1.0
@@ -147,22 +159,25 @@ class Runner:
         """True when something wakes the loop on window input, so it need not poll."""
         return self.watch is not None and self.watch.watching
 
-    def _take_through(self, seq: int) -> None:
-        """Handle every queued input numbered up to ``seq`` (its marker came up)."""
+    def _take_through(self, seq: int) -> int:
+        """Handle every queued input numbered up to ``seq`` (its marker came up); returns
+        how many were handled."""
+        handled = 0
         if not isinstance(self.inputs, InputQueue):
-            return
+            return handled
         while True:
             first = self.inputs.first_id()
             if first is None or first > seq:
-                return
+                return handled
             try:
                 item = self.inputs.get_nowait()
             except queue.Empty:
-                return
+                return handled
             try:
                 self.session.handle(item)
             finally:
                 self.inputs.task_done()
+            handled += 1
 
     def _emit(self, item, now: bool) -> None:
         """An input from the window (``now``: handled at once, in its place among the
@@ -455,19 +470,32 @@ class Runner:
         input devices (:attr:`watch`) or :meth:`stop`. With a window nothing watches, it
         waits at most :data:`WINDOW_POLL` instead, so a touch is still handled within a
         frame. Then it takes the window's events and the device inputs together, in the
-        order they happened."""
+        order they happened: with a window, a device input is taken when its marker comes
+        up among the window's events (an input queued after the window was read waits for
+        the next turn, behind any touch made before it; one whose marker never comes is
+        taken after :data:`MARKER_GRACE`)."""
         self.turns += 1
         if block and isinstance(self.inputs, InputQueue):
             wait = min(block, self.due())
             if self.app is not None and not self.watched():
                 wait = min(wait, WINDOW_POLL)
+            if self.app is not None and self.inputs.first_id() is not None:
+                wait = min(wait, max(0.0, MARKER_GRACE - self.inputs.first_age()) + 0.001)
             if wait > 0:
                 self.inputs.ready.wait(wait)
             self.inputs.ready.clear()
             block = None
         self.poll_window()
         self.check_turn_limit()
-        handled = self.session.pump(self.inputs, block)
+        if self.app is not None and isinstance(self.inputs, InputQueue):
+            # Only inputs whose marker came up (poll_window took them): one queued after the
+            # window's events were read waits for the next turn, behind any touch made
+            # before it. A marker the window lost is made up for after MARKER_GRACE.
+            handled = 0
+            while self.inputs.first_age() > MARKER_GRACE:
+                handled += self._take_through(self.inputs.first_id() or 0)
+        else:
+            handled = self.session.pump(self.inputs, block)
         self._retry_finish()
         self.render()
         return handled

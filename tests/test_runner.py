@@ -122,6 +122,59 @@ def test_a_touch_before_a_scan_is_handled_before_it(tmp_path):
         r.app.close()
 
 
+def test_a_scan_queued_just_after_the_window_was_read_still_waits_for_an_earlier_touch(tmp_path):
+    """The race the mixed 50/s stream found under load: the loop reads the window's
+    events, a tap comes, then a scan is queued, all before the loop takes the queue. The
+    scan's marker is behind the tap in the window's queue, so the scan waits a turn."""
+    from sugarrr_helpers import fruit
+
+    r = windowed_runner(tmp_path)
+    try:
+        for code in STARTS:
+            r.inputs.put(CardScanned(code, "scanner", r.clock.now()))
+            r.step()
+        r.inputs.put(CardScanned(fruit("Pineapple", 5), "scanner", r.clock.now()))
+        r.step()
+        said = heard(r)
+        tap(r, "done")
+        polled = r.poll_window
+
+        def racing_poll():
+            import pygame
+
+            pending = pygame.event.get()  # the loop read the window just before the tap...
+            for event in pending:
+                pygame.event.post(event)  # (...put back: it is the tap itself, coming in now)
+            r.poll_window = polled
+            r.inputs.put(CardScanned(fruit("Pineapple", 5), "scanner", r.clock.now() + 0.008))  # ...then the scan
+        r.poll_window = racing_poll
+        r.step()
+        assert said == []  # the scan was not taken ahead of the tap still in the window's queue
+        r.step()
+        assert [(type(i).__name__, v) for i, v in said] == [("Touch", "accepted"), ("CardScanned", "rejected")]
+    finally:
+        r.app.close()
+
+
+def test_an_input_whose_window_marker_was_lost_is_still_handled(tmp_path):
+    import time
+
+    from companion.runner import MARKER_GRACE
+
+    r = windowed_runner(tmp_path)
+    try:
+        said = heard(r)
+        r.inputs.notify = None  # the window's queue drops the marker
+        r.inputs.put(CardScanned(STARTS[0], "scanner", r.clock.now()))
+        t0 = time.monotonic()
+        while not said and time.monotonic() - t0 < 1.0:
+            r.step(block=0.5)
+        assert [v for _, v in said] == ["accepted"]
+        assert MARKER_GRACE <= time.monotonic() - t0 < 0.5
+    finally:
+        r.app.close()
+
+
 def test_a_scan_queued_before_a_touch_is_handled_first(tmp_path):
     from sugarrr_helpers import fruit
 
