@@ -207,3 +207,36 @@ def test_a_second_that_changes_more_than_the_clocks_redraws_the_whole_frame(tmp_
         assert calls == ["whole", "whole", "whole"]
     finally:
         runner.app.close()
+
+
+@pytest.mark.parametrize("size, rotation", [((1024, 600), 0), ((720, 1280), 90), ((800, 480), 180),
+                                            ((720, 1280), 270)])
+def test_a_clock_second_on_a_scaled_or_turned_panel_matches_a_whole_frame(tmp_path, size, rotation):
+    """On a panel the drawing is scaled or turned for, the clocks alone are scaled and
+    turned: the window then shows what a whole frame would, to the filter's rounding."""
+    clock = FakeClock(1000.0)
+    session = Session.start("sugarrr", ["Ana", "Ben"], EventStore(tmp_path / "t.db"), clock)
+    app = App(size=size, rotation=rotation)
+    runner = Runner(session, clock, app=app)
+    try:
+        runner.render(force=True)
+        before = pygame.image.tobytes(app.window, "RGB")
+        calls = []
+        whole = app.show
+        app.show = lambda draw: calls.append("whole") or whole(draw)
+        clock.advance(61.0)
+        runner.render()
+        assert calls == []  # the clocks alone
+        ticked = pygame.image.tobytes(app.window, "RGB")
+        assert ticked != before
+        runner.render(force=True)
+        full = pygame.image.tobytes(app.window, "RGB")
+        # The new digits are on the window (a stale digit would differ from the whole
+        # frame by a full stroke, up to 255), and what differs is the scaling filter's
+        # rounding where each scaled part meets the frame: a few levels of 255.
+        digits = sum(1 for a, b in zip(before, full) if abs(a - b) > 64)  # the digits' strokes that moved
+        differ = [abs(a - b) for a, b in zip(ticked, full)]
+        assert digits > 0
+        assert sum(1 for d in differ if d > 64) < digits / 4, (sum(1 for d in differ if d > 64), digits)
+    finally:
+        app.close()

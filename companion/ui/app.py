@@ -145,13 +145,49 @@ class App:
         pygame.display.flip()
 
     def show_part(self, draw: Callable[[pygame.Surface], list]) -> bool:
-        """Redraw part of the last frame with ``draw`` (it returns the rects it drew) and
-        put just those on the screen: the clocks' second. False, drawing nothing, when
-        the frame is scaled or turned for the panel (then :meth:`show` the whole frame)."""
-        if self.surface is not self.window:
-            return False
-        pygame.display.update(draw(self.surface))
+        """Redraw part of the last frame with ``draw`` (it returns the rects it drew, in
+        the 800x480 drawing) and put just those on the screen: the clocks' second. On a
+        panel the drawing is scaled or turned for, each rect is scaled (with a 4 px margin
+        for the filter, then cut back to the rect) and turned alone: a few hundred pixels
+        instead of the whole frame, the same to within the filter's sub-pixel rounding.
+        Returns True."""
+        rects = draw(self.surface)
+        if self.surface is self.window:
+            pygame.display.update(rects)
+            return True
+        shown, k = [], self.scale
+        for rect in rects:
+            rect = rect.clip(self.surface.get_rect())
+            part = rect.inflate(8, 8).clip(self.surface.get_rect())
+            image = self.surface.subsurface(part)
+            if k != 1:  # scale with a margin, then keep the rect: the filter's edge stays outside
+                image = pygame.transform.smoothscale(image, (round(part.width * k), round(part.height * k)))
+                image = image.subsurface(pygame.Rect(round((rect.x - part.x) * k), round((rect.y - part.y) * k),
+                                                     round(rect.width * k), round(rect.height * k)).clip(image.get_rect()))
+            else:
+                image = image.subsurface(pygame.Rect(rect.x - part.x, rect.y - part.y, rect.width, rect.height))
+            on_panel = pygame.Rect(self.offset[0] + round(rect.x * k), self.offset[1] + round(rect.y * k),
+                                   *image.get_size())
+            if self.rotation:
+                image = pygame.transform.rotate(image, -self.rotation)
+            box = self._to_window(on_panel)
+            self.window.blit(image, box)
+            shown.append(box)
+        pygame.display.update(shown)
         return True
+
+    def _to_window(self, rect: pygame.Rect) -> pygame.Rect:
+        """A rect on the panel (as the players see it) as a rect of the window, which
+        :meth:`frame` turns by ``rotation`` degrees clockwise (the inverse of :meth:`to_screen`)."""
+        w, h = self.panel
+        x, y, rw, rh = rect
+        if self.rotation == 90:
+            return pygame.Rect(h - (y + rh), x, rh, rw)
+        if self.rotation == 180:
+            return pygame.Rect(w - (x + rw), h - (y + rh), rw, rh)
+        if self.rotation == 270:
+            return pygame.Rect(y, w - (x + rw), rh, rw)
+        return pygame.Rect(rect)
 
     def frame(self) -> pygame.Surface:
         """The drawn screen as the panel shows it: scaled, letterboxed and turned."""
