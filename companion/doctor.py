@@ -3,7 +3,7 @@ the command that fixes it. One report for the terminal and the same on the scree
 
 Checks, in the order a person would fix them: the Pi model and OS, the config file, the
 display driver, the touch input devices, I2C (enabled, bus speed) and the tray sensor, the card readers (found,
-openable), GPIO (the chip, the configured pins), the game store (writable), and the
+openable), GPIO (the chip, the configured pins), the game store (writable, and sound by SQLite's quick check), and the
 service (enabled, running). Paths are read under ``root`` (default ``/``), so the tests
 run every check on a made-up Pi.
 
@@ -221,6 +221,12 @@ def check_store(m: Machine, path: str) -> Check:
     while not folder.exists() and folder != folder.parent:
         folder = folder.parent
     if p.exists() and os.access(p, os.W_OK) or not p.exists() and os.access(folder, os.W_OK):
+        if p.exists():
+            damaged = store_damage(p)
+            if damaged:
+                return Check("Game store", "fail", damaged,
+                             f"use a backup copy ([store] path in the config), or move the file aside to start "
+                             f"afresh: mv {path} {path}.damaged")
         return Check("Game store", "ok", f"{path} writable" + ("" if p.exists() else " (made at the first game)"))
     if not p.parent.exists():
         shown = Path(path).parent
@@ -229,6 +235,21 @@ def check_store(m: Machine, path: str) -> Check:
                      "(hardware/install.sh does it; so does the service's first start)")
     return Check("Game store", "fail", f"{path} is not writable by this user",
                  "run doctor as the user that plays: sudo -u companion /opt/companion/venv/bin/companion doctor")
+
+
+def store_damage(path: Path) -> str | None:
+    """What is wrong with the store file at ``path`` (SQLite's ``PRAGMA quick_check``, run
+    read-only), or None when it is sound. A card that lost power mid-write fails here."""
+    from .core.errors import DamagedStore, StoreError
+    from .core.store import EventStore
+
+    try:
+        EventStore(path, readonly=True).close()  # opening runs the quick check
+    except DamagedStore as err:
+        return err.problem
+    except StoreError as err:  # not a store at all, or from a newer companion: the message says which
+        return str(err)
+    return None
 
 
 def check_service(m: Machine) -> Check:
@@ -246,8 +267,10 @@ def check_service(m: Machine) -> Check:
 
 
 def run_checks(config: Path | None, tray: str | None = None, m: Machine | None = None,
-               environ: dict | None = None, open_chip: Callable | None = None) -> list[Check]:
-    """Every check, in the order to fix them. ``tray`` overrides the config's sensor."""
+               environ: dict | None = None, open_chip: Callable | None = None,
+               store: str | None = None) -> list[Check]:
+    """Every check, in the order to fix them. ``tray`` overrides the config's sensor,
+    ``store`` its game store."""
     from .cli.common import DEFAULT_STORE
 
     m = m or Machine()
@@ -260,7 +283,7 @@ def run_checks(config: Path | None, tray: str | None = None, m: Machine | None =
     sensor = tray or cfg["tray"]["sensor"]
     checks += [check_display(m, environ), check_touch(m), check_i2c(m, sensor), check_sensor(sensor, open_chip)]
     checks += check_readers(m, cfg["readers"]["scanners"])
-    checks += [check_gpio(m, cfg["gpio"]), check_store(m, cfg["store"]["path"] or str(DEFAULT_STORE)),
+    checks += [check_gpio(m, cfg["gpio"]), check_store(m, store or cfg["store"]["path"] or str(DEFAULT_STORE)),
                check_service(m)]
     return checks
 
@@ -309,7 +332,7 @@ def cmd_doctor(args) -> int:
     """Print the report (and show or save it as a screen). 0 when nothing needs fixing,
     1 when something does."""
     config = Path(args.config) if args.config else (SYSTEM_CONFIG if SYSTEM_CONFIG.exists() else None)
-    checks = run_checks(config, args.tray)
+    checks = run_checks(config, args.tray, store=getattr(args, "store", None))
     print(report(checks))
     if args.screen or args.png:
         from .ui.app import App

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
 from .core.clock import Clock
+from .core.errors import StoreError
 from .core.events import CardScanned, Touch
 from .devices.scan.normalise import NO_FRAMING, clean_scan
 from .logs import TextLog, counters, json_logger, text_logger  # noqa: F401  (the loop's listeners, re-exported)
@@ -254,8 +255,14 @@ class Runner:
         if self.screen is None:
             if not (self.session.over and command in ("newgame", "history")):
                 return False
-            self.screen = (start.StartFlow(self.session.store) if command == "newgame"
-                           else history.HistoryScreen(self.session.store))
+            try:
+                self.screen = (start.StartFlow(self.session.store) if command == "newgame"
+                               else history.HistoryScreen(self.session.store))
+            except StoreError as err:  # the store was damaged since the game began: say so, stay here
+                print(f"companion: {err}", file=sys.stderr, flush=True)
+                self.session.last_message, self.session.last_ok = (
+                    "The game store cannot be read, so the history and a new game cannot be shown "
+                    "(the log says why).", False)
             return True
         out = self.screen.handle(command)
         if getattr(self.screen, "choice", None) is not None and self.new_session is not None:

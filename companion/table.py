@@ -19,7 +19,7 @@ from typing import Any, Callable
 
 from .core.clock import Clock
 from .core.codes import normalise
-from .core.errors import BadCommand, BadScan, IllegalAction, StoreError
+from .core.errors import BadCommand, BadScan, DamagedStore, IllegalAction, StoreError
 from .core.events import (ButtonPressed, CardScanned, DeviceStatus, GameOver, Input, Revealed, Touch, TurnEnded,
                           Undone)
 from .core.game import TABLE, Game
@@ -289,8 +289,9 @@ class Session:
         try:
             seq = self.store.append(self.game_id, item)  # committed before anything shows it
         except StoreError as err:
-            return Verdict("rejected", f"I could not save that, so it did not count: {err}. "
-                                       "Check the storage card or disk space, then try again.",
+            return Verdict("rejected", _damaged(err, "I could not save that, so it did not count") or
+                           f"I could not save that, so it did not count: {err}. "
+                           "Check the storage card or disk space, then try again.",
                            code=None if secret else code, secret=secret)
         self._unpause(item.t)  # a play ends a pause: the table is playing again
         step = new_state is self.state and not events
@@ -326,7 +327,8 @@ class Session:
         try:
             seq = self.store.append(self.game_id, item)
         except StoreError as err:
-            return Verdict("rejected", f"I could not save the Undo, so nothing was taken back: {err}.")
+            return Verdict("rejected", _damaged(err, "I could not save the Undo, so nothing was taken back")
+                           or f"I could not save the Undo, so nothing was taken back: {err}.")
         event = self._take_back(seq)
         return Verdict("accepted", None, (event,), seq, message=event.message)
 
@@ -347,7 +349,8 @@ class Session:
             try:
                 seq = self.store.append(self.game_id, item)
             except StoreError as err:
-                return Verdict("rejected", f"I could not save that, so the clocks did not change: {err}.")
+                return Verdict("rejected", _damaged(err, "I could not save that, so the clocks did not change")
+                               or f"I could not save that, so the clocks did not change: {err}.")
         if resume:
             self._unpause(item.t)
             return Verdict("accepted", None, (), seq, message=f"Playing again. {self.prompt()}")
@@ -413,6 +416,16 @@ class Session:
                 item = inputs.get_nowait()
             except queue.Empty:
                 return handled
+
+
+def _damaged(err: StoreError, lead: str) -> str | None:
+    """The verdict for a store found damaged mid-game (None for another store problem):
+    short for the table, the whole story (which file, how to go on) in the log."""
+    if not isinstance(err, DamagedStore):
+        return None
+    _log.error("%s", err)
+    return (f"{lead}: the game store is damaged, so nothing more can be saved. "
+            "A grown-up can start afresh with a new store file (the log says how).")
 
 
 def _new_entry(desc: Game) -> Any:

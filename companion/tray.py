@@ -359,6 +359,7 @@ def add_parsers(sub) -> None:
     d.add_argument("--config", help="the config to check (default /etc/companion/companion.toml if it exists, "
                                     "else ~/.config/sugar-companion/config.toml)")
     d.add_argument("--tray", help="check this tray sensor (i2c:N, or emulated) instead of the config's")
+    d.add_argument("--store", help="check this game store file instead of the config's")
     d.add_argument("--png", help="also draw the report as the screen and save it as this PNG")
     d.add_argument("--screen", type=float, metavar="SECONDS", help="also show the report on the screen this long")
     d.set_defaults(func=cmd_full_doctor)

@@ -56,6 +56,8 @@ def cmd_enroll(args) -> int:
         n = enroll(sys.stdin, uids, enrolments, args.game, CARDS, SystemClock(), say)
     except KeyboardInterrupt:
         n = None
+    except StoreError as err:  # the file filled up or was found damaged: the pairs saved so far stay
+        return fail(str(err), 1)
     finally:
         reader.stop()
         if emulator is not None:

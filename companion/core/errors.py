@@ -59,5 +59,13 @@ class StoreError(CompanionError, RuntimeError):
     """The event store cannot be opened, or its contents do not replay."""
 
 
+class DamagedStore(StoreError):
+    """The store's file is damaged (SQLite finds it malformed: a power cut or a failing
+    card). The message says which file, and how to go on: a backup copy, or a fresh file;
+    ``problem`` is its first half (what is wrong) alone."""
+
+    problem: str = ""
+
+
 class DeviceError(CompanionError, OSError):
     """A reader or sensor that cannot be opened or stopped answering."""

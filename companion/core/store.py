@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .errors import StoreError
+from .errors import DamagedStore, StoreError
 from .events import Input, Touch, input_from_dict, input_to_dict  # noqa: F401  (Touch: doctest)
 
 #: The store format this version writes (``PRAGMA user_version``). 0 is a file written
@@ -68,6 +68,14 @@ class GameRecord:
     inputs: int
 
 
+def _corrupt(exc: sqlite3.Error) -> bool:
+    """Is this SQLite's "the file is damaged" (SQLITE_CORRUPT), not a full disk or a lock?"""
+    code = getattr(exc, "sqlite_errorcode", None)
+    if code is not None:
+        return code & 0xFF == sqlite3.SQLITE_CORRUPT
+    return "malformed" in str(exc)
+
+
 class EventStore:
     """An SQLite event store at ``path`` (``":memory:"`` for tests).
 
@@ -90,21 +98,77 @@ class EventStore:
                     Path(self.path).parent.mkdir(parents=True, exist_ok=True)
                 self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
             version = self._version()
+            self._check()
             if exclusive and self.path != ":memory:":
                 self._hold()
             if not readonly:
                 self._db.execute("PRAGMA journal_mode=WAL")
                 self._db.execute("PRAGMA synchronous=FULL")
                 self._upgrade(version)
+        except StoreError:
+            self._close_quietly()
+            raise
         except sqlite3.OperationalError as exc:  # e.g. a read-only file system, a missing folder
+            self._close_quietly()
             raise StoreError(f"cannot open the game store {self.path}: {exc}. Check the folder exists and is "
                              "writable (not a read-only card), or pass --store with another file.") from exc
         except sqlite3.DatabaseError as exc:
+            self._close_quietly()
+            if _corrupt(exc):
+                raise self._damaged(exc) from exc
             raise StoreError(f"{self.path} is not a companion game store ({exc}): "
                              "pass --store with another file") from exc
         except (sqlite3.Error, OSError) as exc:
+            self._close_quietly()
             raise StoreError(f"cannot open the game store {self.path}: {exc}. "
                              "Check the path exists and is writable, or pass --store with another file.") from exc
+
+    def _close_quietly(self) -> None:
+        """Let go of a half-opened file (an open that failed)."""
+        db = getattr(self, "_db", None)
+        if db is not None:
+            try:
+                db.close()
+            except sqlite3.Error:
+                pass
+
+    def _damaged(self, detail: object) -> DamagedStore:
+        """The one-line error for a damaged file: what is wrong, and how to go on."""
+        detail = " ".join(str(detail).split())
+        backups = sorted(Path(self.path).parent.glob(Path(self.path).name + ".*.bak")) \
+            if self.path != ":memory:" else []
+        backup = f" (a copy of an older format is in {backups[-1]})" if backups else ""
+        problem = f"the game store {self.path} is damaged ({detail})"
+        err = DamagedStore(f"{problem}, so its games cannot be read: use a backup copy with --store BACKUP{backup}, "
+                           f"or move the file aside to start afresh: mv {self.path} {self.path}.damaged")
+        err.problem = problem
+        return err
+
+    def _check(self) -> None:
+        """Raise :class:`DamagedStore` unless SQLite's ``quick_check`` finds the file
+        sound (every page readable, every row where its index says). Linear in the file's
+        size: a few milliseconds for a table's years of games."""
+        if self.path == ":memory:":
+            return
+        rows = self._db.execute("PRAGMA quick_check(1)").fetchall()
+        if [r[0] for r in rows] != ["ok"]:
+            found = " ".join(line.strip() for line in str(rows[0][0] if rows else "no answer").splitlines()
+                             if line.strip() and not line.startswith("***"))
+            raise self._damaged(f"SQLite's check found: {found}")
+
+    @contextmanager
+    def _reading(self):
+        """Read under the store's lock: an SQLite error (a file damaged since it was
+        opened) or a row that does not decode becomes a :class:`StoreError`."""
+        with self._lock:
+            try:
+                yield self._db
+            except sqlite3.Error as exc:
+                if _corrupt(exc):
+                    raise self._damaged(exc) from exc
+                raise StoreError(f"could not read the game store {self.path}: {exc}") from exc
+            except (ValueError, KeyError, TypeError) as exc:  # a stored row that is not JSON of an input
+                raise self._damaged(f"a stored row does not read back: {exc}") from exc
 
     def _hold(self) -> None:
         """Take the store for one running table (an advisory ``flock`` on the file, let go
@@ -197,6 +261,8 @@ class EventStore:
                         self._db.execute("ROLLBACK")
                 except sqlite3.Error:
                     pass  # the connection itself is gone; nothing was committed
+                if _corrupt(exc):
+                    raise self._damaged(exc) from exc
                 raise StoreError(f"could not save to the game store {self.path}: {exc}") from exc
 
     def _write(self, sql: str, args: tuple) -> sqlite3.Cursor:
@@ -224,18 +290,14 @@ class EventStore:
 
     def query(self, sql: str, args: tuple = ()) -> list[tuple]:
         """Rows of a read-only query on the store's connection (under its lock)."""
-        with self._lock:
-            try:
-                return self._db.execute(sql, args).fetchall()
-            except sqlite3.Error as exc:
-                raise StoreError(f"could not read the game store {self.path}: {exc}") from exc
+        with self._reading() as db:
+            return db.execute(sql, args).fetchall()
 
     def inputs(self, game_id: int) -> list[Input]:
         """Every stored input of a game, in the order accepted."""
-        with self._lock:
-            rows = self._db.execute("SELECT payload FROM inputs WHERE game_id = ? ORDER BY seq",
-                                    (game_id,)).fetchall()
-        return [input_from_dict(json.loads(p)) for (p,) in rows]
+        with self._reading() as db:
+            rows = db.execute("SELECT payload FROM inputs WHERE game_id = ? ORDER BY seq", (game_id,)).fetchall()
+            return [input_from_dict(json.loads(p)) for (p,) in rows]
 
     def finish(self, game_id: int, finished: float, result: dict[str, Any]) -> None:
         """Mark a game finished with its outcome (a JSON-ready dict)."""
@@ -249,13 +311,13 @@ class EventStore:
 
     def games(self) -> list[GameRecord]:
         """Every game, newest first."""
-        with self._lock:
-            rows = self._db.execute(
+        with self._reading() as db:
+            rows = db.execute(
                 "SELECT g.id, g.game, g.players, g.started, g.finished, g.result, g.config, "
                 "(SELECT COUNT(*) FROM inputs i WHERE i.game_id = g.id) "
                 "FROM games g ORDER BY g.id DESC").fetchall()
-        return [GameRecord(r[0], r[1], tuple(json.loads(r[2])), r[3], r[4],
-                           json.loads(r[5]) if r[5] else None, json.loads(r[6]), r[7]) for r in rows]
+            return [GameRecord(r[0], r[1], tuple(json.loads(r[2])), r[3], r[4],
+                               json.loads(r[5]) if r[5] else None, json.loads(r[6]), r[7]) for r in rows]
 
     def unfinished(self, game: str | None = None) -> GameRecord | None:
         """The newest unfinished game (of ``game`` when given), or None."""
