@@ -131,8 +131,9 @@ class TraceWriter:
     Thread-safe: device threads call :meth:`bytes`, :meth:`key` and :meth:`tag` directly.
 
     Times are seconds from ``t0`` (the session clock's start), never decreasing. The header
-    keeps ``t0`` and the store's ``game_id``: when ``path`` already holds the trace of the
-    same game (same game, players and ``game_id``; the daemon restarted and resumed it),
+    keeps ``t0``, the store's ``game_id`` and the ``store`` file: when ``path`` already holds
+    the trace of the same game (same game, players, ``game_id`` and ``store``; the daemon
+    restarted and resumed it),
     the trace is **appended to** instead of started afresh: a line cut short by the crash
     is dropped, a ``restart`` record is written, and times continue from the first
     ``t0``, so one file replays the whole game (:attr:`appended` is then True). Any other
@@ -140,7 +141,7 @@ class TraceWriter:
     """
 
     def __init__(self, path: str | Path, game: str, players: list[str], t0: float, options: dict | None = None,
-                 game_id: int | None = None):
+                 game_id: int | None = None, store: str | None = None):
         self._lock = threading.Lock()
         self._last = 0.0
         header = {"trace": TRACE_VERSION, "game": game, "players": list(players)}
@@ -148,6 +149,8 @@ class TraceWriter:
             header["options"] = dict(options)
         if game_id is not None:
             header["game_id"] = game_id
+        if store is not None:
+            header["store"] = store
         previous = _same_game(path, header) if game_id is not None else None
         self.appended = previous is not None
         if previous is not None:
@@ -194,6 +197,24 @@ class TraceWriter:
             self._file.close()
 
 
+def written_by_us(path: str | Path) -> bool:
+    """Does the file at ``path`` hold a trace (its first line a header with ``"trace"``)
+    or nothing at all? ``run --record`` writes over only such a file, never another."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(65536)
+    except OSError:
+        return False
+    lines = [line for line in head.split(b"\n") if line.strip() and not line.lstrip().startswith(b"#")]
+    if not lines:
+        return not head.strip()  # an empty file (made by touch or mktemp) is fine to write
+    try:
+        first = json.loads(lines[0].decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        return False
+    return isinstance(first, dict) and "trace" in first
+
+
 def _same_game(path: str | Path, header: dict) -> tuple[float, float] | None:
     """``(t0, last t)`` of the trace at ``path`` when it records the game ``header``
     describes, after cutting off a last line the crash left unfinished; else None."""
@@ -213,7 +234,7 @@ def _same_game(path: str | Path, header: dict) -> tuple[float, float] | None:
                     if not line.lstrip().startswith("#")), default=0.0)
     except (IndexError, ValueError, TypeError, AttributeError):
         return None
-    same = all(old.get(k) == header.get(k) for k in ("trace", "game", "players", "game_id"))
+    same = all(old.get(k) == header.get(k) for k in ("trace", "game", "players", "game_id", "store"))
     if not same or not isinstance(old.get("t0"), (int, float)):
         return None
     return float(old["t0"]), last

@@ -52,6 +52,24 @@ def _options(args) -> dict | str:
         return str(err)
 
 
+def _record_problem(record: Path, store: Path) -> str | None:
+    """Why ``--record`` must not write to ``record`` (None when it may): it is the store
+    (however named: a link, another spelling), or a file that is not a trace of ours."""
+    from ..trace import written_by_us
+
+    try:
+        same = record.resolve() == store.resolve() or (record.exists() and store.exists()
+                                                         and record.samefile(store))
+    except OSError:
+        same = False
+    if same:
+        return f"--record {record} is the game store (--store {store}): give the trace another file name"
+    if record.exists() and not written_by_us(record):
+        return (f"--record {record} already exists and is not a trace: give a new file name "
+                "(only a trace written by --record is added to or replaced)")
+    return None
+
+
 def _record_taps(record, name: str) -> dict:
     """The taps that put a keyboard-mode or NFC reader's reads in the ``--record`` trace."""
     if record is None:
@@ -86,6 +104,10 @@ def cmd_run(args) -> int:
     game_given = game_given or args.game != game_choices()[0]
     if args.record and (Path(args.record).is_dir() or not Path(args.record).parent.is_dir()):
         return fail(f"--record {args.record}: not a file in a folder that exists")
+    if args.record:
+        problem = _record_problem(Path(args.record), Path(args.store))
+        if problem:
+            return fail(problem)
     names = _names(args)
     if isinstance(names, str):
         return fail(names)
@@ -206,7 +228,8 @@ def cmd_run(args) -> int:
             stored = next((g.config for g in store.games() if g.id == session.game_id), {})
             try:
                 record = TraceWriter(args.record, args.game, list(session.state.players), clock.now(),
-                                     stored or None, game_id=session.game_id)
+                                     stored or None, game_id=session.game_id,
+                                     store=str(Path(args.store).resolve()))
             except OSError as err:
                 return fail(f"cannot write the record {args.record}: {err.strerror or err}")
             stack.callback(record.close)
@@ -388,7 +411,10 @@ def add_parsers(sub) -> None:
                    help="degrees the picture is turned clockwise on the panel (90 or 270 for a portrait panel)")
     r.add_argument("--log-format", choices=["text", "json"], default="text", help="text (default) or json lines")
     r.add_argument("--store", default=str(DEFAULT_STORE), help="the game database (default: %(default)s)")
-    r.add_argument("--record", help="write what the devices sent as a trace file")
+    r.add_argument("--record", metavar="FILE",
+                   help="write what the devices sent as a trace file (docs/trace-format.md). A trace of the "
+                        "same game, resumed, is added to; another trace is replaced; any other existing file "
+                        "is refused")
     r.add_argument("--new-game", action="store_true", help="set an unfinished game aside and start a new one")
     r.add_argument("--tap-off", type=float, default=1.0, help="seconds in which the same code again is ignored")
     r.add_argument("--config", help="settings file (default ~/.config/sugar-companion/config.toml; "
