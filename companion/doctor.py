@@ -13,9 +13,11 @@ will not work until fixed) or ``skip`` (not configured, nothing to check).
 
 from __future__ import annotations
 
+import math
 import os
 import shutil
 import subprocess
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
@@ -331,6 +333,10 @@ def draw_report(surface, checks: list[Check]) -> list:
 def cmd_doctor(args) -> int:
     """Print the report (and show or save it as a screen). 0 when nothing needs fixing,
     1 when something does."""
+    if args.screen is not None and not (math.isfinite(args.screen) and 0 < args.screen <= 3600):
+        print("companion: --screen is how many seconds to show the report, above 0 and at most 3600",
+              file=sys.stderr)
+        return 2
     config = Path(args.config) if args.config else (SYSTEM_CONFIG if SYSTEM_CONFIG.exists() else None)
     checks = run_checks(config, args.tray, store=getattr(args, "store", None))
     print(report(checks))

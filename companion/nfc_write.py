@@ -8,7 +8,7 @@ import time
 
 import serial
 
-from .core.codes import game_of, normalise
+from .core.codes import ALPHABET, CODE_LENGTH, game_of, normalise
 from .core.errors import BadScan
 from .devices.scan.pn532 import NdefError, Pn532, Pn532Error, TagError
 
@@ -24,14 +24,25 @@ def lookup_cards(code: str) -> dict:
     return desc.module("cards").CARDS
 
 
+def typed_code_problem(code: str) -> str:
+    """Why a typed ``code`` (normalised) is not a card code, in words for the person who
+    typed it: nothing was scanned, so no "scan it again"."""
+    shown = repr(code) if len(code) <= 20 else repr(code[:20] + "...")
+    if len(code) != CODE_LENGTH or any(ch not in ALPHABET for ch in code):
+        return (f"{shown} is not a card code: a code is {CODE_LENGTH} letters and digits, such as SRS71M "
+                "(`companion cards GAME` lists every card's code)")
+    return (f"{shown} is not a card code: its last character does not match the rest (a typing mistake?); "
+            "`companion cards GAME` lists every card's code")
+
+
 def write_code(port_path: str, code: str, wait: float = 30.0, say=print) -> int:
     """Wait up to ``wait`` seconds for a sticker and write ``code`` to it. Returns an exit
     status: 0 written and verified, 1 reader or sticker problem, 2 a bad code."""
     code = normalise(code)
     try:
         known = code in lookup_cards(code)
-    except BadScan as err:
-        say(f"companion: {code} is not a card code: {err.message}")
+    except BadScan:
+        say(f"companion: {typed_code_problem(code)}")
         return 2
     if not known:
         say(f"companion: {code} is not a card of any game I know: check it with `companion cards`")

@@ -20,12 +20,25 @@ characters appear as JSON escapes. Blank lines and lines starting with ``#`` are
 from __future__ import annotations
 
 import json
+import math
+import re
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
 TRACE_VERSION = 1
+
+
+#: The device names a trace may hold (what ``run --record`` writes): a reader, a second
+#: or third reader (``scanner2``...), lines typed under ``--simulate``, the tray sensor, an
+#: NFC reader. A digit after a name numbers one of several.
+DEVICES = ("scanner", "scanner2", "...", "keyboard", "tray", "nfc")
+_DEVICE = re.compile(r"(scanner|tray|nfc)[0-9]{0,2}|keyboard")
+
+
+def _known_device(name: object) -> bool:
+    return isinstance(name, str) and _DEVICE.fullmatch(name) is not None
 
 
 class TraceError(ValueError):
@@ -74,7 +87,11 @@ def read(path: str | Path) -> Trace:
         if not line.strip() or line.lstrip().startswith("#"):
             continue
         try:
-            obj = json.loads(line)
+            try:
+                obj = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise ValueError(f"not a JSON record ({exc.msg.lower()} at character {exc.colno}): each line is "
+                                 "one JSON object, e.g. {\"t\": 9.5, \"touch\": \"done\"}") from None
             if header is None:
                 if not isinstance(obj, dict) or obj.get("trace") != TRACE_VERSION:
                     raise ValueError(f"the first line must be a header with \"trace\": {TRACE_VERSION}")
@@ -82,7 +99,16 @@ def read(path: str | Path) -> Trace:
                 continue
             if not isinstance(obj, dict):
                 raise ValueError("a record must be a JSON object")
-            t = float(obj["t"])
+            if "t" not in obj:
+                raise ValueError("a record needs \"t\": its time in seconds from the start, "
+                                 "e.g. {\"t\": 9.5, \"touch\": \"done\"}")
+            t = obj["t"]
+            if isinstance(t, bool) or not isinstance(t, (int, float)) or not math.isfinite(t):
+                raise ValueError(f"\"t\" must be a number of seconds from the start, not {json.dumps(t)}")
+            t = float(t)
+            if "device" in obj and not _known_device(obj["device"]):
+                raise ValueError(f"unknown device {json.dumps(obj['device'])}: a trace's devices are "
+                                 f"{', '.join(DEVICES)} (see docs/trace-format.md)")
             if t < last_t:
                 raise ValueError(f"time goes backwards ({t} after {last_t})")
             last_t = t

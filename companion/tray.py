@@ -296,7 +296,7 @@ def cmd_tilt_record(args) -> int:
     from .devices.accel import AccelError
 
     if not (math.isfinite(args.seconds) and 0 < args.seconds <= 24 * 3600):
-        print("companion: --seconds must be more than 0", file=sys.stderr)
+        print("companion: --seconds is how long to record, above 0 and at most 86400 (24 hours)", file=sys.stderr)
         return 2
     problem = _writable(args.file)
     if problem:

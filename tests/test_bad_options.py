@@ -74,3 +74,103 @@ def test_record_may_replace_a_trace_or_fill_an_empty_file(tmp_path):
 def test_record_help_says_what_happens_to_an_existing_file():
     out = " ".join(companion("run", "--help").stdout.split())
     assert "added to" in out and "replaced" in out and "other existing file is refused" in out
+
+
+# ---------------------------------------------------------------- timers
+
+@pytest.mark.parametrize("option, value, words", [
+    ("--turn-limit", "inf", "--turn-limit is seconds per turn, above 0 and at most 86400 (24 hours), not inf"),
+    ("--turn-limit", "nan", "--turn-limit is seconds per turn"),
+    ("--turn-limit", "86401", "--turn-limit is seconds per turn"),
+    ("--chess-clock", "1e308", "--chess-clock is minutes per player, above 0 and at most 1440 (24 hours), not 1e+308"),
+    ("--chess-clock", "-1", "--chess-clock is minutes per player, above 0 and at most 1440 (24 hours), not -1"),
+    ("--chess-clock", "0", "--chess-clock is minutes per player"),
+    ("--bid-seconds", "inf", "--bid-seconds is seconds for each bid, above 0 and at most 86400 (24 hours), not inf"),
+])
+def test_a_timer_that_is_not_a_number_of_seconds_up_to_a_day_is_refused_naming_only_its_option(
+        tmp_path, option, value, words):
+    proc = run_headless(tmp_path / "t.db", option, value, stdin="SRS215\n")
+    refused(proc, words)
+    others = {"--turn-limit", "--chess-clock", "--bid-seconds"} - {option}
+    assert not any(o in proc.stderr for o in others)
+    assert not (tmp_path / "t.db").exists()
+
+
+def test_a_day_long_timer_is_allowed(tmp_path):
+    proc = run_headless(tmp_path / "t.db", "--turn-limit", "86400", "--chess-clock", "1440", stdin="SRS215\n")
+    assert proc.returncode == 0, proc.stderr
+
+
+@pytest.mark.parametrize("line, words", [
+    ("turn_limit = inf", "turn_limit"),
+    ("turn_limit = nan", "turn_limit"),
+    ("turn_limit = 1e308", "turn_limit"),
+    ("chess_clock = 1e308", "chess_clock"),
+    ("chess_clock = 1441", "chess_clock"),
+])
+def test_a_config_timer_that_is_not_finite_or_over_a_day_is_refused(tmp_path, line, words):
+    from companion.config import ConfigError, parse
+    import tomllib
+
+    with pytest.raises(ConfigError, match=words):
+        parse(tomllib.loads(f"[timers]\n{line}\n"), "companion.toml")
+    config = tmp_path / "companion.toml"
+    config.write_text(f"[timers]\n{line}\n")
+    proc = run_headless(tmp_path / "t.db", "--config", str(config))
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr and words in proc.stderr
+
+
+# ---------------------------------------------------------------- traces
+
+HEADER = '{"trace": 1, "game": "sugarrr", "players": ["A", "B"]}\n'
+
+
+@pytest.mark.parametrize("record, words", [
+    ('{"t": 1e309, "touch": "done"}', 'line 2: "t" must be a number of seconds from the start, not Infinity'),
+    ('{"t": NaN, "touch": "done"}', 'line 2: "t" must be a number of seconds from the start, not NaN'),
+    ('{"t": -Infinity, "touch": "done"}', 'line 2: "t" must be a number'),
+    ('{"t": "9", "touch": "done"}', 'line 2: "t" must be a number of seconds from the start, not "9"'),
+    ('{"touch": "done"}', 'line 2: a record needs "t"'),
+    ('{"t": 1, "device": "toaster", "data": "SRS215\\r"}', 'line 2: unknown device "toaster"'),
+    ('{"t": 1, "device": "toaster", "touch": "done"}', 'line 2: unknown device "toaster"'),
+    ("oops", "line 2: not a JSON record (expecting value at character 1)"),
+])
+def test_a_bad_trace_record_is_refused_with_its_line_in_words(tmp_path, record, words):
+    path = tmp_path / "bad.trace"
+    path.write_text(HEADER + record + "\n")
+    refused(companion("replay", str(path)), f"{path}, {words}")
+
+
+def test_a_trace_that_is_not_json_at_all_says_so_in_words(tmp_path):
+    path = tmp_path / "bad.trace"
+    path.write_text("\n")
+    path.write_text("hello\n")
+    proc = companion("replay", str(path))
+    refused(proc, f"{path}, line 1: not a JSON record (expecting value at character 1)")
+    assert "Expecting value: line 1 column 1 (char 0)" not in proc.stderr
+
+
+def test_every_device_run_record_writes_is_read_back(tmp_path):
+    from companion.trace import read
+
+    path = tmp_path / "ok.trace"
+    path.write_text(HEADER + "".join(
+        f'{{"t": {i}, "device": "{d}", "data": "x"}}\n'
+        for i, d in enumerate(("scanner", "scanner2", "scanner12", "keyboard", "nfc", "tray"), 1)))
+    assert [r.device for r in read(path).records] == ["scanner", "scanner2", "scanner12", "keyboard", "nfc", "tray"]
+
+
+# ---------------------------------------------------------------- nfc write
+
+@pytest.mark.parametrize("code, words", [
+    ("BAD CODE!", "'BAD CODE!' is not a card code: a code is 6 letters and digits, such as SRS71M"),
+    ("SRS71N", "'SRS71N' is not a card code: its last character does not match"),
+])
+def test_nfc_write_of_a_bad_code_says_what_a_code_looks_like_not_to_scan_again(code, words):
+    proc = companion("nfc", "write", code, "--nfc", "/dev/null")
+    refused(proc, words)
+    assert "scan" not in proc.stderr.lower() and proc.stdout == ""
+
+
+def test_doctor_screen_for_ever_is_refused_not_a_crash():
+    refused(companion("doctor", "--screen", "inf"), "--screen is how many seconds")

@@ -72,7 +72,10 @@ def cmd_nfc_write(args) -> int:
 
     if not (math.isfinite(args.wait) and 0 < args.wait <= 3600):
         return fail("--wait is in seconds, from 1 to 3600")
-    return write_code(args.nfc, args.code, args.wait)
+    def say(line: str) -> None:  # problems on stderr, progress on stdout
+        print(line, file=sys.stderr if line.startswith("companion: ") else sys.stdout, flush=True)
+
+    return write_code(args.nfc, args.code, args.wait, say=say)
 
 
 

@@ -6,6 +6,7 @@ any exit."""
 from __future__ import annotations
 
 import json
+import math
 import signal
 import sys
 import threading
@@ -35,6 +36,22 @@ def _names(args) -> list[str] | str:
     if any(len(n) > NAME_MAX for n in names):
         return f"--names: a name is at most {NAME_MAX} characters"
     return names
+
+
+#: The longest a timer may be set to: 24 hours, in each option's own unit.
+TIMER_LIMITS = {"turn_limit": ("--turn-limit", "seconds per turn", 24 * 3600),
+                "chess_clock": ("--chess-clock", "minutes per player", 24 * 60),
+                "bid_seconds": ("--bid-seconds", "seconds for each bid", 24 * 3600)}
+
+
+def _timer_problem(args) -> str | None:
+    """The first timer option given out of range (not a number above 0 and at most 24
+    hours), in the unit the user typed it in; None when all are fine."""
+    for name, (flag, unit, most) in TIMER_LIMITS.items():
+        value = getattr(args, name, None)
+        if value is not None and not (math.isfinite(value) and 0 < value <= most):
+            return f"{flag} is {unit}, above 0 and at most {most} (24 hours), not {value:g}"
+    return None
 
 
 def _options(args) -> dict | str:
@@ -124,11 +141,14 @@ def cmd_run(args) -> int:
         theme.use(args.theme)
     from ..ui.timers import Timers
 
+    problem = _timer_problem(args)
+    if problem:
+        return fail(problem)
     try:
         timers = Timers(limit=args.turn_limit, at_zero=args.at_zero,
                         bank=args.chess_clock * 60 if args.chess_clock is not None else None, bid=args.bid_seconds)
     except ValueError as err:
-        return fail(f"--turn-limit/--chess-clock/--bid-seconds: {err}")
+        return fail(str(err))
     # Every reader and the tray are checked before the store is touched, so a typo never
     # leaves a new game behind or sets one aside.
     try:
