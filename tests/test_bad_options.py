@@ -174,3 +174,33 @@ def test_nfc_write_of_a_bad_code_says_what_a_code_looks_like_not_to_scan_again(c
 
 def test_doctor_screen_for_ever_is_refused_not_a_crash():
     refused(companion("doctor", "--screen", "inf"), "--screen is how many seconds")
+
+
+# ---------------------------------------------------------------- --help
+
+def _parsers(parser: argparse.ArgumentParser, name: str = "companion"):
+    """Every parser of the CLI, with the command that reaches it."""
+    yield name, parser
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sub_name, sub in action.choices.items():
+                yield from _parsers(sub, f"{name} {sub_name}")
+
+
+def test_every_option_of_every_command_has_a_help_line():
+    from companion.cli import build_parser
+
+    missing = []
+    seen = 0
+    for name, parser in _parsers(build_parser()):
+        for action in parser._actions:
+            if isinstance(action, argparse._HelpAction):
+                continue
+            seen += 1
+            label = "/".join(action.option_strings) or action.dest
+            if not (action.help or "").strip() or action.help == argparse.SUPPRESS:
+                missing.append(f"{name} {label}")
+            if isinstance(action, argparse._SubParsersAction):  # each command in the list has a line too
+                missing += [f"{name} {c.dest}" for c in action._choices_actions if not (c.help or "").strip()]
+    assert seen > 80  # every command's options were walked
+    assert missing == []

@@ -24,7 +24,8 @@ def _version() -> str:
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="companion", description="Sugar Table Companion: checks plays and keeps score.")
     p.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
-    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND",
+                           help="one of these (companion COMMAND --help for its options):")
     play.add_parsers(sub)
     replay.add_parsers(sub)
     cards.add_parsers(sub)

@@ -87,7 +87,8 @@ def add_parsers(sub) -> None:
     en.set_defaults(func=cmd_enroll)
 
     nf = sub.add_parser("nfc", help="write a card code onto an NFC sticker")
-    nsub = nf.add_subparsers(dest="nfc_command", required=True)
+    nsub = nf.add_subparsers(dest="nfc_command", required=True, metavar="COMMAND",
+                             help="write (the only one so far)")
     nw = nsub.add_parser("write", help="write CODE as an NDEF text record, then read it back")
     nw.add_argument("code", help="the card code, e.g. SRS71M")
     nw.add_argument("--nfc", required=True, help="the PN532's serial port (/dev/serial/by-id/...)")
