@@ -105,6 +105,9 @@ def _option_key(option) -> "Key":
 
 _PIN = "a BCM GPIO number from 2 to 27 (GPIO17 is pin 11 on the header), or leave the key out for none"
 
+#: Keys holding a file path, where a leading ``~`` is the home folder.
+_PATHS = ("path", "calibration")
+
 KEYS: tuple[Key, ...] = (
     Key("game", "game", next(iter(GAMES)), lambda v: v in GAMES, "one of " + _quoted(GAMES)),
     Key("game", "names", [], _is_names,
@@ -122,14 +125,15 @@ KEYS: tuple[Key, ...] = (
     Key("timers", "chess_clock", None, lambda v: _is_number(v) and 0 < v <= 24 * 60,
         "minutes per player, above 0 and at most 1440 (24 hours), or leave it out for no chess clock"),
     Key("store", "path", None, lambda v: isinstance(v, str) and v.startswith("/") and not v.endswith("/"),
-        'an absolute file path such as "/var/lib/companion/table.db", or leave it out'),
+        'an absolute file path such as "/var/lib/companion/table.db" (or "~/table.db"), or leave it out'),
     Key("readers", "scanners", [], lambda v: isinstance(v, list) and all(_is_reader(s) for s in v),
         'a list of "KIND:PATH[@SEAT]" with KIND serial, hid or nfc, e.g. ["serial:/dev/sugar-companion/scanner-1"]'),
     Key("readers", "tap_off", 1.0, lambda v: _is_number(v) and 0 <= v < 60, "seconds, from 0 up to 60"),
     Key("tray", "sensor", None, lambda v: isinstance(v, str) and (v == "emulated" or (v.startswith("i2c:") and v[4:].isdigit())),
         '"i2c:1" (I2C bus 1, pins 3 and 5), "emulated", or leave it out for no tray sensor'),
     Key("tray", "calibration", None, lambda v: isinstance(v, str) and v.startswith("/"),
-        "an absolute file path, or leave it out for ~/.config/sugar-companion/calibration.toml"),
+        "an absolute file path (~ for the home folder), or leave it out for "
+        "~/.config/sugar-companion/calibration.toml"),
     Key("gpio", "confirm", None, _is_pin, _PIN),
     Key("gpio", "undo", None, _is_pin, _PIN),
     Key("gpio", "buzzer", None, _is_pin, _PIN),
@@ -182,6 +186,8 @@ def parse(data: dict, source: str) -> dict[str, dict[str, Any]]:
             out[key.section][key.name] = list(key.default) if isinstance(key.default, list) else key.default
             continue
         value = table[key.name]
+        if key.name in _PATHS and isinstance(value, str):
+            value = os.path.expanduser(value)  # "~/table.db": this user's home
         if not key.check(value):
             raise ConfigError(f"{source}: [{key.section}] {key.name} = {_show(value)}: allowed values are {key.allowed}")
         out[key.section][key.name] = float(value) if key.name in ("tap_off", "bounce") else value

@@ -332,27 +332,29 @@ def cmd_tilt_record(args) -> int:
 
 def add_parsers(sub) -> None:
     """Add ``calibrate``, ``tilt`` and ``doctor`` to the CLI's subparsers."""
+    from .cli.common import user_path
+
     c = sub.add_parser("calibrate", help="guided tray calibration: level, then each seat")
     c.add_argument("--seats", type=int, default=4, choices=range(2, 7), metavar="N",
                    help="how many seats around the tray, from 2 to 6 (default 4): each is tilted toward in turn")
     c.add_argument("--tray", default="i2c:1", help="i2c:N, or emulated (a scripted run-through)")
-    c.add_argument("--out", help="where to save (default ~/.config/sugar-companion/calibration.toml)")
+    c.add_argument("--out", type=user_path, help="where to save (default ~/.config/sugar-companion/calibration.toml)")
     c.add_argument("--timeout", type=float, default=120.0, help="seconds before giving up")
     c.add_argument("--screen", action="store_true", help="also show the steps on the touchscreen")
-    c.add_argument("--screen-png", help="save the last calibration screen as this PNG (implies --screen)")
+    c.add_argument("--screen-png", type=user_path, help="save the last calibration screen as this PNG (implies --screen)")
     c.set_defaults(func=cmd_calibrate)
 
     t = sub.add_parser("tilt", help="record or analyze tray motion")
     tsub = t.add_subparsers(dest="tilt_command", required=True, metavar="COMMAND",
                             help="record (the sensor to a file) or analyze (a recorded file)")
     a = tsub.add_parser("analyze", help="run the tilt detector over a CSV of t,ax,ay,az")
-    a.add_argument("file", help="a CSV with one sample per line: t (seconds), ax, ay, az (g), as tilt record writes")
-    a.add_argument("--calibration", metavar="FILE",
+    a.add_argument("file", type=user_path, help="a CSV with one sample per line: t (seconds), ax, ay, az (g), as tilt record writes")
+    a.add_argument("--calibration", metavar="FILE", type=user_path,
                    help="the calibration to use (as companion calibrate saves it; default: sensor flat, "
                         "X toward seat 1)")
     a.add_argument("--json", action="store_true", help="print each tilt found as a JSON object, one per line")
     r = tsub.add_parser("record", help="record the sensor to a CSV")
-    r.add_argument("file", help="the CSV to write: t (seconds), ax, ay, az (g), one sample per line")
+    r.add_argument("file", type=user_path, help="the CSV to write: t (seconds), ax, ay, az (g), one sample per line")
     r.add_argument("--seconds", type=float, default=10.0, help="how long to record (default 10)")
     r.add_argument("--tray", default="i2c:1", help="the sensor: i2c:N (default i2c:1), or emulated")
     t.set_defaults(func=cmd_tilt)
@@ -360,10 +362,10 @@ def add_parsers(sub) -> None:
     from .doctor import cmd_doctor as cmd_full_doctor
 
     d = sub.add_parser("doctor", help="check everything the table needs, with the fix for each problem")
-    d.add_argument("--config", help="the config to check (default /etc/companion/companion.toml if it exists, "
+    d.add_argument("--config", type=user_path, help="the config to check (default /etc/companion/companion.toml if it exists, "
                                     "else ~/.config/sugar-companion/config.toml)")
     d.add_argument("--tray", help="check this tray sensor (i2c:N, or emulated) instead of the config's")
-    d.add_argument("--store", help="check this game store file instead of the config's")
-    d.add_argument("--png", help="also draw the report as the screen and save it as this PNG")
+    d.add_argument("--store", type=user_path, help="check this game store file instead of the config's")
+    d.add_argument("--png", type=user_path, help="also draw the report as the screen and save it as this PNG")
     d.add_argument("--screen", type=float, metavar="SECONDS", help="also show the report on the screen this long")
     d.set_defaults(func=cmd_full_doctor)

@@ -204,3 +204,57 @@ def test_every_option_of_every_command_has_a_help_line():
                 missing += [f"{name} {c.dest}" for c in action._choices_actions if not (c.help or "").strip()]
     assert seen > 80  # every command's options were walked
     assert missing == []
+
+
+# ---------------------------------------------------------------- ~ in paths
+
+def test_a_quoted_tilde_in_store_record_and_config_paths_is_the_home_folder(tmp_path):
+    home = tmp_path / "home"
+    home.mkdir()
+    work = tmp_path / "work"
+    work.mkdir()
+    (home / "companion.toml").write_text('[game]\nnames = ["A", "B"]\n')
+    proc = subprocess.run([sys.executable, "-m", "companion.cli", "run", "--headless", "--simulate",
+                           "--store", "~/q.db", "--record", "~/q.trace", "--config", "~/companion.toml"],
+                          input="SRS215\n", capture_output=True, text=True, timeout=60, cwd=work,
+                          env={**os.environ, "HOME": str(home), "SDL_VIDEODRIVER": "dummy"})
+    assert proc.returncode == 0, proc.stderr
+    assert (home / "q.db").exists() and (home / "q.trace").exists()
+    assert not (work / "~").exists()
+    hist = subprocess.run([sys.executable, "-m", "companion.cli", "history", "--store", "~/q.db", "--json"],
+                          capture_output=True, text=True, timeout=60, cwd=work, env={**os.environ, "HOME": str(home)})
+    assert [g["players"] for g in json.loads(hist.stdout)] == [["A", "B"]]
+
+
+def test_every_path_option_expands_a_tilde(monkeypatch, tmp_path):
+    from companion.cli import build_parser
+
+    monkeypatch.setenv("HOME", str(tmp_path))
+    p = build_parser()
+    cases = [
+        (["run", "--store", "~/a.db", "--record", "~/a.trace", "--config", "~/c.toml"], ("store", "record", "config")),
+        (["history", "--store", "~/a.db"], ("store",)),
+        (["enroll", "sugarrr", "--nfc", "emulated", "--store", "~/a.db"], ("store",)),
+        (["replay", "~/a.trace", "--out", "~/out"], ("trace", "out")),
+        (["demo", "--out", "~/out"], ("out",)),
+        (["score", "sugarrr", "~/hands.txt"], ("file",)),
+        (["labels", "sugarrr", "--out", "~/l.pdf"], ("out",)),
+        (["screenshots", "--out", "~/shots"], ("out",)),
+        (["calibrate", "--out", "~/cal.toml", "--screen-png", "~/cal.png"], ("out", "screen_png")),
+        (["tilt", "analyze", "~/t.csv", "--calibration", "~/cal.toml"], ("file", "calibration")),
+        (["tilt", "record", "~/t.csv"], ("file",)),
+        (["doctor", "--config", "~/c.toml", "--store", "~/a.db", "--png", "~/d.png"], ("config", "store", "png")),
+    ]
+    for argv, names in cases:
+        args = p.parse_args(argv)
+        for name in names:
+            assert getattr(args, name).startswith(str(tmp_path) + "/"), (argv, name)
+
+
+def test_a_tilde_in_the_configs_store_path_is_the_home_folder(monkeypatch, tmp_path):
+    from companion.config import parse
+
+    monkeypatch.setenv("HOME", str(tmp_path))
+    cfg = parse({"store": {"path": "~/table.db"}, "tray": {"calibration": "~/cal.toml"}}, "companion.toml")
+    assert cfg["store"]["path"] == str(tmp_path / "table.db")
+    assert cfg["tray"]["calibration"] == str(tmp_path / "cal.toml")

@@ -8,7 +8,7 @@ import json
 from ..core.catalogue import lookup
 from ..core.errors import BadScan
 from ..core.game import Game, NoCards
-from .common import DEVICE, fail, game, game_choices, read_text
+from .common import DEVICE, fail, game, game_choices, read_text, user_path
 
 
 def cmd_cards(args) -> int:
@@ -120,13 +120,13 @@ def add_parsers(sub) -> None:
 
     s = sub.add_parser("score", help="score the cards each player holds")
     s.add_argument("game", choices=games, help="the game")
-    s.add_argument("file", nargs="?", default="-", help="lines of 'NAME: CODE CODE ...'; - for stdin (default)")
+    s.add_argument("file", nargs="?", default="-", type=user_path, help="lines of 'NAME: CODE CODE ...'; - for stdin (default)")
     s.add_argument("--json", action="store_true", help="print the result as JSON")
     s.set_defaults(func=cmd_score)
 
     lb = sub.add_parser("labels", help="sticker sheets: one label per physical card")
     lb.add_argument("game", choices=games, help="the game")
-    lb.add_argument("--out", required=True, help="the PDF to write")
+    lb.add_argument("--out", required=True, type=user_path, help="the PDF to write")
     lb.add_argument("--symbology", default="code128", help="code128 (default) or qr")
     lb.add_argument("--sheet", default="avery-l7160",
                     help="avery-l7160 (default), avery-l7163, avery-l7651 (A4), avery-5160, avery-5163 (Letter)")
@@ -134,6 +134,6 @@ def add_parsers(sub) -> None:
 
     hn = sub.add_parser("hint", help="every legal move on a typed board and what it makes (Sugar Blast)")
     hn.add_argument("game", choices=hint_games(), help="the game")
-    hn.add_argument("board", nargs="?", default="-", help="a file with one row per line, one letter per cell; - for stdin")
+    hn.add_argument("board", nargs="?", default="-", type=user_path, help="a file with one row per line, one letter per cell; - for stdin")
     hn.add_argument("--json", action="store_true", help="print the hint as JSON (0-based rows and columns)")
     hn.set_defaults(func=cmd_hint)

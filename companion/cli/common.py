@@ -16,6 +16,12 @@ OK, DEVICE, USAGE = 0, 1, 2
 DEFAULT_STORE = Path(os.environ.get("XDG_DATA_HOME", Path.home() / ".local/share")) / "sugar-companion" / "table.db"
 
 
+def user_path(text: str) -> str:
+    """A file argument with a leading ``~`` expanded (``type=`` for every path option): a
+    quoted ``'~/q.db'`` reaches us unexpanded and would otherwise make a folder named ``~``."""
+    return os.path.expanduser(text)
+
+
 def fail(message: str, status: int = USAGE) -> int:
     """Print ``companion: message`` on stderr and return ``status``."""
     print(f"companion: {message}", file=sys.stderr)

@@ -13,7 +13,7 @@ from ..core.errors import StoreError
 from ..core.game import result_from_dict
 from ..core.store import EventStore
 from ..games import GAMES
-from .common import DEFAULT_STORE, DEVICE, fail
+from .common import DEFAULT_STORE, DEVICE, fail, user_path
 
 
 def describe(record) -> str:
@@ -158,7 +158,7 @@ def cmd_history(args) -> int:
 
 def add_parsers(sub) -> None:
     h = sub.add_parser("history", help="list past and unfinished games")
-    h.add_argument("--store", default=str(DEFAULT_STORE), help="the game database (opened read-only)")
+    h.add_argument("--store", default=str(DEFAULT_STORE), type=user_path, help="the game database (opened read-only)")
     form = h.add_mutually_exclusive_group()
     form.add_argument("--json", action="store_true", help="as JSON, one object per game")
     form.add_argument("--csv", action="store_true", help="as CSV, one row per player per game (for a spreadsheet)")

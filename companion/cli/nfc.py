@@ -6,7 +6,7 @@ import math
 import os
 import sys
 
-from .common import DEFAULT_STORE, fail, game, game_choices
+from .common import DEFAULT_STORE, fail, game, game_choices, user_path
 
 
 def cmd_enroll(args) -> int:
@@ -82,8 +82,8 @@ def cmd_nfc_write(args) -> int:
 def add_parsers(sub) -> None:
     en = sub.add_parser("enroll", help="pair blank NFC stickers with cards")
     en.add_argument("game", choices=[g for g in game_choices() if game(g).has_cards], help="the game")
-    en.add_argument("--nfc", required=True, help="the PN532's serial port (/dev/serial/by-id/...), or emulated")
-    en.add_argument("--store", default=str(DEFAULT_STORE), help="the game database holding the pairings")
+    en.add_argument("--nfc", required=True, type=user_path, help="the PN532's serial port (/dev/serial/by-id/...), or emulated")
+    en.add_argument("--store", default=str(DEFAULT_STORE), type=user_path, help="the game database holding the pairings")
     en.set_defaults(func=cmd_enroll)
 
     nf = sub.add_parser("nfc", help="write a card code onto an NFC sticker")
@@ -91,6 +91,6 @@ def add_parsers(sub) -> None:
                              help="write (the only one so far)")
     nw = nsub.add_parser("write", help="write CODE as an NDEF text record, then read it back")
     nw.add_argument("code", help="the card code, e.g. SRS71M")
-    nw.add_argument("--nfc", required=True, help="the PN532's serial port (/dev/serial/by-id/...)")
+    nw.add_argument("--nfc", required=True, type=user_path, help="the PN532's serial port (/dev/serial/by-id/...)")
     nw.add_argument("--wait", type=float, default=30.0, help="seconds to wait for a sticker (default 30)")
     nw.set_defaults(func=cmd_nfc_write)

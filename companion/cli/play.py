@@ -14,7 +14,7 @@ from contextlib import ExitStack
 from pathlib import Path
 
 from ..games import GAMES
-from .common import DEFAULT_STORE, DEVICE, USAGE, fail, game, game_choices
+from .common import DEFAULT_STORE, DEVICE, USAGE, fail, game, game_choices, user_path
 
 
 NAME_MAX = 40  # characters: longer names do not fit a screen, a log line or a score table
@@ -430,14 +430,14 @@ def add_parsers(sub) -> None:
     r.add_argument("--rotation", type=int, choices=(0, 90, 180, 270), default=0,
                    help="degrees the picture is turned clockwise on the panel (90 or 270 for a portrait panel)")
     r.add_argument("--log-format", choices=["text", "json"], default="text", help="text (default) or json lines")
-    r.add_argument("--store", default=str(DEFAULT_STORE), help="the game database (default: %(default)s)")
-    r.add_argument("--record", metavar="FILE",
+    r.add_argument("--store", default=str(DEFAULT_STORE), type=user_path, help="the game database (default: %(default)s)")
+    r.add_argument("--record", metavar="FILE", type=user_path,
                    help="write what the devices sent as a trace file (docs/trace-format.md). A trace of the "
                         "same game, resumed, is added to; another trace is replaced; any other existing file "
                         "is refused")
     r.add_argument("--new-game", action="store_true", help="set an unfinished game aside and start a new one")
     r.add_argument("--tap-off", type=float, default=1.0, help="seconds in which the same code again is ignored")
-    r.add_argument("--config", help="settings file (default ~/.config/sugar-companion/config.toml; "
+    r.add_argument("--config", type=user_path, help="settings file (default ~/.config/sugar-companion/config.toml; "
                                     "the Pi service: /etc/companion/companion.toml)")
     seen: set[str] = set()
     for desc in GAMES.values():  # each game's set-up options, from its descriptor

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from ..games import GAMES
-from .common import DEVICE, fail, game, pygame_error, stop_on_sigterm
+from .common import DEVICE, fail, game, pygame_error, stop_on_sigterm, user_path
 
 
 def _finish(runner, out: Path | None, quiet_json: bool) -> int:
@@ -76,12 +76,12 @@ def cmd_demo(args) -> int:
 def add_parsers(sub) -> None:
     d = sub.add_parser("demo", help="replay the bundled recorded sessions (every game, or --game)")
     d.add_argument("--game", choices=demo_games(), default=None, help="only this game's recorded session")
-    d.add_argument("--out", default="out", help="folder for the final scoreboard pictures (default: out)")
+    d.add_argument("--out", default="out", type=user_path, help="folder for the final scoreboard pictures (default: out)")
     d.set_defaults(func=cmd_demo)
 
     rp = sub.add_parser("replay", help="replay a recorded trace")
-    rp.add_argument("trace", help="the trace file (docs/trace-format.md)")
-    rp.add_argument("--out", help="folder for the final scoreboard picture")
+    rp.add_argument("trace", type=user_path, help="the trace file (docs/trace-format.md)")
+    rp.add_argument("--out", type=user_path, help="folder for the final scoreboard picture")
     rp.add_argument("--json", action="store_true", help="print the result as JSON")
     rp.add_argument("--log-json", action="store_true", help="print every input and outcome as JSON lines")
     rp.set_defaults(func=cmd_replay)

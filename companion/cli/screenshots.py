@@ -17,7 +17,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from ..games import GAMES
-from .common import DEVICE, USAGE, data_dir, fail, game_choices
+from .common import DEVICE, USAGE, data_dir, fail, game_choices, user_path
 
 #: Panels the companion supports: (width, height, rotation). The portrait Touch Display 2
 #: (720x1280) is used turned a quarter, so the landscape layout fills it.
@@ -195,7 +195,7 @@ def cmd_screenshots(args) -> int:
 
 def add_parsers(sub) -> None:
     p = sub.add_parser("screenshots", help="draw every screen of every game to PNG, at each panel size")
-    p.add_argument("--out", required=True, help="the folder for the PNG files")
+    p.add_argument("--out", required=True, type=user_path, help="the folder for the PNG files")
     p.add_argument("--game", choices=game_choices(), help="only this game")
     p.add_argument("--size", action="append", help=f"only this panel size (repeat): {', '.join(SIZES)}")
     p.add_argument("--theme", choices=("default", "high-contrast"), help="draw in this theme")
