@@ -421,3 +421,25 @@ def test_the_hybrid_or_option_reaches_the_final_score():
     assert ana.breakdown["bonuses"] == {"Strudel": {"cards": 4, "points": 14}}
     assert {c["as"] for c in ana.breakdown["counted_as"]} == {"Strudel"}
     assert rules.scoring.score_hand(hand, "and").bonus == 22
+
+
+def test_sweet_six_says_how_many_the_hand_really_has():
+    """A dealt hand of 7 Cupcakes is announced with 7, as the score sheet counts it
+    ("Cupcake x7"), not 6."""
+    cupcakes = [code for code, c in CARDS.items() if c.name.startswith("Cupcake ")]
+    spare = iter(c for c in HANDS[TIM] if c not in cupcakes)   # Tim's own cards go to the others
+    hands = [[c if c not in cupcakes else next(spare) for c in h] for h in HANDS]
+    hands[TIM] = cupcakes[:7]
+    others = [c for h in hands[:TIM] + hands[TIM + 1:] for c in h]
+    assert not set(cupcakes[:7]) & set(others)
+    said = []
+    s = rules.new_game(PLAYERS)
+    for seat, hand in enumerate(hands):
+        for code in hand:
+            if not s.over:
+                s, ev = rules.step(s, HandCard(seat, code))
+                said += [e.message for e in ev]
+    assert s.over and s.six == (TIM, "Cupcake")
+    words = " ".join(said)
+    assert "Tim has 7 Cupcake cards" in words and "6 Cupcake" not in words
+    assert dict(rules.result(s).players[TIM].sheet.counts)["Cupcake"] == 7

@@ -237,14 +237,22 @@ def score_hand(codes: Sequence[str], hybrid: str = "and") -> HandScore:
 def sweet_six(codes: Iterable[str], hybrid: str = "and") -> str | None:
     """The dessert this hand has 6 (or more) of, counting hybrids and Sprinkles as the
     player would, or None (rulebook, "Continue Play": "Sweet Six!")."""
+    found = sweet_six_count(codes, hybrid)
+    return found[0] if found else None
+
+
+def sweet_six_count(codes: Iterable[str], hybrid: str = "and") -> tuple[str, int] | None:
+    """``(dessert, cards)``: the dessert this hand has 6 or more of and how many cards
+    count as it (7 for a hand of 7 Cupcakes: what the table is told), or None."""
     codes = tuple(codes)
     if len(codes) < SWEET_SIX:
         return None
     cards = _cards(codes)
     fixed, ors, wilds = _split(cards, hybrid)
     for d in DESSERTS:
-        if fixed[d] + sum(d in c.desserts for c in ors) + len(wilds) >= SWEET_SIX:
-            return d
+        n = fixed[d] + sum(d in c.desserts for c in ors) + len(wilds)
+        if n >= SWEET_SIX:
+            return d, n
     return None
 
 

@@ -96,9 +96,10 @@ def _sweet_six(state: State, seats: list[int], events: Events) -> tuple[State, E
     for seat in seats:
         hand = state.hands[seat]
         if len(hand) == HAND_SIZE:
-            dessert = scoring.sweet_six(hand, state.hybrid)
-            if dessert:
-                events.append(Said(f"Sweet Six! {state.name(seat)} has 6 {dessert}. The game ends now."))
+            found = scoring.sweet_six_count(hand, state.hybrid)
+            if found:
+                dessert, n = found
+                events.append(Said(f"Sweet Six! {state.name(seat)} has {n} {dessert} cards. The game ends now."))
                 return _end_game(state, events, SWEET_SIX_END, (seat, dessert))
     return None
 
