@@ -222,9 +222,9 @@ def cmd_run(args) -> int:
                               "playing, so its scans are refused", file=sys.stderr, flush=True)
         try:
             if not names and store.unfinished(args.game) is None:
-                other = None if game_given else store.unfinished()
-                if other is None:
-                    return fail("who is playing? Give --players N or --names A,B,... (no unfinished game to resume)")
+                other = store.unfinished()
+                if other is None or game_given:
+                    return fail(_who_is_playing(desc, other, args.store))
                 args.game, desc = other.game, game(other.game)  # carry on the store's unfinished game
             session = Session.start(args.game, names, store, clock, tap_off=args.tap_off, new_game=args.new_game,
                                     options=options)
@@ -335,6 +335,18 @@ def cmd_run(args) -> int:
     if args.log_format == "json":
         print(json.dumps({"event": "stop", "game_id": session.game_id}), flush=True)
     return 0
+
+
+def _who_is_playing(desc, other, store_path: str) -> str:
+    """No names and no unfinished game of ``desc`` to resume: say so, and name the
+    store's unfinished game of another kind (``other``) with how to carry it on."""
+    ask = "who is playing? Give --players N or --names A,B,... to start a new " + desc.name + " game"
+    if other is None:
+        return f"{ask} (there is no unfinished {desc.name} game to resume)"
+    name = game(other.game).name
+    return (f"{ask}. There is no unfinished {desc.name} game to resume, but there is an unfinished "
+            f"{name} game with {', '.join(other.players)}: resume it with "
+            f"`companion run --game {other.game} --store {store_path}` (no --names)")
 
 
 def _warn_unshown_names(players) -> None:
