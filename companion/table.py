@@ -19,7 +19,7 @@ from typing import Any, Callable
 
 from .core.clock import Clock
 from .core.codes import normalise
-from .core.errors import BadCommand, BadScan, DamagedStore, IllegalAction, StoreError
+from .core.errors import BadCommand, BadScan, DamagedStore, IllegalAction, StoreError, WrongGame
 from .core.events import (ButtonPressed, CardScanned, DeviceStatus, GameOver, Input, Revealed, Touch, TurnEnded,
                           Undone)
 from .core.game import TABLE, Game
@@ -276,8 +276,9 @@ class Session:
         try:
             new_state, entry, events, message = decide(self.desc, self.state, self.entry, item)
         except BadScan as err:
-            if secret:  # the reader's garbled text could spell the hidden card
-                return Verdict("rejected", "That card could not be read: scan it again.", secret=True)
+            if secret:  # the reader's garbled text could spell the hidden card; another game's card is named by its game
+                reason = err.unnamed if isinstance(err, WrongGame) else "That card could not be read: scan it again."
+                return Verdict("rejected", reason, secret=True)
             return Verdict("rejected", err.message, code=err.code)
         except (BadCommand, IllegalAction) as err:
             return Verdict("rejected", err.message, code=None if secret else code, secret=secret)

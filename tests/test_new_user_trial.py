@@ -5,8 +5,17 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
+import pytest
+
+from companion.core.clock import FakeClock
+from companion.core.events import CardScanned, Touch
+from companion.core.game import NoCards
 from companion.core.store import EventStore
+from companion.games import GAMES
+from companion.replay import replay
+from companion.table import Session, state_digest
 
 
 def companion(*args, stdin=""):
@@ -28,3 +37,60 @@ def test_no_names_for_a_game_with_none_unfinished_names_the_other_unfinished_gam
     assert "unfinished Sugarrr! game with Ann, Bob" in said and "--game sugarrr" in said
     assert "--names" in said  # how to start a new one instead
     assert [g.game for g in EventStore(db).games()] == ["sugarrr"]  # nothing was started or set aside
+
+
+# ---------------------------------------------------------------- a card of another game
+
+DATA = Path(__file__).parent / "data"
+
+
+def one_card_of_each_game() -> dict[str, str]:
+    """slug -> the code of one card of that game (games with cards to scan)."""
+    out = {}
+    for slug, game in GAMES.items():
+        try:
+            out[slug] = game.cards()[0].code
+        except NoCards:
+            continue
+    return out
+
+
+def demo_inputs(slug):
+    session = replay(DATA / GAMES[slug].demo, window=False).session
+    record = session.store.games()[0]
+    return list(record.players), record.config, session.store.inputs(session.game_id)
+
+
+@pytest.mark.parametrize("slug", list(GAMES))
+def test_a_card_of_another_game_is_named_by_its_game_in_every_phase(slug):
+    """Sweet Deals said "That card could not be read" for a Sugarrr! card while hands were
+    dealt (a hidden hand). Every game, in every phase its demo passes through, names the
+    game the card is from and changes nothing."""
+    players, config, inputs = demo_inputs(slug)
+    session = Session.start(slug, players, EventStore(":memory:"), FakeClock(), resume=False, options=config,
+                            tap_off=0)
+    others = {s: code for s, code in one_card_of_each_game().items() if s != slug}
+    seen = set()
+    for item in [None] + inputs:
+        if item is not None:
+            assert session.handle(item).verdict == "accepted"
+        if session.over or session.state.phase in seen:
+            continue
+        seen.add(session.state.phase)
+        before = state_digest(session.state)
+        for other, code in others.items():
+            verdict = session.handle(CardScanned(code, "scanner", item.t if item else 0.0))
+            assert verdict.verdict == "rejected", (session.state.phase, code)
+            assert GAMES[other].name in verdict.reason, (session.state.phase, verdict.reason)
+            assert state_digest(session.state) == before
+    assert len(seen) >= 3
+
+
+def test_sweet_deals_open_hands_and_bidding_name_the_other_game_too():
+    session = Session.start("sweet-deals", ["Ana", "Ben"], EventStore(":memory:"), FakeClock(), resume=False,
+                            options={"mode": "open"}, tap_off=0)
+    for command in (None, "offer cupcake", "bid 1"):
+        if command:
+            assert session.handle(Touch(command, 0.0)).verdict == "accepted"
+        verdict = session.handle(CardScanned("SRS215", "scanner", 0.0))
+        assert verdict.reason == "That card (SRS215) is from Sugarrr!, not Sweet Deals."

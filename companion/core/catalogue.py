@@ -12,7 +12,7 @@ from importlib import resources
 from typing import Any, Mapping, TypeVar
 
 from .codes import GAME_NAMES, check_code, game_of, normalise
-from .errors import BadScan
+from .errors import BadScan, WrongGame
 
 C = TypeVar("C")
 
@@ -34,9 +34,20 @@ def lookup(raw: str | None, game: str, cards: Mapping[str, C]) -> C:
     code = normalise(raw)
     other = game_of(code)
     if other != game:
-        where = GAME_NAMES.get(other, "another game") if other else "no game I know"
-        raise BadScan(code, f"That card ({code}) is from {where}, not {GAME_NAMES[game]}.")
+        raise WrongGame(code, GAME_NAMES.get(other, "another game") if other else None, GAME_NAMES[game])
     card = cards.get(code)
     if card is None:
         raise BadScan(code, f"{code} is not a {GAME_NAMES[game]} card I know: check the sticker.")
     return card
+
+
+def from_other_game(raw: str | None, playing: str) -> WrongGame | None:
+    """The refusal for a scan that is a good card code of another game than ``playing``
+    (a display name), for a game with no cards of its own; None when the scan is not one."""
+    try:
+        other = game_of(raw or "")
+    except BadScan:
+        return None
+    if other is not None and GAME_NAMES.get(other) == playing:
+        return None
+    return WrongGame(normalise(raw or ""), GAME_NAMES.get(other) if other else None, playing)

@@ -56,6 +56,7 @@ import itertools
 import re
 from dataclasses import dataclass, replace
 
+from companion.core.catalogue import from_other_game
 from companion.core.errors import BadCommand, IllegalAction
 from companion.core.events import ButtonPressed, CardScanned, Input, Touch, TrayLevel, TrayTilted
 
@@ -108,6 +109,9 @@ def read(state: rules.State, entry: Entry | None, item: Input) -> Read:
     if isinstance(item, TrayLevel):
         return _level(state, entry)
     if isinstance(item, CardScanned):
+        other = from_other_game(item.code, "Sugar Blast")
+        if other is not None:  # another game's card: say which, as every game does
+            raise _no(say("no_cards_other", game=other.game or "no game I know"))
         raise _no(say("no_cards"))
     if isinstance(item, ButtonPressed):
         raise _no(say("no_buttons"))

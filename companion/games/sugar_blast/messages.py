@@ -189,6 +189,8 @@ TEXT: dict[str, str] = {
     "prompt_over": "Game over.",
     # inputs the game cannot use
     "no_cards": "Sugar Blast has no cards to scan: use the board on the screen.",
+    "no_cards_other": "That card is from {game}, not Sugar Blast. Sugar Blast has no cards to scan: use the board "
+                      "on the screen.",
     "no_buttons": "Sugar Blast does not use the buttons yet: use the screen.",
     "unknown_input": "I don't know what {what} means in Sugar Blast.",
     "needs_numbers": "I don't understand {command!r}: it needs {n} numbers.",

@@ -38,7 +38,8 @@ from __future__ import annotations
 
 import re
 
-from companion.core.errors import BadCommand, BadScan, IllegalAction
+from companion.core.catalogue import from_other_game
+from companion.core.errors import BadCommand, BadScan, IllegalAction, WrongGame
 from companion.core.events import CardScanned, Input, Touch
 
 from . import rules
@@ -67,8 +68,10 @@ def read(state: rules.State, entry: None, item: Input) -> tuple[None, rules.Acti
 
 
 def secret(state: rules.State, item: Input) -> bool:
-    """True for a card scanned while hands are tracked: a card of a secret hand."""
-    return isinstance(item, CardScanned) and state.tracked and not state.over
+    """True for a card scanned while hands are tracked: a card of a secret hand (a good
+    code of another game's card is no secret: the table is told which game it is from)."""
+    return (isinstance(item, CardScanned) and state.tracked and not state.over
+            and from_other_game(item.code, "Sweet Deals") is None)
 
 
 def prompt(state: rules.State, entry: None = None) -> str:
@@ -88,8 +91,8 @@ _SCAN_ACTIONS = {
 def _scan(state: rules.State, item: CardScanned) -> rules.Action:
     try:
         code = card(item.code).code
-    except BadScan:
-        if secret(state, item):   # a misread of a hidden card must not show its code
+    except BadScan as err:
+        if secret(state, item) and not isinstance(err, WrongGame):   # a misread of a hidden card must not show its code
             raise BadScan(None, "That scan did not read as a Sweet Deals card: scan it again.") from None
         raise
     if state.over:
