@@ -31,7 +31,9 @@ def text_logger(out: IO[str]) -> Callable:
         if verdict is None:
             out.write(f"[{item.device}] {item.status} {item.detail}\n")
         elif verdict.verdict == "accepted":
-            said = " ".join(e.message for e in verdict.events) or verdict.message  # an entry step says what it did
+            # What the table was told (the outcome events' words, or what an entry step did,
+            # after "Playing again." when it ended a pause).
+            said = verdict.message or " ".join(e.message for e in verdict.events if e.message)
             out.write((said or f"OK: {_what(item, verdict)}") + "\n")
         elif verdict.verdict == "rejected":
             out.write(f"REJECTED {_what(item, verdict)}: {verdict.reason}\n")

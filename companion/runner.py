@@ -197,7 +197,8 @@ class Runner:
     # ------------------------------------------------------------ input
 
     def typed(self, line: str, reader: str = "keyboard", now: bool = False) -> None:
-        """A line typed under ``--simulate``: ``/command`` is a touch, anything else a scan."""
+        """A line typed under ``--simulate``: ``/command`` is a touch, anything else a scan.
+        A blank line is no input (nothing was scanned or tapped), so it gets no verdict."""
         line = line.strip()
         if not line:
             return

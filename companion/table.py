@@ -59,6 +59,8 @@ def decide(game: Game, state: Any, entry: Any, item: Input) -> tuple[Any, Any, l
 
 
 PAUSE_COMMANDS = ("pause", "resume")
+#: Said before the verdict of a play (or Undo) that ends a pause: the clocks run again.
+PLAYING_AGAIN = "Playing again. "
 
 
 def is_pause(item: Input) -> bool:
@@ -270,8 +272,9 @@ class Session:
             return self._pause(item, store=True)
         if is_undo(item):
             verdict = self._undo(item)
-            if verdict.verdict == "accepted":
+            if verdict.verdict == "accepted" and self.paused:
                 self._unpause(item.t)
+                verdict = replace(verdict, message=PLAYING_AGAIN + verdict.message)
             return verdict
         try:
             new_state, entry, events, message = decide(self.desc, self.state, self.entry, item)
@@ -294,10 +297,11 @@ class Session:
                            f"I could not save that, so it did not count: {err}. "
                            "Check the storage card or disk space, then try again.",
                            code=None if secret else code, secret=secret)
-        self._unpause(item.t)  # a play ends a pause: the table is playing again
+        again = PLAYING_AGAIN if self.paused else ""  # a play ends a pause: the table is told so
+        self._unpause(item.t)
         step = new_state is self.state and not events
         said, events = self._keep(seq, item, new_state, entry, events, message)
-        return Verdict("accepted", None, tuple(events), seq, None if secret else code, secret, said, step)
+        return Verdict("accepted", None, tuple(events), seq, None if secret else code, secret, again + said, step)
 
     def _keep(self, seq, item: Input, state, entry, events, message: str) -> tuple[str, list]:
         """Make an accepted input the current state (live and in replay). Returns what
@@ -354,7 +358,7 @@ class Session:
                                or f"I could not save that, so the clocks did not change: {err}.")
         if resume:
             self._unpause(item.t)
-            return Verdict("accepted", None, (), seq, message=f"Playing again. {self.prompt()}")
+            return Verdict("accepted", None, (), seq, message=f"{PLAYING_AGAIN}{self.prompt()}")
         self.pauses.append((item.t, None))
         return Verdict("accepted", None, (), seq, message="Paused: the clocks have stopped. Tap Resume or play on.")
 

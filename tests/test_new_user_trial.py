@@ -3,6 +3,7 @@ says what is wrong and what to do, in the words of the game being played."""
 
 from __future__ import annotations
 
+import io
 import subprocess
 import sys
 from pathlib import Path
@@ -14,8 +15,10 @@ from companion.core.events import CardScanned, Touch
 from companion.core.game import NoCards
 from companion.core.store import EventStore
 from companion.games import GAMES
+from companion.logs import TextLog
 from companion.replay import replay
 from companion.table import Session, state_digest
+from sugarrr_helpers import STARTS
 
 
 def companion(*args, stdin=""):
@@ -94,3 +97,32 @@ def test_sweet_deals_open_hands_and_bidding_name_the_other_game_too():
             assert session.handle(Touch(command, 0.0)).verdict == "accepted"
         verdict = session.handle(CardScanned("SRS215", "scanner", 0.0))
         assert verdict.reason == "That card (SRS215) is from Sugarrr!, not Sweet Deals."
+
+
+# ---------------------------------------------------------------- no silence
+
+def test_a_scan_while_paused_says_playing_again(tmp_path):
+    out = io.StringIO()
+    session = Session.start("sugarrr", ["Ana", "Ben"], EventStore(":memory:"), FakeClock(), resume=False, tap_off=0)
+    session.listeners.append(TextLog(out, session))
+    assert session.handle(Touch("pause", 1.0)).verdict == "accepted" and session.paused
+    verdict = session.handle(CardScanned(STARTS[0], "scanner", 5.0))
+    assert verdict.verdict == "accepted" and not session.paused
+    assert verdict.message.startswith("Playing again.") and session.last_message.startswith("Playing again.")
+    assert any(line.startswith("Playing again. ") for line in out.getvalue().splitlines())
+    assert session.handle(Touch("pause", 6.0)).verdict == "accepted"
+    undo = session.handle(Touch("undo", 7.0))
+    assert undo.message.startswith("Playing again. Undone") and not session.paused
+    # the undo label (what an Undo takes back) is the play itself, not the pause's end
+    session.handle(CardScanned(STARTS[0], "scanner", 8.0))
+    assert not session.undo_label().startswith("Playing again")
+
+
+@pytest.mark.parametrize("slug, command, words", [
+    ("sugarrr", "deck -4", "from 0 to 118"), ("sugarrr", "swap x", "from 1 to 5"),
+    ("sugarrr", "column 0x", "from 1 to 5"), ("sugar-heist", "deck -4", "from 0 to")])
+def test_a_number_out_of_shape_says_which_numbers(slug, command, words):
+    players = ["Ana", "Ben"]
+    session = Session.start(slug, players, EventStore(":memory:"), FakeClock(), resume=False, tap_off=0)
+    verdict = session.handle(Touch(command, 1.0))
+    assert verdict.verdict == "rejected" and words in verdict.reason

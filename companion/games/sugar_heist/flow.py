@@ -44,7 +44,7 @@ from companion.core.events import ButtonPressed, CardScanned, Input, Touch
 
 from . import battle as B
 from . import rules
-from .cards import CARDS, FLAVOURS, card, flavour_named
+from .cards import CANDY_CODES, CARDS, FLAVOURS, card, flavour_named
 from .state import (BUY, DISCARD, FINAL, REVEAL, STASH, SWAP, CantStash, Combine, Declare, Done, Flip, Join,
                     Move, NewVault, Place, Play, Reveal, Stash, State, Take, Target, Trade)
 from .vaults import fitting, hand_card, pair_flavour
@@ -307,6 +307,9 @@ def _touch(state: State, entry: Entry, command: str):
             style = B.STYLE[CARDS[f.card].name]
         return entry, Target(style, p, v[0] if v else None), ""
     if verb in ("deck", "pile"):
+        if len(args) != 1 or not _NUM.fullmatch(args[0]):
+            raise BadCommand(command, f"{verb} needs the number of cards counted in the Candy Draw Pile, "
+                                      f"from 0 to {len(CANDY_CODES)}, like '{verb} 20'.")
         (n,) = _numbers(args, command, 1)
         return entry, rules.SetPile(n + 1), ""
     if verb == "hand":

@@ -33,7 +33,7 @@ from companion.core.errors import BadCommand, IllegalAction
 from companion.core.events import ButtonPressed, CardScanned, Input, Touch
 
 from . import rules
-from .cards import CARDS, card
+from .cards import CARDS, FRUIT_DECK_SIZE, card
 from .messages import count, listing, say
 
 NEW_GAME = say("new_game")
@@ -46,6 +46,11 @@ class Entry:
 
     card: str | None = None
     empty_hand: bool = False
+
+
+#: The numbers each command takes (a column, how many cards to swap, the cards left in
+#: the Fruit Deck), said when one is missing or not a number.
+NUMBER_RANGES = {"column": (1, rules.COLUMNS), "swap": (1, rules.HAND_SIZE), "deck": (0, FRUIT_DECK_SIZE)}
 
 
 def new_entry() -> Entry:
@@ -125,8 +130,10 @@ def _command(state: rules.State, entry: Entry, command: str) -> tuple[Entry, rul
         return Entry(), rules.Pass(), ""
     if verb == "deck" and number is not None:
         return Entry(), rules.SetDeck(number), ""
-    if verb in ("column", "swap", "deck"):
-        raise BadCommand(command, say("needs_number", verb=verb.capitalize(), example=f"{verb} 2"))
+    if verb in NUMBER_RANGES:
+        low, high = NUMBER_RANGES[verb]
+        raise BadCommand(command, say("needs_number", verb=verb.capitalize(), low=low, high=high,
+                                      example=f"{verb} {min(2, high)}"))
     raise BadCommand(command, say("unknown_command", command=command))
 
 

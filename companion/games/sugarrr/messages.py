@@ -126,7 +126,7 @@ TEXT: dict[str, str] = {
     "no_tray": "Sugarrr! does not use the tray.",
     "seat_unknown": "A reader is set up for seat {seat}, but only {n} are playing.",
     "wrong_reader": "It is {who}'s turn: that card came from {other}'s reader.",
-    "needs_number": "{verb} needs a number, like '{example}'.",
+    "needs_number": "{verb} needs a number from {low} to {high}, like '{example}'.",
     "unknown_command": "I don't know the command {command!r}.",
     # the screen
     "screen_saurs": "{saurs}",
