@@ -10,6 +10,8 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 
 from companion.core.clock import FakeClock
 from companion.core.store import EventStore
+from companion.games import GAMES
+from companion.games.sugar_blast import GOAL_NAMES
 from companion.replay import replay
 from companion.ui.app import App
 from companion.ui.start import KeyboardScreen, OptionsScreen, PlayersScreen, StartChoice, StartFlow, start_session
@@ -251,3 +253,35 @@ def test_a_name_typed_on_a_usb_keyboard_in_any_script_reaches_the_start_screen_a
         assert runner.screen.names[0] == "李雷" and runner.session.over  # no scan reached the old game
     finally:
         runner.app.close()
+
+
+@pytest.mark.parametrize("slug", list(GAMES))
+def test_start_with_every_default_gives_a_game(app, slug):
+    """Tapping the game, then Start (Next, Start) without changing anything plays a game:
+    no option is preselected that the game then refuses (Sugar Blast's "Usual" goal was
+    not a Goal Card). A goal left to chance is a real Goal Card, kept with the game."""
+    store, clock = EventStore(":memory:"), FakeClock(50.0)
+    flow = StartFlow(store)
+    click(app, flow, f"game {slug}")
+    choice = click(app, flow, "next")
+    if GAMES[slug].options:
+        assert choice is None and isinstance(flow.screen, OptionsScreen)
+        choice = click(app, flow, "next")
+    assert choice is not None, getattr(flow.screen, "message", "")
+    session = start_session(choice, store, clock)
+    assert session.game == slug and not session.over
+    if slug == "sugar-blast":
+        assert session.state.goal in GOAL_NAMES and store.games()[0].config["goal"] == session.state.goal
+
+
+def test_a_random_goal_is_labelled_random_and_solo_still_has_none(app):
+    flow = StartFlow(EventStore(":memory:"))
+    for command in ("game sugar-blast", "players 1", "next"):
+        click(app, flow, command)
+    with record_text() as drawn:
+        app.show(flow.draw)
+    shown = [d.text for d in drawn]
+    assert "Random" in shown and "Usual" not in shown
+    click(app, flow, "toggle solo")
+    choice = click(app, flow, "next")
+    assert choice is not None and choice.options["goal"] is None and choice.options["solo"] is True

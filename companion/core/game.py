@@ -184,6 +184,9 @@ class Option:
     ``kind`` is ``"bool"`` (a flag), ``"choice"`` (one of ``choices``) or ``"int"``;
     ``flag`` the command-line option (``--goal``); the start screen and ``companion run
     --help`` are generated from these. ``default`` is used when it is not given.
+    ``blank`` is what a choice left at None means on the start screen: ``""`` the game's
+    own default ("Usual"), ``"random"`` one of ``choices`` drawn at random when the game
+    needs one (Sugar Blast's Goal Card: "choose or take 1 random"; solo needs none).
     """
 
     name: str
@@ -192,6 +195,7 @@ class Option:
     default: Any = None
     choices: tuple[str, ...] = ()
     flag: str = ""
+    blank: str = ""
 
     def cli_flag(self) -> str:
         return self.flag or "--" + self.name.replace("_", "-")

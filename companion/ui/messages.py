@@ -56,6 +56,7 @@ CATALOGUE: dict[str, str] = {
     "on": _("On"),
     "off": _("Off"),
     "default": _("Usual"),
+    "random": _("Random"),
     "name_empty": _("A name needs at least one letter."),
     "name_taken": _("Two players cannot share the name {name}."),
     # history (companion.ui.history)

@@ -19,6 +19,7 @@ StartChoice(game='sugar-heist', names=('Player 1', 'Player 2', 'Player 3'), opti
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass, field
 from typing import Any, Union
 
@@ -75,8 +76,11 @@ def option_label(option: Option) -> str:
     return f"{option.name.replace('_', ' ').capitalize()}: {option.help}"
 
 
-def choice_label(value: str | None) -> str:
-    return text("default") if value is None else str(value).replace("-", " ")
+def choice_label(value: str | None, option: Option | None = None) -> str:
+    """A choice's button: None is "Usual" (the game decides) or "Random" (drawn at Start)."""
+    if value is None:
+        return text("random") if option is not None and option.blank == "random" else text("default")
+    return str(value).replace("-", " ")
 
 
 Screen = Union["GameScreen", "PlayersScreen", "KeyboardScreen", "OptionsScreen"]
@@ -266,8 +270,9 @@ class KeyboardScreen:
 
 class OptionsScreen:
     """Step 3: the game's set-up options, generated from ``Game.options``: a yes/no
-    option is one On/Off button, a choice a row of buttons (``Usual`` when its default
-    is None: the game decides)."""
+    option is one On/Off button, a choice a row of buttons (when its default is None,
+    first ``Usual``: the game decides, or ``Random``: one drawn at Start, see
+    :attr:`~companion.core.game.Option.blank`)."""
 
     def __init__(self, flow: "StartFlow", back: PlayersScreen):
         self.flow, self.back = flow, back
@@ -309,7 +314,7 @@ class OptionsScreen:
                 else:
                     chosen = v == value
                     panel(surface, box, theme.HIGHLIGHT if chosen else theme.PANEL_LIGHT)
-                    draw_wrapped(surface, choice_label(v), box.inflate(-12, -4), theme.MEDIUM,
+                    draw_wrapped(surface, choice_label(v, option), box.inflate(-12, -4), theme.MEDIUM,
                                  theme.TEXT_DARK if chosen else theme.TEXT, bold=True, max_lines=2)
                     out.append(Button(box, f"choose {option.name} {'' if v is None else v}".rstrip()))
         out += _bottom(surface, text("start"))
@@ -346,8 +351,9 @@ class StartFlow:
     """The start screen's state: the current step and what has been chosen so far.
     ``choice`` is set when the table is ready to play."""
 
-    def __init__(self, store: Any = None, games: dict[str, Game] | None = None):
+    def __init__(self, store: Any = None, games: dict[str, Game] | None = None, rng: Any = None):
         self.games = dict(games or GAMES)
+        self.rng = rng or random.Random()  # draws a "Random" choice (kept in the game's stored options)
         self.unfinished = store.unfinished() if store is not None else None
         self.game: Game = next(iter(self.games.values()))
         self.count = self.game.min_players
@@ -374,11 +380,21 @@ class StartFlow:
         names = self.chosen_names()
         try:
             options = self.game.options_from(self.options)
-            self.game.rules.new_game(names, **options)
         except ValueError as err:
             screen.message = str(err)
             return None
-        return StartChoice(self.game.slug, tuple(names), options)
+        # A choice left at "Random" that the game needs (a Goal Card, unless solo) is drawn now.
+        drawn = {o.name: self.rng.choice(o.choices) for o in self.game.options
+                 if o.blank == "random" and o.choices and options.get(o.name) is None}
+        for tried in ([options, {**options, **drawn}] if drawn else [options]):
+            try:
+                self.game.rules.new_game(names, **tried)
+            except ValueError as err:
+                screen.message = screen.message or str(err)  # the reason for the choices as they stand
+                continue
+            screen.message = ""
+            return StartChoice(self.game.slug, tuple(names), tried)
+        return None
 
     def draw(self, surface: pygame.Surface) -> list[Button]:
         return self.screen.draw(surface)

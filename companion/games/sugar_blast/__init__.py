@@ -15,7 +15,7 @@ GAME = Game(
     max_players=4,
     package=__name__,
     options=(
-        Option("goal", "choice", "the Goal Card the game is played to", None, GOAL_NAMES),
+        Option("goal", "choice", "the Goal Card the game is played to", None, GOAL_NAMES, blank="random"),
         Option("solo", "bool", "solo mode: one player, no Goal Card, orange removed", False),
         Option("quick", "bool", "no board twin: enter each Blast's kind instead", False),
     ),
