@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from typing import IO, Callable
 
+from .core.commands import annotate, game_commands
 from .core.events import CardScanned
 from .table import Session, Verdict, log_record
 
@@ -99,5 +100,6 @@ class TextLog:
             self.out.write("  " + ", ".join(changed) + "\n")
         state = s.state
         who = state.players[state.active]
-        self.out.write(f"  Now: {who}'s turn (turn {state.turn}). {s.prompt()}\n")
+        prompt = annotate(s.prompt(), game_commands(s.desc))  # "tap Can't stash (/cant)"
+        self.out.write(f"  Now: {who}'s turn (turn {state.turn}). {prompt}\n")
         self.out.flush()

@@ -15,6 +15,7 @@ from collections import deque
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
+from .core import commands
 from .core.clock import Clock
 from .core.errors import StoreError
 from .core.events import CardScanned, Touch
@@ -25,6 +26,8 @@ from .ui import timers
 from .ui.timers import Timers
 
 # Touch commands the screen handles itself (menus); everything else goes to the game.
+# ``swap`` and ``deck`` with no number open a game's menu only where its flow declares one
+# (``Command.menu``); elsewhere they go to the game, which refuses them with a reason.
 # ``hint`` shows a hint (Sugar Blast) for HINT_SECONDS or until the next input; ``menu
 # WORDS`` opens a screen's own menu by name (Sugar Blast's quick-mode Blast pad keeps
 # its half-entered Blast there, e.g. ``menu quick 5-6 7``). Neither is stored.
@@ -223,12 +226,11 @@ class Runner:
         self.dirty = True
         if self._shared_screen(command):
             return
-        if verb in UI_COMMANDS and not (verb in ("swap", "deck") and len(words) > 1):
+        menu_hint = commands.menu_hint(self.session.desc, verb) if verb in ("swap", "deck") else None
+        if verb in UI_COMMANDS and not (verb in ("swap", "deck") and (len(words) > 1 or menu_hint is None)):
             unseen = self.app is None or getattr(self.app, "invisible", False)
-            if self.text_out is not None and unseen and verb in ("swap", "deck"):
-                example = {"swap": "/swap 2 (the column to swap)", "deck": "/deck 40 (the cards left)"}[verb]
-                self.text_out.write(f"/{verb} opens a menu on the screen; without a screen type it with "
-                                    f"a number: {example}\n")
+            if self.text_out is not None and unseen and menu_hint is not None:
+                self.text_out.write(menu_hint + "\n")  # the game's own words for its menu
                 self.text_out.flush()
                 return
             if verb == "cancel":

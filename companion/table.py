@@ -17,6 +17,7 @@ import queue
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Callable
 
+from .core import commands
 from .core.clock import Clock
 from .core.codes import normalise
 from .core.errors import BadCommand, BadScan, DamagedStore, IllegalAction, StoreError, WrongGame
@@ -68,6 +69,11 @@ def is_pause(item: Input) -> bool:
     if isinstance(item, Touch):
         return item.command.strip().lower() in PAUSE_COMMANDS
     return isinstance(item, ButtonPressed) and item.name == "pause"
+
+
+def is_help(item: Input) -> bool:
+    """A ``help`` touch (``/help`` headless): the commands accepted now."""
+    return isinstance(item, Touch) and item.command.strip().lower() in commands.HELP_COMMANDS
 
 
 def is_undo(item: Input) -> bool:
@@ -268,6 +274,10 @@ class Session:
                                code=None if secret else code, secret=secret)
         else:
             self._last_scan = (None, float("-inf"))  # after a tap, the same card again is a new scan
+        if is_help(item):  # not stored: it changes nothing, and says what is accepted now
+            return Verdict("accepted", None, message=commands.help_text(self.desc, self.state, self.entry,
+                                                                        self.prompt(), self.undo_label() is not None),
+                           step=True)
         if is_pause(item):
             return self._pause(item, store=True)
         if is_undo(item):
@@ -284,7 +294,10 @@ class Session:
                 return Verdict("rejected", reason, secret=True)
             return Verdict("rejected", err.message, code=err.code)
         except (BadCommand, IllegalAction) as err:
-            return Verdict("rejected", err.message, code=None if secret else code, secret=secret)
+            reason = err.message
+            if isinstance(err, BadCommand) and isinstance(item, Touch) and not commands.is_known(self.desc, item.command):
+                reason += " Commands now: " + commands.listing(self.desc, self.state, self.entry, self.undo_label() is not None)
+            return Verdict("rejected", reason, code=None if secret else code, secret=secret)
         except Exception as exc:  # a bug in a game must never take the table down: refuse, keep going
             _log.error("the %s rules failed on %s (%r); the input was refused", self.game, item, exc)
             _log.debug("where it failed", exc_info=True)

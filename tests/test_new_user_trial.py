@@ -11,12 +11,14 @@ from pathlib import Path
 import pytest
 
 from companion.core.clock import FakeClock
+from companion.core.commands import annotate, game_commands, valid_now
 from companion.core.events import CardScanned, Touch
 from companion.core.game import NoCards
 from companion.core.store import EventStore
 from companion.games import GAMES
 from companion.logs import TextLog
 from companion.replay import replay
+from companion.runner import Runner
 from companion.table import Session, state_digest
 from sugarrr_helpers import STARTS
 
@@ -126,3 +128,91 @@ def test_a_number_out_of_shape_says_which_numbers(slug, command, words):
     session = Session.start(slug, players, EventStore(":memory:"), FakeClock(), resume=False, tap_off=0)
     verdict = session.handle(Touch(command, 1.0))
     assert verdict.verdict == "rejected" and words in verdict.reason
+
+
+# ---------------------------------------------------------------- menus, help, unknown commands
+
+def table(slug, players=("Ana", "Ben"), **options):
+    """A headless table: the session, its runner and what the text log printed."""
+    out = io.StringIO()
+    session = Session.start(slug, list(players), EventStore(":memory:"), FakeClock(), resume=False, tap_off=0,
+                            options=options)
+    session.listeners.append(TextLog(out, session))
+    return session, Runner(session, FakeClock(), text_out=out), out
+
+
+def said_after(out, runner, command):
+    start = len(out.getvalue())
+    runner.touch(command, now=True)
+    return out.getvalue()[start:]
+
+
+def test_swap_and_deck_menus_are_each_games_own():
+    _, runner, out = table("sugarrr")
+    said = said_after(out, runner, "swap")
+    assert "/swap 2 (how many cards to swap, 1 to 5)" in said and "column" not in said
+    assert "Fruit Deck" in said_after(out, runner, "deck")
+    _, runner, out = table("sugar-heist")
+    assert "Candy Draw Pile" in said_after(out, runner, "deck")
+    _, runner, out = table("sugar-blast", goal="two-threes")
+    assert "REJECTED swap:" in said_after(out, runner, "swap") and "4 numbers" in out.getvalue()
+    session, runner, out = table("sweet-deals")
+    for verb in ("swap", "deck"):
+        said = said_after(out, runner, verb)
+        assert said.startswith(f"REJECTED {verb}: I don't know the command '{verb}'.") and "opens a menu" not in said
+        assert "/help" in said and session.last_ok is False
+
+
+@pytest.mark.parametrize("slug", list(GAMES))
+def test_help_lists_what_is_accepted_now_and_changes_nothing(slug):
+    players, config, inputs = demo_inputs(slug)
+    session = Session.start(slug, players, EventStore(":memory:"), FakeClock(), resume=False, options=config,
+                            tap_off=0)
+    for item in inputs[:12]:
+        assert session.handle(item).verdict == "accepted"
+        before, stored = state_digest(session.state), len(session.store.inputs(session.game_id))
+        verdict = session.handle(Touch("help", item.t))
+        assert verdict.verdict == "accepted" and verdict.step and verdict.seq is None
+        assert state_digest(session.state) == before and len(session.store.inputs(session.game_id)) == stored
+        listed = verdict.message.split("You can tap or type now: ")[1]
+        assert ("/undo" in listed) == (session.undo_label() is not None) and "/help" in listed
+        for command in valid_now(session.desc, session.state, session.entry):
+            assert f"/{command.usage}" in listed
+        rejected = session.handle(Touch("hlep", item.t))
+        assert rejected.verdict == "rejected" and "Commands now: " in rejected.reason and "/help" in rejected.reason
+
+
+def test_help_names_only_commands_the_table_would_accept():
+    session, runner, out = table("sugar-heist")
+    said = said_after(out, runner, "help")
+    assert "Can't stash (/cant)" in said and "Done (/done)" not in said and "/undo" not in said
+    assert "Ana: stash a pair" in said
+
+
+@pytest.mark.parametrize("slug", list(GAMES))
+def test_every_declared_command_is_one_the_game_reads(slug):
+    """No command in a game's list is one its flow does not know (the list and the flow
+    cannot drift apart), and every button word belongs to one command."""
+    players, config, inputs = demo_inputs(slug)
+    session = Session.start(slug, players, EventStore(":memory:"), FakeClock(), resume=False, options=config,
+                            tap_off=0)
+    used = set()
+    for item in [None] + inputs:
+        if item is not None:
+            session.handle(item)
+        for command in game_commands(session.desc):
+            for sample in command.samples(session.state):
+                try:
+                    session.desc.flow.read(session.state, session.entry, Touch(sample, 0.0))
+                    used.add(command.word)
+                except Exception as err:  # refused is fine; unknown is not
+                    assert "don't know the command" not in str(err), sample
+    assert used, "some command is accepted somewhere in the demo"
+
+
+def test_headless_prompts_name_the_typed_command_of_each_button():
+    session, runner, out = table("sugar-heist")
+    next(l for l in session.listeners if isinstance(l, TextLog)).status()
+    assert "tap Can't stash (/cant)." in out.getvalue()
+    assert annotate("tap Heist or Steal on a vault", game_commands(GAMES["sugar-heist"])) == \
+        "tap Heist (/heist P V) or Steal (/steal P V) on a vault"

@@ -25,7 +25,10 @@ through its descriptor and the three modules it names:
     :class:`IllegalAction`; never changes anything. ``prompt(state, entry) -> str``: what
     the table should do now. Optional: ``secret(state, item) -> bool``: the input is a
     hidden card (a face-down Battle Card, a card of a secret hand), so its code never
-    reaches a log or the screen.
+    reaches a log or the screen; ``COMMANDS``: its touch commands as :class:`Command`
+    objects (``help``, the unknown-command refusal, the typed names of buttons in
+    headless text and the ``/swap`` and ``/deck`` menus come from them; see
+    :mod:`companion.core.commands`).
 
 ``screen`` (pygame; draws inside the shared chrome of ``companion.ui``)
     ``draw_game(surface, view, info) -> list[Button]`` with ``view`` the table's
@@ -223,6 +226,33 @@ class Option:
             except (TypeError, ValueError):
                 raise ValueError(f"{self.cli_flag()} is a whole number, not {raw!r}") from None
         raise ValueError(f"option {self.name} has an unknown kind {self.kind!r}")
+
+
+@dataclass(frozen=True)
+class Command:
+    """One touch command of a game's flow, as the table meets it.
+
+    ``usage`` is how it is typed headless (``swap N``; the first word is the command);
+    ``labels`` the words on the screen's buttons that send it ("Can't stash"); ``tries``
+    commands to test whether it is accepted now (a function of the state giving them, or
+    a tuple; empty: ``usage`` itself when it takes nothing); ``menu`` (for ``swap`` and
+    ``deck``) what the number is when the screen opens a menu for it ("how many cards to
+    swap, 1 to 5"): typed headless as ``/swap 2``.
+    """
+
+    usage: str
+    labels: tuple[str, ...] = ()
+    tries: Any = ()
+    menu: str = ""
+
+    @property
+    def word(self) -> str:
+        return self.usage.split()[0]
+
+    def samples(self, state: Any) -> tuple[str, ...]:
+        """The commands that test it against ``state``."""
+        tries = self.tries(state) if callable(self.tries) else self.tries
+        return tuple(tries) or ((self.usage,) if self.usage == self.word else ())
 
 
 @dataclass(frozen=True)

@@ -59,6 +59,7 @@ from dataclasses import dataclass, replace
 from companion.core.catalogue import from_other_game
 from companion.core.errors import BadCommand, IllegalAction
 from companion.core.events import ButtonPressed, CardScanned, Input, Touch, TrayLevel, TrayTilted
+from companion.core.game import Command
 
 from . import board as B
 from . import checks, rules
@@ -89,6 +90,35 @@ class Entry:
     def after_action(self) -> "Entry":
         """A rule action ends whatever was half tapped in; the palette colour stays."""
         return Entry(palette=self.palette)
+
+
+def _cells(s) -> list[str]:
+    return [f"cell {r} {c}" for r in range(B.ROWS) for c in range(B.COLS)]
+
+
+def _swaps(s) -> list[str]:
+    return [f"swap {r} {c} {r + dr} {c + dc}" for r in range(B.ROWS) for c in range(B.COLS)
+            for dr, dc in ((0, 1), (1, 0)) if r + dr < B.ROWS and c + dc < B.COLS]
+
+
+#: The touch commands (``companion.core.commands``): what each is typed as, its buttons' words.
+#: Rows and columns count from 0 at the top left, as ``companion hint --json`` does.
+COMMANDS = (
+    Command("palette X", tries=tuple(f"palette {k}" for k in B.KINDS + (B.EMPTY,))),
+    Command("cell R C", tries=_cells),
+    Command("swap R1 C1 R2 C2", tries=_swaps),
+    Command("start", ("Start",)),
+    Command("blast N", tries=lambda s: [f"blast {n}" for n in range(1, len(s.pending or ()) + 1)]),
+    Command("keep X [Y]", tries=lambda s: ["keep " + " ".join(k) for k in keep_options(s)]),
+    Command("no-blasts", ("No Blasts?",)),
+    Command("tilt", (say("screen_tilted"), say("screen_tilt_yes"))),
+    Command("return P X Y", tries=lambda s: [f"return {p + 1} " + " ".join(k)
+                                               for p, ks in [return_options(s) or (0, [])] for k in ks]),
+    Command("refill XYZ...", tries=()),
+    Command("quick KIND X [N]", tries=lambda s: [f"quick {kind} {k}" for kind in ("3", "4", "5-6", "box")
+                                                 for k in B.KINDS] if s.quick else []),
+    Command("done", ("Done", say("screen_no_more"))),
+)
 
 
 def new_entry() -> Entry:
@@ -178,7 +208,7 @@ def _command(state: rules.State, entry: Entry, command: str) -> Read:
     if verb == "cell":
         r, c = _ints(args, 2, command)
         return _cell(state, entry, (r, c))
-    if verb == "swap" and len(args) == 4:
+    if verb == "swap":  # four numbers: the two neighbours (a bare "swap" says so)
         r1, c1, r2, c2 = _ints(args, 4, command)
         return _act(entry, rules.SwapCandies((r1, c1), (r2, c2)))
     if verb == "board" and args:

@@ -41,6 +41,7 @@ from dataclasses import dataclass, replace
 
 from companion.core.errors import BadCommand, IllegalAction
 from companion.core.events import ButtonPressed, CardScanned, Input, Touch
+from companion.core.game import Command
 
 from . import battle as B
 from . import rules
@@ -64,6 +65,35 @@ class Entry:
     card: str | None = None              # a swap card waiting for "give N"
     giver: int | None = None             # "from N"
     seat: int | None = None              # "join N"
+
+
+def _seats(state: State) -> range:
+    return range(1, len(state.players) + 1)
+
+
+def _seat_vaults(verb: str):
+    return lambda s: [f"{verb} {p} {v}" for p in _seats(s) for v in range(1, len(s.vaults[p - 1]) + 1)]
+
+
+#: The touch commands (``companion.core.commands``): what each is typed as, its buttons' words.
+COMMANDS = (
+    Command("vault N", tries=lambda s: [f"vault {v}" for v in range(1, 1 + max(len(x) for x in s.vaults))]),
+    Command("flavour NAME", tries=tuple(f"flavour {f.lower()}" for f in FLAVOURS)),
+    Command("combine A B", tries=lambda s: [f"combine {a} {b}" for a in range(1, 7) for b in range(1, 7) if a != b]),
+    Command("cant", ("Can't stash",)),
+    Command("give N", tries=lambda s: [f"give {p}" for p in _seats(s)]),
+    Command("from N", tries=lambda s: [f"from {p}" for p in _seats(s)]),
+    Command("deal", ("Deal",)),
+    Command("buy vault", ("Buy vault", "Take vault"), ("buy vault",)),
+    Command("heist P V", ("Heist",), _seat_vaults("heist")),
+    Command("steal P V", ("Steal",), _seat_vaults("steal")),
+    Command("target P [V]", tries=lambda s: [f"target {p}" for p in _seats(s)] + _seat_vaults("target")(s)),
+    Command("hand", ("Hand",)),
+    Command("join N", ("Join",), lambda s: [f"join {p}" for p in _seats(s)]),
+    Command("deck N", tries=lambda s: [f"deck {s.draw}"], menu="the cards counted in the Candy Draw Pile"),
+    Command("done", ("Done", "No Mom", "Fight!", "Fight", "Take none")),
+    Command("clear", ("Clear",)),
+)
 
 
 def new_entry() -> Entry:

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 
 from companion.core.errors import BadCommand, IllegalAction
 from companion.core.events import ButtonPressed, CardScanned, Input, Touch
+from companion.core.game import Command
 
 from . import rules
 from .cards import CARDS, FRUIT_DECK_SIZE, card
@@ -51,6 +52,18 @@ class Entry:
 #: The numbers each command takes (a column, how many cards to swap, the cards left in
 #: the Fruit Deck), said when one is missing or not a number.
 NUMBER_RANGES = {"column": (1, rules.COLUMNS), "swap": (1, rules.HAND_SIZE), "deck": (0, FRUIT_DECK_SIZE)}
+
+
+#: The touch commands (``companion.core.commands``): what each is typed as, its buttons' words.
+COMMANDS = (
+    Command("column N", tries=lambda s: [f"column {i}" for i in range(1, rules.COLUMNS + 1)]),
+    Command("done", ("Done",)),
+    Command("swap N", ("Swap",), lambda s: [f"swap {n}" for n in range(1, rules.HAND_SIZE + 1)],
+            menu=f"how many cards to swap, 1 to {rules.HAND_SIZE}"),
+    Command("pass", ("Pass",)),
+    Command("deck N", ("Deck",), lambda s: [f"deck {s.deck}"],
+            menu=f"the cards left in the Fruit Deck, 0 to {FRUIT_DECK_SIZE}"),
+)
 
 
 def new_entry() -> Entry:

@@ -41,6 +41,7 @@ import re
 from companion.core.catalogue import from_other_game
 from companion.core.errors import BadCommand, BadScan, IllegalAction, WrongGame
 from companion.core.events import CardScanned, Input, Touch
+from companion.core.game import Command
 
 from . import rules
 from .cards import LABELS, card
@@ -50,6 +51,27 @@ NEW_GAME = "New game of Sweet Deals: take out the cards the screen lists, then d
 
 _LABELS = {label.lower(): label for label in LABELS}
 _NUMBER = re.compile(r"[0-9]{1,2}")
+
+
+def _seats(verb: str):
+    return lambda s: [f"{verb} {p}" for p in range(1, len(s.players) + 1)]
+
+
+#: The touch commands (``companion.core.commands``): what each is typed as, its buttons' words.
+COMMANDS = (
+    Command("offer NAME", tries=tuple(f"offer {label.lower()}" for label in LABELS)),
+    Command("bid N", tries=tuple(f"bid {n}" for n in range(0, 6))),
+    Command("pass", ("Pass",)),
+    Command("grab N", ("Grab & Go",), _seats("grab")),
+    Command("take N", tries=_seats("take")),
+    Command("take", ("Take",)),
+    Command("bake", ("Bake Sale",)),
+    Command("done", ("Done",)),
+    Command("close", ("Close Early",)),
+    Command("yes", ("Yes",)),
+    Command("no", ("No",)),
+    Command("six N", ("Sweet Six!", "Sweet Six"), _seats("six")),
+)
 
 
 def new_entry() -> None:
