@@ -65,7 +65,7 @@ def test_resume_says_whose_turn_and_menus_ask_for_a_number(tmp_path):
     assert again.returncode == 0, again.stderr
     lines = again.stdout.splitlines()
     assert lines[0] == "Sugarrr!: Ana, Ben (resumed, 5 inputs)"
-    assert "Now: Ana's turn (turn 1). Ana: scan a card to Play, or tap Swap." in again.stdout
+    assert "Now: Ana's turn (turn 1). Ana: scan a card to Play, or tap Swap (/swap N)." in again.stdout
     assert "/deck 40" in again.stdout and "/swap 2" in again.stdout
 
 

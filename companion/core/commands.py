@@ -82,7 +82,7 @@ def menu_hint(game: Game, verb: str) -> str | None:
     command = next((c for c in game_commands(game) if c.word == verb and c.menu), None)
     if command is None:
         return None
-    example = re.sub(r"\bN\b", "2", command.usage)
+    example = command.example or re.sub(r"\bN\b", "2", command.usage)
     return f"/{verb} opens a menu on the screen; without a screen type it with a number: /{example} ({command.menu})"
 
 

@@ -237,13 +237,14 @@ class Command:
     commands to test whether it is accepted now (a function of the state giving them, or
     a tuple; empty: ``usage`` itself when it takes nothing); ``menu`` (for ``swap`` and
     ``deck``) what the number is when the screen opens a menu for it ("how many cards to
-    swap, 1 to 5"): typed headless as ``/swap 2``.
+    swap, 1 to 5"): typed headless as ``example`` (empty: ``usage`` with 2 for N).
     """
 
     usage: str
     labels: tuple[str, ...] = ()
     tries: Any = ()
     menu: str = ""
+    example: str = ""
 
     @property
     def word(self) -> str:

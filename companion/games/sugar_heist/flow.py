@@ -90,7 +90,8 @@ COMMANDS = (
     Command("target P [V]", tries=lambda s: [f"target {p}" for p in _seats(s)] + _seat_vaults("target")(s)),
     Command("hand", ("Hand",)),
     Command("join N", ("Join",), lambda s: [f"join {p}" for p in _seats(s)]),
-    Command("deck N", tries=lambda s: [f"deck {s.draw}"], menu="the cards counted in the Candy Draw Pile"),
+    Command("deck N", tries=lambda s: [f"deck {s.draw}"], menu="the cards counted in the Candy Draw Pile",
+            example="deck 20"),
     Command("done", ("Done", "No Mom", "Fight!", "Fight", "Take none")),
     Command("clear", ("Clear",)),
 )

@@ -62,7 +62,7 @@ COMMANDS = (
             menu=f"how many cards to swap, 1 to {rules.HAND_SIZE}"),
     Command("pass", ("Pass",)),
     Command("deck N", ("Deck",), lambda s: [f"deck {s.deck}"],
-            menu=f"the cards left in the Fruit Deck, 0 to {FRUIT_DECK_SIZE}"),
+            menu=f"the cards left in the Fruit Deck, 0 to {FRUIT_DECK_SIZE}", example="deck 40"),
 )
 
 
