@@ -186,7 +186,7 @@ def test_help_names_only_commands_the_table_would_accept():
     session, runner, out = table("sugar-heist")
     said = said_after(out, runner, "help")
     assert "Can't stash (/cant)" in said and "Done (/done)" not in said and "/undo" not in said
-    assert "Ana: stash a pair" in said
+    assert said.index("You can tap or type now") < said.index("Now: Ana's turn (turn 1). Ana: stash a pair")
 
 
 @pytest.mark.parametrize("slug", list(GAMES))

@@ -62,11 +62,12 @@ def listing(game: Game, state: Any, entry: Any, undo: bool = True) -> str:
 
 
 def help_text(game: Game, state: Any, entry: Any, prompt: str, undo: bool = True) -> str:
-    """The answer to ``help``: what to do now and every command accepted now."""
+    """The answer to ``help``: every command accepted now (the prompt, which says what
+    to do, is shown beside it on the screen and printed after it in headless text)."""
     if getattr(state, "over", False):
         return "The game is over: the scores are final."
     scans = " Or scan a card." if game.has_cards else ""
-    return f"{prompt} You can tap or type now: {listing(game, state, entry, undo)}.{scans}"
+    return f"You can tap or type now: {listing(game, state, entry, undo)}.{scans}"
 
 
 def is_known(game: Game, command: str) -> bool:
