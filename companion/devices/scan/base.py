@@ -35,8 +35,9 @@ class ReaderThread:
         self._thread: threading.Thread | None = None
         self._stopping = threading.Event()
         # stop() writes here: a reader waiting in select() on its device includes the read
-        # end, so it can wait for as long as its device is quiet (no polling for stop).
-        self._stop_r, self._stop_w = os.pipe()
+        # end (``_stop_fds``), so it can wait for as long as its device is quiet. Made by
+        # start(), closed by stop(): a reader never started holds no file descriptors.
+        self._stop_r = self._stop_w = -1
 
     def start(self) -> None:
         """Open the device (once, here) and start the reader thread. Calling it again while
@@ -46,16 +47,18 @@ class ReaderThread:
         if self._thread is not None:
             return
         self._try_open(first=True)
+        self._stop_r, self._stop_w = os.pipe()
         self._thread = threading.Thread(target=self._guarded, name=f"{self.thread_prefix}-{self.name}", daemon=True)
         self._thread.start()
 
     def stop(self) -> None:
         """Stop the reader thread (joined within about 1 s) and close the device. Idempotent."""
         self._stopping.set()
-        try:
-            os.write(self._stop_w, b"s")
-        except OSError:  # stopped before: the pipe is closed
-            pass
+        if self._stop_w >= 0:
+            try:
+                os.write(self._stop_w, b"s")
+            except OSError:  # stopped before: the pipe is closed
+                pass
         if self._thread is not None and self._thread is not threading.current_thread():
             self._thread.join(JOIN_TIMEOUT)
             if self._thread.is_alive():
@@ -63,11 +66,13 @@ class ReaderThread:
                 return  # the thread still owns the device and closes it on its way out
         self._close()
         for fd in (self._stop_r, self._stop_w):
-            try:
+            if fd >= 0:
                 os.close(fd)
-            except OSError:
-                pass
         self._stop_r = self._stop_w = -1
+
+    def _stop_fds(self) -> list[int]:
+        """The stop pipe's read end to select() on with the device (none before start())."""
+        return [self._stop_r] if self._stop_r >= 0 else []
 
     def _guarded(self) -> None:
         """The thread body: :meth:`_run`, started again (after a report and

@@ -388,7 +388,7 @@ class HidScanner(ReaderThread):
                 if self._idle_gap is not None and self._decoder.pending:  # a label with no Enter?
                     wait = max(0.0, self._idle_gap - (time.monotonic() - self._last_event))
                 try:
-                    ready, _, _ = select.select([device.fd, self._stop_r], [], [], wait)
+                    ready, _, _ = select.select([device.fd, *self._stop_fds()], [], [], wait)
                     ready = device.fd in ready
                     while ready and (event := device.read_one()) is not None:
                         self._last_event = time.monotonic()

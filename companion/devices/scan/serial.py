@@ -208,7 +208,7 @@ class SerialScanner(ReaderThread):
                 if self._idle_gap is not None and self._framer.pending:  # a label with no terminator?
                     wait = max(0.0, self._idle_gap - (time.monotonic() - self._last_data))
                 try:
-                    ready, _, _ = select.select([port.fileno(), self._stop_r], [], [], wait)
+                    ready, _, _ = select.select([port.fileno(), *self._stop_fds()], [], [], wait)
                     data = b""
                     if port.fileno() in ready:
                         # Readable with nothing waiting is an unplugged port: pyserial's
