@@ -35,10 +35,20 @@ def _save(app, path: Path, draw, report: list[str]) -> Path:
     with record_text() as drawn:
         app.show(draw)
     app.save(path, as_panel=True)
+    _check(path, drawn, app, report)
+    return path
+
+
+def _check(path: Path, drawn, app, report: list[str]) -> None:
+    """List each text of the frame cut off or under the minimum size (em px), and each
+    overlap :func:`companion.ui.fit.overlaps` finds."""
+    from ..ui.fit import overlaps
+
     for d in drawn:
         if not d.readable and d.text.strip():
-            report.append(f"{path}: {'cut off' if d.clipped else f'size {d.size}'}: {d.text!r}")
-    return path
+            report.append(f"{path}: {'cut off' if d.clipped else f'{d.size} px'}: {d.text!r}")
+    for problem in overlaps(drawn, app.surface, [b.rect for b in app.buttons]):
+        report.append(f"{path}: {problem}")
 
 
 def shoot_shared(out: Path, size: tuple[int, int], rotation: int, report: list[str], finished=()) -> list[Path]:
@@ -106,10 +116,7 @@ def shoot_game(game, out: Path, size: tuple[int, int], rotation: int, report: li
         path = out / f"{len(saved) + 1:02d}-{_slug(name)}.png"
         app.save(path, as_panel=True)
         saved.append(path)
-        bad = [d for d in drawn if not d.readable and d.text.strip()]
-        for d in bad:
-            why = "cut off" if d.clipped else f"size {d.size}"
-            report.append(f"{path}: {why}: {d.text!r}")
+        _check(path, drawn, app, report)
 
     def shoot_state() -> None:
         runner, session = holder["runner"], holder["session"]
@@ -189,7 +196,9 @@ def cmd_screenshots(args) -> int:
         print(f"Start screen and history {name}: {len(files)} screens in {out / 'shared' / name}")
     for line in report:
         print(f"reads badly: {line}")
-    print(f"{total} screenshots; {len(report)} texts cut off or under size 20")
+    from ..ui import theme
+
+    print(f"{total} screenshots; {len(report)} texts cut off, under {theme.MIN_SIZE} px (em) or overlapping")
     return 0
 
 

@@ -29,13 +29,13 @@ from . import theme
 from .timers import WARN_SECONDS as WARN_AT
 from .app import Button, TableInfo
 from .messages import text
-from .widgets import banner, button, cross, draw_text, draw_wrapped, panel, tick, width_of
+from .widgets import banner, button, covered, cross, draw_text, draw_wrapped, panel, tick, unrecorded, width_of
 
 Rect = pygame.Rect
 
 UNDO_W = 96   # the Undo button at the right of the top bar
 PAUSE_W = 96  # the Pause button, right of it
-CLOCK_W = 104  # the game clock pill
+CLOCK_W = 120  # the game clock pill
 TOUCH = 48    # the least height of a touch target
 
 
@@ -87,7 +87,8 @@ def end_frame(surface: pygame.Surface, info: TableInfo) -> None:
     for area, under, redraw in _clocks:
         final = surface.subsurface(area).copy()
         surface.blit(under, area)
-        redraw(surface, info)
+        with unrecorded():
+            redraw(surface, info)
         same = pygame.image.tobytes(surface.subsurface(area), "RGB") == pygame.image.tobytes(final, "RGB")
         surface.blit(final, area)
         _tickable = _tickable and same
@@ -142,16 +143,6 @@ def top_bar(surface: pygame.Surface, rect: Rect, info: TableInfo, turn: int | No
     if turn is not None:
         draw_text(surface, text("turn", turn=turn), Rect(x, rect.top, 104, h), theme.MEDIUM, theme.TEXT, bold=True)
         x += 108
-    for pill in pills:
-        box = Rect(x, rect.top + 5, pill.width, h - 10)
-        fill = theme.WARN if pill.warn else theme.PANEL_LIGHT
-        ink = theme.TEXT_DARK if pill.warn else theme.TEXT
-        if pill.command:
-            button(surface, box, pill.text, fill, ink, size=theme.MEDIUM)
-            buttons.append(Button(target(box), pill.command))
-        else:
-            banner(surface, box, pill.text, fill, ink, size=theme.MEDIUM)
-        x += pill.width + 8
     right = rect.right - 8
     if info.can_pause and not info.paused:
         pause = Rect(right - PAUSE_W, rect.top + 4, PAUSE_W, h - 8)
@@ -172,6 +163,20 @@ def top_bar(surface: pygame.Surface, rect: Rect, info: TableInfo, turn: int | No
                           theme.TEXT_DARK if info.warning else theme.TEXT, size=theme.MEDIUM)
         _clock(surface, box, info, turn_left)
         right = box.left - 8
+    # The pills share what is left between the turn number and the buttons: narrower
+    # when they would run into Undo, never over it.
+    wanted = sum(p.width + 8 for p in pills)
+    squeeze = min(1.0, (right - x) / wanted) if wanted else 1.0
+    for pill in pills:
+        box = Rect(x, rect.top + 5, int(pill.width * squeeze), h - 10)
+        fill = theme.WARN if pill.warn else theme.PANEL_LIGHT
+        ink = theme.TEXT_DARK if pill.warn else theme.TEXT
+        if pill.command:
+            button(surface, box, pill.text, fill, ink, size=theme.MEDIUM)
+            buttons.append(Button(target(box), pill.command))
+        else:
+            banner(surface, box, pill.text, fill, ink, size=theme.MEDIUM)
+        x += box.width + 8
     room = right - x
     trouble = any(state != "connected" for state in info.devices.values())
     if info.can_pause and room >= CLOCK_W + (8 + 130 if trouble else 0):
@@ -257,6 +262,7 @@ def menu_panel(surface: pygame.Surface, title: str) -> Rect:
     shade = pygame.Surface((w, h), pygame.SRCALPHA)
     shade.fill(theme.SHADE)
     surface.blit(shade, (0, 0))
+    covered()
     box = Rect(0, 0, min(620, w - 40), min(380, h - 40))
     box.center = (w // 2, h // 2)
     panel(surface, box, theme.PANEL, theme.HIGHLIGHT, width=4)

@@ -136,8 +136,8 @@ def display_name(name: str, seat: int) -> str:
 
 @lru_cache(maxsize=64)
 def _font_at(path: str, size: int, bold: bool) -> pygame.font.Font:
-    # pygame's bundled font is drawn ~0.69 of its nominal size; match its cap height.
-    f = pygame.font.Font(path, max(6, round(size * 0.69)))
+    # ``size`` is the em in pixels, as for the bundled font (theme.font)
+    f = pygame.font.Font(path, max(6, size))
     f.bold = bold
     return f
 

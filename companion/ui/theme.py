@@ -4,8 +4,9 @@ descriptor, ``Game.look``).
 
 High contrast on a dark background; every fruit has a colour AND a letter AND a shape, so
 a colour-blind player can tell Strawberry from Pear by the letter or the outline alone.
-Fonts are pygame's bundled default font (``pygame.font.Font(None, size)``): no system font
-lookups, so the screen looks the same on a Pi without a desktop and in headless tests.
+Fonts are pygame's bundled font (FreeSans bold, opened from its file so a size is its em
+in pixels, see "type sizes" below): no system font lookups, so the screen looks the same
+on a Pi without a desktop and in headless tests.
 
 >>> look_from(((240, 60, 70), "S", "circle")).letter
 'S'
@@ -81,24 +82,52 @@ def use(name: str) -> None:
 
 
 # ---------------------------------------------------------------- type sizes
-# Sizes are pygame's default-font sizes; the capital height is about 0.7 x size.
+# Every size is the font's EM SIZE IN SCREEN PIXELS, measured, not a nominal number:
+# :func:`font` opens pygame's bundled FreeSans file at ``size`` (pygame-ce draws at 72
+# dpi, so one point is one pixel; ``pygame.font.Font(None, s)`` instead shrinks ``s`` by
+# 0.6875, which is why these numbers once said 20 and drew 13.75). :func:`px` reads the
+# size back from the font object, and the fit checker (``companion.ui.fit``,
+# ``companion screenshots``) checks that, not the number a screen asked for.
+# In FreeSans a 20 px font has 15 px capitals, 11 px lower case and 22-23 px lines
+# (tests/test_text_size.py renders them and checks).
+#
+# "Nothing a player must read is under 20 px at 800x480" (issue 13) means MIN_SIZE:
+# every text a widget draws is at least MIN_SIZE px, except the decoration named in
+# :data:`DECORATION` below.
 
-TITLE = 44      # "Sugarrr!", the winner line
-HUGE = 64       # a column's top number, the deck count in its menu
-BIG = 40        # scores, the verdict, button labels
-MEDIUM = 30     # names, the prompt
-SMALL = 24      # column sizes, table headings: the smallest text on screen
-MIN_SIZE = 20   # fitted text never shrinks below this
+TITLE = 30      # "Sugarrr!", the winner line
+HUGE = 44       # a column's top number, the deck count in its menu
+BIG = 28        # scores, the verdict, button labels
+MEDIUM = 22     # names, the prompt
+SMALL = 20      # column sizes, table headings: the smallest text on screen
+MIN_SIZE = 20   # fitted text never shrinks below this (em px)
+
+#: Text drawn smaller than :data:`MIN_SIZE` on purpose, because it repeats what is
+#: already on screen in a form a player reads: the letter inside a fruit badge or a
+#: candy (the badge's colour and shape say the fruit too, and its name or count is
+#: printed beside it at full size). Widgets draw these with ``decoration=True``; the
+#: fit checker skips them for size, not for overlap.
+DECORATION = ("the letter in a fruit badge (fruit_badge)", "the letter on a candy (sugar_blast.candies)")
 
 RADIUS = 10     # corner radius of buttons and panels
 PAD = 8         # the gap between panels
 
 
-@lru_cache(maxsize=64)
+def _bundled() -> str:
+    """The file of pygame's bundled font (FreeSans bold), opened at true pixel sizes."""
+    import os
+
+    return os.path.join(os.path.dirname(pygame.__file__), pygame.font.get_default_font())
+
+
+@lru_cache(maxsize=96)
 def font(size: int, bold: bool = False) -> pygame.font.Font:
-    """pygame's default font at ``size`` (cached; call ``font.cache_clear()`` after
-    ``pygame.font.quit()``)."""
-    f = pygame.font.Font(None, size)
+    """pygame's bundled font with an em of ``size`` pixels (cached; call
+    ``font.cache_clear()`` after ``pygame.font.quit()``)."""
+    try:
+        f = pygame.font.Font(_bundled(), size)
+    except (FileNotFoundError, OSError):  # a packaging without the file: scale the default font back
+        f = pygame.font.Font(None, round(size / 0.6875))
     f.bold = bold
     _SIZES[id(f)] = size
     return f
@@ -110,6 +139,11 @@ _SIZES: dict[int, int] = {}
 def size_of(f: pygame.font.Font) -> int:
     """The theme size a font from :func:`font` was made at (0 for another font)."""
     return _SIZES.get(id(f), 0)
+
+
+def px(f: pygame.font.Font) -> int:
+    """The em size in pixels ``f`` really draws at (its FreeType point size at 72 dpi)."""
+    return int(getattr(f, "point_size", 0) or size_of(f))
 
 
 # ---------------------------------------------------------------- fruits

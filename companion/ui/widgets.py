@@ -2,7 +2,8 @@
 
 Each helper draws onto a surface and returns the rect it used, so a screen can turn the
 rect into a touch target (:class:`companion.ui.app.Button`). Text always fits: it shrinks
-to :data:`~companion.ui.theme.MIN_SIZE` and then ends in "..." rather than spill over.
+to :data:`~companion.ui.theme.MIN_SIZE` (20 px em, see :mod:`companion.ui.theme`) and then
+ends in "..." rather than spill over.
 
 >>> import pygame; _ = pygame.font.init()
 >>> s = pygame.Surface((200, 60))
@@ -55,7 +56,7 @@ def fit_font(text: str, width: int, size: int, bold: bool = False,
     """The largest default font from ``size`` down to ``min_size`` that fits ``text``
     into ``width`` pixels (``min_size`` when nothing fits)."""
     while size > min_size and width_of(theme.font(size, bold), text) > width:
-        size -= 2
+        size -= 1
     return theme.font(max(size, min_size), bold)
 
 
@@ -69,13 +70,14 @@ def _clip(text: str, font: pygame.font.Font, width: int) -> str:
 
 
 def draw_text(surface: pygame.Surface, text: str, rect: Rect, size: int, colour: Colour | None = None,
-              bold: bool = False, align: str = "left", min_size: int = theme.MIN_SIZE) -> Rect:
+              bold: bool = False, align: str = "left", min_size: int = theme.MIN_SIZE,
+              decoration: bool = False) -> Rect:
     """Draw one line of ``text`` inside ``rect``, vertically centred, aligned ``left``,
-    ``center`` or ``right``, shrunk to fit its width. Returns the drawn text's rect."""
+    ``center`` or ``right``, shrunk to fit its width. Returns the drawn text's rect.
+    ``decoration``: one of :data:`theme.DECORATION`, allowed under the minimum size."""
     colour = theme.TEXT if colour is None else colour
     font = fit_font(text, rect.width, size, bold, min_size)
     shown = _clip(text, font, rect.width)
-    _note(text, font, shown != text, rect)
     image = render(font, shown, colour)
     box = image.get_rect(centery=rect.centery)
     if align == "center":
@@ -85,6 +87,7 @@ def draw_text(surface: pygame.Surface, text: str, rect: Rect, size: int, colour:
     else:
         box.left = rect.left
     surface.blit(image, box)
+    _note(text, font, shown != text, rect, surface, [(image, box)], decoration)
     return box
 
 
@@ -92,40 +95,91 @@ def draw_text(surface: pygame.Surface, text: str, rect: Rect, size: int, colour:
 
 @dataclass(frozen=True)
 class Drawn:
-    """One piece of text a widget drew: at font ``size``, ``clipped`` when it ended in
-    "..." or lost lines, inside ``rect``."""
+    """One piece of text a widget drew: at ``size`` (the em in pixels its font really
+    draws at, :func:`theme.px`), ``clipped`` when it ended in "..." or lost lines, inside
+    the box ``rect`` it was given; ``ink`` the pixels its letters cover; ``owner`` the
+    button it labels; ``decoration`` one of :data:`theme.DECORATION`."""
 
     text: str
     size: int
     clipped: bool
     rect: tuple[int, int, int, int]
+    ink: tuple[int, int, int, int] = (0, 0, 0, 0)
+    owner: tuple[int, int, int, int] | None = None
+    decoration: bool = False
 
     @property
     def readable(self) -> bool:
-        """Whole and at least :data:`~companion.ui.theme.MIN_SIZE`."""
-        return not self.clipped and self.size >= theme.MIN_SIZE
+        """Whole and at least :data:`~companion.ui.theme.MIN_SIZE` px (decoration: whole)."""
+        return not self.clipped and (self.decoration or self.size >= theme.MIN_SIZE)
 
 
-_drawn: list[Drawn] | None = None
+class Record(list):
+    """The :class:`Drawn` texts of a frame, the ``buttons`` the widgets drew (rects),
+    and what each text's pixels looked like right after it was drawn (``marks``)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.buttons: list[tuple[int, int, int, int]] = []
+        self.marks: list[tuple[Drawn, pygame.Surface, pygame.Surface] | None] = []
+        self.covered = 0  # the texts before this one are under a menu's shade
+
+    def visible(self) -> list[Drawn]:
+        """The texts not under a menu's shade."""
+        return self[self.covered:]
+
+
+_drawn: Record | None = None
+_owner: tuple[int, int, int, int] | None = None
 
 
 @contextmanager
 def record_text():
     """Collect a :class:`Drawn` for every text the widgets draw inside the ``with``
-    (tests and ``companion screenshots`` check that messages fit)."""
+    (tests and ``companion screenshots`` check that messages fit and nothing overlaps,
+    :func:`companion.ui.fit.overlaps`)."""
     global _drawn
-    outer, _drawn = _drawn, []
+    outer, _drawn = _drawn, Record()
     try:
         yield _drawn
     finally:
         _drawn = outer
 
 
-def _note(text: str, font: pygame.font.Font, clipped: bool, rect: Rect) -> None:
+@contextmanager
+def unrecorded():
+    """Draw inside the ``with`` without recording it (a redraw that is put back)."""
+    global _drawn
+    outer, _drawn = _drawn, None
+    try:
+        yield
+    finally:
+        _drawn = outer
+
+
+def covered() -> None:
+    """Everything drawn so far is meant to be covered (a menu shades the screen): its
+    texts no longer count for overlaps."""
     if _drawn is not None:
-        _drawn.append(Drawn(text, theme.size_of(font), clipped, tuple(rect)))
+        _drawn.marks = [None] * len(_drawn.marks)
+        _drawn.buttons.clear()
+        _drawn.covered = len(_drawn)
 
 
+def _note(text: str, font: pygame.font.Font, clipped: bool, rect: Rect, surface: pygame.Surface | None = None,
+          images: list = (), decoration: bool = False) -> None:
+    if _drawn is None:
+        return
+    ink = None
+    for image, at in images:
+        r = image.get_bounding_rect().move(at.left, at.top)
+        if r.width and r.height:
+            ink = r if ink is None else ink.union(r)
+    ink = ink or Rect(rect.left, rect.top, 0, 0)
+    d = Drawn(text, theme.px(font), clipped, tuple(rect), tuple(ink), _owner, decoration)
+    _drawn.append(d)
+    seen = ink.clip(surface.get_rect()) if surface is not None else Rect(0, 0, 0, 0)
+    _drawn.marks.append((d, surface, surface.subsurface(seen).copy()) if seen.width and seen.height else None)
 
 
 def wrap(text: str, font: pygame.font.Font, width: int) -> list[str]:
@@ -159,11 +213,11 @@ def draw_wrapped(surface: pygame.Surface, text: str, rect: Rect, size: int, colo
         wide = max((width_of(font, l) for l in lines), default=0)
         if (len(lines) <= max_lines and tall <= rect.height and wide <= rect.width) or size <= min_size:
             break
-        size -= 2
+        size -= 1
     if len(lines) > max_lines or len(lines) * font.get_linesize() > rect.height:
         # Rather than cut the message: more lines, as many as the rect's height holds,
         # at the largest size from the asked one down that then fits.
-        for bigger in range(start, min_size - 1, -2):
+        for bigger in range(start, min_size - 1, -1):
             f = theme.font(bigger, bold)
             ls = wrap(text, f, rect.width)
             if len(ls) * f.get_linesize() <= rect.height and max((width_of(f, l) for l in ls), default=0) <= rect.width:
@@ -173,14 +227,16 @@ def draw_wrapped(surface: pygame.Surface, text: str, rect: Rect, size: int, colo
     clipped = len(lines) > room or any(width_of(font, l) > rect.width for l in lines)
     if len(lines) > room:
         lines = lines[:room - 1] + [_clip(" ".join(lines[room - 1:]) + " ...", font, rect.width)]
-    _note(text, font, clipped, rect)
     step = font.get_linesize()
     top = rect.centery - len(lines) * step // 2
     used = Rect(rect.left, top, 0, 0)
+    images = []
     for i, line in enumerate(lines):
         image = render(font, _clip(line, font, rect.width), colour)
         box = surface.blit(image, (rect.left, top + i * step))
+        images.append((image, box))
         used.union_ip(box)
+    _note(text, font, clipped, rect, surface, images)
     return used
 
 
@@ -206,8 +262,15 @@ def button(surface: pygame.Surface, rect: Rect, label: str, fill: Colour | None 
     colour = theme.BUTTON_TEXT if colour is None else colour
     if not enabled:
         fill, colour = theme.PANEL, theme.GONE
+    global _owner
     panel(surface, rect, fill)
-    draw_text(surface, label, rect.inflate(-12, 0), size, colour, bold=True, align="center")
+    outer, _owner = _owner, tuple(rect)
+    try:
+        draw_text(surface, label, rect.inflate(-12, 0), size, colour, bold=True, align="center")
+    finally:
+        _owner = outer
+    if _drawn is not None:
+        _drawn.buttons.append(tuple(rect))
     return rect
 
 
@@ -263,10 +326,10 @@ def fruit_badge(surface: pygame.Surface, center: tuple[int, int], radius: int, l
         pygame.draw.polygon(surface, fill, _polygon(center, radius * 1.2, 5, inner=radius * 0.62))
     else:
         pygame.draw.circle(surface, fill, center, radius)
-    size = max(theme.MIN_SIZE, int(radius * 1.35))  # a letter a child must read: never under 20
+    size = max(10, int(radius * 0.95))  # decoration (theme.DECORATION): the shape and colour say it too
     text = theme.TEXT if faded else theme.TEXT_DARK
     draw_text(surface, look.letter, Rect(cx - radius, letter_y - radius, 2 * radius, 2 * radius),
-              size, text, bold=True, align="center", min_size=8)
+              size, text, bold=True, align="center", min_size=8, decoration=True)
     return Rect(cx - radius, cy - radius, 2 * radius, 2 * radius)
 
 

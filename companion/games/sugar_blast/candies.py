@@ -57,6 +57,6 @@ def candy(surface: pygame.Surface, center: tuple[int, int], radius: int, letter:
     else:
         pygame.draw.polygon(surface, look.colour, points)
         pygame.draw.polygon(surface, theme.dim(look.colour, 0.55), points, max(1, radius // 12))
-    font = theme.font(max(14, int(radius * 1.75)), True)
+    font = theme.font(max(10, int(radius * 1.2)), True)  # decoration (theme.DECORATION)
     image = font.render(look.letter, True, theme.TEXT_DARK)
     surface.blit(image, image.get_rect(center=(cx, letter_y + max(1, radius // 12))))

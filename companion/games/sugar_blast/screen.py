@@ -126,46 +126,59 @@ def _board(surface: pygame.Surface, state: rules.State, info: TableInfo, entry: 
             pygame.draw.polygon(surface, theme.TEXT_DARK, [tip, *wing])
     edge = B.SEAT_EDGES[state.seats[state.active]] if state.phase in (rules.TILT, rules.REFILL) else None
     if edge is not None:
-        _seat_edge(surface, state.seats[state.active])
+        _seat_edge(surface, edge)
     _numbers(surface, edge)
+
+
+def _edge_bar(edge: str) -> Rect:
+    """The strip beside the board on ``edge``: the row numbers (left) and column numbers
+    (bottom) are printed in it, and it turns into the bright bar when the candies slide
+    that way."""
+    outer = BOARD.inflate(8, 8)
+    return {"bottom": Rect(outer.left, BOARD.bottom + 4, outer.width, H - BOARD.bottom - 6),
+            "top": Rect(outer.left, TOP.bottom + 1, outer.width, BOARD.top - TOP.bottom - 3),
+            "left": Rect(0, outer.top, BOARD.left - 4, outer.height),
+            "right": Rect(outer.right + 2, outer.top, RIGHT.left - outer.right - 4, outer.height)}[edge]
 
 
 def _numbers(surface: pygame.Surface, edge: str | None) -> None:
     """Row numbers down the left, column numbers along the bottom, from 1, as people
-    count them (and as every message names a row or a column)."""
+    count them (and as every message names a row or a column); dark on the bright bar
+    when the candies slide that way."""
+    left, bottom = _edge_bar("left"), _edge_bar("bottom")
     for i in range(B.ROWS):
         rect = cell_rect(i, 0)
         ink = theme.TEXT_DARK if edge == "left" else theme.TEXT_DIM
-        draw_text(surface, str(i + 1), Rect(0, rect.top, BOARD.left - 4, rect.height), theme.SMALL - 4, ink,
-                  bold=True, align="center", min_size=20)
+        draw_text(surface, str(i + 1), Rect(left.left, rect.top, left.width, rect.height), theme.SMALL, ink,
+                  bold=True, align="center")
     for i in range(B.COLS):
         rect = cell_rect(0, i)
         ink = theme.TEXT_DARK if edge == "bottom" else theme.TEXT_DIM
-        draw_text(surface, str(i + 1), Rect(rect.left, BOARD.bottom + 5, rect.width, 24), theme.SMALL - 4, ink,
-                  bold=True, align="center", min_size=20)
+        draw_text(surface, str(i + 1), Rect(rect.left, bottom.top, rect.width, bottom.height), theme.SMALL, ink,
+                  bold=True, align="center")
 
 
-def _seat_edge(surface: pygame.Surface, seat: int) -> None:
-    """A bright bar with arrows on the board edge the candies slide toward."""
-    edge = B.SEAT_EDGES[seat]
-    outer = BOARD.inflate(8, 8)
-    bars = {"bottom": Rect(outer.left, outer.bottom + 2, outer.width, 14),
-            "top": Rect(outer.left, outer.top - 16, outer.width, 14),
-            "left": Rect(outer.left - 16, outer.top, 14, outer.height),
-            "right": Rect(outer.right + 2, outer.top, 14, outer.height)}
-    bar = bars[edge].clip(surface.get_rect())
+def _seat_edge(surface: pygame.Surface, edge: str) -> None:
+    """A bright bar on the board edge the candies slide toward, with dark chevrons in it
+    pointing that way between the row or column numbers (never over a candy)."""
+    bar = _edge_bar(edge)
     pygame.draw.rect(surface, theme.HIGHLIGHT, bar, border_radius=6)
-    for k in range(1, 6):  # chevrons pointing toward the edge, over the board
+    outer = BOARD.inflate(8, 8)
+    for k in range(1, 6):  # at the lines between cells, where no number is
         f = k / 6
         if edge in ("bottom", "top"):
-            x, y = outer.left + f * outer.width, outer.bottom - 10 if edge == "bottom" else outer.top + 10
+            x = outer.left + f * outer.width
             d = 1 if edge == "bottom" else -1
-            points = [(x - 10, y - 10 * d), (x + 10, y - 10 * d), (x, y)]
+            near, far = (bar.bottom - 3, bar.top + 3) if d == 1 else (bar.top + 1, bar.bottom - 1)
+            half = min(9, abs(far - near))
+            points = [(x - half, far), (x + half, far), (x, near)]
         else:
-            x, y = outer.right - 10 if edge == "right" else outer.left + 10, outer.top + f * outer.height
+            y = outer.top + f * outer.height
             d = 1 if edge == "right" else -1
-            points = [(x - 10 * d, y - 10), (x - 10 * d, y + 10), (x, y)]
-        pygame.draw.polygon(surface, theme.HIGHLIGHT, points)
+            near, far = (bar.right - 3, bar.left + 3) if d == 1 else (bar.left + 3, bar.right - 3)
+            half = min(9, abs(far - near))
+            points = [(far, y - half), (far, y + half), (near, y)]
+        pygame.draw.polygon(surface, theme.TEXT_DARK, points)
 
 
 def _players(surface: pygame.Surface, state: rules.State, top: int) -> int:

@@ -217,11 +217,11 @@ def _duel(surface: pygame.Surface, state: State) -> None:
         col = Rect(area.left + 12 + i * (w + gap), area.top + 48, w, area.height - 56)
         now = i == turn
         panel(surface, col, theme.PANEL_LIGHT if now else theme.BG, theme.HIGHLIGHT if now else None)
-        draw_text(surface, state.players[seat] + ("  flips next" if now else ""),
+        draw_text(surface, state.players[seat] + (" flips next" if now else ""),
                   Rect(col.left + 8, col.top + 2, col.width - 16, 32), theme.MEDIUM,
                   theme.HIGHLIGHT if now else theme.TEXT, bold=True)
         need = f.need[i]
-        draw_text(surface, f"Attacks {f.tally[i]} of {need}" + ("  Mastermind!" if need == 1 else ""),
+        draw_text(surface, f"Attacks {f.tally[i]} of {need}" + (" · Mastermind!" if need == 1 else ""),
                   Rect(col.left + 8, col.top + 34, col.width - 16, 36), theme.BIG - 6, theme.TEXT, bold=True)
         mine = [c for k, c in enumerate(f.flips) if k % n == i]
         names = ", ".join(CARDS[c].name for c in mine) or "no flips yet"
