@@ -29,7 +29,7 @@ from . import theme
 from .timers import WARN_SECONDS as WARN_AT
 from .app import Button, TableInfo
 from .messages import text
-from .widgets import banner, button, covered, cross, draw_text, draw_wrapped, panel, tick, unrecorded, width_of
+from .widgets import banner, button, covered, cross, draw_text, draw_wrapped, panel, tick, unrecorded, width_of, wrap
 
 Rect = pygame.Rect
 
@@ -141,8 +141,10 @@ def top_bar(surface: pygame.Surface, rect: Rect, info: TableInfo, turn: int | No
     draw_text(surface, name, Rect(rect.left + 10, rect.top, name_w, h), theme.TITLE - 4, theme.HIGHLIGHT, bold=True)
     x = rect.left + 10 + name_w
     if turn is not None:
-        draw_text(surface, text("turn", turn=turn), Rect(x, rect.top, 104, h), theme.MEDIUM, theme.TEXT, bold=True)
-        x += 108
+        said = text("turn", turn=turn)
+        turn_w = min(104, width_of(theme.font(theme.MEDIUM, True), said) + 10)
+        draw_text(surface, said, Rect(x, rect.top, turn_w, h), theme.MEDIUM, theme.TEXT, bold=True)
+        x += turn_w + 4
     right = rect.right - 8
     if info.can_pause and not info.paused:
         pause = Rect(right - PAUSE_W, rect.top + 4, PAUSE_W, h - 8)
@@ -165,10 +167,16 @@ def top_bar(surface: pygame.Surface, rect: Rect, info: TableInfo, turn: int | No
         right = box.left - 8
     # The pills share what is left between the turn number and the buttons: narrower
     # when they would run into Undo, never over it.
-    wanted = sum(p.width + 8 for p in pills)
-    squeeze = min(1.0, (right - x) / wanted) if wanted else 1.0
-    for pill in pills:
-        box = Rect(x, rect.top + 5, int(pill.width * squeeze), h - 10)
+    pad = (h - 10) // 2 + 8
+    needs = [width_of(theme.font(theme.SMALL, True), p.text) + pad for p in pills]
+    widths = [max(need, p.width) for need, p in zip(needs, pills)]
+    spare = sum(w - need for w, need in zip(widths, needs))
+    over = sum(widths) + 8 * len(pills) - (right - x)
+    if over > 0 and spare:
+        keep = max(0.0, 1 - over / spare)
+        widths = [need + int((w - need) * keep) for w, need in zip(widths, needs)]
+    for pill, width in zip(pills, widths):
+        box = Rect(x, rect.top + 5, width, h - 10)
         fill = theme.WARN if pill.warn else theme.PANEL_LIGHT
         ink = theme.TEXT_DARK if pill.warn else theme.TEXT
         if pill.command:
@@ -236,6 +244,27 @@ def verdict(surface: pygame.Surface, rect: Rect, info: TableInfo, size: int = th
         (tick if info.verdict_ok else cross)(surface, icon)
         text = Rect(icon.right + 10, text.top, rect.right - icon.right - 18, text.height)
     draw_wrapped(surface, info.verdict, text, size, theme.TEXT, bold=True, max_lines=max_lines)
+
+
+def verdict_and_prompt(surface: pygame.Surface, area: Rect, info: TableInfo, prompt: str, verdict_h: int,
+                       size: int = theme.BIG, prompt_size: int = theme.MEDIUM, gap: int = 6) -> None:
+    """The verdict at the top of ``area`` and the prompt under it. The verdict is
+    ``verdict_h`` px tall, or taller when its text needs more lines at
+    :data:`theme.MIN_SIZE` (the prompt then moves down, keeping the lines it needs at
+    that size), so a long message wraps onto more lines instead of being cut."""
+    h = 0
+    if info.verdict:
+        font = theme.font(theme.MIN_SIZE, True)
+        icon = 0 if info.verdict_ok is None else max(28, min(52, verdict_h - 16)) + 18
+        need = len(wrap(info.verdict, font, area.width - 16 - icon)) * font.get_linesize() + 8
+        small = theme.font(theme.MIN_SIZE)
+        keep = len(wrap(prompt, small, area.width - 8)) * small.get_linesize() + 4 if prompt else 0
+        h = min(area.height, max(verdict_h, need) if need + gap + keep <= area.height else need)
+        verdict(surface, Rect(area.left, area.top, area.width, h), info, size, max_lines=8)
+        h += gap
+    if prompt and area.height - h >= theme.font(theme.MIN_SIZE).get_linesize() + 4:  # else the verdict says it
+        room = Rect(area.left, area.top + h, area.width, area.height - h).inflate(-8, -4)
+        draw_wrapped(surface, prompt, room, prompt_size, theme.HIGHLIGHT, max_lines=4)
 
 
 def turn_clock(surface: pygame.Surface, rect: Rect, info: TableInfo) -> None:

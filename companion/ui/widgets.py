@@ -76,6 +76,7 @@ def draw_text(surface: pygame.Surface, text: str, rect: Rect, size: int, colour:
     ``center`` or ``right``, shrunk to fit its width. Returns the drawn text's rect.
     ``decoration``: one of :data:`theme.DECORATION`, allowed under the minimum size."""
     colour = theme.TEXT if colour is None else colour
+    text = text.replace(SOFT_HYPHEN, "")
     font = fit_font(text, rect.width, size, bold, min_size)
     shown = _clip(text, font, rect.width)
     image = render(font, shown, colour)
@@ -182,25 +183,60 @@ def _note(text: str, font: pygame.font.Font, clipped: bool, rect: Rect, surface:
     _drawn.marks.append((d, surface, surface.subsurface(seen).copy()) if seen.width and seen.height else None)
 
 
+SOFT_HYPHEN = "\u00ad"
+
+
+def _split_word(word: str, font: pygame.font.Font, width: int) -> list[str]:
+    """A word wider than ``width`` in pieces that fit, each but the last ending in "-":
+    at its soft hyphens (U+00AD) where it has them, else at the most even cut that fits
+    with at least 3 letters on each side. A word that cannot be cut comes back whole."""
+    plain_word = word.replace(SOFT_HYPHEN, "")
+    if width_of(font, plain_word) <= width:
+        return [plain_word]
+    if SOFT_HYPHEN in word:
+        parts = word.split(SOFT_HYPHEN)
+        out, line = [], ""
+        for k, part in enumerate(parts):
+            trial = line + part
+            last = k == len(parts) - 1
+            if line and width_of(font, trial + ("" if last else "-")) > width:
+                out.append(line + "-")
+                line = part
+            else:
+                line = trial
+        return out + [line]
+    cuts = [k for k in range(3, len(plain_word) - 2) if width_of(font, plain_word[:k] + "-") <= width]
+    if not cuts:
+        return [plain_word]
+    k = min(cuts, key=lambda k: abs(2 * k - len(plain_word)))
+    return [plain_word[:k] + "-", *_split_word(plain_word[k:], font, width)]
+
+
 def wrap(text: str, font: pygame.font.Font, width: int) -> list[str]:
-    """Split ``text`` into lines no wider than ``width`` (a word too long for a line
-    stays whole: the caller shrinks the font or clips)."""
+    """Split ``text`` into lines no wider than ``width``; a word too long for a line is
+    cut with a hyphen (at its soft hyphens first), or stays whole when it cannot be (the
+    caller shrinks the font or clips)."""
     lines: list[str] = []
     line = ""
     for word in text.split():
-        trial = f"{line} {word}".strip()
-        if width_of(font, trial) <= width or not line:
+        plain_word = word.replace(SOFT_HYPHEN, "")
+        trial = f"{line} {plain_word}".strip()
+        if width_of(font, trial) <= width:
             line = trial
-        else:
+            continue
+        if line:
             lines.append(line)
-            line = word
+        pieces = _split_word(word, font, width)
+        lines.extend(pieces[:-1])
+        line = pieces[-1]
     if line:
         lines.append(line)
     return lines
 
 
 def draw_wrapped(surface: pygame.Surface, text: str, rect: Rect, size: int, colour: Colour | None = None,
-                 bold: bool = False, max_lines: int = 2, min_size: int = theme.MIN_SIZE) -> Rect:
+                 bold: bool = False, max_lines: int = 2, min_size: int = theme.MIN_SIZE,
+                 align: str = "left") -> Rect:
     """Draw ``text`` in up to ``max_lines`` lines inside ``rect`` (vertically centred),
     shrinking the font until it fits; the last line ends in "..." if it still cannot.
     Returns the rect covering the drawn lines."""
@@ -223,7 +259,7 @@ def draw_wrapped(surface: pygame.Surface, text: str, rect: Rect, size: int, colo
             if len(ls) * f.get_linesize() <= rect.height and max((width_of(f, l) for l in ls), default=0) <= rect.width:
                 font, lines = f, ls
                 break
-    room = max(1, max(max_lines, rect.height // font.get_linesize()))
+    room = max(1, rect.height // font.get_linesize())  # the lines the rect holds
     clipped = len(lines) > room or any(width_of(font, l) > rect.width for l in lines)
     if len(lines) > room:
         lines = lines[:room - 1] + [_clip(" ".join(lines[room - 1:]) + " ...", font, rect.width)]
@@ -233,7 +269,8 @@ def draw_wrapped(surface: pygame.Surface, text: str, rect: Rect, size: int, colo
     images = []
     for i, line in enumerate(lines):
         image = render(font, _clip(line, font, rect.width), colour)
-        box = surface.blit(image, (rect.left, top + i * step))
+        x = rect.centerx - image.get_width() // 2 if align == "center" else rect.left
+        box = surface.blit(image, (x, top + i * step))
         images.append((image, box))
         used.union_ip(box)
     _note(text, font, clipped, rect, surface, images)

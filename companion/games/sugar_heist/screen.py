@@ -41,7 +41,7 @@ VERDICT = Rect(8, 330, 564, 70)
 PROMPT = Rect(8, 402, 564, 72)
 TIMER = Rect(580, 328, 212, 36)
 ACTIONS = Rect(580, 370, 212, 104)
-NAME_W = 158
+NAME_W = 180
 
 #: Short flavour names for the vault chips (the full names are on the final screen).
 SHORT = {"Nutty Butt": "Nutty", "Chocolate Rockets": "Choc", "Lucky Suckys": "Lucky", "Fruity Booty": "Fruity",
@@ -86,8 +86,8 @@ def draw_game(surface: pygame.Surface, state: State, info: TableInfo) -> list[Bu
     else:
         _board(surface, state, info, buttons)
     _center(surface, state)
-    chrome.verdict(surface, VERDICT, info, size=theme.MEDIUM + 4)
-    draw_wrapped(surface, info.prompt, PROMPT.inflate(-8, -4), theme.MEDIUM + 4, theme.HIGHLIGHT, max_lines=2)
+    chrome.verdict_and_prompt(surface, VERDICT.union(PROMPT), info, info.prompt, VERDICT.height,
+                              size=theme.MEDIUM + 4, prompt_size=theme.MEDIUM + 4)
     chrome.turn_clock(surface, TIMER, info)
     _actions(surface, state, info, buttons)
     menu = _deck_menu(surface, state.draw if info.deck_draft is None else info.deck_draft) \
@@ -140,7 +140,8 @@ def _vault_chip(surface: pygame.Surface, rect: Rect, vault: Vault, index: int) -
     """A vault: its flavour badge and short name, count over lock number, a padlock."""
     if not vault.candies:
         panel(surface, rect, theme.BG, theme.LINE, width=2)
-        draw_text(surface, f"{index + 1} empty", rect.inflate(-8, 0), theme.SMALL, theme.TEXT_DIM, align="center")
+        draw_wrapped(surface, f"{index + 1} empty", rect.inflate(-8, -4), theme.SMALL, theme.TEXT_DIM, max_lines=2,
+                     align="center")
         return
     look = look_for(vault.flavour)
     panel(surface, rect, theme.dim(look.colour, 0.4), theme.HIGHLIGHT if vault.locked else look.colour,

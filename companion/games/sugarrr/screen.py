@@ -106,6 +106,19 @@ def _players(surface: pygame.Surface, state: rules.State) -> None:
                   theme.SMALL, theme.TEXT_DARK if active else theme.TEXT_DIM)
 
 
+#: Where a fruit's name may be cut onto two lines (a soft hyphen), so that a long name
+#: keeps the size of the short ones in a narrow column instead of shrinking.
+BREAKS = {"Blueberries": "Blue\u00adberries", "Strawberry": "Straw\u00adberry", "Pineapple": "Pine\u00adapple",
+          "Apricots": "Apri\u00adcots"}
+
+
+def breakable(name: str) -> str:
+    """``name`` with soft hyphens where a fruit's name may be cut (:data:`BREAKS`)."""
+    for word, cut in BREAKS.items():
+        name = name.replace(word, cut)
+    return name
+
+
 def _columns(surface: pygame.Surface, state: rules.State, buttons: list[Button]) -> None:
     for i, (col, rect) in enumerate(zip(state.columns, column_rects())):
         chosen = state.chosen == i and state.phase in (rules.TURN, rules.PLAYING)
@@ -114,14 +127,16 @@ def _columns(surface: pygame.Surface, state: rules.State, buttons: list[Button])
         head = Rect(rect.left, rect.top, rect.width, 26)
         panel(surface, rect, theme.PANEL_LIGHT if chosen else theme.BG)
         head_ink = theme.TEXT_DIM if not chosen else theme.HIGHLIGHT
-        draw_text(surface, str(i + 1), head.inflate(-12, 0), theme.MEDIUM, head_ink, bold=True)
+        number = Rect(head.left + 4, head.top, 18, head.height)
+        draw_text(surface, str(i + 1), number, theme.MEDIUM, head_ink, bold=True)
         if col:
             size_ink = theme.WARN if len(col) >= rules.COLUMN_LIMIT - 2 else theme.TEXT
-            draw_text(surface, say("screen_column_size", cards=count(len(col), "card")), head.inflate(-12, 0),
-                      theme.SMALL, size_ink, bold=True, align="right")
+            draw_text(surface, say("screen_column_size", cards=count(len(col), "card")),
+                      Rect(number.right + 4, head.top, head.right - number.right - 8, head.height),
+                      theme.SMALL, size_ink, align="right")
             top = CARDS[col[-1]]
-            card_chip(surface, Rect(rect.left, head.bottom, rect.width, rect.bottom - head.bottom), top.name,
-                      top.number, look_for(top.fruit))
+            card_chip(surface, Rect(rect.left, head.bottom, rect.width, rect.bottom - head.bottom),
+                      breakable(top.name), top.number, look_for(top.fruit))
         else:
             body = Rect(rect.left, head.bottom, rect.width, rect.bottom - head.bottom)
             waiting = i in state.pending
@@ -153,9 +168,9 @@ def _valley(surface: pygame.Surface, state: rules.State) -> None:
 
 
 def _verdict(surface: pygame.Surface, state: rules.State, info: TableInfo) -> None:
-    chrome.verdict(surface, VERDICT, info)
     prompt = info.prompt or default_prompt(state, info.entry)
-    draw_wrapped(surface, prompt, PROMPT.inflate(-8, -4), theme.BIG - 4, theme.HIGHLIGHT, max_lines=2)
+    chrome.verdict_and_prompt(surface, VERDICT.union(PROMPT), info, prompt, VERDICT.height,
+                              prompt_size=theme.BIG - 4)
     chrome.turn_clock(surface, TIMER, info)
 
 
@@ -231,14 +246,15 @@ def draw_final(surface: pygame.Surface, result: Result, info: TableInfo | None =
     salad_x = xs[-1] + fruit_w
     total_x = salad_x + salad_w
     total_w = W - 8 - total_x
-    head = Rect(8, 90, W - 16, 48)
+    head = Rect(8, 92 if tie else 66, W - 16, 74)
     # Badge and name: the letter alone would leave a family guessing which fruit R is.
     for k, fruit in enumerate(FRUITS + ("Salad",)):
         x, w = (xs[k], fruit_w) if k < len(FRUITS) else (salad_x, salad_w)
         look = look_for(fruit) if k < len(FRUITS) else look_for(None)
-        fruit_badge(surface, (x + w // 2, head.top + 14), 14, look)
-        draw_text(surface, fruit, Rect(x, head.top + 29, w, 20), theme.MIN_SIZE, look.colour,
-                  align="center")
+        fruit_badge(surface, (x + w // 2, head.top + 13), 13, look)
+        # One size for the whole row: a long name takes two lines instead of shrinking.
+        draw_wrapped(surface, breakable(fruit), Rect(x + 2, head.top + 28, w - 4, 46), theme.MIN_SIZE,
+                     look.colour, max_lines=2, min_size=theme.MIN_SIZE, align="center")
     draw_text(surface, "Total", Rect(total_x, head.top, total_w - 6, head.height), theme.SMALL, theme.TEXT,
               bold=True, align="right")
     n = len(result.players)

@@ -101,10 +101,10 @@ def draw_game(surface: pygame.Surface, view: rules.State, info: TableInfo) -> li
         six = Rect(PLAYERS.left, PLAYERS.bottom - 52, PLAYERS.width, 52)
         buttons.append(Button(button(surface, six, "Sweet Six!", theme.WARN, size=theme.BIG - 4), "menu six"))
     _PANELS.get(view.phase, _scan_panel)(surface, view, buttons)
-    chrome.verdict(surface, VERDICT, info, size=theme.MEDIUM + 2)
     # While setting up, the panel shows what to take out; the prompt line says only what next.
     prompt = prompts.waiting(view) if _setup_box_shown(view) else (info.prompt or prompts.waiting(view))
-    draw_wrapped(surface, prompt, PROMPT.inflate(-8, -4), theme.MEDIUM + 2, theme.HIGHLIGHT, max_lines=2)
+    chrome.verdict_and_prompt(surface, VERDICT.union(PROMPT), info, prompt, VERDICT.height,
+                              size=theme.MEDIUM + 2, prompt_size=theme.MEDIUM + 2)
     chrome.turn_clock(surface, TIMER, info)
     _actions(surface, view, buttons)
     if info.menu in ("grab", "six"):
@@ -146,18 +146,20 @@ def _players(surface: pygame.Surface, view: rules.State, room: Rect) -> None:
         panel(surface, row, theme.HIGHLIGHT if active else theme.PANEL,
               theme.OK if seat == waiting and not active else None, width=4)
         half = row.height // 2 if row.height >= 56 else row.height
-        right = Rect(row.right - 78, row.top, 70, half)
+        right = Rect(row.right - 84, row.top, 76, half)
         status = _bid_text(view, seat)
-        draw_text(surface, name, Rect(row.left + 10, row.top + 2, row.width - 96, half - 2), theme.MEDIUM, ink,
+        draw_text(surface, name, Rect(row.left + 10, row.top + 2, row.width - 100, half - 2), theme.MEDIUM, ink,
                   bold=True)
         if status:
-            draw_text(surface, status, right, theme.MEDIUM, ink, bold=True, align="right")
+            draw_text(surface, status, right, theme.MEDIUM, ink, align="right")
         if row.height >= 56:
-            bits = []
+            # Tracked: the hand size, and "Bake Sale" while the player still has it (the
+            # whole "7 cards · Bake Sale ready" is too long for the row at 20 px).
             if view.tracked:
-                bits.append(f"{len(view.hands[seat])} cards")
-            bits.append("Bake Sale used" if view.bake_used[seat] else "Bake Sale ready")
-            draw_text(surface, " · ".join(bits), Rect(row.left + 10, row.top + half, row.width - 16, half - 4),
+                bits = [f"{len(view.hands[seat])} cards"] + ([] if view.bake_used[seat] else ["Bake Sale"])
+            else:
+                bits = ["Bake Sale used" if view.bake_used[seat] else "Bake Sale ready"]
+            draw_text(surface, ", ".join(bits), Rect(row.left + 8, row.top + half, row.width - 12, half - 4),
                       theme.MIN_SIZE, theme.TEXT_DARK if active else theme.TEXT_DIM)
 
 
