@@ -210,9 +210,9 @@ def _side(surface: pygame.Surface, state: rules.State, info: TableInfo, entry: f
           buttons: list[Button]) -> None:
     y = RIGHT.top if state.phase == rules.SETUP else _players(surface, state, RIGHT.top)  # nobody has candies yet
     if state.goal:
-        draw_wrapped(surface, "Goal: " + rules.GOALS[state.goal]["text"], Rect(RIGHT.left, y, RIGHT.width, 44),
-                     theme.SMALL - 2, theme.TEXT_DIM, max_lines=2)
-        y += 46
+        draw_wrapped(surface, "Goal: " + rules.GOALS[state.goal]["text"], Rect(RIGHT.left, y, RIGHT.width, 48),
+                     theme.SMALL, theme.TEXT_DIM, max_lines=2)
+        y += 50
     actions = _action_rects(state)
     bottom = actions.top - 4
     said = info.prompt or flow.prompt(state, entry)
@@ -371,7 +371,7 @@ def _big_prompt(surface: pygame.Surface, state: rules.State, info: TableInfo, en
         return
     left = state.holes - len(entry.draft)
     panel(surface, area, theme.PANEL, theme.HIGHLIGHT, width=4)
-    draw_text(surface, say("screen_fill", left=left), Rect(area.left + 10, area.top + 6, area.width - 20, 96), 120,
+    draw_text(surface, say("screen_fill", left=left), Rect(area.left + 10, area.top + 6, area.width - 20, 96), 82,
               theme.HIGHLIGHT, bold=True, align="center")
     pal = Rect(area.left + 8, area.bottom - 132, area.width - 16, 124)
     if info.verdict and info.verdict_ok is False:  # a refusal takes the room of the small print

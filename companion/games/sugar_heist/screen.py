@@ -25,7 +25,7 @@ import pygame
 from companion.core.game import Result
 from companion.ui import chrome, theme
 from companion.ui.app import Button, TableInfo
-from companion.ui.widgets import button, draw_text, draw_wrapped, fruit_badge, panel
+from companion.ui.widgets import button, draw_text, draw_wrapped, fruit_badge, panel, width_of
 
 from . import battle as B
 from .cards import CANDY_CODES, CARDS, FLAVOURS, PURE_SUGAR
@@ -79,7 +79,9 @@ def draw_game(surface: pygame.Surface, state: State, info: TableInfo) -> list[Bu
              chrome.Pill(f"Battle {state.battle_draw}", 124)]
     if state.final:
         pills.append(chrome.Pill("LAST TURN", 140, True))
-    buttons = chrome.top_bar(surface, TOP, info, state.turn, pills, clock_below=True)
+    # With LAST TURN there is no room for the game's name as well: the pill says more.
+    buttons = chrome.top_bar(surface, TOP, info, state.turn, pills, clock_below=True,
+                             title="" if state.final else None)
     f = state.frame
     if f is not None and f.step == "duel":
         _duel(surface, state)
@@ -182,19 +184,22 @@ def _center(surface: pygame.Surface, state: State) -> None:
     else:
         label, cards = "", ()
     panel(surface, CENTER, theme.BG, theme.LINE, width=1)
+    pile = f"Discard {len(state.discard)} · Vault Cards {state.vault_pile}"
+    pile_w = width_of(theme.font(theme.SMALL), pile) + 4
+    stop = CENTER.right - 10 - pile_w - 12  # the cards shown end before the pile counts
     x = CENTER.left + 10
     if label:
-        x = draw_text(surface, label + ":", Rect(x, CENTER.top, 110, CENTER.height), theme.SMALL, theme.TEXT_DIM,
-                      bold=True).right + 10
+        said = label + ":"
+        x = draw_text(surface, said, Rect(x, CENTER.top, width_of(theme.font(theme.SMALL), said) + 4, CENTER.height),
+                      theme.SMALL, theme.TEXT_DIM).right + 10
         for code in cards:
             c = CARDS[code]
-            fruit_badge(surface, (x + 12, CENTER.centery), 11, look_for(c.flavour))
-            x = draw_text(surface, c.name, Rect(x + 28, CENTER.top, 190, CENTER.height), theme.SMALL,
-                          theme.TEXT).right + 14
-            if x > CENTER.right - 200:
+            if x + 28 + width_of(theme.font(theme.SMALL), c.name) > stop:
                 break
-    pile = f"Discard {len(state.discard)} · Vault Cards {state.vault_pile}"
-    draw_text(surface, pile, Rect(CENTER.right - 300, CENTER.top, 290, CENTER.height), theme.SMALL,
+            fruit_badge(surface, (x + 12, CENTER.centery), 11, look_for(c.flavour))
+            x = draw_text(surface, c.name, Rect(x + 28, CENTER.top, stop - x - 28, CENTER.height), theme.SMALL,
+                          theme.TEXT).right + 14
+    draw_text(surface, pile, Rect(CENTER.right - 10 - pile_w, CENTER.top, pile_w, CENTER.height), theme.SMALL,
               theme.TEXT_DIM, align="right")
 
 
