@@ -303,7 +303,12 @@ def button(surface: pygame.Surface, rect: Rect, label: str, fill: Colour | None 
     panel(surface, rect, fill)
     outer, _owner = _owner, tuple(rect)
     try:
-        draw_text(surface, label, rect.inflate(-12, 0), size, colour, bold=True, align="center")
+        small = theme.font(theme.MIN_SIZE, True)
+        if width_of(small, label) > rect.width - 12 and rect.height >= 2 * small.get_linesize() + 8:
+            # a long label takes two lines rather than being cut
+            draw_wrapped(surface, label, rect.inflate(-12, -8), size, colour, bold=True, max_lines=2, align="center")
+        else:
+            draw_text(surface, label, rect.inflate(-12, 0), size, colour, bold=True, align="center")
     finally:
         _owner = outer
     if _drawn is not None:
