@@ -259,6 +259,8 @@ def verdict_and_prompt(surface: pygame.Surface, area: Rect, info: TableInfo, pro
         need = len(wrap(info.verdict, font, area.width - 16 - icon)) * font.get_linesize() + 8
         small = theme.font(theme.MIN_SIZE)
         keep = len(wrap(prompt, small, area.width - 8)) * small.get_linesize() + 4 if prompt else 0
+        if prompt and prompt in info.verdict:  # the verdict already ends with what to do
+            prompt, keep = "", 0
         h = min(area.height, max(verdict_h, need) if need + gap + keep <= area.height else need)
         verdict(surface, Rect(area.left, area.top, area.width, h), info, size, max_lines=8)
         h += gap
