@@ -246,25 +246,57 @@ def verdict(surface: pygame.Surface, rect: Rect, info: TableInfo, size: int = th
     draw_wrapped(surface, info.verdict, text, size, theme.TEXT, bold=True, max_lines=max_lines)
 
 
+def verdict_lines_need(text: str, width: int, icon: bool) -> int:
+    """Pixels of height a verdict box ``width`` px wide needs for ``text`` at
+    :data:`theme.MIN_SIZE` (bold), with room for the tick or cross when ``icon``
+    (as :func:`verdict` draws it in a box at least 68 px tall: the widest icon)."""
+    if not text:
+        return 0
+    font = theme.font(theme.MIN_SIZE, True)
+    room = width - 16 - (52 + 18 if icon else 0)
+    return len(wrap(text, font, room)) * font.get_linesize() + 8
+
+
+def prompt_need(prompt: str, width: int) -> int:
+    """Pixels of height the prompt needs at :data:`theme.MIN_SIZE` in ``width`` px
+    (as :func:`verdict_and_prompt` draws it, 8 px in from each side)."""
+    if not prompt:
+        return 0
+    small = theme.font(theme.MIN_SIZE)
+    return len(wrap(prompt, small, width - 8)) * small.get_linesize() + 8
+
+
+def verdict_and_prompt_need(info: TableInfo, prompt: str, width: int, verdict_h: int, gap: int = 6) -> int:
+    """Pixels of height :func:`verdict_and_prompt` needs to draw the verdict and the
+    prompt whole at :data:`theme.MIN_SIZE` or more in an area ``width`` px wide: a
+    screen that has room to spare gives it when this is more than its area."""
+    if prompt and info.verdict and prompt in info.verdict:
+        prompt = ""
+    v = max(verdict_h, verdict_lines_need(info.verdict, width, info.verdict_ok is not None)) if info.verdict else 0
+    return v + (gap if v and prompt else 0) + prompt_need(prompt, width)
+
+
 def verdict_and_prompt(surface: pygame.Surface, area: Rect, info: TableInfo, prompt: str, verdict_h: int,
                        size: int = theme.BIG, prompt_size: int = theme.MEDIUM, gap: int = 6) -> None:
     """The verdict at the top of ``area`` and the prompt under it. The verdict is
     ``verdict_h`` px tall, or taller when its text needs more lines at
     :data:`theme.MIN_SIZE` (the prompt then moves down, keeping the lines it needs at
-    that size), so a long message wraps onto more lines instead of being cut."""
+    that size), so a long message wraps onto more lines instead of being cut. When the
+    two cannot both be whole (the screen gave all the room it had,
+    :func:`verdict_and_prompt_need`), the verdict is: it says what went wrong and what
+    to do, and the prompt comes back with the next verdict."""
     h = 0
+    if prompt and info.verdict and prompt in info.verdict:  # the verdict already ends with what to do
+        prompt = ""
+    keep = prompt_need(prompt, area.width)
     if info.verdict:
-        font = theme.font(theme.MIN_SIZE, True)
-        icon = 0 if info.verdict_ok is None else max(28, min(52, verdict_h - 16)) + 18
-        need = len(wrap(info.verdict, font, area.width - 16 - icon)) * font.get_linesize() + 8
-        small = theme.font(theme.MIN_SIZE)
-        keep = len(wrap(prompt, small, area.width - 8)) * small.get_linesize() + 4 if prompt else 0
-        if prompt and prompt in info.verdict:  # the verdict already ends with what to do
+        need = verdict_lines_need(info.verdict, area.width, info.verdict_ok is not None)
+        if need + gap + keep > area.height:
             prompt, keep = "", 0
-        h = min(area.height, max(verdict_h, need) if need + gap + keep <= area.height else need)
+        h = min(area.height, max(need, min(verdict_h, area.height - gap - keep)))
         verdict(surface, Rect(area.left, area.top, area.width, h), info, size, max_lines=8)
         h += gap
-    if prompt and area.height - h >= theme.font(theme.MIN_SIZE).get_linesize() + 4:  # else the verdict says it
+    if prompt and area.height - h >= keep:
         room = Rect(area.left, area.top + h, area.width, area.height - h).inflate(-8, -4)
         draw_wrapped(surface, prompt, room, prompt_size, theme.HIGHLIGHT, max_lines=4)
 

@@ -30,7 +30,7 @@ import pygame
 from companion.core.game import Result
 from companion.ui import chrome, theme
 from companion.ui.app import Button, TableInfo
-from companion.ui.widgets import button, draw_text, draw_wrapped, panel, wrap
+from companion.ui.widgets import button, draw_text, draw_wrapped, panel
 
 from . import board as B
 from . import flow, quick_pad, rules
@@ -181,9 +181,9 @@ def _seat_edge(surface: pygame.Surface, edge: str) -> None:
         pygame.draw.polygon(surface, theme.TEXT_DARK, points)
 
 
-def _players(surface: pygame.Surface, state: rules.State, top: int) -> int:
-    """One row per player: name and kept candies; returns the bottom."""
-    h, gap = 38, 4
+def _players(surface: pygame.Surface, state: rules.State, top: int, h: int = 38) -> int:
+    """One row per player, ``h`` px tall: name and kept candies; returns the bottom."""
+    gap = 4
     for i, who in enumerate(state.players):
         row = Rect(RIGHT.left, top + i * (h + gap), RIGHT.width, h)
         active = i == state.active and state.phase != rules.OVER
@@ -208,34 +208,33 @@ def _kept(surface: pygame.Surface, kept: rules.Counts, rect: Rect, ink) -> None:
 
 def _side(surface: pygame.Surface, state: rules.State, info: TableInfo, entry: flow.Entry,
           buttons: list[Button]) -> None:
-    y = RIGHT.top if state.phase == rules.SETUP else _players(surface, state, RIGHT.top)  # nobody has candies yet
-    if state.goal:
-        draw_wrapped(surface, "Goal: " + rules.GOALS[state.goal]["text"], Rect(RIGHT.left, y, RIGHT.width, 48),
-                     theme.SMALL, theme.TEXT_DIM, max_lines=2)
-        y += 50
+    """Players, Goal Card, verdict and prompt, the phase's buttons. A long verdict gets
+    the room it needs at the smallest readable size: the player rows get shorter first,
+    then the Goal Card line makes way while it is shown (it is back with the next one)."""
     actions = _action_rects(state)
     bottom = actions.top - 4
     said = info.prompt or flow.prompt(state, entry)
     if _hinting(state, info):
         said = hint_text(state)
-    split = _verdict_height(info, RIGHT.width, bottom - y)
-    _verdict(surface, info, Rect(RIGHT.left, y, RIGHT.width, split))
-    if bottom - y - split >= 30:  # a long refusal takes the room; it says what to do itself
-        draw_wrapped(surface, said, Rect(RIGHT.left, y + split, RIGHT.width, bottom - y - split), theme.MEDIUM,
-                     theme.HIGHLIGHT, max_lines=3)
+    need = chrome.verdict_and_prompt_need(info, said, RIGHT.width, 0)
+    seated = 0 if state.phase == rules.SETUP else len(state.players)  # nobody has candies yet in set-up
+    row_h, goal = 38, bool(state.goal)
+
+    def room() -> int:
+        return bottom - RIGHT.top - seated * (row_h + 4) - (50 if goal else 0)
+
+    if room() < need:
+        row_h = 30
+    if room() < need:
+        goal = False
+    y = _players(surface, state, RIGHT.top, row_h) if seated else RIGHT.top
+    if goal:
+        draw_wrapped(surface, "Goal: " + rules.GOALS[state.goal]["text"], Rect(RIGHT.left, y, RIGHT.width, 48),
+                     theme.SMALL, theme.TEXT_DIM, max_lines=2)
+        y += 50
+    chrome.verdict_and_prompt(surface, Rect(RIGHT.left, y, RIGHT.width, bottom - y), info, said, (bottom - y) // 2,
+                              size=theme.MEDIUM - 2, prompt_size=theme.MEDIUM)
     buttons.extend(_actions(surface, state, entry, actions))
-
-
-def _verdict_height(info: TableInfo, width: int, room: int) -> int:
-    """How much of ``room`` (px, for the verdict and the prompt) the verdict takes: half,
-    or what its text needs at the smallest readable size, up to all of it."""
-    if not info.verdict:
-        return 0
-    font = theme.font(theme.MIN_SIZE, True)
-    icon = 0 if info.verdict_ok is None else 60
-    lines = len(wrap(info.verdict, font, width - 16 - icon))
-    need = lines * font.get_linesize() + 8
-    return min(room, max(room // 2, need))
 
 
 def hint_text(state: rules.State) -> str:
@@ -250,6 +249,8 @@ def _verdict(surface: pygame.Surface, info: TableInfo, rect: Rect) -> None:
 
 def _action_rects(state: rules.State) -> Rect:
     rows = 2 if state.phase in (rules.SETUP, rules.CHOOSE, rules.KEEP, rules.RETURN) else 1
+    if state.phase == rules.KEEP and len(flow.keep_options(state)) <= 2:
+        rows = 1  # one or two choices fit side by side in one row
     h = rows * 56
     return Rect(RIGHT.left, RIGHT.bottom - h, RIGHT.width, h)
 
@@ -355,14 +356,24 @@ def _big_prompt(surface: pygame.Surface, state: rules.State, info: TableInfo, en
     if state.phase == rules.TILT:
         panel(surface, area, theme.PANEL, theme.HIGHLIGHT, width=4)
         text = say("screen_let_go") if entry.tilt_seen is not None else say("screen_tilt")
+        button_top = area.bottom - 74
+        refused = bool(info.verdict) and info.verdict_ok is False
+        # A refusal takes the room of the small print, and as much of the big words' room
+        # as it needs to be read whole (they shrink, never under the smallest size).
+        below = area.top + 222
+        if refused:
+            below = max(area.top + 150, min(below, button_top - 8 - chrome.verdict_lines_need(
+                info.verdict, area.width - 16, True)))
+        if info.menu == "tilt":
+            below = button_top - 150 - 2  # the question's box over the Tilted button
         draw_text(surface, who, Rect(area.left + 12, area.top + 10, area.width - 24, 60), theme.HUGE,
                   theme.HIGHLIGHT, bold=True, align="center")
-        draw_wrapped(surface, text, Rect(area.left + 16, area.top + 76, area.width - 32, 140), theme.HUGE,
-                     theme.TEXT, bold=True, max_lines=2)
-        button_top = area.bottom - 74
-        if info.verdict and info.verdict_ok is False:  # a refusal takes the room of the small print
-            _verdict(surface, info, Rect(area.left + 8, area.top + 222, area.width - 16,
-                                         button_top - 8 - area.top - 222))
+        draw_wrapped(surface, text, Rect(area.left + 16, area.top + 76, area.width - 32, below - 6 - area.top - 76),
+                     theme.HUGE, theme.TEXT, bold=True, max_lines=2)
+        if info.menu == "tilt":
+            pass  # the question over the Tilted button takes the small print's place
+        elif refused:
+            _verdict(surface, info, Rect(area.left + 8, below, area.width - 16, button_top - 8 - below))
         else:
             draw_wrapped(surface, say("screen_slid_to", edge=edge),
                          Rect(area.left + 16, area.top + 222, area.width - 32, 60), theme.MEDIUM, theme.TEXT_DIM,

@@ -55,10 +55,21 @@ def look_for(flavour: str | None) -> theme.FruitLook:
     return theme.look_from(spec) if spec else theme.UNKNOWN_LOOK
 
 
-def player_rows(n: int) -> list[Rect]:
+ROW_MIN = 54  # a player's row: its vault chips stay 48 px tall to tap
+
+
+def player_rows(n: int, board: Rect = BOARD) -> list[Rect]:
     gap = 6
-    h = min(80, (BOARD.height - gap * (n - 1)) // n)
-    return [Rect(BOARD.left, BOARD.top + i * (h + gap), BOARD.width, h) for i in range(n)]
+    h = min(80, (board.height - gap * (n - 1)) // n)
+    return [Rect(board.left, board.top + i * (h + gap), board.width, h) for i in range(n)]
+
+
+def lift(n: int, need: int) -> int:
+    """How many px the centre strip, verdict and prompt move up into the board so
+    ``need`` px of verdict and prompt fit (the board gives what its ``n`` rows of at
+    least :data:`ROW_MIN` px spare, no more)."""
+    spare = BOARD.height - (n * ROW_MIN + 6 * (n - 1))
+    return max(0, min(spare, need - VERDICT.union(PROMPT).height))
 
 
 def vault_rects(row: Rect, n: int) -> list[Rect]:
@@ -83,13 +94,16 @@ def draw_game(surface: pygame.Surface, state: State, info: TableInfo) -> list[Bu
     buttons = chrome.top_bar(surface, TOP, info, state.turn, pills, clock_below=True,
                              title="" if state.final else None)
     f = state.frame
+    area = VERDICT.union(PROMPT)
+    up = lift(len(state.players), chrome.verdict_and_prompt_need(info, info.prompt, area.width, VERDICT.height))
+    board = Rect(BOARD.left, BOARD.top, BOARD.width, BOARD.height - up)
     if f is not None and f.step == "duel":
-        _duel(surface, state)
+        _duel(surface, state, board)
     else:
-        _board(surface, state, info, buttons)
-    _center(surface, state)
-    chrome.verdict_and_prompt(surface, VERDICT.union(PROMPT), info, info.prompt, VERDICT.height,
-                              size=theme.MEDIUM + 4, prompt_size=theme.MEDIUM + 4)
+        _board(surface, state, info, buttons, board)
+    _center(surface, state, CENTER.move(0, -up))
+    chrome.verdict_and_prompt(surface, Rect(area.left, area.top - up, area.width, area.height + up), info,
+                              info.prompt, VERDICT.height, size=theme.MEDIUM + 4, prompt_size=theme.MEDIUM + 4)
     chrome.turn_clock(surface, TIMER, info)
     _actions(surface, state, info, buttons)
     menu = _deck_menu(surface, state.draw if info.deck_draft is None else info.deck_draft) \
@@ -114,8 +128,9 @@ def _vault_command(state: State, seat: int) -> bool:
     return state.stage in (STASH, FINAL) and seat == state.seat
 
 
-def _board(surface: pygame.Surface, state: State, info: TableInfo, buttons: list[Button]) -> None:
-    for seat, (who, row) in enumerate(zip(state.players, player_rows(len(state.players)))):
+def _board(surface: pygame.Surface, state: State, info: TableInfo, buttons: list[Button],
+           board: Rect = BOARD) -> None:
+    for seat, (who, row) in enumerate(zip(state.players, player_rows(len(state.players), board))):
         acting = seat == _acting(state) and not state.over
         panel(surface, row, theme.PANEL_LIGHT if acting else theme.PANEL, theme.HIGHLIGHT if acting else None)
         name = Rect(row.left + 10, row.top + 2, NAME_W - 14, row.height // 2)
@@ -172,8 +187,8 @@ def _padlock(surface: pygame.Surface, rect: Rect) -> None:
     pygame.draw.line(surface, theme.HIGHLIGHT, (shackle.right - 1, shackle.centery), (shackle.right - 1, body.top), 3)
 
 
-def _center(surface: pygame.Surface, state: State) -> None:
-    """What lies face up in the middle of the table now."""
+def _center(surface: pygame.Surface, state: State, strip: Rect = CENTER) -> None:
+    """What lies face up in the middle of the table now (in ``strip``)."""
     f = state.frame
     if f is not None and f.cards:
         label, cards = "Piñata", f.cards
@@ -183,30 +198,30 @@ def _center(surface: pygame.Surface, state: State) -> None:
         label, cards = "Revealed", state.revealed
     else:
         label, cards = "", ()
-    panel(surface, CENTER, theme.BG, theme.LINE, width=1)
+    panel(surface, strip, theme.BG, theme.LINE, width=1)
     pile = f"Discard {len(state.discard)} · Vault Cards {state.vault_pile}"
     pile_w = width_of(theme.font(theme.SMALL), pile) + 4
-    stop = CENTER.right - 10 - pile_w - 12  # the cards shown end before the pile counts
-    x = CENTER.left + 10
+    stop = strip.right - 10 - pile_w - 12  # the cards shown end before the pile counts
+    x = strip.left + 10
     if label:
         said = label + ":"
-        x = draw_text(surface, said, Rect(x, CENTER.top, width_of(theme.font(theme.SMALL), said) + 4, CENTER.height),
+        x = draw_text(surface, said, Rect(x, strip.top, width_of(theme.font(theme.SMALL), said) + 4, strip.height),
                       theme.SMALL, theme.TEXT_DIM).right + 10
         for code in cards:
             c = CARDS[code]
             if x + 28 + width_of(theme.font(theme.SMALL), c.name) > stop:
                 break
-            fruit_badge(surface, (x + 12, CENTER.centery), 11, look_for(c.flavour))
-            x = draw_text(surface, c.name, Rect(x + 28, CENTER.top, stop - x - 28, CENTER.height), theme.SMALL,
+            fruit_badge(surface, (x + 12, strip.centery), 11, look_for(c.flavour))
+            x = draw_text(surface, c.name, Rect(x + 28, strip.top, stop - x - 28, strip.height), theme.SMALL,
                           theme.TEXT).right + 14
-    draw_text(surface, pile, Rect(CENTER.right - 10 - pile_w, CENTER.top, pile_w, CENTER.height), theme.SMALL,
+    draw_text(surface, pile, Rect(strip.right - 10 - pile_w, strip.top, pile_w, strip.height), theme.SMALL,
               theme.TEXT_DIM, align="right")
 
 
-def _duel(surface: pygame.Surface, state: State) -> None:
+def _duel(surface: pygame.Surface, state: State, board: Rect = BOARD) -> None:
     """The heist (or Crib Fight) duel: each side's flips and Attack count, whose flip."""
     f = state.frame
-    area = Rect(BOARD.left, BOARD.top, BOARD.width, BOARD.height)
+    area = Rect(board)
     panel(surface, area, theme.PANEL, theme.WARN, width=3)
     if f.style == "heist":
         v = state.vaults[f.target][f.vault]
