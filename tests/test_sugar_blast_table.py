@@ -211,8 +211,18 @@ def test_the_refill_screen_shows_the_big_prompt_and_the_palette(app, tmp_path):
     app.save(tmp_path / "refill.png")
     commands = {b.command for b in app.buttons}
     assert {f"palette {k}" for k in R.KINDS} <= commands and "cell 0 2" in commands
-    # the seat's edge (bottom) is marked in the highlight colour below the board
-    assert app.surface.get_at((screen.BOARD.centerx, screen.BOARD.bottom + 10))[:3] == (255, 204, 0)
+    # the seat's edge (bottom) is marked: a bar in the highlight colour along the whole
+    # board just below it (the column numbers and chevrons are printed lower in the bar)...
+    def bright(x, y):
+        return app.surface.get_at((x, y))[:3] == (255, 204, 0)
+
+    below = screen.BOARD.bottom + 5
+    assert all(bright(x, below) for x in range(screen.BOARD.left, screen.BOARD.right))
+    # ...with dark chevrons pointing down at the lines between the cells...
+    assert not bright(screen.BOARD.centerx, screen.BOARD.bottom + 16)
+    # ...and no other edge is marked
+    assert not any(bright(x, screen.BOARD.top - 5) for x in range(screen.BOARD.left, screen.BOARD.right))
+    assert not any(bright(screen.BOARD.left - 10, y) for y in range(screen.BOARD.top, screen.BOARD.bottom))
 
 
 def test_the_final_screen_names_the_winner(app, tmp_path, replayed):

@@ -24,7 +24,7 @@ from .messages import text
 from .widgets import button, draw_text, draw_wrapped, panel
 
 Rect = pygame.Rect
-ROWS = 5   # games on one page (each row ~60 px, read from a metre)
+ROWS = 4   # games on one page (each row 80 px: three lines, read from a metre)
 
 
 def outcome(record) -> str:
@@ -67,11 +67,11 @@ class HistoryScreen:
         if not shown:
             draw_text(surface, text("history_empty"), Rect(20, 80, w - 40, 60), theme.BIG, theme.TEXT_DIM)
         for i, (when, words) in enumerate(shown):
-            box = Rect(12, 68 + i * 66, w - 24, 60)
+            box = Rect(12, 68 + i * 86, w - 24, 80)
             panel(surface, box, theme.PANEL)
             draw_text(surface, when, Rect(box.left + 12, box.top, 150, box.height), theme.SMALL, theme.TEXT_DIM)
             draw_wrapped(surface, words, Rect(box.left + 168, box.top + 2, box.width - 180, box.height - 4),
-                         theme.MEDIUM, theme.TEXT, bold=True, max_lines=2)
+                         theme.MEDIUM, theme.TEXT, bold=True, max_lines=3)
         out = []
         bar = h - 62
         out.append(Button(button(surface, Rect(12, bar, 170, 56), text("back"), theme.PANEL_LIGHT, theme.TEXT,
