@@ -94,7 +94,9 @@ def draw_game(surface: pygame.Surface, state: State, info: TableInfo) -> list[Bu
     buttons = chrome.top_bar(surface, TOP, info, state.turn, pills, clock_below=True,
                              title="" if state.final else None)
     f = state.frame
+    actions = _actions_rect(_labels(state, info))
     area = VERDICT.union(PROMPT)
+    area.width -= actions.width - ACTIONS.width  # wider buttons take from the verdict's width
     up = lift(len(state.players), chrome.verdict_and_prompt_need(info, info.prompt, area.width, VERDICT.height))
     board = Rect(BOARD.left, BOARD.top, BOARD.width, BOARD.height - up)
     if f is not None and f.step == "duel":
@@ -105,7 +107,7 @@ def draw_game(surface: pygame.Surface, state: State, info: TableInfo) -> list[Bu
     chrome.verdict_and_prompt(surface, Rect(area.left, area.top - up, area.width, area.height + up), info,
                               info.prompt, VERDICT.height, size=theme.MEDIUM + 4, prompt_size=theme.MEDIUM + 4)
     chrome.turn_clock(surface, TIMER, info)
-    _actions(surface, state, info, buttons)
+    _actions(surface, state, info, buttons, actions)
     menu = _deck_menu(surface, state.draw if info.deck_draft is None else info.deck_draft) \
         if info.menu == "deck" else _menu(surface, state, info)
     if menu is not None:
@@ -285,17 +287,33 @@ def _labels(state: State, info: TableInfo) -> list[tuple[str, str]]:
     return []
 
 
-def _actions(surface: pygame.Surface, state: State, info: TableInfo, buttons: list[Button]) -> None:
+ACTIONS_MOST = 340  # the widest the button column grows (for "Join Maya" side by side)
+
+
+def _actions_rect(labels: list[tuple[str, str]]) -> Rect:
+    """Where the buttons of this step go: :data:`ACTIONS`, wider to the left (up to
+    :data:`ACTIONS_MOST` px) when a label would not fit its button on one line at
+    :data:`theme.MIN_SIZE`."""
+    if len(labels) < 2:
+        return Rect(ACTIONS)
+    font = theme.font(theme.MIN_SIZE, True)
+    widest = max(width_of(font, label) for label, _ in labels) + 16
+    width = min(ACTIONS_MOST, max(ACTIONS.width, 2 * widest + 8))
+    return Rect(ACTIONS.right - width, ACTIONS.top, width, ACTIONS.height)
+
+
+def _actions(surface: pygame.Surface, state: State, info: TableInfo, buttons: list[Button],
+             area: Rect = ACTIONS) -> None:
     labels = _labels(state, info)
     if not labels:
         return
     cols = 1 if len(labels) == 1 else 2
     rows = (len(labels) + cols - 1) // cols
     gap = 8
-    w = (ACTIONS.width - gap * (cols - 1)) // cols
-    h = (ACTIONS.height - gap * (rows - 1)) // rows
+    w = (area.width - gap * (cols - 1)) // cols
+    h = (area.height - gap * (rows - 1)) // rows
     for k, (label, command) in enumerate(labels):
-        rect = Rect(ACTIONS.left + (k % cols) * (w + gap), ACTIONS.top + (k // cols) * (h + gap), w, h)
+        rect = Rect(area.left + (k % cols) * (w + gap), area.top + (k // cols) * (h + gap), w, h)
         fill = theme.OK if command == "done" else theme.PANEL_LIGHT if command == "clear" else theme.BUTTON
         ink = theme.TEXT if command == "clear" else theme.BUTTON_TEXT
         buttons.append(Button(button(surface, rect, label, fill, ink, size=theme.MEDIUM), command))
@@ -390,19 +408,31 @@ def draw_final(surface: pygame.Surface, result: Result, info: TableInfo | None =
         row = Rect(8, top + i * (row_h + gap), W - 16, row_h)
         won = p.name in result.winners
         panel(surface, row, theme.PANEL, theme.HIGHLIGHT if won else None, width=4)
-        draw_text(surface, p.name, Rect(row.left + 12, row.top + 4, 170, row_h // 2), theme.BIG - 4,
+        name_h = min(row_h // 2, 34)
+        draw_text(surface, p.name, Rect(row.left + 12, row.top + 2, 180, name_h), theme.BIG - 4,
                   theme.HIGHLIGHT if won else theme.TEXT, bold=True)
-        extra = f"{sheet.candy} candy" + (f" + Grandma {6 * sheet.grandmas}" if sheet and sheet.grandmas else "")
-        draw_text(surface, extra, Rect(row.left + 12, row.top + row_h // 2, 190, row_h // 2 - 4), theme.SMALL,
-                  theme.TEXT_DIM)
-        x = row.left + 206
-        for flavour, n in (sheet.candies if sheet else ()):
+        extra = f"{sheet.candy} candy" if sheet else ""
+        bonus = f"+ Grandma {6 * sheet.grandmas}" if sheet and sheet.grandmas else ""
+        small = theme.font(theme.SMALL)
+        if bonus and width_of(small, f"{extra} {bonus}") > 180:  # the bonus on a line of its own
+            line = (row.bottom - 4 - row.top - name_h) // 2
+            draw_text(surface, extra, Rect(row.left + 12, row.top + name_h, 180, line), theme.SMALL, theme.TEXT_DIM)
+            draw_text(surface, bonus, Rect(row.left + 12, row.top + name_h + line, 180, line), theme.SMALL,
+                      theme.TEXT_DIM)
+        else:
+            draw_text(surface, f"{extra} {bonus}".strip(), Rect(row.left + 12, row.top + name_h, 180,
+                                                                row.bottom - 4 - row.top - name_h),
+                      theme.SMALL, theme.TEXT_DIM)
+        x = row.left + 200
+        candies = sheet.candies if sheet else ()
+        step = min(92, (row.right - 100 - x) // max(1, len(candies)))
+        for flavour, n in candies:
             fruit_badge(surface, (x + 16, row.top + 24), 15, look_for(flavour))
             draw_text(surface, str(n), Rect(x + 33, row.top + 6, 38, 36), theme.BIG - 4, theme.TEXT, bold=True)
-            draw_text(surface, SHORT.get(flavour, flavour), Rect(x, row.top + 44, 70, row_h - 48), theme.SMALL,
+            draw_text(surface, SHORT.get(flavour, flavour), Rect(x, row.top + 44, step - 2, row_h - 48), theme.SMALL,
                       look_for(flavour).colour)
-            x += 72
-        draw_text(surface, str(p.score), Rect(row.right - 140, row.top, 126, row_h), theme.TITLE + 8,
+            x += step
+        draw_text(surface, str(p.score), Rect(row.right - 96, row.top, 82, row_h), theme.TITLE + 8,
                   theme.HIGHLIGHT if won else theme.TEXT, bold=True, align="right")
     if info and (info.prompt or info.verdict):
         draw_text(surface, info.prompt or info.verdict, Rect(10, H - 46, W - 20, 40), theme.MEDIUM, theme.TEXT,
