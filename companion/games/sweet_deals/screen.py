@@ -359,7 +359,7 @@ def _player_menu(surface: pygame.Surface, view: rules.State, menu: str) -> list[
     area = Rect(box.left + 20, box.top + 80, box.width - 40, box.height - 190)
     out = []
     for seat, cell in zip(seats, grid(area, len(seats), 4 if len(seats) > 6 else 3)):
-        out.append(Button(button(surface, cell, view.name(seat), theme.BUTTON, size=theme.MEDIUM),
+        out.append(Button(button(surface, cell, view.name(seat), theme.BUTTON, size=theme.BIG),
                           f"{menu} {seat + 1}"))
     out.append(chrome.cancel_button(surface, Rect(box.centerx - 120, box.bottom - 100, 240, 80)))
     return out
