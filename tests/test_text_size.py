@@ -51,3 +51,48 @@ def test_overlapping_texts_and_buttons_are_found():
         draw_text(surface, "Deck 20", pygame.Rect(0, 0, 120, 40), theme.MEDIUM)
         button(surface, pygame.Rect(200, 0, 96, 40), "Undo")
     assert overlaps(apart, surface) == []
+
+
+LONG = ("Chocolate Rockets and Nutty Butt are not a pair: stash two of the same flavour "
+        "(a Pure Sugar goes with any flavour).")
+PROMPT = "Leo: scan the partner of the Chocolate Rockets, or tap its vault."
+
+
+@pytest.mark.parametrize("height", range(60, 200, 7))
+def test_the_verdict_and_prompt_are_whole_when_given_what_they_need_and_the_prompt_is_never_cut(height):
+    from companion.ui import chrome
+    from companion.ui.app import TableInfo
+
+    info = TableInfo(verdict=LONG, verdict_ok=False)
+    area = pygame.Rect(8, 8, 560, height)
+    surface = pygame.Surface((600, 220))
+    with record_text() as drawn:
+        chrome.verdict_and_prompt(surface, area, info, PROMPT, 70, size=theme.MEDIUM + 4,
+                                  prompt_size=theme.MEDIUM + 4)
+    said = {d.text: d for d in drawn}
+    need = chrome.verdict_and_prompt_need(info, PROMPT, area.width, 70)
+    if height >= need:  # room enough: both whole
+        assert said[LONG].readable and said[PROMPT].readable
+    else:  # short of room: the refusal whole when it can be; the prompt left out, never cut
+        assert PROMPT not in said or said[PROMPT].readable
+        assert LONG in said
+        if height >= chrome.verdict_lines_need(LONG, area.width, True):
+            assert said[LONG].readable
+
+
+def test_a_long_verdict_on_sugar_heist_takes_room_from_the_board_and_both_read_whole():
+    from companion.games.sugar_heist import rules, screen
+    from companion.ui.app import TableInfo
+
+    s = rules.public_view(rules.new_game(["Grandma Josephine", "Leo", "Maya"]))
+    info = TableInfo(verdict=LONG, verdict_ok=False, prompt=PROMPT)
+    surface = pygame.Surface((800, 480))
+    with record_text() as drawn:
+        screen.draw_game(surface, s, info)
+    said = {d.text: d for d in drawn}
+    assert said[LONG].readable and said[PROMPT].readable
+    # the verdict moved up into the board's spare room, above where it starts without one
+    assert said[LONG].rect[1] < screen.VERDICT.top
+    with record_text() as short:
+        screen.draw_game(surface, s, TableInfo(verdict="OK", verdict_ok=True, prompt=PROMPT))
+    assert {d.text: d for d in short}["OK"].rect[1] >= screen.VERDICT.top
