@@ -28,7 +28,7 @@ from companion.core.game import Result
 from companion.ui import chrome, theme
 from companion.ui.app import Button, TableInfo
 from companion.ui.theme import FruitLook
-from companion.ui.widgets import button, draw_text, draw_wrapped, fruit_badge, panel
+from companion.ui.widgets import button, draw_text, draw_wrapped, fruit_badge, panel, width_of
 
 from . import prompts, rules
 from .cards import CARDS, DESSERTS, LABELS, MAX_BID, removed_for
@@ -146,12 +146,14 @@ def _players(surface: pygame.Surface, view: rules.State, room: Rect) -> None:
         panel(surface, row, theme.HIGHLIGHT if active else theme.PANEL,
               theme.OK if seat == waiting and not active else None, width=4)
         half = row.height // 2 if row.height >= 56 else row.height
-        right = Rect(row.right - 84, row.top, 76, half)
         status = _bid_text(view, seat)
-        draw_text(surface, name, Rect(row.left + 10, row.top + 2, row.width - 100, half - 2), theme.MEDIUM, ink,
-                  bold=True)
+        # the name takes the row's width but for the bid beside it (when there is one)
+        status_w = width_of(theme.font(theme.MEDIUM), status) + 8 if status else 0
+        draw_text(surface, name, Rect(row.left + 10, row.top + 2, row.width - 18 - status_w, half - 2), theme.MEDIUM,
+                  ink, bold=True)
         if status:
-            draw_text(surface, status, right, theme.MEDIUM, ink, align="right")
+            draw_text(surface, status, Rect(row.right - 8 - status_w, row.top, status_w, half), theme.MEDIUM, ink,
+                      align="right")
         if row.height >= 56:
             # Tracked: the hand size, and "Bake Sale" while the player still has it (the
             # whole "7 cards · Bake Sale ready" is too long for the row at 20 px).
