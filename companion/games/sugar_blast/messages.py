@@ -209,7 +209,7 @@ TEXT: dict[str, str] = {
     "screen_tilt_confirm": "The tray sensor is working. Did you tilt the board toward you and let go?",
     "screen_tilt_yes": "Yes, tilted",
     "screen_back": "Back",
-    "screen_no_candies": "no candies yet",
+    "screen_no_candies": "no candies",
     "screen_fill": "Fill {left}",
     "screen_fill_words_one": "space from the bag, bottom to top",
     "screen_fill_words": "spaces from the bag, bottom to top",

@@ -30,7 +30,7 @@ import pygame
 from companion.core.game import Result
 from companion.ui import chrome, theme
 from companion.ui.app import Button, TableInfo
-from companion.ui.widgets import button, draw_text, draw_wrapped, panel
+from companion.ui.widgets import button, draw_text, draw_wrapped, panel, width_of
 
 from . import board as B
 from . import flow, quick_pad, rules
@@ -189,8 +189,12 @@ def _players(surface: pygame.Surface, state: rules.State, top: int, h: int = 38)
         active = i == state.active and state.phase != rules.OVER
         panel(surface, row, theme.HIGHLIGHT if active else theme.PANEL)
         ink = theme.TEXT_DARK if active else theme.TEXT
-        draw_text(surface, who, Rect(row.left + 8, row.top, 104, h), theme.MEDIUM - 2, ink, bold=True)
-        _kept(surface, state.kept[i], Rect(row.left + 114, row.top, row.width - 120, h), ink)
+        # the name gets what it needs (at least 104 px) of what the kept candies leave
+        kinds = sum(1 for n in state.kept[i] if n)
+        kept_w = 52 * kinds if kinds else width_of(theme.font(theme.MIN_SIZE), say("screen_no_candies")) + 4
+        name_w = max(104, min(width_of(theme.font(theme.MEDIUM - 2, True), who) + 2, row.width - 18 - kept_w))
+        draw_text(surface, who, Rect(row.left + 8, row.top, name_w, h), theme.MEDIUM - 2, ink, bold=True)
+        _kept(surface, state.kept[i], Rect(row.left + name_w + 10, row.top, row.width - name_w - 16, h), ink)
     return top + len(state.players) * (h + gap)
 
 
