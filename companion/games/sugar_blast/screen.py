@@ -440,8 +440,8 @@ def draw_final(surface: pygame.Surface, outcome: Result, info: TableInfo | None 
             k = kept.get(letter, 0)
             if k:
                 candy(surface, (x + 22, row.centery), 20, letter)
-                draw_text(surface, f"×{k}", Rect(x + 44, row.top, 36, h), theme.BIG - 4, theme.TEXT, bold=True)
-                x += 80
+                draw_text(surface, f"×{k}", Rect(x + 44, row.top, 42, h), theme.BIG, theme.TEXT, bold=True)
+                x += 88
         total = sum(kept.values())
         draw_text(surface, str(total), Rect(row.right - 80, row.top, 66, h), theme.BIG + 12,
                   theme.HIGHLIGHT if won else theme.TEXT, bold=True, align="right")
