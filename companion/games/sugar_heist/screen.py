@@ -72,9 +72,21 @@ def lift(n: int, need: int) -> int:
     return max(0, min(spare, need - VERDICT.union(PROMPT).height))
 
 
-def vault_rects(row: Rect, n: int) -> list[Rect]:
-    """Where a player's ``n`` vault chips go in their row."""
-    left = row.left + NAME_W + 6
+def name_width(state: State) -> int:
+    """How wide the names' column is: :data:`NAME_W`, wider for a long name when every
+    row keeps its vault chips at least 90 px wide."""
+    font = theme.font(theme.MIN_SIZE, True)
+    flags = width_of(font, "MOM skip") + 8 if state.protected or any(state.skips) else 0
+    need = max(width_of(font, who) for who in state.players) + 16 + flags
+    most = max((len(v) for v in state.vaults), default=0)
+    room = BOARD.width - 10 - most * 96
+    return max(NAME_W, min(need, room))
+
+
+def vault_rects(row: Rect, n: int, name_w: int = NAME_W) -> list[Rect]:
+    """Where a player's ``n`` vault chips go in their row (after a names column
+    ``name_w`` px wide)."""
+    left = row.left + name_w + 6
     space = row.right - 4 - left
     gap = 6
     w = min(118, (space - gap * (max(n, 1) - 1)) // max(n, 1))
@@ -132,10 +144,11 @@ def _vault_command(state: State, seat: int) -> bool:
 
 def _board(surface: pygame.Surface, state: State, info: TableInfo, buttons: list[Button],
            board: Rect = BOARD) -> None:
+    name_w = name_width(state)
     for seat, (who, row) in enumerate(zip(state.players, player_rows(len(state.players), board))):
         acting = seat == _acting(state) and not state.over
         panel(surface, row, theme.PANEL_LIGHT if acting else theme.PANEL, theme.HIGHLIGHT if acting else None)
-        name = Rect(row.left + 10, row.top + 2, NAME_W - 14, row.height // 2)
+        name = Rect(row.left + 10, row.top + 2, name_w - 14, row.height // 2)
         flags = [word for word, on in (("MOM", seat in state.protected), ("skip", bool(state.skips[seat]))) if on]
         if flags:  # beside the name, so the counts below always fit
             flag_w = theme.font(theme.MIN_SIZE, True).size(" ".join(flags))[0] + 4
@@ -144,12 +157,12 @@ def _board(surface: pygame.Surface, state: State, info: TableInfo, buttons: list
             name.width -= flag_w + 4
         draw_text(surface, who, name, theme.MEDIUM, theme.HIGHLIGHT if acting else theme.TEXT, bold=True)
         marks = f"hand {state.hands[seat]} · battle {len(state.held[seat])}"
-        draw_text(surface, marks, Rect(row.left + 10, name.bottom, NAME_W - 14, row.bottom - name.bottom - 2),
+        draw_text(surface, marks, Rect(row.left + 10, name.bottom, name_w - 14, row.bottom - name.bottom - 2),
                   theme.SMALL, theme.TEXT_DIM)
         if state.stage == SWAP and seat != state.active and state.frame is None:
-            buttons.append(Button(Rect(row.left, row.top, NAME_W, row.height), f"from {seat + 1}"))
+            buttons.append(Button(Rect(row.left, row.top, name_w, row.height), f"from {seat + 1}"))
         tap = _vault_command(state, seat)
-        for i, (vault, rect) in enumerate(zip(state.vaults[seat], vault_rects(row, len(state.vaults[seat])))):
+        for i, (vault, rect) in enumerate(zip(state.vaults[seat], vault_rects(row, len(state.vaults[seat]), name_w))):
             _vault_chip(surface, rect, vault, i)
             if tap:
                 buttons.append(Button(rect, f"vault {i + 1}"))
