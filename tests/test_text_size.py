@@ -85,14 +85,16 @@ def test_a_long_verdict_on_sugar_heist_takes_room_from_the_board_and_both_read_w
     from companion.ui.app import TableInfo
 
     s = rules.public_view(rules.new_game(["Grandma Josephine", "Leo", "Maya"]))
-    info = TableInfo(verdict=LONG, verdict_ok=False, prompt=PROMPT)
+    # three lines at the verdict's size, more than VERDICT's 70 px hold
+    longer = LONG + " Scan the other card of the pair, or tap Can't stash."
+    info = TableInfo(verdict=longer, verdict_ok=False, prompt=PROMPT)
     surface = pygame.Surface((800, 480))
     with record_text() as drawn:
         screen.draw_game(surface, s, info)
     said = {d.text: d for d in drawn}
-    assert said[LONG].readable and said[PROMPT].readable
+    assert said[longer].readable and said[PROMPT].readable
     # the verdict moved up into the board's spare room, above where it starts without one
-    assert said[LONG].rect[1] < screen.VERDICT.top
+    assert said[longer].rect[1] < screen.VERDICT.top
     with record_text() as short:
         screen.draw_game(surface, s, TableInfo(verdict="OK", verdict_ok=True, prompt=PROMPT))
     assert {d.text: d for d in short}["OK"].rect[1] >= screen.VERDICT.top

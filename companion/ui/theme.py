@@ -120,15 +120,72 @@ def _bundled() -> str:
     return os.path.join(os.path.dirname(pygame.__file__), pygame.font.get_default_font())
 
 
+class TextFont:
+    """pygame.font.Font's drawing API (``render``, ``size``, ``get_height``,
+    ``get_linesize``, ``get_ascent``, ``bold``, ``point_size``) over pygame.freetype, with
+    kerning off.
+
+    Why: SDL_ttf (pygame.font) applies the bundled FreeSans's kerning table with hinted,
+    whole-pixel advances, which opens gaps inside words at the sizes the screens use
+    ("bat tle", "f rom", "ket tle" at 20-24 px); pygame.freetype draws the same font
+    without them (and about 4 % narrower). ``render`` pads every line to the font's full
+    height, as pygame.font does, so text sits on one baseline whatever its letters."""
+
+    def __init__(self, path: str, size: int, bold: bool = False):
+        import pygame.freetype
+
+        if not pygame.freetype.get_init():
+            pygame.freetype.init()
+        self._face = pygame.freetype.Font(path, size)
+        self._face.pad = True
+        self._face.kerning = False
+        self._face.antialiased = True
+        self._face.strong = bold
+        self.point_size = size
+
+    @property
+    def bold(self) -> bool:
+        return bool(self._face.strong)
+
+    @bold.setter
+    def bold(self, on: bool) -> None:
+        self._face.strong = bool(on)
+
+    def render(self, text: str, antialias: bool, color, bgcolor=None) -> pygame.Surface:
+        """``text`` as a surface as tall as the font's lines (an empty line: 1 px wide)."""
+        if not text:
+            return pygame.Surface((1, self.get_height()), pygame.SRCALPHA)
+        image, _ = self._face.render(text, fgcolor=color, bgcolor=bgcolor)
+        return image
+
+    def size(self, text: str) -> tuple[int, int]:
+        """Width and height of ``text`` drawn by :meth:`render`, in pixels."""
+        if not text:
+            return 1, self.get_height()
+        return self._face.get_rect(text).size
+
+    def get_height(self) -> int:
+        return self._face.get_sized_ascender() - self._face.get_sized_descender()
+
+    def get_linesize(self) -> int:
+        return self._face.get_sized_height()
+
+    def get_ascent(self) -> int:
+        return self._face.get_sized_ascender()
+
+    def get_descent(self) -> int:
+        return self._face.get_sized_descender()
+
+
 @lru_cache(maxsize=96)
-def font(size: int, bold: bool = False) -> pygame.font.Font:
-    """pygame's bundled font with an em of ``size`` pixels (cached; call
-    ``font.cache_clear()`` after ``pygame.font.quit()``)."""
+def font(size: int, bold: bool = False) -> "TextFont | pygame.font.Font":
+    """pygame's bundled font with an em of ``size`` pixels, drawn by :class:`TextFont`
+    (cached; call ``font.cache_clear()`` after ``pygame.font.quit()``)."""
     try:
-        f = pygame.font.Font(_bundled(), size)
+        f = TextFont(_bundled(), size, bold)
     except (FileNotFoundError, OSError):  # a packaging without the file: scale the default font back
         f = pygame.font.Font(None, round(size / 0.6875))
-    f.bold = bold
+        f.bold = bold
     _SIZES[id(f)] = size
     return f
 

@@ -39,7 +39,7 @@ BOARD = Rect(8, 54, 784, 234)      # 4 rows of 54: vault chips stay 48 px tall t
 CENTER = Rect(8, 292, 784, 32)
 VERDICT = Rect(8, 330, 564, 70)
 PROMPT = Rect(8, 402, 564, 72)
-TIMER = Rect(580, 328, 212, 36)
+TIMER = Rect(580, 326, 212, 42)
 ACTIONS = Rect(580, 370, 212, 104)
 NAME_W = 180
 
