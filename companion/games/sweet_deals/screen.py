@@ -159,8 +159,9 @@ def _players(surface: pygame.Surface, view: rules.State, room: Rect) -> None:
         if row.height >= 56:
             # Tracked: the hand size, and "Bake Sale" while the player still has it (the
             # whole "7 cards · Bake Sale ready" is too long for the row at 20 px).
+            # No hand size before the first card is scanned ("no cards, Bake Sale" would not fit).
             if view.tracked:
-                bits = [say("hand_size", cards=count(len(view.hands[seat]), "card"))] + \
+                bits = ([say("hand_size", cards=count(len(view.hands[seat]), "card"))] if view.hands[seat] else []) + \
                     ([] if view.bake_used[seat] else [say("bake_sale")])
             else:
                 bits = [say("bake_sale_used") if view.bake_used[seat] else say("bake_sale_ready")]
