@@ -3,22 +3,22 @@
 ``battle``, ``scoring``), ``flow`` reads the table, ``screen`` draws the vault board."""
 
 from companion.core.game import Game, Option
+from .messages import say
 
 GAME = Game(
     slug="sugar-heist",
-    name="Sugar Heist",
+    name=say("game_name"),
     prefix="SH",
     min_players=2,
     max_players=4,
     package=__name__,
     options=(
-        Option("all_cards", "bool", "2 players: keep every card (the rulebook removes 1 Battle Royale, "
-               "1 Crib Fight and 4 Vaults)", False),
-        Option("alternate", "bool", "Alternate Play Rule: heists on locked vaults too, Night Raids removed", False),
+        Option("all_cards", "bool", say("option_all_cards"), False),
+        Option("alternate", "bool", say("option_alternate"), False),
     ),
     demo="sugar-heist-family.trace",
-    new_game_message="New game: deal 6 Candy Cards and 2 Vault Cards each. The first player stashes a pair.",
-    summary="stash candy pairs in vaults, swap, buy Battle Cards, heist and steal",
+    new_game_message=say("new_game"),
+    summary=say("summary"),
     # Each flavour's colour, the letter of its card codes and a shape, so a colour-blind
     # player tells them apart; Pure Sugar is the white star.
     look={

@@ -17,6 +17,7 @@ from .state import (CardPlayed, Frame, HeistOver, Note, State, Target, Vault)
 from .turns import draw_battle, on_battle_pile
 from .vaults import (add_candies, check_vault, empty_vault, fitting, no, put, set_vault,
                      take_candy, vault_name)
+from .messages import count, listing, say
 
 HEIST_HAUL: int = SETUP["heist_haul"]
 STEAL_HAUL: int = SETUP["steal_haul"]
@@ -27,10 +28,9 @@ STYLE = {"Night Raid": "raid", "Quarantine Lock": "lock", "Safe Cracker": "crack
          "Time Out": "timeout", "Vault Heist": "take"}
 KEPT = ("Mom", "Grandma", "Mastermind")
 #: Said when a kept card is scanned at the wrong moment; it never names the card.
-KEEP_IT = ("Keep that card face down: it is played at its own moment (when you are targeted, in a fight, "
-           "or at the end of the game).")
-MOM_ONLY = "Only the player being targeted can play a Mom now: scan it, or tap No Mom."
-FLIP_ONLY = "That card can't be used now: flip the top Battle Card and scan it."
+KEEP_IT = (say("keep_that_card_face"))
+MOM_ONLY = say("only_player_being_targeted")
+FLIP_ONLY = say("that_card_cant_be")
 
 
 def _name(state: State, seat: int) -> str:
@@ -58,59 +58,59 @@ def target_problem(state: State, actor: int, card: str, style: str, seat: int, v
     name = CARDS[card].name
     n = len(state.players)
     if not 0 <= seat < n:
-        return f"There are only {n} players."
+        return say("there_are_only_players", n=n)
     who = _name(state, seat)
     vaults = state.vaults[seat]
     v = vaults[vault] if vault is not None and 0 <= vault < len(vaults) else None
     if vault is not None and v is None:
-        return f"{who} has no vault {vault + 1}."
+        return say("has_no_vault", who=who, vault=vault + 1)
     expected = ("heist", "steal") if CARDS[card].kind == "attack" else (STYLE.get(name),)
     if style not in expected:
-        return f"{name} is played as {' or '.join(expected)}, not {style}."
+        return say("played_as_not", name=name, styles=listing(expected, "or"), style=style)
     if style == "lock":
         if seat != actor:
-            return "Quarantine Lock goes on one of your own vaults."
+            return say("quarantine_lock_goes_one")
         if v is None or not v.candies:
-            return "Pick one of your vaults with candy in it."
+            return say("pick_one_your_vaults")
         if v.locked:
-            return f"Vault {vault + 1} is locked already."
+            return say("vault_locked_already", vault=vault + 1)
         return None
     if seat == actor:
-        return f"{name} goes against another player, not yourself."
+        return say("goes_against_another_player", name=name)
     if len(vaults) < 2:
-        return f"{who} has only {len(vaults)} vault: Attack and Action Cards need a player with 2 or more."
+        return say("has_one_vault" if vaults else "has_no_vaults", who=who)
     if seat in state.protected:
-        return f"{who} played a Mom this turn: nobody can target {who} again this turn."
+        return say("played_mom_this_turn", who=who)
     if style in ("heist", "steal", "raid", "crack", "take") and v is None:
-        return "Tap the vault too."
+        return say("tap_vault_too")
     if style in ("heist", "steal") and not state.vaults[actor]:
-        return "You need a vault of your own to put the candy in."
+        return say("you_need_vault_your")
     if style == "heist":
         if card not in state.fresh:
-            return "A Heist needs an Attack Card drawn this turn: this one can only Steal."
+            return say("heist_needs_attack_card")
         if seat in state.heisted:
-            return f"{who} was heisted already this turn: each player is heisted at most once a turn."
+            return say("was_heisted_already_this", who=who)
         if seat in state.stolen:
-            return f"You stole from {who} this turn: no Heist and Steal on the same player in one turn."
+            return say("you_stole_from_this", who=who)
         if not v.candies:
-            return f"{who}'s vault {vault + 1} is empty: nothing to heist."
+            return say("vault_empty_nothing_heist", who=who, vault=vault + 1)
         if v.locked and not state.alternate:
-            return f"{who}'s vault {vault + 1} is locked: locked vaults are off limits."
+            return say("vault_locked_locked_vaults", who=who, vault=vault + 1)
     if style == "steal":
         if seat in state.heisted:
-            return f"{who} was heisted this turn: no Heist and Steal on the same player in one turn."
+            return say("was_heisted_this_turn", who=who)
         if not v.candies:
-            return f"{who}'s vault {vault + 1} is empty: nothing to steal."
+            return say("vault_empty_nothing_steal", who=who, vault=vault + 1)
         if v.locked:
-            return f"{who}'s vault {vault + 1} is locked: steals can't touch a locked vault."
+            return say("vault_locked_steals_cant", who=who, vault=vault + 1)
     if style == "raid" and v.locked:
-        return f"{who}'s vault {vault + 1} is locked: a Night Raid takes only an unlocked vault."
+        return say("vault_locked_night_raid", who=who, vault=vault + 1)
     if style == "crack" and not v.locked:
-        return f"{who}'s vault {vault + 1} is not locked: nothing to crack."
+        return say("vault_not_locked_nothing", who=who, vault=vault + 1)
     if style == "take" and v.candies:
-        return f"{who}'s vault {vault + 1} has candy in it: a Vault Heist takes only an empty vault."
+        return say("vault_has_candy_vault", who=who, vault=vault + 1)
     if style == "spy" and not state.held[seat]:
-        return f"{who} has no hidden Battle Cards to spy on."
+        return say("has_no_hidden_battle", who=who)
     return None
 
 
@@ -147,17 +147,16 @@ def do_play(state: State, card: str, events: list) -> State:
     c = CARDS[card]
     who = state.active
     if not c.is_battle:
-        raise no("That is not a Battle Card.")
+        raise no(say("that_not_battle_card"))
     if state.final:
-        raise no("The Candy Draw Pile has run out: no more Battle Cards.")
+        raise no(say("candy_pile_out_no_battle"))
     mine = owner(state, card)
     if mine != who:
-        raise no("That Battle Card is not one of yours: play a card you bought.")
+        raise no(say("battle_card_not_yours"))
     if c.name in KEPT:  # one message for all three, so the screen does not tell which it is
         raise no(KEEP_IT)
     if not playable(state, who, card):
-        raise no("Nobody can be targeted with that card right now (players need 2 or more vaults, "
-                 "and locked vaults are safe).")
+        raise no(say("nobody_can_be_targeted"))
     state = replace(state, held=put(state.held, who, tuple(h for h in state.held[who] if h != card)))
     return start(state, card, who, events)
 
@@ -165,7 +164,7 @@ def do_play(state: State, card: str, events: list) -> State:
 def start(state: State, card: str, actor: int, events: list) -> State:
     """The card is face up: begin resolving it (events are played at once when drawn)."""
     c = CARDS[card]
-    events.append(CardPlayed(f"{_name(state, actor)} plays {c.name}!", actor, card))
+    events.append(CardPlayed(say("plays_who_c_name", who=_name(state, actor), card=c.name), actor, card))
     n = len(state.players)
     others = tuple((actor + k) % n for k in range(1, n))
     frame = Frame(card, actor, "target")
@@ -181,14 +180,14 @@ def start(state: State, card: str, actor: int, events: list) -> State:
             if state.vault_pile == 0:
                 state = replace(state, vaults=put(state.vaults, actor, state.vaults[actor] + (Vault(card=card),)))
                 frame = replace(frame, step="flavour", style="kept", new_vault=len(state.vaults[actor]) - 1)
-                events.append(Note(f"No Vault Cards left: {c.name} is {_name(state, actor)}'s vault now."))
+                events.append(Note(say("no_vault_cards_left", card=c.name, who=_name(state, actor))))
         elif c.name == "Piñata":
             frame = Frame(card, actor, "pinata")
         elif c.name == "Start a Crib Fight":
             frame = Frame(card, actor, "join", duelists=(actor,))
     state = replace(state, stack=state.stack + (frame,))
     if frame.step == "pinata" and (state.draw == 0 or state.final):
-        events.append(Note("The Candy Draw Pile is empty: the Piñata is a dud."))
+        events.append(Note(say("candy_pile_empty_pinata")))
         return finish(state, events)
     return state
 
@@ -206,7 +205,7 @@ def finish(state: State, events: list, keep: bool = False) -> State:
     if not keep and f.style != "kept":
         state = replace(state, battle_discard=state.battle_discard + (f.card,))
     if state.stack and top(state).step == "royale" and not top(state).waiting:
-        events.append(Note("The Battle Royale is over."))
+        events.append(Note(say("battle_royale_over")))
         return finish(state, events)
     return state
 
@@ -224,25 +223,24 @@ def do_target(state: State, action: Target, events: list) -> State:
         vault = state.vaults[t][v]
         state = replace(state, vaults=put(put(state.vaults, t, state.vaults[t][:v] + state.vaults[t][v + 1:]),
                                           a, state.vaults[a] + (vault,)))
-        events.append(Note(f"Night Raid! {_name(state, a)} takes {_name(state, t)}'s whole vault "
-                           f"with {vault.count} candies. No Mom can stop it."))
+        events.append(Note(say("night_raid_takes_whole", who=_name(state, a), target=_name(state, t),
+                               candies=count(vault.count, "candy"))))
         return finish(state, events)
     if action.style == "lock":
         vault = state.vaults[a][v]
         state = set_vault(state, a, v, replace(vault, locked=True, quarantine=f.card))
-        events.append(Note(f"Quarantine Lock: {_name(state, a)}'s vault {v + 1} is locked."))
+        events.append(Note(say("quarantine_lock_vault_locked", who=_name(state, a), v=v + 1)))
         return finish(state, events, keep=True)
     flav = state.vaults[t][v].flavour if v is not None else None
     f = replace(f, step="mom", style=action.style, target=t, vault=v, waiting=(t,), flavours=(flav,) if flav else ())
     if action.style == "heist":
         state = replace(state, heisted=state.heisted + (t,))
-        what = f"{_name(state, t)}'s {flav}"
-        events.append(Note(f"{_name(state, a)} declares a Heist on {what}! {_name(state, t)}: scan a Mom now, or tap No Mom."))
+        what = say("heist_on", target=_name(state, t), flavour=flav)
+        events.append(Note(say("declares_heist_scan_mom", who=_name(state, a), what=what, target=_name(state, t))))
     else:
         if action.style == "steal":
             state = replace(state, stolen=state.stolen + (t,))
-        events.append(Note(f"{_name(state, a)} targets {_name(state, t)} with {name}. "
-                           f"{_name(state, t)}: scan a Mom now, or tap No Mom."))
+        events.append(Note(say("targets_with_scan_mom", who=_name(state, a), target=_name(state, t), name=name)))
     return _set_top(state, f)
 
 
@@ -254,10 +252,10 @@ def do_mom(state: State, card: str, events: list) -> State:
         raise no(MOM_ONLY)
     state = replace(state, held=put(state.held, seat, tuple(h for h in state.held[seat] if h != card)),
                     battle_discard=state.battle_discard + (card,), protected=state.protected + (seat,))
-    events.append(CardPlayed(f"MOM! {_name(state, seat)} is safe this turn.", seat, card))
+    events.append(CardPlayed(say("mom_safe_this_turn", who=_name(state, seat)), seat, card))
     if f.target is not None:
         if f.style == "heist":
-            events.append(HeistOver("The Heist is stopped by Mom.", f.actor, seat, False))
+            events.append(HeistOver(say("heist_stopped_by_mom"), f.actor, seat, False))
         return finish(state, events)
     f = replace(f, waiting=tuple(s for s in f.waiting if s != seat))
     state = _set_top(state, f)
@@ -271,40 +269,38 @@ def after_mom(state: State, events: list) -> State:
     a, t = f.actor, f.target
     if f.style == "heist":
         f = replace(f, step="duel", duelists=(a, t), need=(2, 2), tally=(0, 0), flips=(), flipper=0)
-        events.append(Note(f"Heist! {_name(state, a)} flips first. Masterminds now, before the first flip."))
+        events.append(Note(say("heist_flips_first_masterminds", who=_name(state, a))))
         return _set_top(state, f)
     if f.style == "steal":
-        events.append(Note(f"{_name(state, a)}: scan up to {STEAL_HAUL} candies from {_name(state, t)}'s "
-                           f"vault {f.vault + 1}, then tap your vault."))
+        events.append(Note(say("scan_up_candies_from", who=_name(state, a), haul=STEAL_HAUL, target=_name(state, t),
+                               vault=f.vault + 1)))
         return _set_top(state, replace(f, step="haul", haul_max=STEAL_HAUL))
     if f.style == "crack":
         v = state.vaults[t][f.vault]
         if v.quarantine:
             state = replace(state, battle_discard=state.battle_discard + (v.quarantine,))
         state = set_vault(state, t, f.vault, replace(v, locked=False, quarantine=None, cracked=not v.quarantine))
-        events.append(Note(f"Safe Cracker! {vault_name(state, t, f.vault)} is unlocked."))
+        events.append(Note(say("safe_cracker_unlocked", vault_name=vault_name(state, t, f.vault))))
         return finish(state, events)
     if f.style == "spy":
-        events.append(Note(f"{_name(state, t)} shows their Battle Cards to {_name(state, a)} only. "
-                           f"{_name(state, a)}: scan one to take it, or tap Done."))
+        events.append(Note(say("shows_their_battle_cards", target=_name(state, t), who=_name(state, a))))
         return _set_top(state, replace(f, step="spy"))
     if f.style == "timeout":
         state = replace(state, skips=put(state.skips, t, state.skips[t] + 1))
-        events.append(Note(f"Time Out! {_name(state, t)} skips their next turn."))
+        events.append(Note(say("time_out_skips_their", target=_name(state, t))))
         return finish(state, events)
     if f.style == "take":
         vault = state.vaults[t][f.vault]
         state = replace(state, vaults=put(put(state.vaults, t, state.vaults[t][:f.vault] + state.vaults[t][f.vault + 1:]),
                                           a, state.vaults[a] + (vault,)))
         new = len(state.vaults[a]) - 1
-        events.append(Note(f"Vault Heist! {_name(state, a)} takes {_name(state, t)}'s empty vault: it is "
-                           f"vault {new + 1}. Stash pairs on it now, or tap Done."))
+        events.append(Note(say("vault_heist_takes_empty", who=_name(state, a), target=_name(state, t), new=new + 1)))
         return _set_top(state, replace(f, step="stash", new_vault=new))
     if name == "Activate Sleeper Cell":
         hit = f.waiting
         state = replace(state, skips=tuple(k + (s in hit) for s, k in enumerate(state.skips)), extra=True)
-        events.append(Note(f"Dad jokes! {', '.join(_name(state, s) for s in hit) or 'Nobody'} "
-                           f"skip{'s' * (len(hit) == 1)} their next turn; {_name(state, a)} goes again after this turn."))
+        events.append(Note(say("dad_jokes_one" if len(hit) == 1 else "dad_jokes_many" if hit else "dad_jokes_nobody",
+                               names=listing([_name(state, s) for s in hit], ", "), who=_name(state, a))))
         return finish(state, events)
     if name == "Mega Candy Magnet":
         return _set_top(state, replace(f, step="keep"))
@@ -314,7 +310,7 @@ def after_mom(state: State, events: list) -> State:
 
 def _collect(state: State, f: Frame, events: list) -> State:
     if not f.waiting:
-        events.append(Note("Nobody has to hand over any candy."))
+        events.append(Note(say("nobody_has_hand_over")))
         return finish(_set_top(state, f), events)
     return _set_top(state, f)
 
@@ -322,7 +318,7 @@ def _collect(state: State, f: Frame, events: list) -> State:
 def do_no_mom(state: State, events: list) -> State:
     f = top(state)
     if f.waiting:
-        events.append(Note(f"No Mom from {', '.join(_name(state, s) for s in f.waiting)}."))
+        events.append(Note(say("no_mom_from", names=', '.join(_name(state, s) for s in f.waiting))))
     return after_mom(state, events)
 
 
@@ -335,7 +331,7 @@ def do_mastermind(state: State, card: str, events: list) -> State:
     i = f.duelists.index(seat)
     state = replace(state, held=put(state.held, seat, tuple(h for h in state.held[seat] if h != card)),
                     battle_discard=state.battle_discard + (card,))
-    events.append(CardPlayed(f"Mastermind! {_name(state, seat)} needs just 1 Attack Card to win.", seat, card))
+    events.append(CardPlayed(say("mastermind_played", who=_name(state, seat)), seat, card))
     return _set_top(state, replace(f, need=put(f.need, i, 1)))
 
 
@@ -351,13 +347,13 @@ def do_flip(state: State, card: str, seat: int | None, events: list) -> State:
     c = CARDS[card]
     who = flipper(state)
     if seat is not None and seat != who:
-        raise no(f"It is {_name(state, who)}'s flip, not {_name(state, seat)}'s.")
+        raise no(say("flip_not", who=_name(state, who), other=_name(state, seat)))
     if not c.is_battle:
-        raise no("Flip the top card of the Battle Draw Pile and scan it.")
+        raise no(say("flip_top_card_battle"))
     if not on_battle_pile(state, card):
-        raise no("That card is not from the top of the Battle Draw Pile: scan the card you flipped.")
+        raise no(say("flip_not_from_pile"))
     if state.battle_draw == 0 and not state.battle_discard and f.flips:
-        events.append(Note("The Battle Draw Pile is empty: shuffle the flipped cards back in and go on."))
+        events.append(Note(say("battle_pile_reshuffle_flips")))
         state = _set_top(replace(state, battle_draw=len(f.flips)), replace(f, flips=()))
         f = top(state)
     state = draw_battle(state, events)
@@ -365,7 +361,7 @@ def do_flip(state: State, card: str, seat: int | None, events: list) -> State:
     i = f.flipper
     tally = put(f.tally, i, f.tally[i] + hit)
     f = replace(f, flips=f.flips + (card,), tally=tally, flipper=(i + 1) % len(f.duelists))
-    events.append(Note(f"{_name(state, who)} flips {c.name}{': an Attack!' if hit else '.'}"))
+    events.append(Note(say("flips_attack" if hit else "flips", who=_name(state, who), card=c.name)))
     state = _set_top(state, f)
     if tally[i] >= f.need[i]:
         return _duel_won(state, who, events)
@@ -380,7 +376,7 @@ def _duel_won(state: State, winner: int, events: list) -> State:
         a, t = f.actor, f.target
         won = winner == a
         if not won:
-            events.append(HeistOver(f"{_name(state, t)} wins the duel: the Heist fails.", a, t, False))
+            events.append(HeistOver(say("wins_duel_heist_fails", target=_name(state, t)), a, t, False))
             return finish(_set_top(state, f), events)
         v = state.vaults[t][f.vault]
         haul = HEIST_HAUL
@@ -389,11 +385,10 @@ def _duel_won(state: State, winner: int, events: list) -> State:
             state = set_vault(state, t, f.vault, replace(v, locked=False, quarantine=None, cracked=True))
             if v.quarantine:
                 state = replace(state, battle_discard=state.battle_discard + (v.quarantine,))
-        events.append(HeistOver(f"{_name(state, a)} wins the Heist! Scan up to {haul} candies from "
-                                f"{_name(state, t)}'s vault {f.vault + 1}, then tap your vault.", a, t, True))
+        events.append(HeistOver(say("wins_heist_scan_up", who=_name(state, a), haul=haul, target=_name(state, t),
+                                    vault=f.vault + 1), a, t, True))
         return _set_top(state, replace(f, step="haul", haul_max=haul))
-    events.append(Note(f"{_name(state, winner)} wins the Crib Fight! Take up to {CRIB_PRIZE} cards from the "
-                       f"Discard Pile and scan them."))
+    events.append(Note(say("wins_crib_fight_take", winner=_name(state, winner), prize=CRIB_PRIZE)))
     return _set_top(state, replace(f, step="prize", target=winner, haul_max=CRIB_PRIZE))
 
 
@@ -401,12 +396,12 @@ def do_haul_take(state: State, card: str, events: list) -> State:
     """Heist or Steal: one candy scanned out of the target vault."""
     f = top(state)
     if not CARDS[card].is_candy:
-        raise no("Scan the Candy Cards taken from the vault.")
+        raise no(say("haul_scan_candy"))
     if len(f.haul) >= f.haul_max:
-        raise no(f"That is {f.haul_max} already: tap the vault to put them in.")
+        raise no(say("that_already_tap_vault", haul_max=f.haul_max))
     if card not in state.vaults[f.target][f.vault].candies:
-        raise no(f"Take the candy from {_name(state, f.target)}'s vault {f.vault + 1}: that "
-                 f"{CARDS[card].name} is {state.where(card) or 'not in it'}.", card)
+        raise no(say("take_candy_from_vault", target=_name(state, f.target), vault=f.vault + 1, card=CARDS[card].name,
+                     where=state.where(card) or say("not_in_it")), card)
     state = take_candy(state, f.target, f.vault, card, events)
     f = replace(f, haul=f.haul + (card,))
     return _set_top(state, f)
@@ -421,52 +416,52 @@ def do_place(state: State, vault: int | None, events: list) -> State:
     f = top(state)
     seat = f.target if f.step == "prize" else f.actor
     if not f.haul:
-        raise no("Scan the candies first.")
+        raise no(say("scan_candies_first"))
     if vault is None:
         if f.step != "prize":
-            raise no("Stolen candy goes into one of your vaults: tap a vault.")
+            raise no(say("stolen_candy_goes_into"))
         state = replace(state, hands=put(state.hands, seat, state.hands[seat] + len(f.haul)))
-        events.append(Note(f"{_name(state, seat)} puts {len(f.haul)} cards in their hand."))
+        events.append(Note(say("puts_in_hand", who=_name(state, seat), cards=count(len(f.haul), "card"))))
         return finish(_set_top(state, replace(f, haul=())), events)
     check_vault(state, seat, vault)
     if f.step == "prize":
         flavours = {CARDS[c].flavour for c in f.haul if not CARDS[c].is_pure}
         if len(flavours) > 1:
-            raise no("Those cards are different flavours: one vault holds one flavour. Tap Hand instead.")
+            raise no(say("those_cards_are_different"))
         flavour = flavours.pop() if flavours else state.vaults[seat][vault].flavour
         if flavour is None:
-            raise no("Pure Sugars alone need a vault that has a flavour already.")
+            raise no(say("pure_sugars_alone_need"))
     else:
         flavour = _haul_flavour(f)
     v = state.vaults[seat][vault]
     if v.flavour and v.flavour != flavour:
         state = empty_vault(state, seat, vault, events)
     state = add_candies(state, seat, vault, f.haul, flavour, events)
-    events.insert(0, Note(f"{_name(state, seat)} puts {len(f.haul)} {flavour} in vault {vault + 1}."))
+    events.insert(0, Note(say("puts_vault", who=_name(state, seat), n=len(f.haul), flavour=flavour, vault=vault + 1)))
     return finish(_set_top(state, replace(f, haul=())), events)
 
 
 def do_haul_done(state: State, events: list) -> State:
     f = top(state)
     if not f.haul:
-        events.append(Note(f"{_name(state, f.target if f.step == 'prize' else f.actor)} takes nothing."))
+        events.append(Note(say("takes_nothing", who=_name(state, f.target if f.step == 'prize' else f.actor))))
         return finish(state, events)
     seat = f.target if f.step == "prize" else f.actor
     if f.step == "haul":
         fits = fitting(state, seat, _haul_flavour(f))
         if len(fits) == 1:
             return do_place(state, fits[0], events)
-    raise no("Tap where the candies go: one of your vaults" + (" or Hand." if f.step == "prize" else "."))
+    raise no(say("where_candies_go_hand" if f.step == "prize" else "where_candies_go"))
 
 
 def do_prize_take(state: State, card: str, events: list) -> State:
     f = top(state)
     if not CARDS[card].is_candy:
-        raise no("Scan the Candy Cards taken from the Discard Pile.")
+        raise no(say("prize_scan_candy"))
     if len(f.haul) >= f.haul_max:
-        raise no(f"That is {f.haul_max} already: tap Hand or a vault.")
+        raise no(say("that_already_tap_hand", haul_max=f.haul_max))
     if card not in state.discard:
-        raise no(f"The prize comes from the Discard Pile: that {CARDS[card].name} is "
-                 f"{state.where(card) or 'not on it'}.", card)
+        raise no(say("prize_comes_from_discard", card=CARDS[card].name, where=state.where(card) or say("not_on_it")),
+                 card)
     state = replace(state, discard=tuple(c for c in state.discard if c != card))
     return _set_top(state, replace(f, haul=f.haul + (card,)))

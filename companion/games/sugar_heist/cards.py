@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from companion.core.catalogue import load_toml, lookup
 from companion.core.codes import ALPHABET, make_code
+from .messages import say
 
 GAME = "sugar-heist"
 DATA = load_toml(__package__)
@@ -73,7 +74,7 @@ def code_for(kind: str, name: str | None = None, copy: int = 1) -> str:
         return make_code(PREFIX, "B" + _BATTLE_LETTER[name] + ALPHABET[copy])
     if kind == "vault":
         return make_code(PREFIX, f"V{copy:02d}")
-    raise ValueError(f"unknown card kind {kind!r}")
+    raise ValueError(say("unknown_card_kind", kind=kind))
 
 
 def _build() -> dict[str, Card]:
@@ -83,14 +84,14 @@ def _build() -> dict[str, Card]:
             cards.append(Card(code_for("candy", f["name"], copy), f["name"], "candy", copy, f["name"]))
     for b in DATA["battle"]:
         if b["kind"] not in BATTLE_KINDS:
-            raise ValueError(f"cards.toml: Battle Card {b['name']} has an unknown kind {b['kind']!r}")
+            raise ValueError(say("cards_toml_battle_card", card=b['name'], kind=b['kind']))
         for copy in range(1, b["copies"] + 1):
             cards.append(Card(code_for("battle", b["name"], copy), b["name"], b["kind"], copy))
     for copy in range(1, DATA["vaults"]["copies"] + 1):
         cards.append(Card(code_for("vault", copy=copy), "Vault", "vault", copy))
     by_code = {c.code: c for c in cards}
     if len(by_code) != len(cards):
-        raise ValueError("cards.toml gives two cards the same code")
+        raise ValueError(say("cards_toml_gives_two"))
     return by_code
 
 

@@ -13,16 +13,17 @@ from .cards import CARDS, FLAVOURS
 from .state import Note, State, Vault
 from .turns import draw_battle, draw_candy, on_battle_pile
 from .vaults import add_candies, hand_card, no, put, relock
+from .messages import say
 
 
 def do_spy_take(state: State, card: str, events: list) -> State:
     """Spy: take one of the target's hidden Battle Cards (not named anywhere)."""
     f = top(state)
     if owner(state, card) != f.target:
-        raise no(f"Take one of {_name(state, f.target)}'s Battle Cards: that one is not theirs.")
+        raise no(say("take_one_battle_cards", target=_name(state, f.target)))
     held = put(state.held, f.target, tuple(h for h in state.held[f.target] if h != card))
     state = replace(state, held=put(held, f.actor, held[f.actor] + (card,)))
-    events.append(Note(f"{_name(state, f.actor)} takes one of {_name(state, f.target)}'s Battle Cards."))
+    events.append(Note(say("takes_one_battle_cards", who=_name(state, f.actor), target=_name(state, f.target))))
     return finish(state, events)
 
 
@@ -31,21 +32,21 @@ def do_declare(state: State, flavour: str, events: list) -> State:
     f = top(state)
     name = CARDS[f.card].name
     if flavour not in FLAVOURS:
-        raise no(f"Pick one of the flavours: {', '.join(FLAVOURS)}.")
+        raise no(say("pick_one_flavours", names=', '.join(FLAVOURS)))
     n = len(state.players)
     others = _open(state, tuple((f.actor + k) % n for k in range(1, n)))
     if f.step == "keep":
         if flavour not in f.flavours:
-            raise no(f"Keep one of the three you named: {', '.join(f.flavours)}.")
-        events.append(Note(f"{_name(state, f.actor)} keeps {flavour}: hand over every {flavour} card."))
+            raise no(say("keep_one_three_you", names=', '.join(f.flavours)))
+        events.append(Note(say("keeps_hand_over_every", who=_name(state, f.actor), flavour=flavour)))
         return _collect(state, replace(f, step="collect", flavours=(flavour,), waiting=f.waiting), events)
     if flavour in f.flavours:
-        raise no(f"{flavour} is named already: pick another flavour.")
+        raise no(say("named_already_pick_another", flavour=flavour))
     flavours = f.flavours + (flavour,)
     if name == "Mega Candy Magnet" and len(flavours) < 3:
-        events.append(Note(f"{name}: {', '.join(flavours)}. Name {3 - len(flavours)} more."))
+        events.append(Note(say("name_more", name=name, names=', '.join(flavours), more=3 - len(flavours))))
         return _set_top(state, replace(f, flavours=flavours))
-    events.append(Note(f"{name}: {', '.join(flavours)}! Anyone with a Mom may play it now, then tap Done."))
+    events.append(Note(say("anyone_with_mom_may", name=name, names=', '.join(flavours))))
     return _set_top(state, replace(f, step="mom", flavours=flavours, waiting=others))
 
 
@@ -59,21 +60,21 @@ def do_collect(state: State, card: str, seat: int | None, events: list) -> State
     player who played it, straight into their free vault."""
     f = top(state)
     if not f.waiting:
-        raise no("Everyone has handed over their cards: tap Done.")
+        raise no(say("everyone_has_handed_over"))
     giver = f.waiting[0] if seat is None else seat
     if giver not in f.waiting:
-        raise no(f"{_name(state, giver)} is not giving cards now.")
-    hand_card(state, card, "Handing over")
+        raise no(say("not_giving_cards", who=_name(state, giver)))
+    hand_card(state, card, say("handing_over"))
     c = CARDS[card]
     if c.flavour != f.flavours[0]:
-        raise no(f"Only {f.flavours[0]} cards now: that is a {c.name}.", card)
+        raise no(say("only_cards_that", flavours=f.flavours[0], card=c.name), card)
     if state.hands[giver] < 1:
-        raise no(f"{_name(state, giver)} has no Candy Cards in hand.")
+        raise no(say("has_no_candy_cards", who=_name(state, giver)))
     state = replace(state, hands=put(state.hands, giver, state.hands[giver] - 1))
     if CARDS[f.card].name == "Bad Dog":
-        events.append(Note(f"The dog eats {_name(state, giver)}'s {c.name}."))
+        events.append(Note(say("dog_eats", who=_name(state, giver), card=c.name)))
         return replace(state, discard=state.discard + (card,))
-    events.append(Note(f"{_name(state, giver)} gives {c.name} to {_name(state, f.actor)}."))
+    events.append(Note(say("gives", who=_name(state, giver), card=c.name, other=_name(state, f.actor))))
     return add_candies(state, f.actor, f.new_vault, (card,), c.flavour, events)
 
 
@@ -89,27 +90,27 @@ def do_new_vault(state: State, card: str | None, events: list) -> State:
     f = top(state)
     if card is not None:
         if CARDS[card].kind != "vault":
-            raise no("Scan a Vault Card from the Vault Draw Pile.")
+            raise no(say("scan_vault_card_from"))
         if card in state.vault_cards:
-            raise no("That Vault Card is already in front of a player.", card)
+            raise no(say("that_vault_card_already"), card)
     a = f.actor
     state = replace(state, vaults=put(state.vaults, a, state.vaults[a] + (Vault(card=card),)),
                     vault_pile=state.vault_pile - 1, vault_cards=state.vault_cards + ((card,) if card else ()))
-    events.append(Note(f"{_name(state, a)} gets a free vault: vault {len(state.vaults[a])}. Now name a flavour."))
+    events.append(Note(say("gets_free_vault_vault", who=_name(state, a), vault=len(state.vaults[a]))))
     return _set_top(state, replace(f, step="flavour", new_vault=len(state.vaults[a]) - 1))
 
 
 def do_pinata_reveal(state: State, card: str, events: list) -> State:
     """Piñata: one Candy Card per player turned face up from the Candy Draw Pile."""
     f = top(state)
-    hand_card(state, card, "The Piñata")
+    hand_card(state, card, say("pi_ata"))
     state, _ = draw_candy(state, 1, events)
     f = replace(f, cards=f.cards + (card,))
     n = len(state.players)
-    events.append(Note(f"Piñata: {CARDS[card].name}."))
+    events.append(Note(say("pinata_card", card=CARDS[card].name)))
     if len(f.cards) >= n or state.draw == 0 or state.final:
         f = replace(f, step="pick", waiting=tuple((f.actor + k) % n for k in range(n))[:len(f.cards)])
-        events.append(Note(f"{_name(state, f.waiting[0])} picks first: scan the card you take."))
+        events.append(Note(say("picks_first_scan_card", who=_name(state, f.waiting[0]))))
     return _set_top(state, f)
 
 
@@ -117,14 +118,14 @@ def do_pinata_pick(state: State, card: str, seat: int | None, events: list) -> S
     f = top(state)
     who = f.waiting[0]
     if seat is not None and seat != who:
-        raise no(f"It is {_name(state, who)}'s pick.")
+        raise no(say("pick_who", who=_name(state, who)))
     if not CARDS[card].is_candy:
-        raise no("Pick one of the Piñata's Candy Cards and scan it.")
+        raise no(say("pick_one_pi_atas"))
     if card not in f.cards:
-        raise no(f"Pick one of the Piñata cards: that {CARDS[card].name} is {state.where(card) or 'not one'}.", card)
+        raise no(say("pick_one_pi_ata", card=CARDS[card].name, where=state.where(card) or say("not_one")), card)
     state = replace(state, hands=put(state.hands, who, state.hands[who] + 1))
     f = replace(f, cards=tuple(c for c in f.cards if c != card), waiting=f.waiting[1:])
-    events.append(Note(f"{_name(state, who)} takes {CARDS[card].name}."))
+    events.append(Note(say("takes_who_card", who=_name(state, who), card=CARDS[card].name)))
     state = _set_top(state, f)
     return finish(state, events) if not f.waiting or not f.cards else state
 
@@ -133,14 +134,14 @@ def do_join(state: State, seat: int, card: str, events: list) -> State:
     """Crib Fight: a player discards 1 Candy Card from their hand to enter."""
     f = top(state)
     if not 0 <= seat < len(state.players):
-        raise no(f"There are only {len(state.players)} players.")
+        raise no(say("there_are_only_players", n=len(state.players)))
     if seat in f.duelists:
-        raise no(f"{_name(state, seat)} is in the Crib Fight already.")
-    hand_card(state, card, "Entering a Crib Fight")
+        raise no(say("crib_fight_already", who=_name(state, seat)))
+    hand_card(state, card, say("entering_crib_fight"))
     if state.hands[seat] < 1:
-        raise no(f"{_name(state, seat)} has no Candy Card to pay with.")
+        raise no(say("has_no_candy_card", who=_name(state, seat)))
     state = replace(state, hands=put(state.hands, seat, state.hands[seat] - 1), discard=state.discard + (card,))
-    events.append(Note(f"{_name(state, seat)} joins the Crib Fight."))
+    events.append(Note(say("joins_crib_fight", who=_name(state, seat))))
     return _set_top(state, replace(f, duelists=f.duelists + (seat,)))
 
 
@@ -150,11 +151,10 @@ def do_fight(state: State, events: list) -> State:
     n = len(state.players)
     order = tuple(sorted(f.duelists, key=lambda s: (s - f.actor) % n))
     if len(order) == 1:
-        events.append(Note(f"Nobody else joins: {_name(state, f.actor)} wins the Crib Fight! Take up to "
-                           f"{CRIB_PRIZE} cards from the Discard Pile and scan them."))
+        events.append(Note(say("nobody_else_joins_wins", who=_name(state, f.actor), prize=CRIB_PRIZE)))
         return _set_top(state, replace(f, step="prize", target=f.actor, haul_max=CRIB_PRIZE))
-    events.append(Note(f"Crib Fight: {', '.join(_name(state, s) for s in order)}. Masterminds now; "
-                       f"{_name(state, order[0])} flips first."))
+    events.append(Note(say("crib_fight_masterminds_flips", names=', '.join(_name(state, s) for s in order),
+                           who=_name(state, order[0]))))
     return _set_top(state, replace(f, step="duel", style="crib", duelists=order, need=(2,) * len(order),
                                    tally=(0,) * len(order), flipper=0))
 
@@ -165,21 +165,21 @@ def do_royale_draw(state: State, card: str, seat: int | None, events: list) -> S
     f = top(state)
     who = f.waiting[0]
     if seat is not None and seat != who:
-        raise no(f"It is {_name(state, who)}'s draw.")
+        raise no(say("draw_who", who=_name(state, who)))
     c = CARDS[card]
     if not c.is_battle:
-        raise no("Draw a Battle Card and scan it.")
+        raise no(say("royale_draw"))
     if not on_battle_pile(state, card):
-        raise no("That card is not from the Battle Draw Pile: scan the card you drew.")
+        raise no(say("royale_not_from_pile"))
     state = draw_battle(state, events)
     state = _set_top(state, replace(f, waiting=f.waiting[1:]))
     state = replace(state, fresh=state.fresh + (card,))
     if playable(state, who, card):
         return start(state, card, who, events)
     state = replace(state, held=put(state.held, who, state.held[who] + (card,)))
-    events.append(Note(f"{_name(state, who)} keeps the card they drew, face down."))
+    events.append(Note(say("keeps_card_they_drew", who=_name(state, who))))
     if not top(state).waiting:
-        events.append(Note("The Battle Royale is over."))
+        events.append(Note(say("battle_royale_over")))
         return finish(state, events)
     return state
 

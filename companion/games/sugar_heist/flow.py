@@ -49,8 +49,10 @@ from .cards import CANDY_CODES, CARDS, FLAVOURS, card, flavour_named
 from .state import (BUY, DISCARD, FINAL, REVEAL, STASH, SWAP, CantStash, Combine, Declare, Done, Flip, Join,
                     Move, NewVault, Place, Play, Reveal, Stash, State, Take, Target, Trade)
 from .vaults import fitting, hand_card, pair_flavour
+from . import messages
+from .messages import say
 
-NEW_GAME = "New game: deal 6 Candy Cards and 2 Vault Cards each. The first player stashes a pair."
+NEW_GAME = say("new_game")
 
 
 @dataclass(frozen=True)
@@ -80,20 +82,21 @@ COMMANDS = (
     Command("vault N", tries=lambda s: [f"vault {v}" for v in range(1, 1 + max(len(x) for x in s.vaults))]),
     Command("flavour NAME", tries=tuple(f"flavour {f.lower()}" for f in FLAVOURS)),
     Command("combine A B", tries=lambda s: [f"combine {a} {b}" for a in range(1, 7) for b in range(1, 7) if a != b]),
-    Command("cant", ("Can't stash",)),
+    Command("cant", (say("cant_stash"),)),
     Command("give N", tries=lambda s: [f"give {p}" for p in _seats(s)]),
     Command("from N", tries=lambda s: [f"from {p}" for p in _seats(s)]),
-    Command("deal", ("Deal",)),
-    Command("buy vault", ("Buy vault", "Take vault"), ("buy vault",)),
-    Command("heist P V", ("Heist",), _seat_vaults("heist")),
-    Command("steal P V", ("Steal",), _seat_vaults("steal")),
+    Command("deal", (say("button_deal"),)),
+    Command("buy vault", (say("buy_vault"), say("take_vault")), ("buy vault",)),
+    Command("heist P V", (say("button_heist"),), _seat_vaults("heist")),
+    Command("steal P V", (say("button_steal"),), _seat_vaults("steal")),
     Command("target P [V]", tries=lambda s: [f"target {p}" for p in _seats(s)] + _seat_vaults("target")(s)),
-    Command("hand", ("Hand",)),
-    Command("join N", ("Join",), lambda s: [f"join {p}" for p in _seats(s)]),
-    Command("deck N", tries=lambda s: [f"deck {s.draw}"], menu="the cards counted in the Candy Draw Pile",
+    Command("hand", (say("button_hand"),)),
+    Command("join N", (say("button_join"),), lambda s: [f"join {p}" for p in _seats(s)]),
+    Command("deck N", tries=lambda s: [f"deck {s.draw}"], menu=say("cards_counted_candy_draw"),
             example="deck 20"),
-    Command("done", ("Done", "No Mom", "Fight!", "Fight", "Take none")),
-    Command("clear", ("Clear",)),
+    Command("done", (say("button_done"), say("no_mom"), say("button_fight"), say("button_fight_typed"),
+                     say("take_none"))),
+    Command("clear", (say("button_clear"),)),
 )
 
 
@@ -114,26 +117,26 @@ def _who(state: State, seat: int) -> str:
 def read(state: State, entry: Entry, item: Input) -> tuple[Entry, object | None, str]:
     """What one table input means now (see the module docstring)."""
     if state.over:
-        raise _no("The game is over: the scores are final.")
+        raise _no(say("over"))
     if isinstance(item, CardScanned):
         code = card(item.code).code
         seat = None if item.seat is None else item.seat - 1
         if seat is not None and not 0 <= seat < len(state.players):
-            raise _no(f"A reader is set up for seat {seat + 1}, but only {len(state.players)} are playing.")
+            raise _no(say("reader_set_up_for", seat=seat + 1, n=len(state.players)))
         return _scan(state, entry, code, seat)
     if isinstance(item, ButtonPressed):
         if item.name == "confirm":
             return _touch(state, entry, "done")
-        raise _no(f"The {item.name} button does nothing in Sugar Heist.")
+        raise _no(say("button_does_nothing_sugar", button=item.name))
     if isinstance(item, Touch):
         return _touch(state, entry, item.command)
-    raise _no("Sugar Heist does not use the tray.")
+    raise _no(say("sugar_heist_does_not"))
 
 
 def _own_turn(state: State, seat: int | None) -> None:
     """A reader bound to another seat may not scan for the acting player."""
     if seat is not None and seat != state.seat:
-        raise _no(f"It is {_who(state, state.seat)}'s turn: that card came from {_who(state, seat)}'s reader.")
+        raise _no(say("turn_that_card_came", who=_who(state, state.seat), other=_who(state, seat)))
 
 
 def _scan(state: State, entry: Entry, code: str, seat: int | None):
@@ -163,7 +166,7 @@ def _scan(state: State, entry: Entry, code: str, seat: int | None):
             return entry, Play(code), ""
         who = B.flipper(state)
         if seat is not None and seat != who:
-            raise _no(f"It is {_who(state, who)}'s flip, not {_who(state, seat)}'s.")
+            raise _no(say("flip_not", who=_who(state, who), other=_who(state, seat)))
         return entry, Flip(code), ""
     if step in ("haul", "prize", "pinata", "spy"):
         return entry, Take(code), ""
@@ -172,26 +175,25 @@ def _scan(state: State, entry: Entry, code: str, seat: int | None):
     if step == "join":
         joiner = seat if seat is not None else entry.seat
         if joiner is None:
-            raise _no("Tap who joins the Crib Fight first, then scan the candy they pay.")
+            raise _no(say("tap_who_joins_crib"))
         return Entry(), Join(joiner, code), ""
     if step == "new-vault":
         return entry, NewVault(code), ""
     if step in ("target", "flavour", "keep"):
         raise _no(_prompt_frame(state, entry))
-    raise _no("That card is not needed now.")
+    raise _no(say("that_card_not_needed"))
 
 
 def _pair(state: State, entry: Entry, code: str):
     """Phase 1: two scans make a pair; the vault is tapped, or the only one that fits."""
     if code in entry.cards:
-        raise _no(f"You scanned that {CARDS[code].name} already: scan its partner.")
+        raise _no(say("you_scanned_that_already", card=CARDS[code].name))
     if len(entry.cards) == 2:  # a pair is waiting for its vault (or flavour): that comes first
-        raise _no(f"The pair of {CARDS[entry.cards[0]].name} is waiting: tap its vault first "
-                  "(or tap Clear to scan the pair again).")
-    hand_card(state, code, "Stashing")
+        raise _no(say("pair_waiting_tap_its", card=CARDS[entry.cards[0]].name))
+    hand_card(state, code, say("stashing"))
     cards = entry.cards + (code,)
     if len(cards) == 1:
-        return replace(entry, cards=cards), None, f"{CARDS[code].name}: now scan its partner."
+        return replace(entry, cards=cards), None, say("scan_its_partner", card=CARDS[code].name)
     return _complete(state, replace(entry, cards=cards))
 
 
@@ -202,16 +204,16 @@ def _complete(state: State, entry: Entry):
     target = entry.vault if entry.vault is not None else (state.frame.new_vault if state.frame else None)
     if target is None:
         if _two_pure(cards, entry):
-            return entry, None, "Two Pure Sugars: tap the flavour they stand for."
+            return entry, None, say("two_pure_sugars_tap")
         flavour = pair_flavour(state, seat, cards, 0, entry.flavour)
         fits = fitting(state, seat, flavour)
         if len(fits) != 1:
-            why = "Tap the vault for them." if fits else \
-                f"No vault has {flavour} and none is empty: tap the vault to empty for them."
-            return entry, None, f"A pair of {flavour}. {why}"
+            why = say("tap_vault_for_them") if fits else \
+                say("no_vault_has_none", flavour=flavour)
+            return entry, None, say("pair_flavour_why", flavour=flavour, why=why)
         target = fits[0]
     if _two_pure(cards, entry) and not state.vaults[seat][target].flavour:
-        return replace(entry, vault=target), None, "Two Pure Sugars: tap the flavour they stand for."
+        return replace(entry, vault=target), None, say("two_pure_sugars_tap")
     return Entry(), Stash((cards[0], cards[1]), target, entry.flavour), ""
 
 
@@ -221,19 +223,18 @@ def _two_pure(cards, entry: Entry) -> bool:
 
 def _swap_card(state: State, entry: Entry, code: str, seat: int | None):
     if entry.card is not None:
-        raise _no(f"First tap who gets the {CARDS[entry.card].name}.")
+        raise _no(say("first_tap_who_gets", card=CARDS[entry.card].name))
     if any(m.card == code for m in entry.moves):
-        raise _no(f"That {CARDS[code].name} is in this swap already.")
+        raise _no(say("that_this_swap_already", card=CARDS[code].name))
     if code in state.revealed:
-        return replace(entry, card=code, giver=None), None, f"Revealed {CARDS[code].name}: tap who gets it."
+        return replace(entry, card=code, giver=None), None, say("revealed_tap_who_gets", card=CARDS[code].name)
     where = state.where(code)
     if where is not None:
-        raise _no(f"That {CARDS[code].name} is {where}: only cards from a hand can be swapped, "
-                  f"never cards stashed in a vault.")
-    hand_card(state, code, "Swapping")
+        raise _no(say("swap_hand_cards_only", card=CARDS[code].name, where=where))
+    hand_card(state, code, say("swapping"))
     giver = seat if seat is not None else (entry.giver if entry.giver is not None else state.active)
     return (replace(entry, card=code, giver=giver), None,
-            f"{CARDS[code].name} from {_who(state, giver)}'s hand: tap who gets it.")
+            say("from_hand_tap_who", card=CARDS[code].name, who=_who(state, giver)))
 
 
 def _buy_scan(state: State, entry: Entry, code: str):
@@ -241,23 +242,22 @@ def _buy_scan(state: State, entry: Entry, code: str):
     who = state.active
     if c.is_candy:
         if state.final:
-            raise _no("The Candy Draw Pile has run out: nobody may buy cards any more.")
+            raise _no(say("candy_pile_out_no_buying"))
         if state.bought >= rules.T.PURCHASES:
-            raise _no(f"You may buy at most {rules.T.PURCHASES} cards a turn.")
+            raise _no(say("buy_limit", most=rules.T.PURCHASES))
         if not any(code in v.candies for v in state.vaults[who]):
-            raise _no(f"Pay with candy stashed in your own vaults: that {c.name} is "
-                      f"{state.where(code) or 'in a hand'}.")
+            raise _no(say("pay_with_candy_stashed", card=c.name, where=state.where(code) or say("in_a_hand")))
         return (replace(entry, pay=code), None,
-                f"Paid 1 {c.name}: scan the Battle Card you take (face down) or the Vault Card, or tap Buy vault.")
+                say("paid_1_scan_battle", card=c.name))
     if c.kind == "vault":
         if entry.pay is None:
-            raise _no("Pay first: scan a candy from one of your vaults, then the Vault Card.")
+            raise _no(say("pay_first_vault_card"))
         return Entry(), rules.BuyVault(entry.pay, code), ""
     if entry.pay is not None and B.owner(state, code) is None:
         return Entry(), rules.BuyBattle(entry.pay, code), ""
     if B.owner(state, code) == who:
         return entry, Play(code), ""
-    raise _no("Pay first: scan a candy from one of your vaults, then the Battle Card you take.")
+    raise _no(say("pay_first_battle_card"))
 
 
 # ---------------------------------------------------------------- touch commands
@@ -267,38 +267,39 @@ _NUM = re.compile(r"[0-9]{1,2}")
 
 def _numbers(words: list[str], command: str, count: int, optional: int = 0) -> list[int]:
     if not count <= len(words) <= count + optional or not all(_NUM.fullmatch(w) for w in words):
-        raise BadCommand(command, f"{command.split()[0]} needs {count} number{'s' * (count != 1)}, "
-                                  f"like '{command.split()[0]} {' '.join(['1'] * count)}'.")
+        raise BadCommand(command, say("needs_numbers", verb=command.split()[0], numbers=messages.count(count, "number"),
+                                          example=" ".join(["1"] * count)))
     return [int(w) - 1 for w in words]
 
 
 def _touch(state: State, entry: Entry, command: str):
     words = command.strip().lower().split()
     if not words:
-        raise BadCommand(command, "That command is empty.")
+        raise BadCommand(command, say("that_command_empty"))
     verb, args = words[0], words[1:]
     step = state.phase
     if verb == "clear":
-        return Entry(), None, "Cleared: start that again."
+        return Entry(), None, say("cleared_start_that_again")
     if verb == "vault":
         (v,) = _numbers(args, command, 1)
         seat = state.frame.actor if state.frame else state.seat
         if step not in ("haul", "prize") and not 0 <= v < len(state.vaults[seat]):
-            raise _no(f"{state.players[seat]} has {len(state.vaults[seat])} vaults: there is no vault {v + 1}.")
+            raise _no(say("has_vaults_there_no", who=state.players[seat],
+                          vaults=messages.count(len(state.vaults[seat]), "vault"), v=v + 1))
         if step in ("haul", "prize"):
             return entry, Place(v), ""
         if len(entry.cards) == 2:
             return Entry(), Stash((entry.cards[0], entry.cards[1]), v, entry.flavour), ""
-        return replace(entry, vault=v), None, f"Vault {v + 1}: now scan the pair for it."
+        return replace(entry, vault=v), None, say("vault_scan_pair_for", v=v + 1)
     if verb in ("flavour", "flavor"):
         flavour = flavour_named(" ".join(args))
         if flavour is None:
-            raise BadCommand(command, f"Name a flavour: {', '.join(FLAVOURS)}.")
+            raise BadCommand(command, say("name_flavour", names=', '.join(FLAVOURS)))
         if step in ("flavour", "keep"):
             return entry, Declare(flavour), ""
         if len(entry.cards) == 2:
             return _complete(state, replace(entry, flavour=flavour))
-        return replace(entry, flavour=flavour), None, f"The Pure Sugars will be {flavour}."
+        return replace(entry, flavour=flavour), None, say("pure_sugars_will_be", flavour=flavour)
     if verb == "combine":
         a, b = _numbers(args, command, 2)
         return entry, Combine(a, b), ""
@@ -307,24 +308,24 @@ def _touch(state: State, entry: Entry, command: str):
     if verb == "from":
         (p,) = _numbers(args, command, 1)
         _seat_exists(state, p)
-        return replace(entry, giver=p), None, f"Next card from {_who(state, p)}'s hand."
+        return replace(entry, giver=p), None, say("next_card_from_hand", who=_who(state, p))
     if verb == "give":
         (p,) = _numbers(args, command, 1)
         _seat_exists(state, p)
         if entry.card is None:
-            raise _no("Scan the card that changes hands first, then tap who gets it.")
+            raise _no(say("scan_card_that_changes"))
         moves = entry.moves + (Move(entry.card, entry.giver, p),)
         return (replace(entry, moves=moves, card=None, giver=None), None,
-                f"{CARDS[entry.card].name} to {_who(state, p)}. Scan more cards, or tap Deal.")
+                say("scan_more_cards_tap", card=CARDS[entry.card].name, who=_who(state, p)))
     if verb == "deal":
         if entry.card is not None:
-            raise _no(f"First tap who gets the {CARDS[entry.card].name}.")
+            raise _no(say("first_tap_who_gets", card=CARDS[entry.card].name))
         return Entry(), Trade(entry.moves), ""
     if verb == "buy" and args == ["vault"] or verb == "newvault":
         if step == "new-vault":
             return entry, NewVault(None), ""
         if entry.pay is None:
-            raise _no("Pay first: scan a candy from one of your vaults.")
+            raise _no(say("pay_first"))
         return Entry(), rules.BuyVault(entry.pay), ""
     if verb in ("heist", "steal", "target"):
         p, *v = _numbers(args, command, 1, optional=1)
@@ -332,15 +333,14 @@ def _touch(state: State, entry: Entry, command: str):
         if verb == "target":
             f = state.frame
             if f is None or step != "target":
-                raise _no("There is no Battle Card to target with now.")
+                raise _no(say("there_no_battle_card"))
             if CARDS[f.card].kind == "attack":
-                raise _no("An Attack Card is a Heist or a Steal: tap one of those.")
+                raise _no(say("attack_card_heist_steal"))
             style = B.STYLE[CARDS[f.card].name]
         return entry, Target(style, p, v[0] if v else None), ""
     if verb in ("deck", "pile"):
         if len(args) != 1 or not _NUM.fullmatch(args[0]):
-            raise BadCommand(command, f"{verb} needs the number of cards counted in the Candy Draw Pile, "
-                                      f"from 0 to {len(CANDY_CODES)}, like '{verb} 20'.")
+            raise BadCommand(command, say("needs_number_cards_counted", verb=verb, most=len(CANDY_CODES)))
         (n,) = _numbers(args, command, 1)
         return entry, rules.SetPile(n + 1), ""
     if verb == "hand":
@@ -348,17 +348,17 @@ def _touch(state: State, entry: Entry, command: str):
     if verb == "join":
         (p,) = _numbers(args, command, 1)
         _seat_exists(state, p)
-        return replace(entry, seat=p), None, f"{_who(state, p)} joins: scan the candy they discard to enter."
+        return replace(entry, seat=p), None, say("joins_scan_candy_they", who=_who(state, p))
     if verb in ("done", "fight", "nomom", "no", "pass"):
         if entry.cards or entry.moves or entry.card or entry.pay:
-            raise _no("Finish what you started (or tap Clear) first: " + prompt(state, entry))
+            raise _no(say("finish_first", prompt=prompt(state, entry)))
         return Entry(), Done(), ""
-    raise BadCommand(command, f"I don't know the command {command!r}.")
+    raise BadCommand(command, say("i_dont_know_command", command=command))
 
 
 def _seat_exists(state: State, p: int) -> None:
     if not 0 <= p < len(state.players):
-        raise _no(f"There are only {len(state.players)} players.")
+        raise _no(say("there_are_only_players", n=len(state.players)))
 
 
 # ---------------------------------------------------------------- what to do now
@@ -366,7 +366,7 @@ def _seat_exists(state: State, p: int) -> None:
 def prompt(state: State, entry: Entry) -> str:
     """What the table should do next, in a few words."""
     if state.over:
-        return "Game over: the scores are final."
+        return say("prompt_over")
     if state.frame:
         return _prompt_frame(state, entry)
     who = _who(state, state.seat)
@@ -374,30 +374,30 @@ def prompt(state: State, entry: Entry) -> str:
     if stage == STASH:
         if len(entry.cards) == 2:
             if _two_pure(entry.cards, entry):
-                return f"{who}: tap the flavour the two Pure Sugars stand for."
-            return f"{who}: tap the vault for the pair of {CARDS[entry.cards[0]].name}."
+                return say("tap_flavour_two_pure", who=who)
+            return say("tap_vault_for_pair", who=who, card=CARDS[entry.cards[0]].name)
         if entry.cards:
-            return f"{who}: scan the partner of the {CARDS[entry.cards[0]].name}, or tap its vault."
-        return f"{who}: stash a pair (scan two matching cards)" + (", or tap Done." if state.stashed else
-                                                                    ", or tap Can't stash.")
+            return say("scan_partner_tap_its", who=who, card=CARDS[entry.cards[0]].name)
+        return say("stash_pair_scan_two", who=who) + (say("tap_done") if state.stashed else
+                                                                    say("tap_cant_stash"))
     if stage == REVEAL:
-        return f"{who}: flip the top Candy Card and scan it ({len(state.revealed) + 1} of 2)."
+        return say("prompt_reveal", who=who, k=len(state.revealed) + 1)
     if stage == SWAP:
         if entry.card:
-            return f"Tap who gets the {CARDS[entry.card].name}."
+            return say("tap_who_gets", card=CARDS[entry.card].name)
         if entry.moves:
-            return "Scan more cards in this swap, or tap Deal."
-        return f"Swap: scan a card that changes hands and tap who gets it. {who}: tap Done to keep the rest."
+            return say("scan_more_cards_this")
+        return say("swap_scan_card_that", who=who)
     if stage == BUY:
         if state.final:
-            return f"{who}: last turn, no buying. Tap Done."
+            return say("prompt_last_turn", who=who)
         if entry.pay:
-            return f"{who}: scan the card you buy with the {CARDS[entry.pay].name}."
-        return f"{who}: pay a candy from a vault to buy, scan a Battle Card to play it, or tap Done."
+            return say("scan_card_you_buy", who=who, card=CARDS[entry.pay].name)
+        return say("pay_candy_from_vault", who=who)
     if stage == DISCARD:
-        return f"{who}: discard down to 6: scan each card you discard."
+        return say("discard_down_6_scan", who=who)
     if stage == FINAL:
-        return f"{who}: stash the pairs left in your hand, then tap Done."
+        return say("stash_pairs_left_your", who=who)
     return ""
 
 
@@ -408,37 +408,37 @@ def _prompt_frame(state: State, entry: Entry) -> str:
     step = f.step
     if step == "target":
         if CARDS[f.card].kind == "attack":
-            return f"{actor}: tap Heist or Steal on a player's vault."
-        return f"{actor}: tap whom to play {name} on."
+            return say("tap_heist_steal_players", actor=actor)
+        return say("prompt_target", actor=actor, name=name)
     if step == "mom":
-        return f"{', '.join(_who(state, s) for s in f.waiting)}: scan a Mom to block it, or tap No Mom."
+        return say("scan_mom_block_tap", names=', '.join(_who(state, s) for s in f.waiting))
     if step == "duel":
-        return f"{_who(state, B.flipper(state))}: flip the top Battle Card and scan it."
+        return say("flip_top_battle_card", who=_who(state, B.flipper(state)))
     if step == "haul":
-        return (f"{actor}: scan up to {f.haul_max - len(f.haul)} more from {_who(state, f.target)}'s vault "
-                f"{f.vault + 1}, then tap your vault.")
+        return (say("prompt_haul", actor=actor, haul_max=f.haul_max - len(f.haul), target=_who(state, f.target),
+                    vault=f.vault + 1))
     if step == "prize":
-        return f"{_who(state, f.target)}: scan up to {f.haul_max - len(f.haul)} more from the Discard Pile, then tap Hand or a vault."
+        return say("prompt_prize", target=_who(state, f.target), haul_max=f.haul_max - len(f.haul))
     if step == "spy":
-        return f"{actor}: scan the Battle Card you take from {_who(state, f.target)}, or tap Done."
+        return say("prompt_spy", actor=actor, target=_who(state, f.target))
     if step == "flavour":
-        return f"{actor}: tap a flavour for {name}."
+        return say("tap_flavour_for", actor=actor, name=name)
     if step == "keep":
-        return f"{actor}: tap the flavour you keep: {', '.join(f.flavours)}."
+        return say("tap_flavour_you_keep", actor=actor, names=', '.join(f.flavours))
     if step == "collect":
-        return f"{_who(state, f.waiting[0])}: scan every {f.flavours[0]} card from your hand, then tap Done."
+        return say("scan_every_card_from", who=_who(state, f.waiting[0]), flavours=f.flavours[0])
     if step == "new-vault":
-        return f"{actor}: take a free Vault Card and scan it (or tap Buy vault)."
+        return say("take_free_vault_card", actor=actor)
     if step == "pinata":
-        return f"Piñata: turn over the top Candy Card and scan it ({len(f.cards) + 1} of {len(state.players)})."
+        return say("pi_ata_turn_over", k=len(f.cards) + 1, n=len(state.players))
     if step == "pick":
-        return f"{_who(state, f.waiting[0])}: scan the Piñata card you take."
+        return say("scan_pi_ata_card", who=_who(state, f.waiting[0]))
     if step == "join":
-        return "Crib Fight: tap Join and scan a Candy Card from your hand to enter; tap Fight to start."
+        return say("crib_fight_tap_join")
     if step == "royale":
-        return f"Battle Royale: {_who(state, f.waiting[0])}, draw a Battle Card and scan it."
+        return say("battle_royale_draw_battle", who=_who(state, f.waiting[0]))
     if step == "stash":
-        return f"{actor}: stash pairs on vault {f.new_vault + 1}, or tap Done."
+        return say("stash_pairs_vault_tap", actor=actor, new_vault=f.new_vault + 1)
     return ""
 
 

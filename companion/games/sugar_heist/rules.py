@@ -30,6 +30,7 @@ from .state import (BUY, DISCARD, FINAL, REVEAL, STASH, SWAP, Action, BuyBattle,
                     Combine, Declare, Done, FinalReveal, Flip, GameOver, Join, NewVault, Note, Place, Play,
                     Reveal, SetPile, Stash, State, Take, Target, Trade, Vault)
 from .vaults import combine, no
+from .messages import say
 
 SLUG = "sugar-heist"
 
@@ -56,9 +57,9 @@ def new_game(players: Iterable[str], all_cards: bool = False, alternate: bool = 
     players = tuple(str(p).strip() for p in players)
     lo, hi = SETUP["min_players"], SETUP["max_players"]
     if not lo <= len(players) <= hi:
-        raise ValueError(f"Sugar Heist is for {lo} to {hi} players, not {len(players)}.")
+        raise ValueError(say("sugar_heist_for_players", lo=lo, hi=hi, n=len(players)))
     if any(not p for p in players) or len(set(players)) != len(players):
-        raise ValueError("Every player needs a name, and no two the same.")
+        raise ValueError(say("every_player_needs_name"))
     n = len(players)
     removed, vault_out = removed_cards(n, bool(all_cards), bool(alternate))
     each = SETUP["vaults_each"]
@@ -82,17 +83,17 @@ def _stage_action(state: State, action: Action, events: list) -> State:
             return T.cant_stash(state, events)
         if isinstance(action, Done):
             return T.end_stash(state, events)
-        raise no(f"{state.players[state.active]}: first stash a pair from your hand (scan two matching cards).")
+        raise no(say("first_stash_pair_from", who=state.players[state.active]))
     if stage == REVEAL:
         if isinstance(action, Reveal):
             return T.do_reveal(state, action.card, events)
-        raise no("Flip the top Candy Card of the Draw Pile and scan it.")
+        raise no(say("wait_reveal"))
     if stage == SWAP:
         if isinstance(action, Trade):
             return T.do_trade(state, action, events)
         if isinstance(action, Done):
             return T.end_swaps(state, events)
-        raise no("Now swap: scan each card that changes hands and tap who gets it; tap Done when finished.")
+        raise no(say("swap_scan_each_card"))
     if stage == BUY:
         if isinstance(action, BuyBattle):
             state, event = T.do_buy_battle(state, action, events)
@@ -103,19 +104,19 @@ def _stage_action(state: State, action: Action, events: list) -> State:
             return B.do_play(state, action.card, events)
         if isinstance(action, Done):
             return T.end_turn(state, events)
-        raise no("Buy or play Battle Cards, or tap Done to end your turn.")
+        raise no(say("buy_play_battle_cards"))
     if stage == DISCARD:
         if isinstance(action, Take):
             return T.do_discard(state, action.card, events)
-        raise no(f"{state.players[state.active]}: scan the cards you discard, down to 6.")
+        raise no(say("scan_cards_you_discard", who=state.players[state.active]))
     if stage == FINAL:
         if isinstance(action, Stash):
             return T.do_stash(state, state.seat, action.cards, action.vault, action.flavour, events)
         if isinstance(action, Done):
             state, everyone = T.finish_player(state, events)
             return _game_over(state, events) if everyone else state
-        raise no(f"{state.players[state.seat]}: stash your last pairs, or tap Done.")
-    raise no("The game is over.")
+        raise no(say("stash_your_last_pairs", who=state.players[state.seat]))
+    raise no(say("game_over"))
 
 
 def _frame_action(state: State, action: Action, events: list) -> State:
@@ -125,22 +126,22 @@ def _frame_action(state: State, action: Action, events: list) -> State:
     if step == "target":
         if isinstance(action, Target):
             return B.do_target(state, action, events)
-        raise no(f"{state.players[f.actor]}: tap whom to play {name} on.")
+        raise no(say("wait_target", who=state.players[f.actor], name=name))
     if step == "mom":
         if isinstance(action, Play) and CARDS[action.card].name == "Mom":
             return B.do_mom(state, action.card, events)
         if isinstance(action, Done):
             return B.do_no_mom(state, events)
-        raise no("Only a Mom can be played now: scan it, or tap No Mom.")
+        raise no(say("only_mom_can_be"))
     if step == "duel":
         if isinstance(action, Play) and CARDS[action.card].name == "Mastermind":
             return B.do_mastermind(state, action.card, events)
         if isinstance(action, Flip):
             return B.do_flip(state, action.card, None, events)
         if isinstance(action, Done) and state.battle_draw == 0 and not state.battle_discard and not f.flips:
-            events.append(Note("There are no Battle Cards left to flip: the fight is off."))
+            events.append(Note(say("no_battle_cards_to_flip")))
             return B.finish(state, events)
-        raise no(f"{state.players[B.flipper(state)]}: flip the top Battle Card and scan it.")
+        raise no(say("flip_top_battle_card", who=state.players[B.flipper(state)]))
     if step in ("haul", "prize"):
         if isinstance(action, Take):
             return (B.do_haul_take if step == "haul" else B.do_prize_take)(state, action.card, events)
@@ -148,71 +149,71 @@ def _frame_action(state: State, action: Action, events: list) -> State:
             return B.do_place(state, action.vault, events)
         if isinstance(action, Done):
             return B.do_haul_done(state, events)
-        raise no("Scan the candies taken, then tap where they go.")
+        raise no(say("scan_candies_taken_then"))
     if step == "spy":
         if isinstance(action, Take):
             return E.do_spy_take(state, action.card, events)
         if isinstance(action, Done):
-            events.append(Note(f"{state.players[f.actor]} takes nothing."))
+            events.append(Note(say("takes_nothing", who=state.players[f.actor])))
             return B.finish(state, events)
-        raise no("Scan the Battle Card you take, or tap Done.")
+        raise no(say("wait_spy"))
     if step in ("flavour", "keep"):
         if isinstance(action, Declare):
             return E.do_declare(state, action.flavour, events)
-        raise no(f"{state.players[f.actor]}: tap a candy flavour for {name}.")
+        raise no(say("tap_candy_flavour_for", who=state.players[f.actor], name=name))
     if step == "collect":
         if isinstance(action, Take):
             return E.do_collect(state, action.card, action.seat, events)
         if isinstance(action, Done):
             return E.do_collect_done(state, events)
-        raise no(f"{state.players[f.waiting[0]]}: scan each {f.flavours[0]} card from your hand, then tap Done.")
+        raise no(say("scan_each_card_from", who=state.players[f.waiting[0]], flavours=f.flavours[0]))
     if step == "new-vault":
         if isinstance(action, NewVault):
             return E.do_new_vault(state, action.card, events)
-        raise no(f"{state.players[f.actor]}: take a Vault Card for free and scan it (or tap Vault).")
+        raise no(say("take_vault_card_for", who=state.players[f.actor]))
     if step == "pinata":
         if isinstance(action, Take):
             return E.do_pinata_reveal(state, action.card, events)
-        raise no("Turn over the top Candy Card for the Piñata and scan it.")
+        raise no(say("turn_over_top_candy"))
     if step == "pick":
         if isinstance(action, Take):
             return E.do_pinata_pick(state, action.card, action.seat, events)
-        raise no(f"{state.players[f.waiting[0]]}: scan the Piñata card you take.")
+        raise no(say("scan_pi_ata_card", who=state.players[f.waiting[0]]))
     if step == "join":
         if isinstance(action, Join):
             return E.do_join(state, action.seat, action.card, events)
         if isinstance(action, Done):
             return E.do_fight(state, events)
-        raise no("To join the Crib Fight, discard a Candy Card from your hand and scan it; tap Fight to start.")
+        raise no(say("join_crib_fight_discard"))
     if step == "royale":
         if isinstance(action, Take):
             return E.do_royale_draw(state, action.card, action.seat, events)
         if isinstance(action, Done) and state.battle_draw == 0 and not state.battle_discard:
-            events.append(Note("No Battle Cards left to draw: the Battle Royale is over."))
+            events.append(Note(say("no_battle_cards_left")))
             return B.finish(state, events)
-        raise no(f"{state.players[f.waiting[0]]}: draw a Battle Card and scan it.")
+        raise no(say("wait_royale", who=state.players[f.waiting[0]]))
     if step == "stash":
         if isinstance(action, Stash):
             return E.do_bonus_stash(state, action.cards, action.vault, action.flavour, events)
         if isinstance(action, Done):
             return B.finish(state, events)
-        raise no("Stash pairs on the vault you took, or tap Done.")
-    raise no("That can't be done now.")
+        raise no(say("stash_pairs_vault_you"))
+    raise no(say("that_cant_be_done"))
 
 
 def _game_over(state: State, events: list) -> State:
     state = T.end_game(state)
     shown = [f"{state.players[s]}: {', '.join(CARDS[c].name for c in h)}" for s, h in enumerate(state.held) if h]
     if shown:
-        events.append(FinalReveal("Battle Cards shown: " + "; ".join(shown) + ".", state.held))
+        events.append(FinalReveal(say("battle_cards_shown", shown="; ".join(shown)), state.held))
     res = result(state)
-    events.append(GameOver(f"Game over! {res.winner_line()}", res))
+    events.append(GameOver(say("game_over_winners", winners=res.winner_line()), res))
     return state
 
 
 def _do(state: State, action: Action) -> tuple[State, list]:
     if state.over:
-        raise no("The game is over: the scores are final.")
+        raise no(say("over"))
     events: list = []
     if isinstance(action, SetPile):
         return T.set_pile(state, action.count, events), events
@@ -262,7 +263,7 @@ def public_view(state: State, viewer=TABLE) -> State:
 
 def counters(view: State) -> dict[str, int]:
     """The piles text mode reports when they change: the Candy and Battle Draw Piles."""
-    return {"Candy Draw Pile": view.draw, "Battle Draw Pile": view.battle_draw}
+    return {say("pile_candy"): view.draw, say("pile_battle"): view.battle_draw}
 
 
 def card_code(kind: str, name: str | None = None, copy: int = 1) -> str:

@@ -15,6 +15,7 @@ from companion.core.errors import BadScan
 from companion.core.game import PlayerResult, Result
 
 from .cards import CARDS, FLAVOURS, GAME, PURE_SUGAR, SETUP
+from .messages import say
 
 GRANDMA_POINTS: int = SETUP["grandma_points"]
 
@@ -42,12 +43,12 @@ class ScoreSheet:
                 "battle_cards": list(self.battle)}
 
     def line(self) -> str:
-        parts = [f"{n} {f}" for f, n in self.candies if n] or ["no candy"]
+        parts = [f"{n} {f}" for f, n in self.candies if n] or [say("no_candy")]
         if self.grandmas:
-            parts.append(f"Grandma x{self.grandmas} (+{GRANDMA_POINTS * self.grandmas})")
+            parts.append(say("grandma_x", grandmas=self.grandmas, grandma_points=GRANDMA_POINTS * self.grandmas))
         others = [b for b in self.battle if b != "Grandma"]
         line = ", ".join(parts)
-        return line + (f"; holds {', '.join(others)}" if others else "")
+        return line + (say("holds_names", names=', '.join(others)) if others else "")
 
 
 def sheet(name: str, stashed: Iterable[tuple[str, str | None]], battle: Iterable[str]) -> ScoreSheet:
@@ -69,7 +70,7 @@ def rank(sheets: tuple[ScoreSheet, ...], reason: str | None) -> Result:
     if len(tied) > 1:
         most = max(s.candy for s in tied)
         still = [s for s in tied if s.candy == most]
-        tie_break = "most candy" if len(still) == 1 else "shared"
+        tie_break = say("most_candy") if len(still) == 1 else "shared"
         tied = still
     players = tuple(PlayerResult(s.name, s.total, s.breakdown(), s.line(), s) for s in sheets)
     return Result(GAME, players, tuple(s.name for s in tied), tie_break, reason)
@@ -86,17 +87,17 @@ def score_holdings(holdings: list[tuple[str, list[str]]]) -> Result:
             try:
                 c = lookup(raw, GAME, CARDS)
             except BadScan as exc:
-                raise ValueError(f"{name}: {exc.message}") from None
+                raise ValueError(say("player_problem", name=name, problem=exc.message)) from None
             if c.code in seen:
-                raise ValueError(f"{c.code} ({c.name}) is listed for {seen[c.code]} and {name}: one card, one place.")
+                raise ValueError(say("listed_for_one_card", code=c.code, card=c.name, seen=seen[c.code], name=name))
             seen[c.code] = name
             if c.is_candy:
                 stashed.append((c.code, None))
             elif c.is_battle:
                 battle.append(c.code)
             else:
-                raise ValueError(f"{name}: {c.code} is a Vault Card; list the candies in it instead.")
+                raise ValueError(say("vault_card_list_candies", name=name, code=c.code))
         sheets.append(sheet(name, stashed, battle))
     if not sheets:
-        raise ValueError("No players to score.")
+        raise ValueError(say("no_players_score"))
     return rank(tuple(sheets), None)

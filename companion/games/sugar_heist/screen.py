@@ -30,6 +30,7 @@ from companion.ui.widgets import button, draw_text, draw_wrapped, fruit_badge, p
 from . import battle as B
 from .cards import CANDY_CODES, CARDS, FLAVOURS, PURE_SUGAR
 from .state import BUY, DISCARD, FINAL, OVER, STASH, SWAP, State, Vault
+from .messages import say
 
 Rect = pygame.Rect
 
@@ -76,7 +77,8 @@ def name_width(state: State) -> int:
     """How wide the names' column is: :data:`NAME_W`, wider for a long name when every
     row keeps its vault chips at least 90 px wide."""
     font = theme.font(theme.MIN_SIZE, True)
-    flags = width_of(font, "MOM skip") + 8 if state.protected or any(state.skips) else 0
+    both = " ".join((say("flag_mom"), say("flag_skip")))
+    flags = width_of(font, both) + 8 if state.protected or any(state.skips) else 0
     need = max(width_of(font, who) for who in state.players) + 16 + flags
     most = max((len(v) for v in state.vaults), default=0)
     room = BOARD.width - 10 - most * 96
@@ -97,11 +99,11 @@ def vault_rects(row: Rect, n: int, name_w: int = NAME_W) -> list[Rect]:
 
 def draw_game(surface: pygame.Surface, state: State, info: TableInfo) -> list[Button]:
     """Draw the whole in-game screen from the table's view; returns its touch targets."""
-    pills = [chrome.Pill(f"Candy {state.draw}", 124, state.draw <= 6 and state.reshuffled,
+    pills = [chrome.Pill(say("pill_candy", cards=state.draw), 124, state.draw <= 6 and state.reshuffled,
                          None if state.final or state.over else "deck"),
-             chrome.Pill(f"Battle {state.battle_draw}", 124)]
+             chrome.Pill(say("pill_battle", cards=state.battle_draw), 124)]
     if state.final:
-        pills.append(chrome.Pill("LAST TURN", 140, True))
+        pills.append(chrome.Pill(say("last_turn"), 140, True))
     # With LAST TURN there is no room for the game's name as well: the pill says more.
     buttons = chrome.top_bar(surface, TOP, info, state.turn, pills, clock_below=True,
                              title="" if state.final else None)
@@ -149,14 +151,15 @@ def _board(surface: pygame.Surface, state: State, info: TableInfo, buttons: list
         acting = seat == _acting(state) and not state.over
         panel(surface, row, theme.PANEL_LIGHT if acting else theme.PANEL, theme.HIGHLIGHT if acting else None)
         name = Rect(row.left + 10, row.top + 2, name_w - 14, row.height // 2)
-        flags = [word for word, on in (("MOM", seat in state.protected), ("skip", bool(state.skips[seat]))) if on]
+        flags = [word for word, on in ((say("flag_mom"), seat in state.protected),
+                                       (say("flag_skip"), bool(state.skips[seat]))) if on]
         if flags:  # beside the name, so the counts below always fit
             flag_w = theme.font(theme.MIN_SIZE, True).size(" ".join(flags))[0] + 4
             draw_text(surface, " ".join(flags), Rect(name.right - flag_w, name.top, flag_w, name.height),
                       theme.MIN_SIZE, theme.WARN, bold=True, align="right")
             name.width -= flag_w + 4
         draw_text(surface, who, name, theme.MEDIUM, theme.HIGHLIGHT if acting else theme.TEXT, bold=True)
-        marks = f"hand {state.hands[seat]} · battle {len(state.held[seat])}"
+        marks = say("hand_battle", hand=state.hands[seat], battle=len(state.held[seat]))
         draw_text(surface, marks, Rect(row.left + 10, name.bottom, name_w - 14, row.bottom - name.bottom - 2),
                   theme.SMALL, theme.TEXT_DIM)
         if state.stage == SWAP and seat != state.active and state.frame is None:
@@ -172,8 +175,8 @@ def _vault_chip(surface: pygame.Surface, rect: Rect, vault: Vault, index: int) -
     """A vault: its flavour badge and short name, count over lock number, a padlock."""
     if not vault.candies:
         panel(surface, rect, theme.BG, theme.LINE, width=2)
-        draw_wrapped(surface, f"{index + 1} empty", rect.inflate(-8, -4), theme.SMALL, theme.TEXT_DIM, max_lines=2,
-                     align="center")
+        draw_wrapped(surface, say("empty_index", index=index + 1), rect.inflate(-8, -4), theme.SMALL, theme.TEXT_DIM,
+                     max_lines=2, align="center")
         return
     look = look_for(vault.flavour)
     panel(surface, rect, theme.dim(look.colour, 0.4), theme.HIGHLIGHT if vault.locked else look.colour,
@@ -208,13 +211,13 @@ def _center(surface: pygame.Surface, state: State, strip: Rect = CENTER) -> None
     if f is not None and f.cards:
         label, cards = "Piñata", f.cards
     elif f is not None and f.haul:
-        label, cards = ("Prize" if f.step == "prize" else "Taken"), f.haul
+        label, cards = (say("label_prize") if f.step == "prize" else say("label_taken")), f.haul
     elif state.revealed:
-        label, cards = "Revealed", state.revealed
+        label, cards = say("label_revealed"), state.revealed
     else:
         label, cards = "", ()
     panel(surface, strip, theme.BG, theme.LINE, width=1)
-    pile = f"Discard {len(state.discard)} · Vault Cards {state.vault_pile}"
+    pile = say("discard_vault_cards", discard=len(state.discard), vault_pile=state.vault_pile)
     pile_w = width_of(theme.font(theme.SMALL), pile) + 4
     stop = strip.right - 10 - pile_w - 12  # the cards shown end before the pile counts
     x = strip.left + 10
@@ -240,9 +243,10 @@ def _duel(surface: pygame.Surface, state: State, board: Rect = BOARD) -> None:
     panel(surface, area, theme.PANEL, theme.WARN, width=3)
     if f.style == "heist":
         v = state.vaults[f.target][f.vault]
-        title = f"HEIST! {state.players[f.actor]} vs {state.players[f.target]}'s {v.flavour} ({v.count})"
+        title = say("heist_vs", who=state.players[f.actor], target=state.players[f.target], flavour=v.flavour,
+                    count=v.count)
     else:
-        title = "CRIB FIGHT! " + " vs ".join(state.players[s] for s in f.duelists)
+        title = say("crib_fight") + say("vs").join(state.players[s] for s in f.duelists)
     draw_text(surface, title, Rect(area.left + 12, area.top + 4, area.width - 24, 40), theme.BIG - 4, theme.WARN,
               bold=True, align="center")
     n = len(f.duelists)
@@ -253,14 +257,15 @@ def _duel(surface: pygame.Surface, state: State, board: Rect = BOARD) -> None:
         col = Rect(area.left + 12 + i * (w + gap), area.top + 48, w, area.height - 56)
         now = i == turn
         panel(surface, col, theme.PANEL_LIGHT if now else theme.BG, theme.HIGHLIGHT if now else None)
-        draw_text(surface, state.players[seat] + (" flips next" if now else ""),
+        draw_text(surface, state.players[seat] + (say("duel_flips_next") if now else ""),
                   Rect(col.left + 8, col.top + 2, col.width - 16, 32), theme.MEDIUM,
                   theme.HIGHLIGHT if now else theme.TEXT, bold=True)
         need = f.need[i]
-        draw_text(surface, f"Attacks {f.tally[i]} of {need}" + (" · Mastermind!" if need == 1 else ""),
+        mark = say("duel_mastermind_mark") if need == 1 else ""
+        draw_text(surface, say("attacks_tally_need", tally=f.tally[i], need=need) + mark,
                   Rect(col.left + 8, col.top + 34, col.width - 16, 36), theme.BIG - 6, theme.TEXT, bold=True)
         mine = [c for k, c in enumerate(f.flips) if k % n == i]
-        names = ", ".join(CARDS[c].name for c in mine) or "no flips yet"
+        names = ", ".join(CARDS[c].name for c in mine) or say("no_flips_yet")
         draw_wrapped(surface, names, Rect(col.left + 8, col.top + 72, col.width - 16, col.height - 76),
                      theme.MEDIUM, theme.TEXT, max_lines=3)
 
@@ -275,28 +280,28 @@ def _labels(state: State, info: TableInfo) -> list[tuple[str, str]]:
         return []
     if f is not None:
         return {
-            "mom": [("No Mom", "done")],
-            "haul": [("Done", "done")],
-            "prize": [("Hand", "hand"), ("Done", "done")],
-            "spy": [("Take none", "done")],
-            "collect": [("Done", "done")],
-            "new-vault": [("Take vault", "buy vault")],
-            "stash": [("Done", "done")] + ([("Clear", "clear")] if pending else []),
-            "join": [(f"Join {state.players[s]}", f"join {s + 1}") for s in range(len(state.players))
-                     if s not in f.duelists][:3] + [("Fight!", "done")],
+            "mom": [(say("no_mom"), "done")],
+            "haul": [(say("button_done"), "done")],
+            "prize": [(say("button_hand"), "hand"), (say("button_done"), "done")],
+            "spy": [(say("take_none"), "done")],
+            "collect": [(say("button_done"), "done")],
+            "new-vault": [(say("take_vault"), "buy vault")],
+            "stash": [(say("button_done"), "done")] + ([(say("button_clear"), "clear")] if pending else []),
+            "join": [(say("join_who", who=state.players[s]), f"join {s + 1}") for s in range(len(state.players))
+                     if s not in f.duelists][:3] + [(say("button_fight"), "done")],
         }.get(f.step, [])
     if state.stage == STASH:
-        first = ("Done", "done") if state.stashed else ("Can't stash", "cant")
-        return [first] + ([("Clear", "clear")] if pending else [])
+        first = (say("button_done"), "done") if state.stashed else (say("cant_stash"), "cant")
+        return [first] + ([(say("button_clear"), "clear")] if pending else [])
     if state.stage == SWAP:
-        out = [("Deal", "deal")] if entry and entry.moves and not entry.card else []
-        return out + [("Done", "done")] + ([("Clear", "clear")] if pending else [])
+        out = [(say("button_deal"), "deal")] if entry and entry.moves and not entry.card else []
+        return out + [(say("button_done"), "done")] + ([(say("button_clear"), "clear")] if pending else [])
     if state.stage == BUY:
         if entry and entry.pay:
-            return [("Buy vault", "buy vault"), ("Clear", "clear")]
-        return [("Done", "done")]
+            return [(say("buy_vault"), "buy vault"), (say("button_clear"), "clear")]
+        return [(say("button_done"), "done")]
     if state.stage == FINAL:
-        return [("Done", "done")] + ([("Clear", "clear")] if pending else [])
+        return [(say("button_done"), "done")] + ([(say("button_clear"), "clear")] if pending else [])
     return []
 
 
@@ -345,22 +350,22 @@ def _menu(surface: pygame.Surface, state: State, info: TableInfo) -> list[Button
                 options.append((f"{who}", f"target {seat + 1}"))
                 continue
             v = state.vaults[seat][vault]
-            what = f"{SHORT.get(v.flavour, '')} {v.count}".strip() if v.candies else "empty"
-            verb = {"heist": "Heist", "steal": "Steal"}.get(style, "")
+            what = f"{SHORT.get(v.flavour, '')} {v.count}".strip() if v.candies else say("vault_empty")
+            verb = {"heist": say("button_heist"), "steal": say("button_steal")}.get(style, "")
             command = f"{style} {seat + 1} {vault + 1}" if verb else f"target {seat + 1} {vault + 1}"
             label = f"{verb} {who} {vault + 1}: {what}" if verb else f"{who} {vault + 1}: {what}"
             options.append((label, command))
-        return _grid(surface, f"{state.players[f.actor]}: play {name} on...", options)
+        return _grid(surface, say("play_who_name", who=state.players[f.actor], name=name), options)
     if f is not None and f.step in ("flavour", "keep"):
         choices = f.flavours if f.step == "keep" else [x for x in FLAVOURS if x not in f.flavours]
-        return _grid(surface, f"{CARDS[f.card].name}: which flavour?",
+        return _grid(surface, say("which_flavour", card=CARDS[f.card].name),
                      [(x, f"flavour {x.lower()}") for x in choices], looks=True)
     if entry is not None and state.stage == SWAP and f is None and entry.card:
-        return _grid(surface, f"Who gets the {CARDS[entry.card].name}?",
+        return _grid(surface, say("who_gets", card=CARDS[entry.card].name),
                      [(p, f"give {s + 1}") for s, p in enumerate(state.players)], cancel=True)
     if entry is not None and entry.cards and len(entry.cards) == 2 and f is None and \
             all(CARDS[c].is_pure for c in entry.cards) and entry.flavour is None:
-        return _grid(surface, "Two Pure Sugars: which flavour?",
+        return _grid(surface, say("two_pure_sugars_which"),
                      [(x, f"flavour {x.lower()}") for x in FLAVOURS], looks=True, cancel=True)
     return None
 
@@ -392,13 +397,14 @@ def _grid(surface: pygame.Surface, title: str, options: list[tuple[str, str]], l
     if cancel:
         k = len(shown)
         rect = Rect(area.left + (k % cols) * (w + gap), area.top + (k // cols) * (h + gap), w, h)
-        out.append(Button(button(surface, rect, "Clear", theme.PANEL_LIGHT, theme.TEXT, size=theme.MEDIUM), "clear"))
+        out.append(Button(button(surface, rect, say("button_clear"), theme.PANEL_LIGHT, theme.TEXT, size=theme.MEDIUM),
+                          "clear"))
     return out
 
 
 def _deck_menu(surface: pygame.Surface, count: int) -> list[Button]:
     """Correct the Candy Draw Pile count: -5 -1 [count] +1 +5, then OK or Cancel."""
-    return chrome.count_menu(surface, "Cards in the Candy Draw Pile", count, len(CANDY_CODES))
+    return chrome.count_menu(surface, say("cards_candy_draw_pile"), count, len(CANDY_CODES))
 
 
 # ---------------------------------------------------------------- the final count
@@ -409,7 +415,7 @@ def draw_final(surface: pygame.Surface, result: Result, info: TableInfo | None =
     draw_text(surface, result.winner_line(), Rect(10, 6, W - 20, 58), theme.TITLE + 8, theme.HIGHLIGHT,
               bold=True, align="center")
     if result.tie_break and result.tie_break != "shared":
-        draw_text(surface, f"Tied on points: {result.tie_break} wins.", Rect(10, 60, W - 20, 28), theme.MEDIUM,
+        draw_text(surface, say("tied_points_wins", tie_break=result.tie_break), Rect(10, 60, W - 20, 28), theme.MEDIUM,
                   theme.TEXT, align="center")
     rows = result.ranked()
     bottom = H - 50 if info and (info.prompt or info.verdict) else H - 8
@@ -424,8 +430,8 @@ def draw_final(surface: pygame.Surface, result: Result, info: TableInfo | None =
         name_h = min(row_h // 2, 34)
         draw_text(surface, p.name, Rect(row.left + 12, row.top + 2, 180, name_h), theme.BIG - 4,
                   theme.HIGHLIGHT if won else theme.TEXT, bold=True)
-        extra = f"{sheet.candy} candy" if sheet else ""
-        bonus = f"+ Grandma {6 * sheet.grandmas}" if sheet and sheet.grandmas else ""
+        extra = say("sheet_candy", candy=sheet.candy) if sheet else ""
+        bonus = say("sheet_grandma", points=6 * sheet.grandmas) if sheet and sheet.grandmas else ""
         small = theme.font(theme.SMALL)
         if bonus and width_of(small, f"{extra} {bonus}") > 180:  # the bonus on a line of its own
             line = (row.bottom - 4 - row.top - name_h) // 2

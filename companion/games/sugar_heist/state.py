@@ -20,6 +20,7 @@ from typing import Any
 from companion.core.events import GameOver, Outcome, Revealed, TurnEnded  # noqa: F401  (re-exported)
 
 from .cards import CARDS, LOCK, SETUP
+from .messages import say
 
 HAND_SIZE: int = SETUP["hand_size"]
 
@@ -162,18 +163,18 @@ class State:
         for seat, vaults in enumerate(self.vaults):
             for i, v in enumerate(vaults):
                 if code in v.candies:
-                    return f"in {self.players[seat]}'s vault {i + 1}"
+                    return say("vault_who_i", who=self.players[seat], vault=i + 1)
                 if code in (v.card, v.quarantine):
-                    return f"in front of {self.players[seat]}"
+                    return say("front_who", who=self.players[seat])
         if code in self.discard or code in self.battle_discard:
-            return "on the discard pile"
+            return say("discard_pile")
         if code in self.revealed:
-            return "face up on the table"
+            return say("face_up_table")
         if code in self.removed:
-            return "out of this game"
+            return say("out_this_game")
         for f in self.stack:
             if code in f.haul or code in f.cards or code in f.flips or code == f.card:
-                return "in play right now"
+                return say("play_right")
         return None
 
     def candy_total(self) -> int:

@@ -13,13 +13,11 @@ from .cards import CANDY_CODES, CARDS, SETUP
 from .state import (BUY, DISCARD, FINAL, HAND_SIZE, OVER, REVEAL, STASH, SWAP, BuyBattle, BuyVault, Note,
                     State, Trade, TurnEnded, Vault)
 from .vaults import check_vault, fitting, find_candy, hand_card, no, put, stash, take_candy
+from . import messages
+from .messages import say
 
 REVEAL_COUNT: int = SETUP["reveal"]
 PURCHASES: int = SETUP["purchases"]
-
-
-def _s(n: int, word: str) -> str:
-    return f"{n} {word}{'s' * (n != 1)}"
 
 
 # ---------------------------------------------------------------- the piles
@@ -40,14 +38,11 @@ def draw_candy(state: State, n: int, events: list) -> tuple[State, int]:
 
 def pile_ran_out(state: State, events: list) -> State:
     if not state.reshuffled:
-        events.append(Note(f"The Candy Draw Pile is empty: shuffle the Discard Pile "
-                           f"({_s(len(state.discard), 'card')}) to make a new one. This happens only once. "
-                           f"Cards left? Tap the Candy count to correct it."))
+        events.append(Note(say("candy_pile_reshuffle", cards=messages.count(len(state.discard), "card"))))
         state = replace(state, draw=len(state.discard), discard=(), reshuffled=True)
         if state.draw:
             return state
-    events.append(Note("The Candy Draw Pile ran out again: this is the last turn. "
-                       "No more buying or Battle Cards."))
+    events.append(Note(say("candy_draw_pile_ran")))
     return replace(state, final=True)
 
 
@@ -64,13 +59,13 @@ def set_pile(state: State, count: int, events: list) -> State:
     """The players counted the Candy Draw Pile ("the players confirm when it runs out"):
     the companion takes their count; at 0 the pile has run out."""
     if state.final:
-        raise no("The Candy Draw Pile has run out for good: the game is ending.")
+        raise no(say("candy_pile_out_for_good"))
     if not 0 <= count <= len(CANDY_CODES):
-        raise no(f"The Candy Draw Pile holds 0 to {len(CANDY_CODES)} cards, not {count}.")
+        raise no(say("candy_draw_pile_holds", most=len(CANDY_CODES), count=count))
     if count == state.draw:
-        events.append(Note(f"Right: {_s(count, 'card')} in the Candy Draw Pile."))
+        events.append(Note(say("right_candy_draw_pile", cards=messages.count(count, "card"))))
         return state
-    events.append(Note(f"Candy Draw Pile corrected from {state.draw} to {count}."))
+    events.append(Note(say("candy_draw_pile_corrected", draw=state.draw, count=count)))
     state = replace(state, draw=count, unaccounted=state.unaccounted + state.draw - count)
     return pile_ran_out(state, events) if count == 0 else state
 
@@ -78,10 +73,10 @@ def set_pile(state: State, count: int, events: list) -> State:
 def draw_battle(state: State, events: list) -> State:
     """One card off the Battle Draw Pile; an empty pile is made again from its discards."""
     if state.battle_draw == 0 and state.battle_discard:
-        events.append(Note("The Battle Draw Pile is empty: shuffle the Battle discards to make a new one."))
+        events.append(Note(say("battle_pile_reshuffle")))
         state = replace(state, battle_draw=len(state.battle_discard), battle_discard=())
     if state.battle_draw == 0:
-        raise no("There are no Battle Cards left to draw.")
+        raise no(say("no_battle_cards_to_draw"))
     return replace(state, battle_draw=state.battle_draw - 1)
 
 
@@ -93,7 +88,7 @@ def do_stash(state: State, seat: int, cards, index: int, declared, events: list)
         if v.candies:
             from .vaults import pair_flavour
             if pair_flavour(state, seat, tuple(cards), index, declared) != v.flavour:
-                raise no("At the end, a pair goes on a vault of the same flavour or an empty vault.")
+                raise no(say("at_end_pair_goes"))
     state = stash(state, seat, tuple(cards), index, declared, events)
     return replace(state, stashed=state.stashed + 1)
 
@@ -101,18 +96,18 @@ def do_stash(state: State, seat: int, cards, index: int, declared, events: list)
 def cant_stash(state: State, events: list) -> State:
     """Phase 1: no pair (or the player chooses not to): draw two and end the turn."""
     if state.stashed:
-        raise no("You already stashed a pair this turn: tap Done to go on.")
+        raise no(say("you_already_stashed_pair"))
     who = state.active
     state, got = draw_candy(state, 2, events)
     state = replace(state, hands=put(state.hands, who, state.hands[who] + got))
-    events.append(Note(f"{state.players[who]} can't stash and draws {_s(got, 'Candy Card')}."))
+    events.append(Note(say("cant_stash_draws", who=state.players[who], cards=messages.count(got,
+                                                                                            say("word_candy_card")))))
     return end_turn(state, events)
 
 
 def end_stash(state: State, events: list) -> State:
     if not state.stashed:
-        raise no("Stash at least one pair first: scan two matching Candy Cards. "
-                 "No pair? Tap Can't stash to draw two.")
+        raise no(say("stash_at_least_one"))
     return start_reveal(replace(state, stage=REVEAL), events)
 
 
@@ -120,16 +115,16 @@ def end_stash(state: State, events: list) -> State:
 
 def start_reveal(state: State, events: list) -> State:
     if state.final or state.draw == 0:
-        events.append(Note("No cards left to reveal: go on to swapping."))
+        events.append(Note(say("no_cards_left_reveal")))
         return replace(state, stage=SWAP)
     return state
 
 
 def do_reveal(state: State, code: str, events: list) -> State:
-    hand_card(state, code, "Revealing")
+    hand_card(state, code, say("revealing"))
     state = replace(state, revealed=state.revealed + (code,))
     state, _ = draw_candy(state, 1, events)
-    events.append(Note(f"Revealed: {CARDS[code].name}."))
+    events.append(Note(say("revealed_card", card=CARDS[code].name)))
     if len(state.revealed) >= REVEAL_COUNT or state.final:
         state = replace(state, stage=SWAP)
     return state
@@ -140,43 +135,43 @@ def do_trade(state: State, action: Trade, events: list) -> State:
     row) straight into hands; the active player must be in it; stashed cards never swap."""
     moves = action.moves
     if not moves:
-        raise no("Scan the cards that change hands first.")
+        raise no(say("scan_cards_that_change"))
     n = len(state.players)
     seen: set[str] = set()
     giving = [0] * n
     for m in moves:
         c = CARDS[m.card]
         if m.card in seen:
-            raise no(f"That {c.name} is in the swap twice.", m.card)
+            raise no(say("that_swap_twice", card=c.name), m.card)
         seen.add(m.card)
         if not 0 <= m.taker < n or (m.giver is not None and not 0 <= m.giver < n):
-            raise no(f"There are only {n} players.")
+            raise no(say("there_are_only_players", n=n))
         if m.giver is None:
             if m.card not in state.revealed:
-                raise no(f"That {c.name} is not one of the revealed cards.", m.card)
+                raise no(say("that_not_one_revealed", card=c.name), m.card)
         else:
             where = state.where(m.card)
             if where is not None:
-                raise no(f"That {c.name} is {where}: only cards from a hand can be swapped, "
-                         f"never cards stashed in a vault.", m.card)
-            hand_card(state, m.card, "Swapping")
+                raise no(say("swap_hand_cards_only", card=c.name, where=where), m.card)
+            hand_card(state, m.card, say("swapping"))
             giving[m.giver] += 1
         if m.giver == m.taker:
-            raise no(f"{state.players[m.taker]} can't swap a card with themselves.")
+            raise no(say("cant_swap_card_with", who=state.players[m.taker]))
     for seat, k in enumerate(giving):
         if k > state.hands[seat]:
-            raise no(f"{state.players[seat]} has only {_s(state.hands[seat], 'Candy Card')} in hand.")
+            raise no(say("has_only_hand", who=state.players[seat], cards=messages.count(state.hands[seat],
+                                                                                        say("word_candy_card"))))
     who = state.active
     if not any(m.giver in (None, who) or m.taker == who for m in moves):
-        raise no(f"Every swap must include {state.players[who]}, whose turn it is.")
+        raise no(say("every_swap_must_include", who=state.players[who]))
     hands = list(state.hands)
     for m in moves:
         if m.giver is not None:
             hands[m.giver] -= 1
         hands[m.taker] += 1
     revealed = tuple(c for c in state.revealed if c not in seen)
-    parts = [f"{CARDS[m.card].name} to {state.players[m.taker]}" for m in moves]
-    events.append(Note("Swap: " + ", ".join(parts) + "."))
+    parts = [say("card_who", card=CARDS[m.card].name, who=state.players[m.taker]) for m in moves]
+    events.append(Note(say("swapped", moves=", ".join(parts))))
     return replace(state, hands=tuple(hands), revealed=revealed)
 
 
@@ -184,11 +179,12 @@ def end_swaps(state: State, events: list) -> State:
     """Revealed cards nobody swapped go to the active player's hand."""
     who = state.active
     if state.revealed:
-        events.append(Note(f"{state.players[who]} keeps {', '.join(CARDS[c].name for c in state.revealed)}."))
+        events.append(Note(say("keeps_who_names", who=state.players[who],
+                               names=', '.join(CARDS[c].name for c in state.revealed))))
     state = replace(state, hands=put(state.hands, who, state.hands[who] + len(state.revealed)), revealed=(),
                     stage=BUY)
     if state.final:
-        events.append(Note("Last turn: no buying or Battle Cards. Tap Done to end it."))
+        events.append(Note(say("last_turn_done")))
     return state
 
 
@@ -197,17 +193,16 @@ def end_swaps(state: State, events: list) -> State:
 def _pay(state: State, pay: str, events: list) -> State:
     """Pay for a purchase with a candy out of the buyer's vaults (Phase 3)."""
     if state.final:
-        raise no("The Candy Draw Pile has run out: nobody may buy cards any more.")
+        raise no(say("candy_pile_out_no_buying"))
     if state.bought >= PURCHASES:
-        raise no(f"You may buy at most {PURCHASES} cards a turn.")
+        raise no(say("buy_limit", most=PURCHASES))
     who = state.active
     c = CARDS[pay]
     if not c.is_candy:
-        raise no("Pay with a Candy Card from one of your vaults.")
+        raise no(say("pay_with_candy_card"))
     index = find_candy(state, who, pay)
     if index is None:
-        raise no(f"Pay with candy stashed in your own vaults: that {c.name} is "
-                 f"{state.where(pay) or 'in a hand'}.", pay)
+        raise no(say("pay_with_candy_stashed", card=c.name, where=state.where(pay) or say("in_a_hand")), pay)
     state = take_candy(state, who, index, pay, events)
     return replace(state, discard=state.discard + (pay,), bought=state.bought + 1)
 
@@ -217,13 +212,13 @@ def do_buy_battle(state: State, action: BuyBattle, events: list) -> tuple[State,
     and whether the card is an event to play now. The card is never named here."""
     c = CARDS[action.card]
     if not c.is_battle:
-        raise no("That is not a Battle Card: scan the Battle Card you took.")
+        raise no(say("not_battle_card_bought"))
     if not on_battle_pile(state, action.card):
-        raise no("That Battle Card is not on top of the Battle Draw Pile: scan the one you took.")
+        raise no(say("battle_card_not_on_top"))
     state = _pay(state, action.pay, events)
     state = draw_battle(state, events)
     who = state.active
-    events.append(Note(f"{state.players[who]} pays 1 {CARDS[action.pay].name} for a Battle Card."))
+    events.append(Note(say("pays_1_for_battle", who=state.players[who], card=CARDS[action.pay].name)))
     if c.kind == "event":
         return state, True
     return replace(state, held=put(state.held, who, state.held[who] + (action.card,)),
@@ -232,19 +227,19 @@ def do_buy_battle(state: State, action: BuyBattle, events: list) -> tuple[State,
 
 def do_buy_vault(state: State, action: BuyVault, events: list) -> State:
     if state.vault_pile <= 0:
-        raise no("There are no Vault Cards left to buy.")
+        raise no(say("there_are_no_vault"))
     if action.card is not None:
         if CARDS[action.card].kind != "vault":
-            raise no("That is not a Vault Card.")
+            raise no(say("that_not_vault_card"))
         if action.card in state.vault_cards:
-            raise no("That Vault Card is already in front of a player.", action.card)
+            raise no(say("that_vault_card_already"), action.card)
     state = _pay(state, action.pay, events)
     who = state.active
     seen = state.vault_cards + ((action.card,) if action.card else ())
     state = replace(state, vaults=put(state.vaults, who, state.vaults[who] + (Vault(card=action.card),)),
                     vault_pile=state.vault_pile - 1, vault_cards=seen)
-    events.append(Note(f"{state.players[who]} pays 1 {CARDS[action.pay].name} for a new vault: "
-                       f"vault {len(state.vaults[who])}."))
+    events.append(Note(say("pays_1_for_new", who=state.players[who], card=CARDS[action.pay].name,
+                           vault=len(state.vaults[who]))))
     return state
 
 
@@ -252,10 +247,10 @@ def do_buy_vault(state: State, action: BuyVault, events: list) -> State:
 
 def do_discard(state: State, code: str, events: list) -> State:
     """End of turn: discard one card from the hand, down to the hand limit of 6."""
-    hand_card(state, code, "Discarding")
+    hand_card(state, code, say("discarding"))
     who = state.active
     state = replace(state, hands=put(state.hands, who, state.hands[who] - 1), discard=state.discard + (code,))
-    events.append(Note(f"{state.players[who]} discards {CARDS[code].name}."))
+    events.append(Note(say("discards_who_card", who=state.players[who], card=CARDS[code].name)))
     if state.hands[who] <= HAND_SIZE:
         return end_turn(state, events)
     return state
@@ -267,8 +262,8 @@ def end_turn(state: State, events: list) -> State:
     who = state.active
     if state.hands[who] > HAND_SIZE:
         extra = state.hands[who] - HAND_SIZE
-        events.append(Note(f"{state.players[who]} has {state.hands[who]} Candy Cards: discard {extra} "
-                           f"and scan {'them' if extra > 1 else 'it'}."))
+        events.append(Note(say("discard_them" if extra > 1 else "discard_it", who=state.players[who],
+                               hands=state.hands[who], extra=extra)))
         return replace(state, stage=DISCARD)
     if state.hands[who] < HAND_SIZE:
         state, got = draw_candy(state, HAND_SIZE - state.hands[who], events)
@@ -280,15 +275,15 @@ def end_turn(state: State, events: list) -> State:
     skips = list(state.skips)
     if state.extra:
         nxt = who
-        events.append(Note(f"Sleeper Cell: {state.players[who]} takes another turn!"))
+        events.append(Note(say("sleeper_cell_takes_another", who=state.players[who])))
     else:
         nxt = (who + 1) % n
         while skips[nxt] > 0:
             skips[nxt] -= 1
-            events.append(Note(f"{state.players[nxt]} skips this turn."))
+            events.append(Note(say("skips_this_turn", who=state.players[nxt])))
             nxt = (nxt + 1) % n
     state = replace(state, active=nxt, stage=STASH, turn=state.turn + 1, skips=tuple(skips), extra=False)
-    events.append(TurnEnded(f"{state.players[nxt]}'s turn: stash a pair.", who, nxt))
+    events.append(TurnEnded(say("turn_stash_pair", who=state.players[nxt]), who, nxt))
     return state
 
 
@@ -297,7 +292,7 @@ def start_final(state: State, events: list) -> State:
     the pairs left in their hand on a vault of that flavour or an empty one."""
     n = len(state.players)
     order = tuple((state.active + k) % n for k in range(n))
-    events.append(Note("The game is over! Each player stashes the pairs left in their hand, then taps Done."))
+    events.append(Note(say("game_over_each_player")))
     return replace(state, stage=FINAL, finishing=order, stack=())
 
 
@@ -307,7 +302,8 @@ def finish_player(state: State, events: list) -> tuple[State, bool]:
     seat = state.finishing[0]
     left = state.hands[seat]
     if left:
-        events.append(Note(f"{state.players[seat]} discards {_s(left, 'unstashable card')}."))
+        cards = messages.count(left, say("word_unstashable_card"))
+        events.append(Note(say("discards_unstashable", who=state.players[seat], cards=cards)))
     state = replace(state, hands=put(state.hands, seat, 0), binned=state.binned + left,
                     finishing=state.finishing[1:])
     return state, not state.finishing

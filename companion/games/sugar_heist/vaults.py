@@ -14,6 +14,7 @@ from companion.core.errors import IllegalAction
 
 from .cards import CARDS, LOCK, PURE_SUGAR
 from .state import Note, State, Vault, VaultLocked, VaultUnlocked
+from .messages import count, say
 
 
 def no(message: str, code: str | None = None) -> IllegalAction:
@@ -33,26 +34,26 @@ def vault_name(state: State, seat: int, index: int) -> str:
     """``"Zach's vault 2 (6 Chocolate Rockets)"``."""
     v = state.vaults[seat][index]
     what = f"{v.count} {v.flavour}" if v.flavour else "empty"
-    return f"{state.players[seat]}'s vault {index + 1} ({what})"
+    return say("vault_who_index_what", who=state.players[seat], index=index + 1, what=what)
 
 
 def check_vault(state: State, seat: int, index: int) -> Vault:
     """The vault, or a rejection naming how many vaults the player has."""
     vaults = state.vaults[seat]
     if not 0 <= index < len(vaults):
-        raise no(f"{state.players[seat]} has {len(vaults)} vault{'s' * (len(vaults) != 1)}: "
-                 f"there is no vault {index + 1}.")
+        raise no(say("has_vault_there_no", who=state.players[seat], vaults=count(len(vaults), "vault"),
+                     index=index + 1))
     return vaults[index]
 
 
-def hand_card(state: State, code: str, verb: str) -> None:
+def hand_card(state: State, code: str, doing: str) -> None:
     """A Candy Card that must come from a hand: unseen by the companion."""
     c = CARDS[code]
     if not c.is_candy:
-        raise no(f"{verb.capitalize()} takes Candy Cards, and that is a {'Vault' if c.kind == 'vault' else 'Battle'} Card.")
+        raise no(say("not_candy_vault" if c.kind == "vault" else "not_candy_battle", doing=doing))
     where = state.where(code)
     if where is not None:
-        raise no(f"That {c.name} is {where}, not in a hand.", code)
+        raise no(say("that_not_hand", card=c.name, where=where), code)
 
 
 def pair_flavour(state: State, seat: int, cards: tuple[str, str], index: int, declared: str | None) -> str:
@@ -61,11 +62,10 @@ def pair_flavour(state: State, seat: int, cards: tuple[str, str], index: int, de
     vault's own flavour counts as declared)."""
     a, b = (CARDS[c] for c in cards)
     if a.code == b.code:
-        raise no(f"You scanned the same {a.name} twice: a pair is two different cards.", a.code)
+        raise no(say("you_scanned_same_twice", card=a.name), a.code)
     flavours = {c.flavour for c in (a, b) if not c.is_pure}
     if len(flavours) > 1:
-        raise no(f"{a.name} and {b.name} are not a pair: stash two of the same flavour "
-                 f"(a Pure Sugar goes with any flavour).")
+        raise no(say("are_not_pair_stash", card=a.name, card2=b.name))
     if flavours:
         return flavours.pop()
     if declared:
@@ -73,7 +73,7 @@ def pair_flavour(state: State, seat: int, cards: tuple[str, str], index: int, de
     vault = state.vaults[seat][index]
     if vault.flavour:
         return vault.flavour
-    raise no("Two Pure Sugars make a pair, but you must say which flavour they are: tap a flavour.")
+    raise no(say("two_pure_sugars_make"))
 
 
 def fitting(state: State, seat: int, flavour: str) -> list[int]:
@@ -94,12 +94,13 @@ def relock(state: State, seat: int, index: int, events: list) -> State:
     if v.quarantine and v.count >= v.lock_number:
         state = replace(state, battle_discard=state.battle_discard + (v.quarantine,))
         v = replace(v, quarantine=None)
-        events.append(Note(f"The Quarantine Lock comes off {vault_name(state, seat, index)}: it is locked for real now."))
+        events.append(Note(say("quarantine_lock_comes_off", vault_name=vault_name(state, seat, index))))
     need = v.lock_number + 1 if v.cracked else v.lock_number
     if not v.locked and v.count >= need:
         v = replace(v, locked=True, cracked=False)
         state = set_vault(state, seat, index, v)
-        events.append(VaultLocked(f"{state.players[seat]}'s {v.flavour} vault is locked at {v.count}!", seat, index))
+        events.append(VaultLocked(say("vault_locked_at", who=state.players[seat], flavour=v.flavour, count=v.count),
+                                  seat, index))
         return state
     return set_vault(state, seat, index, v)
 
@@ -116,10 +117,12 @@ def empty_vault(state: State, seat: int, index: int, events: list) -> State:
     v = state.vaults[seat][index]
     if not v.candies:
         return state
-    events.append(Note(f"{state.players[seat]} discards the {v.count} {v.flavour} from vault {index + 1}."))
+    events.append(Note(say("discards_from_vault", who=state.players[seat], count=v.count, flavour=v.flavour,
+                           index=index + 1)))
     extra = (v.quarantine,) if v.quarantine else ()
     state = replace(state, discard=state.discard + v.candies, battle_discard=state.battle_discard + extra)
-    return set_vault(state, seat, index, replace(v, candies=(), flavour=None, locked=False, quarantine=None, cracked=False))
+    return set_vault(state, seat, index, replace(v, candies=(), flavour=None, locked=False, quarantine=None,
+                                                 cracked=False))
 
 
 def take_candy(state: State, seat: int, index: int, code: str, events: list) -> State:
@@ -138,7 +141,7 @@ def take_candy(state: State, seat: int, index: int, code: str, events: list) -> 
         v = replace(v, locked=False)
     state = set_vault(state, seat, index, v)
     if was_locked and not v.locked:
-        events.append(VaultUnlocked(f"{vault_name(state, seat, index)} is unlocked: its candy is up for grabs!",
+        events.append(VaultUnlocked(say("unlocked_its_candy_up", vault_name=vault_name(state, seat, index)),
                                     seat, index))
     return state
 
@@ -153,15 +156,15 @@ def stash(state: State, seat: int, cards: tuple[str, str], index: int, declared:
     """Stash a pair from ``seat``'s hand onto their vault ``index`` (Phase 1). A vault
     of another flavour is emptied first (the rulebook's flavour change)."""
     if declared is not None and declared == PURE_SUGAR:
-        raise no("Pure Sugar is not a flavour to declare: tap one of the six flavours.")
+        raise no(say("pure_sugar_not_flavour"))
     check_vault(state, seat, index)
     if only is not None and index != only:
-        raise no(f"Stash these on vault {only + 1}, the one you just took.")
+        raise no(say("stash_these_vault_one", only=only + 1))
     for code in cards:
-        hand_card(state, code, "Stashing")
+        hand_card(state, code, say("stashing"))
     if state.hands[seat] < 2:
-        raise no(f"{state.players[seat]} has {state.hands[seat]} Candy Card{'s' * (state.hands[seat] != 1)} "
-                 f"in hand: not enough for a pair.")
+        raise no(say("has_candy_card_hand", who=state.players[seat], cards=count(state.hands[seat],
+                                                                                 say("word_candy_card"))))
     flavour = pair_flavour(state, seat, cards, index, declared)
     v = state.vaults[seat][index]
     if v.flavour and v.flavour != flavour:
@@ -170,7 +173,8 @@ def stash(state: State, seat: int, cards: tuple[str, str], index: int, declared:
     state = add_candies(state, seat, index, cards, flavour, events)
     v = state.vaults[seat][index]
     events.insert(len(events) - (1 if events and isinstance(events[-1], VaultLocked) else 0),
-                  Note(f"{state.players[seat]} stashes a pair of {flavour}: vault {index + 1} has {v.count}."))
+                  Note(say("stashes_pair_vault_has", who=state.players[seat], flavour=flavour, index=index + 1,
+                           count=v.count)))
     return state
 
 
@@ -180,19 +184,20 @@ def combine(state: State, seat: int, source: int, target: int, events: list) -> 
     a = check_vault(state, seat, source)
     b = check_vault(state, seat, target)
     if source == target:
-        raise no("Pick two different vaults to combine.")
+        raise no(say("pick_two_different_vaults"))
     if not a.candies:
-        raise no(f"Vault {source + 1} is empty: there is nothing to move.")
+        raise no(say("vault_empty_there_nothing", source=source + 1))
     if a.flavour != b.flavour:
-        raise no(f"Only vaults of the same flavour combine: vault {source + 1} has {a.flavour}, "
-                 f"vault {target + 1} has {b.flavour or 'nothing'}.")
+        raise no(say("only_vaults_same_flavour", source=source + 1, flavour=a.flavour, target=target + 1,
+                     other=b.flavour or say("nothing")))
     moving = a.candies
     extra = (a.quarantine,) if a.quarantine else ()
-    state = set_vault(state, seat, source, replace(a, candies=(), flavour=None, locked=False, quarantine=None, cracked=False))
+    state = set_vault(state, seat, source, replace(a, candies=(), flavour=None, locked=False, quarantine=None,
+                                                   cracked=False))
     state = replace(state, battle_discard=state.battle_discard + extra)
     state = add_candies(state, seat, target, moving, a.flavour, events)
-    events.insert(0, Note(f"{state.players[seat]} combines vault {source + 1} into vault {target + 1}: "
-                          f"{state.vaults[seat][target].count} {a.flavour}."))
+    events.insert(0, Note(say("combines_vault_into_vault", who=state.players[seat], source=source + 1,
+                              target=target + 1, count=state.vaults[seat][target].count, flavour=a.flavour)))
     return state
 
 

@@ -3,22 +3,21 @@ Sweet Six (rulebooks/sweet-deals.txt). ``rules`` is the API; ``turns`` what each
 does, ``auction`` the bidding, ``scoring`` the score with the best use of every wild."""
 
 from companion.core.game import Game, Option
+from .messages import say
 
 GAME = Game(
     slug="sweet-deals",
-    name="Sweet Deals",
+    name=say("game_name"),
     prefix="SD",
     min_players=2,
     max_players=8,
     package=__name__,
     options=(
-        Option("mode", "choice", "tracked: every hand is scanned at the start and every swap after, "
-               "so hands stay secret and are checked; open: hands are scanned only at the end",
+        Option("mode", "choice", say("option_mode"),
                "tracked", ("tracked", "open")),
-        Option("hybrid", "choice", "a hybrid card counts as both its desserts (and, the rulebook's "
-               "example) or as one of them (or); default from cards.toml", None, ("and", "or")),
+        Option("hybrid", "choice", say("option_hybrid"), None, ("and", "or")),
     ),
     demo="sweet-deals-family.trace",
-    new_game_message="New game of Sweet Deals: take out the cards the screen lists, then deal 7 cards each.",
-    summary="offer desserts, bid coins and swap cards to collect sets of the same dessert",
+    new_game_message=say("new_game"),
+    summary=say("summary"),
 )

@@ -19,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from .cards import MAX_BID
+from .messages import say
 
 
 @dataclass(frozen=True)
@@ -57,16 +58,16 @@ class Bidding:
     def problem(self, seat: int, coins: int) -> str | None:
         """Why ``seat`` may not bid ``coins`` now, in words for the table, or None."""
         if self.to_act is None:
-            return "The bidding is over."
+            return say("bidding_over")
         if seat != self.to_act:
-            return "It is not your turn to bid."
+            return say("not_your_turn_bid")
         if not 0 <= coins <= MAX_BID:
-            return f"A bid is 0 to {MAX_BID} coins."
+            return say("bid_0_coins", max_bid=MAX_BID)
         high = self.high
         if high is not None and coins < high:
-            return f"The high bid is {high}: bid {high} or more, or pass."
+            return say("high_bid_bid_more", high=high)
         if high is not None and self.bids[seat] == high and coins == high:
-            return f"You already bid {high}: raise, or pass to keep your bid."
+            return say("you_already_bid_raise", high=high)
         return None
 
     def bid(self, seat: int, coins: int) -> "Bidding":
@@ -99,4 +100,4 @@ class Bidding:
             nxt = (seat + i) % n
             if nxt not in self.out and nxt not in self.acted:
                 return replace(self, to_act=nxt)
-        raise AssertionError("bidding with nobody to bid")  # outcome() covers every end
+        raise AssertionError(say("bidding_with_nobody_bid"))  # outcome() covers every end

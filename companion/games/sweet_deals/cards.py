@@ -15,6 +15,7 @@ from functools import lru_cache
 
 from companion.core.catalogue import load_toml, lookup
 from companion.core.codes import make_code
+from .messages import say
 
 GAME = "sweet-deals"
 DATA = load_toml(__package__)
@@ -81,14 +82,14 @@ def _build() -> dict[str, Card]:
                               dessert, coins, seen[coins], (dessert,)))
     for name, h in _HYBRID.items():
         if any(d not in _LETTER for d in h["desserts"]):
-            raise ValueError(f"cards.toml: hybrid {name} names an unknown dessert")
+            raise ValueError(say("cards_toml_hybrid_names", name=name))
         cards.append(Card(code_for(name), name, "hybrid", name, 0, 1, tuple(h["desserts"])))
     for name, s in _SPECIAL.items():
         for copy in range(1, s["copies"] + 1):
             cards.append(Card(code_for(name, copy=copy), name, s["kind"], name, s["coins"], copy))
     by_code = {c.code: c for c in cards}
     if len(by_code) != len(cards):
-        raise ValueError("cards.toml gives two cards the same code")
+        raise ValueError(say("cards_toml_gives_two"))
     return by_code
 
 
@@ -105,10 +106,9 @@ def deck_for(players: int) -> tuple[str, ...]:
             gone = set(deck["remove"])
             codes = tuple(c.code for c in CARDS.values() if c.label not in gone)
             if len(codes) != deck["size"]:
-                raise ValueError(f"cards.toml: the deck for {players} players has {len(codes)} cards, "
-                                 f"not {deck['size']}")
+                raise ValueError(say("cards_toml_deck_for", players=players, cards=len(codes), deck=deck['size']))
             return codes
-    raise ValueError(f"Sweet Deals is for 2 to 8 players, not {players}.")
+    raise ValueError(say("setup_players", players=players))
 
 
 def removed_for(players: int) -> tuple[str, ...]:
@@ -117,7 +117,7 @@ def removed_for(players: int) -> tuple[str, ...]:
     for deck in DATA["deck"]:
         if players in deck["players"]:
             return tuple(deck["remove"])
-    raise ValueError(f"Sweet Deals is for 2 to 8 players, not {players}.")
+    raise ValueError(say("setup_players", players=players))
 
 
 def card(raw: str | None) -> Card:

@@ -46,8 +46,9 @@ from companion.core.game import Command
 from . import rules
 from .cards import LABELS, card
 from .prompts import scanner, waiting
+from .messages import say
 
-NEW_GAME = "New game of Sweet Deals: take out the cards the screen lists, then deal 7 cards each."
+NEW_GAME = say("new_game")
 
 _LABELS = {label.lower(): label for label in LABELS}
 _NUMBER = re.compile(r"[0-9]{1,2}")
@@ -61,16 +62,16 @@ def _seats(verb: str):
 COMMANDS = (
     Command("offer NAME", tries=tuple(f"offer {label.lower()}" for label in LABELS)),
     Command("bid N", tries=tuple(f"bid {n}" for n in range(0, 6))),
-    Command("pass", ("Pass",)),
+    Command("pass", (say("button_pass"),)),
     Command("grab N", ("Grab & Go",), _seats("grab")),
     Command("take N", tries=_seats("take")),
-    Command("take", ("Take",)),
-    Command("bake", ("Bake Sale",)),
-    Command("done", ("Done",)),
-    Command("close", ("Close Early",)),
-    Command("yes", ("Yes",)),
-    Command("no", ("No",)),
-    Command("six N", ("Sweet Six!", "Sweet Six"), _seats("six")),
+    Command("take", (say("button_take"),)),
+    Command("bake", (say("bake_sale"),)),
+    Command("done", (say("button_done"),)),
+    Command("close", (say("close_early"),)),
+    Command("yes", (say("button_yes"),)),
+    Command("no", (say("button_no"),)),
+    Command("six N", (say("button_sweet_six"), say("button_sweet_six_typed")), _seats("six")),
 )
 
 
@@ -86,14 +87,14 @@ def read(state: rules.State, entry: None, item: Input) -> tuple[None, rules.Acti
         return None, _scan(state, item), ""
     if isinstance(item, Touch):
         return None, _command(state, item.command), ""
-    raise IllegalAction(None, "Sweet Deals uses the card scanner and the buttons on the screen.")
+    raise IllegalAction(None, say("sweet_deals_uses_card"))
 
 
 def secret(state: rules.State, item: Input) -> bool:
     """True for a card scanned while hands are tracked: a card of a secret hand (a good
     code of another game's card is no secret: the table is told which game it is from)."""
     return (isinstance(item, CardScanned) and state.tracked and not state.over
-            and from_other_game(item.code, "Sweet Deals") is None)
+            and from_other_game(item.code, say("game_name")) is None)
 
 
 def prompt(state: rules.State, entry: None = None) -> str:
@@ -115,19 +116,18 @@ def _scan(state: rules.State, item: CardScanned) -> rules.Action:
         code = card(item.code).code
     except BadScan as err:
         if secret(state, item) and not isinstance(err, WrongGame):   # a misread of a hidden card must not show its code
-            raise BadScan(None, "That scan did not read as a Sweet Deals card: scan it again.") from None
+            raise BadScan(None, say("that_scan_did_not")) from None
         raise
     if state.over:
-        raise IllegalAction(None, "The game is over: the scores are final.")
+        raise IllegalAction(None, say("over"))
     kind = _SCAN_ACTIONS.get(state.phase)
     if kind is None or (state.phase == rules.BAKE_DISCARD and not state.tracked):
         if not state.tracked:
-            raise IllegalAction(None, "With open hands, cards are scanned only at the end. " + waiting(state))
-        raise IllegalAction(None, "No card is needed now. " + waiting(state))
+            raise IllegalAction(None, say("open_hands_scan_at_end", waiting=waiting(state)))
+        raise IllegalAction(None, say("no_card_needed", waiting=waiting(state)))
     if item.seat is not None:
         if not 1 <= item.seat <= len(state.players):
-            raise IllegalAction(None, f"A reader is set up for seat {item.seat}, but only "
-                                      f"{len(state.players)} are playing.")
+            raise IllegalAction(None, say("reader_set_up_for", seat=item.seat, players=len(state.players)))
         seat = item.seat - 1
     else:
         seat = scanner(state)
@@ -138,7 +138,7 @@ def _scan(state: rules.State, item: CardScanned) -> rules.Action:
 
 def _seat_arg(verb: str, args: list[str], command: str) -> int:
     if len(args) != 1 or not _NUMBER.fullmatch(args[0]):
-        raise BadCommand(command, f'"{verb}" needs a player number, like "{verb} 2".')
+        raise BadCommand(command, say("needs_player_number_like", verb=verb))
     return int(args[0]) - 1
 
 
@@ -149,11 +149,11 @@ def _command(state: rules.State, command: str) -> rules.Action:
     if verb == "offer":
         label = _LABELS.get(" ".join(args))
         if label is None:
-            raise BadCommand(command, f'"offer" needs a dessert name, like "offer pie". {waiting(state)}')
+            raise BadCommand(command, say("offer_needs_dessert_name", waiting=waiting(state)))
         return rules.Offer(active, label)
     if verb == "bid":
         if len(args) != 1 or not _NUMBER.fullmatch(args[0]):
-            raise BadCommand(command, '"bid" needs a number of coins, like "bid 2".')
+            raise BadCommand(command, say("bid_needs_number_coins"))
         return rules.Bid(_bidder(state), int(args[0]))
     if verb == "pass" and not args:
         if state.phase == rules.BAKE_TAKE:
@@ -165,7 +165,7 @@ def _command(state: rules.State, command: str) -> rules.Action:
         if not args and state.phase == rules.BAKE_TAKE:
             return rules.Take(state.bake.decider)
         if not args:
-            raise IllegalAction(None, "Not now. " + waiting(state))
+            raise IllegalAction(None, say("not_now", waiting=waiting(state)))
         return rules.Choose(_seat_arg(verb, args, command))
     if verb in ("six", "sweet-six"):
         return rules.ShoutSweetSix(_seat_arg(verb, args, command))
@@ -177,7 +177,7 @@ def _command(state: rules.State, command: str) -> rules.Action:
         return rules.Vote(voter, verb == "yes")
     if verb == "done" and not args:
         return rules.Done(state.bake.holder if state.bake is not None else active)
-    raise BadCommand(command, f"I don't know the command {command!r}.")
+    raise BadCommand(command, say("i_dont_know_command", command=command))
 
 
 def _bidder(state: rules.State) -> int:

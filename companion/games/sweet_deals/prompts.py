@@ -6,11 +6,12 @@ from __future__ import annotations
 from .cards import HAND_SIZE, MAX_BID
 from .model import (BAKE_DISCARD, BAKE_DRAW, BAKE_GRAB, BAKE_TAKE, BID, CHOOSE, DEAL, DISCARD, DRAW, OFFER, REVEAL,
                     SCORE, SWAP, VOTE, State)
+from .messages import count, say
 
 
 def article(label: str) -> str:
     """``a Pie``, ``an Ice Cream``."""
-    return ("an " if label[0] in "AEIOU" else "a ") + label
+    return say("an_dessert" if label[0] in "AEIOU" else "a_dessert", label=label)
 
 
 def scanner(state: State) -> int | None:
@@ -40,44 +41,47 @@ def waiting(state: State) -> str:
         seat = scanner(state)
         k = len(state.hands[seat]) + 1
         if p == DEAL:
-            return f"{state.name(seat)}: scan your 7 cards, face down, where nobody sees them (card {k} of 7)."
-        return f"{state.name(seat)}: scan your 7 cards for scoring (card {k} of 7)."
+            return say("prompt_deal", name=state.name(seat), k=k)
+        return say("prompt_score", name=state.name(seat), k=k)
     if p == OFFER:
-        extra = [] if state.bake_used[state.active] else ["start your Bake Sale"]
+        extra = [] if state.bake_used[state.active] else [say("start_your_bake_sale")]
         if not state.close_refused:
-            extra.append("ask to Close Early")
-        return f"{who}: tap the dessert you offer" + (", or " + " or ".join(extra) if extra else "") + "."
+            extra.append(say("ask_close_early"))
+        if extra:
+            return say("offer_or", who=who, extra=say("sep_or").join(extra))
+        return say("offer", who=who)
     if p == VOTE:
-        return f"{state.name(state.voters[0])}: close the game early? Tap Yes or No."
+        return say("close_game_early_tap", name=state.name(state.voters[0]))
     if p == BID:
         b = state.bidding
         bidder, high = state.name(b.to_act), b.high
         if high is None:
-            return f"{bidder}: bid 0 to {MAX_BID} coins for the {state.offer}, or pass."
+            return say("bid_0_coins_for", bidder=bidder, max_bid=MAX_BID, offer=state.offer)
         if b.holds_high(b.to_act):
-            return f"{bidder}: raise, or pass to keep your bid of {high}."
-        return f"{bidder}: bid {high} or more, or pass."
+            return say("raise_pass_keep_your", bidder=bidder, high=high)
+        return say("bid_more_pass", bidder=bidder, high=high)
     if p == REVEAL:
-        return f"{state.name(scanner(state))}: show the card you bid ({state.price} coin{'s' * (state.price != 1)}) and scan it."
+        return say("prompt_reveal", name=state.name(scanner(state)), coins=count(state.price, "coin"))
     if p == CHOOSE:
-        return f"{who}: tap whose card you take."
+        return say("tap_whose_card_you", who=who)
     if p == SWAP:
         if state.take is None:
-            card = "your Grab & Go" if state.grab else f"the card you bid ({state.price} coin{'s' * (state.price != 1)})"
-            return f"{state.name(state.winner)}: scan {card}, face down."
-        return f"{who}: scan the {state.offer} you give {state.name(state.winner)}, face down."
+            card = say("your_grab_go") if state.grab else say("card_you_bid_coin", coins=count(state.price, "coin"))
+            return say("scan_face_down", name=state.name(state.winner), card=card)
+        return say("scan_you_give_face", who=who, offer=state.offer, name=state.name(state.winner))
     if p == DISCARD:
-        return f"{who}: put the {state.offer} face up and scan it."
+        return say("put_face_up_scan", who=who, offer=state.offer)
     if p in (DRAW, BAKE_DRAW):
-        return f"{who}: draw a card and scan it, face down."
+        return say("draw_card_scan_face", who=who)
     if p == BAKE_DISCARD:
         holder = state.name(state.bake.holder)
         if state.tracked:
-            return f"{holder}: put any card face up and scan it."
-        drew = "draw a card, " if state.bake.top_owner is None else ""
-        return f"{holder}: {drew}put any card face up, then tap Done."
+            return say("prompt_bake_discard_tracked", holder=holder)
+        if state.bake.top_owner is None:
+            return say("draw_put_any_card_face", holder=holder)
+        return say("put_any_card_face", holder=holder)
     if p == BAKE_TAKE:
-        return f"{state.name(state.bake.decider)}: take the face-up card, or pass."
+        return say("take_face_up_card", name=state.name(state.bake.decider))
     if p == BAKE_GRAB:
-        return f"{state.name(state.bake.grabber)}: put your Grab & Go face up and scan it."
-    return "Game over: the scores are final."
+        return say("put_your_grab_go", name=state.name(state.bake.grabber))
+    return say("prompt_over")

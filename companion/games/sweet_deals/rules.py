@@ -43,6 +43,7 @@ from .model import (  # noqa: F401  (part of the rules API)
 )
 from .turns import HANDLERS as _HANDLERS
 from .turns import final_result
+from .messages import say
 
 # ---------------------------------------------------------------- set-up
 
@@ -52,16 +53,16 @@ def new_game(players: Iterable[str], mode: str = "tracked", hybrid: str | None =
     ``hybrid`` ``and`` or ``or`` (None: cards.toml's ``hybrid``). Raises ValueError."""
     names = tuple(str(p).strip() for p in players)
     if not 2 <= len(names) <= 8:
-        raise ValueError(f"Sweet Deals is for 2 to 8 players, not {len(names)}.")
+        raise ValueError(say("setup_players", players=len(names)))
     if any(not n for n in names) or len(set(names)) != len(names):
-        raise ValueError("Every player needs a different name.")
+        raise ValueError(say("every_player_needs_different"))
     if options:
-        raise ValueError(f"Sweet Deals has no option {next(iter(options))!r}.")
+        raise ValueError(say("sweet_deals_has_no", next=next(iter(options))))
     if mode not in MODES:
-        raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
+        raise ValueError(say("mode_must_be_one", names=', '.join(MODES), mode=mode))
     hybrid = hybrid or HYBRID_DEFAULT
     if hybrid not in scoring.HYBRID_MODES:
-        raise ValueError(f"hybrid must be one of {', '.join(scoring.HYBRID_MODES)}, not {hybrid!r}")
+        raise ValueError(say("setup_bad_hybrid", names=', '.join(scoring.HYBRID_MODES), hybrid=hybrid))
     n = len(names)
     deck_for(n)  # raises for a count no deck is listed for
     return State(names, mode, hybrid, ((),) * n, (False,) * n, DEAL if mode == "tracked" else OFFER)
@@ -69,11 +70,12 @@ def new_game(players: Iterable[str], mode: str = "tracked", hybrid: str | None =
 
 def setup_message(state: State) -> str:
     """What the dealer does first (rulebook, "Setup")."""
-    gone = [f"all 7 {g} cards" if g in scoring.DESSERTS else f"the {g}"
+    gone = [say("all_7_cards", dessert=g) if g in scoring.DESSERTS else say("the_card", card=g)
             for g in removed_for(len(state.players))]
-    said = ", ".join(gone[:-1]) + " and " + gone[-1] if len(gone) > 1 else "".join(gone)
-    out = f"Take out {said}. " if gone else ""
-    return f"{out}Shuffle the {len(state.deck)} cards and deal 7 to each player."
+    if not gone:
+        return say("shuffle_and_deal", cards=len(state.deck))
+    said = ", ".join(gone[:-1]) + say("sep_and") + gone[-1] if len(gone) > 1 else gone[0]
+    return say("take_out_shuffle_and_deal", gone=said, cards=len(state.deck))
 
 
 def setting_up(state: State) -> bool:
@@ -107,13 +109,13 @@ def _no(message: str, code: str | None = None) -> IllegalAction:
 
 def _run(state: State, action: Action) -> tuple[State, list[Outcome]]:
     if state.over:
-        raise _no("The game is over: the scores are final.")
+        raise _no(say("over"))
     seat = action.seat
     if not 0 <= seat < len(state.players):
-        raise _no(f"There is no seat {seat + 1}: {len(state.players)} are playing.")
+        raise _no(say("there_no_seat_are", seat=seat + 1, players=len(state.players)))
     handler = _HANDLERS.get(type(action))
     if handler is None:
-        raise _no(f"I don't know what {type(action).__name__} means in Sweet Deals.")
+        raise _no(say("i_dont_know_what", name=type(action).__name__))
     return handler(state, action)
 
 
@@ -129,7 +131,7 @@ def result(state: State) -> Result | None:
 def counters(view: State) -> dict[str, int]:
     """The pile the table counts, for the text log: the face-down deck (tracked hands
     only; with open hands the companion does not know what the hands hold)."""
-    return {"Deck": view.draw_count} if view.tracked else {}
+    return {say("pile_deck"): view.draw_count} if view.tracked else {}
 
 
 def public_view(state: State, viewer: Any) -> State:
@@ -150,7 +152,7 @@ def score_holdings(holdings: list[tuple[str, list[str]]], hybrid: str | None = N
     """Score hands given as ``[(name, [code, ...]), ...]`` (``companion score``): each
     exactly 7 cards, no card in two hands. Raises ValueError naming the player."""
     if not holdings:
-        raise ValueError("no hands to score")
+        raise ValueError(say("no_hands_to_score"))
     seen: dict[str, str] = {}
     hands = []
     for name, codes in holdings:
@@ -159,13 +161,13 @@ def score_holdings(holdings: list[tuple[str, list[str]]], hybrid: str | None = N
             try:
                 code = _card(raw).code
             except ValueError as exc:
-                raise ValueError(f"{name}: {exc}") from None
+                raise ValueError(say("player_problem", name=name, problem=exc)) from None
             if code in seen:
-                raise ValueError(f"{name}: {CARDS[code].name} ({code}) is also in {seen[code]}'s hand")
+                raise ValueError(say("also_hand", name=name, card=CARDS[code].name, code=code, seen=seen[code]))
             seen[code] = name
             hand.append(code)
         if len(hand) != HAND_SIZE:
-            raise ValueError(f"{name}: a Sweet Deals hand is exactly {HAND_SIZE} cards, not {len(hand)}")
+            raise ValueError(say("score_hand_size", name=name, hand_size=HAND_SIZE, n=len(hand)))
         hands.append(hand)
     return scoring.result_of([n for n, _ in holdings], hands, hybrid or HYBRID_DEFAULT)
 

@@ -30,6 +30,7 @@ from typing import Iterable, Sequence
 from companion.core.game import PlayerResult, Result
 
 from .cards import BONUS, CARDS, DESSERTS, GAME, HAND_SIZE, SWEET_SIX, Card
+from .messages import count, say
 
 HYBRID_MODES = ("and", "or")
 
@@ -81,10 +82,11 @@ class HandScore:
 
     def line(self) -> str:
         """One readable line: ``13 coins + Pie x3 7 + Ice Cream x2 4 = 24 (Sprinkles as Pie)``."""
-        parts = [f"{self.coins} coins"] + [f"{d} x{n} {p}" for d, n, p in self.bonuses]
+        parts = [say("sheet_coins", coins=count(self.coins, "coin"))] + [say("sheet_bonus", dessert=d, n=n, points=p)
+                                                       for d, n, p in self.bonuses]
         text = " + ".join(parts) + f" = {self.total}"
         if self.counted_as:
-            text += " (" + ", ".join(f"{name} as {d}" for name, _, d in self.counted_as) + ")"
+            text += " (" + ", ".join(say("counted_as", card=name, dessert=d) for name, _, d in self.counted_as) + ")"
         return text
 
 
@@ -92,13 +94,13 @@ def _cards(codes: Sequence[str]) -> list[Card]:
     try:
         return [CARDS[c] for c in codes]
     except KeyError as exc:
-        raise ValueError(f"{exc.args[0]} is not a Sweet Deals card") from None
+        raise ValueError(say("not_sweet_deals_card", args=exc.args[0])) from None
 
 
 def _split(cards: list[Card], hybrid: str) -> tuple[dict[str, int], list[Card], list[Card]]:
     """Fixed counts per dessert, the "or" hybrids, the wilds."""
     if hybrid not in HYBRID_MODES:
-        raise ValueError(f"hybrid must be one of {HYBRID_MODES}, not {hybrid!r}")
+        raise ValueError(say("sheet_bad_hybrid", hybrid_modes=HYBRID_MODES, hybrid=hybrid))
     fixed = dict.fromkeys(DESSERTS, 0)
     ors: list[Card] = []
     wilds: list[Card] = []
@@ -221,14 +223,15 @@ def score_hand(codes: Sequence[str], hybrid: str = "and") -> HandScore:
     Raises ValueError for another size, an unknown code or the same card twice."""
     codes = tuple(codes)
     if len(codes) != HAND_SIZE:
-        raise ValueError(f"a Sweet Deals hand is exactly {HAND_SIZE} cards, not {len(codes)}")
+        raise ValueError(say("sheet_hand_size", hand_size=HAND_SIZE, n=len(codes)))
     if len(set(codes)) != len(codes):
-        raise ValueError("the same card is in the hand twice")
+        raise ValueError(say("same_card_hand_twice"))
     cards = _cards(codes)
     _, counts, choices = best_counts(codes, hybrid)
     bonuses = tuple((d, counts[d], bonus_for(counts[d])) for d in DESSERTS if bonus_for(counts[d]))
     six = next((d for d in DESSERTS if counts[d] >= SWEET_SIX), None)
-    both = tuple((c.name, c.code, " and ".join(c.desserts)) for c in cards if c.kind == "hybrid" and hybrid == "and")
+    both = tuple((c.name, c.code,
+                  say("sep_and").join(c.desserts)) for c in cards if c.kind == "hybrid" and hybrid == "and")
     return HandScore(codes, sum(c.coins for c in cards),
                      tuple((d, counts[d]) for d in DESSERTS if counts[d]), bonuses,
                      tuple((c.name, c.code, d) for c, d in choices), six, both)

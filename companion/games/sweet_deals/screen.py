@@ -32,6 +32,7 @@ from companion.ui.widgets import button, draw_text, draw_wrapped, fruit_badge, p
 
 from . import prompts, rules
 from .cards import CARDS, DESSERTS, LABELS, MAX_BID, removed_for
+from .messages import count, say
 
 Rect = pygame.Rect
 
@@ -91,15 +92,16 @@ def grid(rect: Rect, n: int, cols: int, gap: int = 8) -> list[Rect]:
 def draw_game(surface: pygame.Surface, view: rules.State, info: TableInfo) -> list[Button]:
     """Draw the whole in-game screen from the table's view; returns its touch targets."""
     surface.fill(theme.BG)
-    pills = [chrome.Pill("Tracked" if view.tracked else "Open hands", 150)]
+    pills = [chrome.Pill(say("tracked_hands") if view.tracked else say("open_hands"), 150)]
     if view.tracked and view.phase != rules.DEAL:
-        pills.append(chrome.Pill(f"Deck {view.draw_count}", 120))
+        pills.append(chrome.Pill(say("pill_deck", cards=view.draw_count), 120))
     buttons = chrome.top_bar(surface, TOP, info, view.turn, pills, clock_below=True)
     room = PLAYERS if view.tracked else Rect(PLAYERS.left, PLAYERS.top, PLAYERS.width, PLAYERS.height - 58)
     _players(surface, view, room)
     if not view.tracked and view.phase not in (rules.SCORE, rules.OVER):
         six = Rect(PLAYERS.left, PLAYERS.bottom - 52, PLAYERS.width, 52)
-        buttons.append(Button(button(surface, six, "Sweet Six!", theme.WARN, size=theme.BIG - 4), "menu six"))
+        buttons.append(Button(button(surface, six, say("button_sweet_six"), theme.WARN, size=theme.BIG - 4),
+                              "menu six"))
     _PANELS.get(view.phase, _scan_panel)(surface, view, buttons)
     # While setting up, the panel shows what to take out; the prompt line says only what next.
     prompt = prompts.waiting(view) if _setup_box_shown(view) else (info.prompt or prompts.waiting(view))
@@ -157,10 +159,12 @@ def _players(surface: pygame.Surface, view: rules.State, room: Rect) -> None:
         if row.height >= 56:
             # Tracked: the hand size, and "Bake Sale" while the player still has it (the
             # whole "7 cards · Bake Sale ready" is too long for the row at 20 px).
+            # No hand size before the first card is scanned ("no cards, Bake Sale" would not fit).
             if view.tracked:
-                bits = [f"{len(view.hands[seat])} cards"] + ([] if view.bake_used[seat] else ["Bake Sale"])
+                bits = ([say("hand_size", cards=count(len(view.hands[seat]), "card"))] if view.hands[seat] else []) + \
+                    ([] if view.bake_used[seat] else [say("bake_sale")])
             else:
-                bits = ["Bake Sale used" if view.bake_used[seat] else "Bake Sale ready"]
+                bits = [say("bake_sale_used") if view.bake_used[seat] else say("bake_sale_ready")]
             draw_text(surface, ", ".join(bits), Rect(row.left + 8, row.top + half, row.width - 12, half - 4),
                       theme.MIN_SIZE, theme.TEXT_DARK if active else theme.TEXT_DIM)
 
@@ -170,9 +174,9 @@ def _bid_text(view: rules.State, seat: int) -> str:
     if view.phase not in (rules.BID, rules.REVEAL, rules.CHOOSE, rules.SWAP) or b is None:
         return ""
     if seat == b.offerer:
-        return "offers"
+        return say("bid_offers")
     if seat in b.out:
-        return "out"
+        return say("bid_out")
     return "—" if b.bids[seat] is None else str(b.bids[seat])
 
 
@@ -202,7 +206,7 @@ def _card(surface: pygame.Surface, rect: Rect, code: str, sub: str = "") -> Rect
 
 def _offer_panel(surface: pygame.Surface, view: rules.State, buttons: list[Button]) -> None:
     """Tap the dessert you offer: every name in this deck, desserts first."""
-    _title(surface, f"{view.name(view.active)}: which dessert do you offer?")
+    _title(surface, say("which_dessert_do_you", name=view.name(view.active)))
     labels = [l for l in LABELS if any(CARDS[c].label == l for c in view.deck)]
     top, cols = MAIN.top + 46, 4 if len(labels) > 9 else 3
     if _setup_box_shown(view):
@@ -224,11 +228,11 @@ def _bid_panel(surface: pygame.Surface, view: rules.State, buttons: list[Button]
     b = view.bidding
     high = b.high
     leader = [view.name(s) for s in b.still_in if b.holds_high(s)]
-    head = f"{view.name(view.active)} offers {prompts.article(view.offer)}"
-    head += f" · high bid {high} ({', '.join(leader)})" if high is not None else " · no bids yet"
+    head = say("screen_offers", name=view.name(view.active), article=prompts.article(view.offer))
+    head += say("high_bid", high=high, names=', '.join(leader)) if high is not None else say("no_bids_yet")
     _title(surface, head)
     bidder = b.to_act
-    draw_text(surface, f"{view.name(bidder)}, your bid:", Rect(MAIN.left, MAIN.top + 42, MAIN.width, 40),
+    draw_text(surface, say("your_bid", name=view.name(bidder)), Rect(MAIN.left, MAIN.top + 42, MAIN.width, 40),
               theme.BIG + 4, look(view.offer).colour, bold=True, align="center")
     coins = grid(Rect(MAIN.left, MAIN.top + 88, MAIN.width, 100), MAX_BID + 1, MAX_BID + 1, gap=8)
     for n, cell in enumerate(coins):
@@ -238,61 +242,63 @@ def _bid_panel(surface: pygame.Surface, view: rules.State, buttons: list[Button]
             buttons.append(Button(cell, f"bid {n}"))
     row = Rect(MAIN.left, MAIN.top + 198, MAIN.width, MAIN.height - 198)
     pas, grab = grid(row, 2, 2, gap=8)
-    label = f"Keep {high}" if b.holds_high(bidder) else "Pass"
+    label = say("keep_high", high=high) if b.holds_high(bidder) else say("button_pass")
     buttons.append(Button(button(surface, pas, label, theme.PANEL_LIGHT, theme.TEXT, size=theme.BIG + 8), "pass"))
     buttons.append(Button(button(surface, grab, "Grab & Go", LOOKS["Grab & Go"].colour, size=theme.BIG),
                           "menu grab"))
 
 
 def _choose_panel(surface: pygame.Surface, view: rules.State, buttons: list[Button]) -> None:
-    _title(surface, f"{view.name(view.active)}: whose card do you take?")
+    _title(surface, say("whose_card_do_you", name=view.name(view.active)))
     shown = dict(view.shown)
     cells = grid(Rect(MAIN.left, MAIN.top + 50, MAIN.width, 140), len(view.tied), min(3, len(view.tied)))
     for seat, cell in zip(view.tied, cells):
         code = shown.get(seat)
         if code is not None:
-            _card(surface, cell, code, f"from {view.name(seat)}")
+            _card(surface, cell, code, say("from_player", name=view.name(seat)))
         else:
             button(surface, cell, view.name(seat), theme.BUTTON)
         buttons.append(Button(cell, f"take {seat + 1}"))
 
 
 def _reveal_panel(surface: pygame.Surface, view: rules.State, buttons: list[Button]) -> None:
-    names = " and ".join(view.name(s) for s in view.tied)
-    _title(surface, f"Tied at {view.price}: {names} show their cards")
+    names = say("sep_and").join(view.name(s) for s in view.tied)
+    _title(surface, say("tied_at_show_their", price=view.price, names=names))
     shown = dict(view.shown)
     cells = grid(Rect(MAIN.left, MAIN.top + 50, MAIN.width, 140), len(view.tied), min(3, len(view.tied)))
     for seat, cell in zip(view.tied, cells):
         if seat in shown:
-            _card(surface, cell, shown[seat], f"from {view.name(seat)}")
+            _card(surface, cell, shown[seat], say("from_player", name=view.name(seat)))
         else:
             panel(surface, cell, theme.BG, theme.LINE)
-            draw_wrapped(surface, f"{view.name(seat)}: scan it", cell.inflate(-16, -8), theme.MEDIUM,
+            draw_wrapped(surface, say("scan_name", name=view.name(seat)), cell.inflate(-16, -8), theme.MEDIUM,
                          theme.TEXT_DIM)
 
 
 def _vote_panel(surface: pygame.Surface, view: rules.State, buttons: list[Button]) -> None:
-    _title(surface, f"{view.name(view.active)} asks to close early")
-    draw_text(surface, f"{view.name(view.voters[0])}, do you agree?", Rect(MAIN.left, MAIN.top + 50, MAIN.width, 50),
+    _title(surface, say("screen_asks_close_early", name=view.name(view.active)))
+    draw_text(surface, say("do_you_agree", name=view.name(view.voters[0])), Rect(MAIN.left, MAIN.top + 50, MAIN.width,
+                                                                                 50),
               theme.BIG + 4, theme.HIGHLIGHT, bold=True, align="center")
     yes, no = grid(Rect(MAIN.left + 20, MAIN.top + 120, MAIN.width - 40, 130), 2, 2, gap=24)
-    buttons.append(Button(button(surface, yes, "Yes", theme.OK, size=theme.HUGE), "yes"))
-    buttons.append(Button(button(surface, no, "No", theme.BAD, theme.TEXT, size=theme.HUGE), "no"))
+    buttons.append(Button(button(surface, yes, say("button_yes"), theme.OK, size=theme.HUGE), "yes"))
+    buttons.append(Button(button(surface, no, say("button_no"), theme.BAD, theme.TEXT, size=theme.HUGE), "no"))
 
 
 def _bake_take_panel(surface: pygame.Surface, view: rules.State, buttons: list[Button]) -> None:
-    _title(surface, f"Bake Sale! {view.name(view.bake.decider)}: take it or pass?")
+    _title(surface, say("bake_sale_take_pass", name=view.name(view.bake.decider)))
     top = view.discards[-1] if view.tracked and view.discards else None
     card = Rect(MAIN.centerx - 170, MAIN.top + 50, 340, 90)
     if top:
-        _card(surface, card, top, f"face up from {view.name(view.bake.top_owner)}")
+        _card(surface, card, top, say("face_up_from", name=view.name(view.bake.top_owner)))
     else:
         panel(surface, card, theme.PANEL, theme.LINE)
-        draw_wrapped(surface, f"the card {view.name(view.bake.top_owner)} put face up", card.inflate(-20, -8),
+        draw_wrapped(surface, say("card_put_face_up", name=view.name(view.bake.top_owner)), card.inflate(-20, -8),
                      theme.MEDIUM, theme.TEXT)
     take, pas, grab = grid(Rect(MAIN.left, MAIN.top + 156, MAIN.width, MAIN.height - 156), 3, 3)
-    buttons.append(Button(button(surface, take, "Take", theme.OK, size=theme.BIG + 8), "take"))
-    buttons.append(Button(button(surface, pas, "Pass", theme.PANEL_LIGHT, theme.TEXT, size=theme.BIG + 8), "pass"))
+    buttons.append(Button(button(surface, take, say("button_take"), theme.OK, size=theme.BIG + 8), "take"))
+    buttons.append(Button(button(surface, pas, say("button_pass"), theme.PANEL_LIGHT, theme.TEXT, size=theme.BIG + 8),
+                          "pass"))
     buttons.append(Button(button(surface, grab, "Grab & Go", LOOKS["Grab & Go"].colour), "menu grab"))
 
 
@@ -301,14 +307,14 @@ def _scan_panel(surface: pygame.Surface, view: rules.State, buttons: list[Button
     seat = prompts.scanner(view)
     who = view.name(seat if seat is not None else view.active)
     what = {
-        rules.DEAL: "Deal: scan your 7 cards, face down",
-        rules.SCORE: "Scoring: scan your 7 cards",
-        rules.SWAP: "Swap: scan face down",
-        rules.DISCARD: f"Nobody bid: the {view.offer} goes face up",
-        rules.DRAW: "Draw a new card",
-        rules.BAKE_DRAW: "Bake Sale: draw a card",
-        rules.BAKE_DISCARD: "Bake Sale: put a card face up",
-        rules.BAKE_GRAB: "Grab & Go: put it face up",
+        rules.DEAL: say("deal_scan_your_7"),
+        rules.SCORE: say("scoring_scan_your_7"),
+        rules.SWAP: say("swap_scan_face_down"),
+        rules.DISCARD: say("nobody_bid_goes_face", offer=view.offer),
+        rules.DRAW: say("draw_new_card"),
+        rules.BAKE_DRAW: say("bake_sale_draw_card"),
+        rules.BAKE_DISCARD: say("bake_sale_put_card"),
+        rules.BAKE_GRAB: say("grab_go_put_face"),
     }.get(view.phase, "")
     _title(surface, what)
     draw_text(surface, who, Rect(MAIN.left, MAIN.top + 50, MAIN.width, 60), theme.TITLE + 12, theme.HIGHLIGHT,
@@ -320,17 +326,17 @@ def _scan_panel(surface: pygame.Surface, view: rules.State, buttons: list[Button
         cells = grid(Rect(MAIN.left + 20, MAIN.top + 130, MAIN.width - 40, 70), 7, 7, gap=8)
         for i, cell in enumerate(cells):
             panel(surface, cell, theme.OK if i < n else theme.BG, None if i < n else theme.LINE, width=3)
-        draw_text(surface, f"{n} of 7 scanned", Rect(MAIN.left, MAIN.top + 210, MAIN.width, 40), theme.BIG,
+        draw_text(surface, say("scanned_of_7", n=n), Rect(MAIN.left, MAIN.top + 210, MAIN.width, 40), theme.BIG,
                   theme.TEXT, align="center")
     if view.phase == rules.SWAP:
-        got = "scanned" if view.give is not None else "to scan"
-        took = "scanned" if view.take is not None else "to scan"
+        got = say("scanned") if view.give is not None else say("scan")
+        took = say("scanned") if view.take is not None else say("scan")
         line = f"{view.name(view.active)}: {got}  ·  {view.name(view.winner)}: {took}"
         draw_text(surface, line, Rect(MAIN.left, MAIN.top + 140, MAIN.width, 44), theme.BIG, theme.TEXT,
                   align="center")
     if view.phase == rules.BAKE_DISCARD and not view.tracked:
         done = Rect(MAIN.centerx - 150, MAIN.top + 150, 300, 100)
-        buttons.append(Button(button(surface, done, "Done", theme.OK, size=theme.HUGE), "done"))
+        buttons.append(Button(button(surface, done, say("button_done"), theme.OK, size=theme.HUGE), "done"))
 
 
 _PANELS = {rules.OFFER: _offer_panel, rules.BID: _bid_panel, rules.CHOOSE: _choose_panel,
@@ -343,18 +349,18 @@ def _actions(surface: pygame.Surface, view: rules.State, buttons: list[Button]) 
         return
     bake, close = grid(ACTIONS, 2, 2, gap=8)
     if not view.bake_used[view.active]:
-        buttons.append(Button(button(surface, bake, "Bake Sale", theme.WARN, size=theme.MEDIUM), "bake"))
+        buttons.append(Button(button(surface, bake, say("bake_sale"), theme.WARN, size=theme.MEDIUM), "bake"))
     else:
-        button(surface, bake, "Bake Sale", size=theme.MEDIUM, enabled=False)
+        button(surface, bake, say("bake_sale"), size=theme.MEDIUM, enabled=False)
     if not view.close_refused:
-        buttons.append(Button(button(surface, close, "Close Early", theme.BUTTON, size=theme.MEDIUM), "close"))
+        buttons.append(Button(button(surface, close, say("close_early"), theme.BUTTON, size=theme.MEDIUM), "close"))
     else:
-        button(surface, close, "Close Early", size=theme.MEDIUM, enabled=False)
+        button(surface, close, say("close_early"), size=theme.MEDIUM, enabled=False)
 
 
 def _player_menu(surface: pygame.Surface, view: rules.State, menu: str) -> list[Button]:
     """Who plays Grab & Go, or who shouts Sweet Six: one big button per player."""
-    box = chrome.menu_panel(surface, "Who plays Grab & Go?" if menu == "grab" else "Who has Sweet Six?")
+    box = chrome.menu_panel(surface, say("who_plays_grab_go") if menu == "grab" else say("who_has_sweet_six"))
     seats = list(range(len(view.players)))
     if menu == "grab":
         seats = [s for s in seats if s != (view.active if view.phase == rules.BID else view.bake.top_owner)]
@@ -376,15 +382,15 @@ def tie_words(result: Result) -> str:
         return ""
     top = max(p.score for p in result.players)
     tied = [p.name for p in result.players if p.score == top]
-    winners = " and ".join(result.winners)
+    winners = say("sep_and").join(result.winners)
     coins = max(p.sheet.coins for p in result.players if p.name in result.winners) if all(
         p.sheet is not None for p in result.players) else None
-    most = f"the most coins ({coins})" if coins is not None else "the most coins"
+    most = say("tie_most_coins_n", most=coins) if coins is not None else say("tie_most_coins")
     if result.tie_break == "coins":
-        return f"{len(tied)} tied on {top} points: {winners} has {most}."
+        return say("tied_points_has", tied=len(tied), top=top, winners=winners, most=most)
     if len(tied) > len(result.winners):
-        return f"{len(tied)} tied on {top} points: {winners} have {most} and share the win."
-    return f"Tied on {top} points and on coins: a shared win!"
+        return say("tied_points_have_share", tied=len(tied), top=top, winners=winners, most=most)
+    return say("tied_points_coins_shared", top=top)
 
 
 def draw_final(surface: pygame.Surface, result: Result, info: TableInfo | None = None) -> list[Button]:
@@ -416,22 +422,23 @@ def draw_final(surface: pygame.Surface, result: Result, info: TableInfo | None =
 
 
 def _final_columns() -> dict[str, tuple[int, int, str]]:
-    return {"Player": (20, 140, "left"), "Coins": (160, 70, "center"), "Sets and wilds": (240, 450, "left"),
-            "Total": (700, 84, "right")}
+    return {say("col_player"): (20, 140, "left"), say("col_coins"): (160, 70, "center"), say("col_sets"): (240, 450,
+                                                                                                           "left"),
+            say("col_total"): (700, 84, "right")}
 
 
 def _final_row(surface: pygame.Surface, row: Rect, p, won: bool, cols) -> None:
     sheet = p.sheet
     panel(surface, row, theme.PANEL, theme.HIGHLIGHT if won else None, width=4)
-    x, w, _ = cols["Player"]
+    x, w, _ = cols[say("col_player")]
     draw_text(surface, p.name, Rect(x, row.top, w, row.height), theme.MEDIUM + 2,
               theme.HIGHLIGHT if won else theme.TEXT, bold=True)
-    x, w, _ = cols["Coins"]
+    x, w, _ = cols[say("col_coins")]
     draw_text(surface, str(sheet.coins), Rect(x, row.top, w, row.height), theme.BIG, theme.TEXT, bold=True,
               align="center")
-    x, w, _ = cols["Sets and wilds"]
-    sets = "  ".join(f"{d} ×{n} +{pts}" for d, n, pts in sheet.bonuses) or "no sets"
-    wilds = ", ".join(f"{name} as {d}" for name, _, d in sheet.counted_as)
+    x, w, _ = cols[say("col_sets")]
+    sets = "  ".join(f"{d} ×{n} +{pts}" for d, n, pts in sheet.bonuses) or say("no_sets")
+    wilds = ", ".join(say("counted_as", card=name, dessert=d) for name, _, d in sheet.counted_as)
     if wilds and row.height >= 50:
         half = row.height // 2
         draw_text(surface, sets, Rect(x, row.top + 2, w, half - 2), theme.SMALL, theme.TEXT, bold=True)
@@ -439,6 +446,6 @@ def _final_row(surface: pygame.Surface, row: Rect, p, won: bool, cols) -> None:
     else:
         text = sets + (f" ({wilds})" if wilds else "")
         draw_text(surface, text, Rect(x, row.top, w, row.height), theme.SMALL, theme.TEXT, bold=True)
-    x, w, _ = cols["Total"]
+    x, w, _ = cols[say("col_total")]
     draw_text(surface, str(p.score), Rect(x, row.top, w, row.height), theme.BIG + 8,
               theme.HIGHLIGHT if won else theme.TEXT, bold=True, align="right")

@@ -25,6 +25,7 @@ from .model import (BAKE_DISCARD, BAKE_DRAW, BAKE_GRAB, BAKE_TAKE, BID, CHOOSE, 
                     FaceUp, Grab, GrabCard, HandCard, HandsShown, Offer, Pass, Reveal, Said, ShoutSweetSix,
                     ShownFaceUp, StartBakeSale, State, SwapCard, Take, Vote)
 from .prompts import article, waiting
+from .messages import count, say
 
 Events = list[Outcome]
 
@@ -44,11 +45,11 @@ def _without(hand: tuple[str, ...], code: str) -> tuple[str, ...]:
 
 def _in_hand(state: State, seat: int, code: str, what: str) -> None:
     if code not in state.hands[seat]:
-        raise _no(f"That card is not in {state.name(seat)}'s hand: {what}")
+        raise _no(say("that_card_not_hand", name=state.name(seat), what=what))
 
 
 def _not_now(state: State) -> IllegalAction:
-    return _no("Not now. " + waiting(state))
+    return _no(say("not_now", waiting=waiting(state)))
 
 
 # ---------------------------------------------------------------- turn and game end
@@ -61,9 +62,9 @@ def final_result(state: State) -> Result | None:
     notes: tuple[str, ...] = ()
     if state.six is not None:
         seat, dessert = state.six
-        notes = (f"Sweet Six! shouted by {state.name(seat)}" + (f" ({dessert})" if dessert else "") + ".",)
+        notes = (say("sweet_six_shouted_by", name=state.name(seat)) + (f" ({dessert})" if dessert else "") + ".",)
     elif state.ended == CLOSED_EARLY:
-        notes = ("Everyone voted to close early.",)
+        notes = (say("everyone_voted_close_early"),)
     return scoring.result_of(state.players, state.hands, state.hybrid, state.ended, notes)
 
 
@@ -72,7 +73,7 @@ def _end_turn(state: State, events: Events) -> tuple[State, Events]:
     done = replace(state, phase=OFFER, active=nxt, turn=state.turn + 1, offer=None, bidding=None, tied=(),
                    shown=(), winner=None, price=None, grab=False, give=None, take=None, bake=None, voters=(),
                    close_refused=False)
-    events.append(TurnEnded(f"{state.name(nxt)}'s turn.", state.active, nxt))
+    events.append(TurnEnded(say("turn_name", name=state.name(nxt)), state.active, nxt))
     return done, events
 
 
@@ -82,11 +83,11 @@ def _end_game(state: State, events: Events, reason: str, six: tuple[int, str | N
     if state.tracked:
         state = replace(state, phase=OVER)
         res = final_result(state)
-        events.append(HandsShown("Everyone shows their hand."))
+        events.append(HandsShown(say("everyone_shows_their_hand")))
         events.append(GameOver(res.winner_line(), res))
         return state, events
     first = state.name(0)
-    events.append(Said(f"Everyone: scan your 7 cards for scoring, {first} first."))
+    events.append(Said(say("everyone_scan_your_7", first=first)))
     return replace(state, phase=SCORE, hands=((),) * len(state.players)), events
 
 
@@ -99,7 +100,7 @@ def _sweet_six(state: State, seats: list[int], events: Events) -> tuple[State, E
             found = scoring.sweet_six_count(hand, state.hybrid)
             if found:
                 dessert, n = found
-                events.append(Said(f"Sweet Six! {state.name(seat)} has {n} {dessert} cards. The game ends now."))
+                events.append(Said(say("sweet_six_open", name=state.name(seat), n=n, dessert=dessert)))
                 return _end_game(state, events, SWEET_SIX_END, (seat, dessert))
     return None
 
@@ -111,16 +112,16 @@ def hand_card(s: State, a: HandCard) -> tuple[State, Events]:
     if s.phase not in (DEAL, SCORE):
         raise _not_now(s)
     if a.card not in s.deck:
-        raise _no(f"That card is not used with {len(s.players)} players: put it back in the box.")
+        raise _no(say("that_card_not_used", players=len(s.players)))
     if s.holder(a.card) is not None:
-        raise _no("That card is already in a hand: scan another card.")
+        raise _no(say("that_card_already_hand"))
     hand = s.hands[a.seat]
     if len(hand) >= HAND_SIZE:
-        raise _no(f"{s.name(a.seat)} already has {HAND_SIZE} cards.")
+        raise _no(say("already_has_cards", name=s.name(a.seat), hand_size=HAND_SIZE))
     s = replace(s, hands=_set_hand(s, a.seat, hand + (a.card,)))
     k = len(hand) + 1
     named = "" if s.phase == DEAL else f"{CARDS[a.card].name}: "
-    events: Events = [Said(f"{named}card {k} of {HAND_SIZE} for {s.name(a.seat)}.")]
+    events: Events = [Said(say("card_for", named=named, k=k, hand_size=HAND_SIZE, name=s.name(a.seat)))]
     if any(len(h) < HAND_SIZE for h in s.hands):
         return s, events
     if s.phase == SCORE:
@@ -129,7 +130,7 @@ def hand_card(s: State, a: HandCard) -> tuple[State, Events]:
         events.append(GameOver(res.winner_line(), res))
         return s, events
     s = replace(s, phase=OFFER)
-    events.append(Said(f"Every hand is in. {s.name(s.active)} plays first."))
+    events.append(Said(say("every_hand_plays_first", name=s.name(s.active))))
     return _sweet_six(s, list(range(len(s.players))), events) or (s, events)
 
 
@@ -140,14 +141,14 @@ def offer(s: State, a: Offer) -> tuple[State, Events]:
     if s.phase != OFFER:
         raise _not_now(s)
     if a.seat != s.active:
-        raise _no(f"It is {s.name(s.active)}'s turn to offer.")
+        raise _no(say("turn_offer", name=s.name(s.active)))
     labels = {CARDS[c].label for c in s.deck}
     if a.label not in labels:
-        raise _no(f"There is no {a.label} in the deck for {len(s.players)} players.")
+        raise _no(say("there_no_deck_for", label=a.label, players=len(s.players)))
     if s.tracked and not any(CARDS[c].label == a.label for c in s.hands[a.seat]):
-        raise _no(f"{s.name(a.seat)}: your hand has no {a.label}. Offer a dessert you have.")
+        raise _no(say("your_hand_has_no", name=s.name(a.seat), label=a.label))
     s = replace(s, phase=BID, offer=a.label, bidding=Bidding.open(len(s.players), a.seat))
-    return s, [Said(f"{s.name(a.seat)} offers {article(a.label)}.")]
+    return s, [Said(say("offers_name_article", name=s.name(a.seat), article=article(a.label)))]
 
 
 def bid(s: State, a: Bid) -> tuple[State, Events]:
@@ -158,8 +159,8 @@ def bid(s: State, a: Bid) -> tuple[State, Events]:
     if problem:
         raise _no(f"{s.name(a.seat)}: {problem}" if a.seat == s.bidding.to_act else problem)
     if s.tracked and not any(CARDS[c].coins == a.coins for c in s.hands[a.seat]):
-        raise _no(f"{s.name(a.seat)}: a bid is the coin value of a card in your hand, and none is worth {a.coins}.")
-    return _bidding_moved(s, s.bidding.bid(a.seat, a.coins), f"{s.name(a.seat)} bids {a.coins}.")
+        raise _no(say("bid_coin_value_card", name=s.name(a.seat), bid=a.coins))
+    return _bidding_moved(s, s.bidding.bid(a.seat, a.coins), say("bids", name=s.name(a.seat), bid=a.coins))
 
 
 def pass_(s: State, a: Pass) -> tuple[State, Events]:
@@ -170,8 +171,9 @@ def pass_(s: State, a: Pass) -> tuple[State, Events]:
         raise _not_now(s)
     b = s.bidding
     if a.seat != b.to_act:
-        raise _no(f"It is {s.name(b.to_act)}'s turn to bid.")
-    said = f"{s.name(a.seat)} keeps the bid of {b.high}." if b.holds_high(a.seat) else f"{s.name(a.seat)} passes."
+        raise _no(say("turn_bid", name=s.name(b.to_act)))
+    said = say("keeps_bid", name=s.name(a.seat), high=b.high) if b.holds_high(a.seat) else say("passes_name",
+                                                                                               name=s.name(a.seat))
     return _bidding_moved(s, b.passed(a.seat), said)
 
 
@@ -185,19 +187,18 @@ def _bidding_moved(s: State, b: Bidding, said: str) -> tuple[State, Events]:
     if kind == "none":
         if s.tracked:
             s = replace(s, phase=DISCARD)
-            return s, [Said(f"{said} Everyone passed.")]
-        return _end_turn(s, [Said(f"{said} Everyone passed: {who}, put the {s.offer} face up and draw a new card.")])
+            return s, [Said(say("everyone_passed", said=said))]
+        return _end_turn(s, [Said(say("everyone_passed_put_face", said=said, who=who, offer=s.offer))])
     price = b.high
     if kind == "won":
         winner = s.name(seats[0])
         if s.tracked:
             s = replace(s, phase=SWAP, winner=seats[0], price=price)
-            return s, [Said(f"{said} {winner} wins with a bid of {price}.")]
-        return _end_turn(s, [Said(f"{said} {winner} wins with a bid of {price}: {who} and {winner}, "
-                                  "swap your cards secretly.")])
-    names = " and ".join(s.name(t) for t in seats)
+            return s, [Said(say("wins_with_bid", said=said, winner=winner, price=price))]
+        return _end_turn(s, [Said(say("wins_with_bid_swap", said=said, winner=winner, price=price, who=who))])
+    names = say("sep_and").join(s.name(t) for t in seats)
     s = replace(s, phase=REVEAL if s.tracked else CHOOSE, tied=seats, price=price)
-    return s, [Said(f"{said} {names} are tied at {price}: show the cards you bid.")]
+    return s, [Said(say("are_tied_at_show", said=said, names=names, price=price))]
 
 
 def grab(s: State, a: Grab) -> tuple[State, Events]:
@@ -206,16 +207,16 @@ def grab(s: State, a: Grab) -> tuple[State, Events]:
     if s.phase == BAKE_TAKE:
         return _bake_grab(s, a)
     if s.phase != BID:
-        raise _no("Grab & Go can only interrupt bidding or a Bake Sale.")
+        raise _no(say("grab_go_can_only"))
     if a.seat == s.active:
-        raise _no(f"{name}: you offered the {s.offer}, so you cannot grab it.")
+        raise _no(say("you_offered_so_you", name=name, offer=s.offer))
     if s.tracked and not any(CARDS[c].kind == "grab" for c in s.hands[a.seat]):
-        raise _no(f"{name}: you need a Grab & Go card in your hand to grab.")
-    said = f"{name} plays Grab & Go for the {s.offer}!"
+        raise _no(say("you_need_grab_go", name=name))
+    said = say("plays_grab_go_for", name=name, offer=s.offer)
     if s.tracked:
         s = replace(s, phase=SWAP, winner=a.seat, grab=True, bidding=replace(s.bidding, to_act=None))
         return s, [Said(said)]
-    return _end_turn(s, [Said(f"{said} {s.name(s.active)} and {name}: swap the {s.offer} for the Grab & Go.")])
+    return _end_turn(s, [Said(say("swap_for_grab_go", said=said, name=s.name(s.active), other=name, offer=s.offer))])
 
 
 def reveal(s: State, a: Reveal) -> tuple[State, Events]:
@@ -224,14 +225,14 @@ def reveal(s: State, a: Reveal) -> tuple[State, Events]:
         raise _not_now(s)
     done = {seat for seat, _ in s.shown}
     if a.seat not in s.tied or a.seat in done:
-        raise _no(f"Only {' and '.join(s.name(t) for t in s.tied if t not in done)} show a card now.")
-    _in_hand(s, a.seat, a.card, f"show the card you bid ({s.price} coin{'s' * (s.price != 1)}).")
+        raise _no(say("only_show_card", names=say("sep_and").join(s.name(t) for t in s.tied if t not in done)))
+    _in_hand(s, a.seat, a.card, say("show_bid_card", coins=count(s.price, "coin")))
     if CARDS[a.card].coins != s.price:
-        raise _no(f"That card is not worth {s.price} coin{'s' * (s.price != 1)}: show the card you bid.")
+        raise _no(say("reveal_not_bid_card", coins=count(s.price, "coin")))
     s = replace(s, shown=s.shown + ((a.seat, a.card),))
     if len(s.shown) == len(s.tied):
         s = replace(s, phase=CHOOSE)
-    return s, [ShownFaceUp(f"{s.name(a.seat)} shows {article(CARDS[a.card].name)}.", a.card)]
+    return s, [ShownFaceUp(say("shows_name_article", name=s.name(a.seat), article=article(CARDS[a.card].name)), a.card)]
 
 
 def choose(s: State, a: Choose) -> tuple[State, Events]:
@@ -239,14 +240,13 @@ def choose(s: State, a: Choose) -> tuple[State, Events]:
     if s.phase != CHOOSE:
         raise _not_now(s)
     if a.seat not in s.tied:
-        raise _no(f"{s.name(a.seat)} is not tied for the high bid: choose "
-                  f"{' or '.join(s.name(t) for t in s.tied)}.")
+        raise _no(say("not_tied_for_high", name=s.name(a.seat), names=say("sep_or").join(s.name(t) for t in s.tied)))
     who, winner = s.name(s.active), s.name(a.seat)
     if not s.tracked:
-        return _end_turn(s, [Said(f"{who} takes {winner}'s card: swap your cards secretly.")])
+        return _end_turn(s, [Said(say("takes_card_swap_your", who=who, winner=winner))])
     take = dict(s.shown)[a.seat]
     s = replace(s, phase=SWAP, winner=a.seat, take=take)
-    return s, [Said(f"{who} takes {winner}'s {CARDS[take].name}.")]
+    return s, [Said(say("takes_who_winner_card", who=who, winner=winner, card=CARDS[take].name))]
 
 
 def swap_card(s: State, a: SwapCard) -> tuple[State, Events]:
@@ -257,25 +257,25 @@ def swap_card(s: State, a: SwapCard) -> tuple[State, Events]:
     if a.seat == winner and s.take is None:
         _in_hand(s, a.seat, a.card, waiting(s))
         if s.grab and CARDS[a.card].kind != "grab":
-            raise _no("That card is not a Grab & Go: scan your Grab & Go.")
+            raise _no(say("that_card_not_grab"))
         if not s.grab and CARDS[a.card].coins != s.price:
-            raise _no(f"That card is not worth {s.price} coin{'s' * (s.price != 1)}: scan the card you bid.")
+            raise _no(say("swap_not_bid_card", coins=count(s.price, "coin")))
         s = replace(s, take=a.card)
     elif a.seat == giver and s.give is None:
-        _in_hand(s, a.seat, a.card, f"scan the {s.offer} you offered.")
+        _in_hand(s, a.seat, a.card, say("scan_you_offered", offer=s.offer))
         if CARDS[a.card].label != s.offer:
-            raise _no(f"That card is not the {s.offer} you offered: scan the {s.offer}.")
+            raise _no(say("swap_not_offered", offer=s.offer))
         s = replace(s, give=a.card)
     elif a.seat in (giver, winner):
-        raise _no(f"{s.name(a.seat)}: your card is already scanned. {waiting(s)}")
+        raise _no(say("your_card_already_scanned", name=s.name(a.seat), waiting=waiting(s)))
     else:
-        raise _no(f"Only {s.name(giver)} and {s.name(winner)} swap now. {waiting(s)}")
+        raise _no(say("only_swap", name=s.name(giver), other=s.name(winner), waiting=waiting(s)))
     if s.give is None or s.take is None:
-        return s, [Said(f"{s.name(a.seat)}'s card is scanned.")]
+        return s, [Said(say("card_scanned", name=s.name(a.seat)))]
     hands = _set_hand(s, giver, _without(s.hands[giver], s.give) + (s.take,))
     s = replace(s, hands=hands)
     s = replace(s, hands=_set_hand(s, winner, _without(s.hands[winner], s.take) + (s.give,)))
-    events: Events = [Said(f"{s.name(giver)} and {s.name(winner)} have swapped.")]
+    events: Events = [Said(say("have_swapped", name=s.name(giver), other=s.name(winner)))]
     return _sweet_six(s, [giver, winner], events) or _end_turn(s, events)
 
 
@@ -284,23 +284,23 @@ def swap_card(s: State, a: SwapCard) -> tuple[State, Events]:
 def face_up(s: State, a: FaceUp) -> tuple[State, Events]:
     """A card face up: the offered card nobody bid on ("Drawing"), or a Bake Sale discard."""
     if s.phase == DISCARD and a.seat == s.active:
-        _in_hand(s, a.seat, a.card, f"put the {s.offer} face up.")
+        _in_hand(s, a.seat, a.card, say("put_face_up", offer=s.offer))
         if CARDS[a.card].label != s.offer:
-            raise _no(f"That card is not the {s.offer} you offered.")
+            raise _no(say("discard_not_offered", offer=s.offer))
         s = replace(s, hands=_set_hand(s, a.seat, _without(s.hands[a.seat], a.card)),
                     discards=s.discards + (a.card,), phase=DRAW)
-        return s, [ShownFaceUp(f"{s.name(a.seat)} puts {article(CARDS[a.card].name)} face up.", a.card)]
+        return s, [ShownFaceUp(say("puts_face_up", name=s.name(a.seat), article=article(CARDS[a.card].name)), a.card)]
     if s.phase == BAKE_DISCARD and s.tracked and a.seat == s.bake.holder:
-        _in_hand(s, a.seat, a.card, "put one of your cards face up.")
+        _in_hand(s, a.seat, a.card, say("put_one_your_cards"))
         s = replace(s, hands=_set_hand(s, a.seat, _without(s.hands[a.seat], a.card)),
                     discards=s.discards + (a.card,))
         s = _bake_offered(s, a.seat)
-        events: Events = [ShownFaceUp(f"{s.name(a.seat)} puts {article(CARDS[a.card].name)} face up.",
+        events: Events = [ShownFaceUp(say("puts_face_up", name=s.name(a.seat), article=article(CARDS[a.card].name)),
                                       a.card)]
         return _sweet_six(s, [a.seat], events) or (s, events)
     if s.phase in (DISCARD, BAKE_DISCARD) and s.tracked:
         holder = s.active if s.phase == DISCARD else s.bake.holder
-        raise _no(f"It is {s.name(holder)} who puts a card face up now.")
+        raise _no(say("who_puts_card_face", name=s.name(holder)))
     raise _not_now(s)
 
 
@@ -310,21 +310,21 @@ def draw(s: State, a: Draw) -> tuple[State, Events]:
     if s.phase not in (DRAW, BAKE_DRAW):
         raise _not_now(s)
     if a.seat != s.active:
-        raise _no(f"It is {s.name(s.active)} who draws now.")
+        raise _no(say("who_draws", name=s.name(s.active)))
     if a.card not in s.deck:
-        raise _no(f"That card is not used with {len(s.players)} players: put it back in the box.")
+        raise _no(say("that_card_not_used", players=len(s.players)))
     if s.holder(a.card) is not None:
-        raise _no("That card is in a hand, not the deck: draw from the deck.")
+        raise _no(say("that_card_hand_not"))
     discards = s.discards
     if a.card in discards:
         if s.draw_pile:
-            raise _no("That card is face up on the discard pile: draw from the deck.")
+            raise _no(say("that_card_face_up"))
         discards = ()   # the deck ran out: the discards were shuffled into a new one
     s = replace(s, discards=discards, hands=_set_hand(s, a.seat, s.hands[a.seat] + (a.card,)))
     if s.phase == BAKE_DRAW:
         s = replace(s, phase=BAKE_DISCARD)
-        return s, [Said(f"{s.name(a.seat)} drew a card.")]
-    events: Events = [Said(f"{s.name(a.seat)} drew a card.")]
+        return s, [Said(say("drew_card", name=s.name(a.seat)))]
+    events: Events = [Said(say("drew_card", name=s.name(a.seat)))]
     return _sweet_six(s, [a.seat], events) or _end_turn(s, events)
 
 
@@ -335,12 +335,12 @@ def start_bake_sale(s: State, a: StartBakeSale) -> tuple[State, Events]:
     if s.phase != OFFER:
         raise _not_now(s)
     if a.seat != s.active:
-        raise _no(f"It is {s.name(s.active)}'s turn: a Bake Sale starts on your own turn.")
+        raise _no(say("turn_bake_sale_starts", name=s.name(s.active)))
     if s.bake_used[a.seat]:
-        raise _no(f"{s.name(a.seat)} has had their Bake Sale: one per player per game.")
+        raise _no(say("has_had_their_bake", name=s.name(a.seat)))
     used = s.bake_used[:a.seat] + (True,) + s.bake_used[a.seat + 1:]
     s = replace(s, bake_used=used, bake=Bake(a.seat, a.seat), phase=BAKE_DRAW if s.tracked else BAKE_DISCARD)
-    return s, [Said(f"{s.name(a.seat)} starts a Bake Sale!")]
+    return s, [Said(say("starts_bake_sale", name=s.name(a.seat)))]
 
 
 def _bake_offered(s: State, seat: int) -> State:
@@ -354,11 +354,11 @@ def done(s: State, a: Done) -> tuple[State, Events]:
     if s.phase != BAKE_DISCARD:
         raise _not_now(s)
     if s.tracked:
-        raise _no("Scan the card you put face up.")
+        raise _no(say("scan_card_you_put"))
     if a.seat != s.bake.holder:
-        raise _no(f"It is {s.name(s.bake.holder)} who puts a card face up now.")
+        raise _no(say("who_puts_card_face", name=s.name(s.bake.holder)))
     s = _bake_offered(s, a.seat)
-    return s, [Said(f"{s.name(a.seat)} put a card face up.")]
+    return s, [Said(say("put_card_face_up", name=s.name(a.seat)))]
 
 
 def take(s: State, a: Take) -> tuple[State, Events]:
@@ -366,13 +366,13 @@ def take(s: State, a: Take) -> tuple[State, Events]:
     if s.phase != BAKE_TAKE:
         raise _not_now(s)
     if a.seat != s.bake.decider:
-        raise _no(f"It is {s.name(s.bake.decider)}'s turn to take or pass.")
+        raise _no(say("turn_take_pass", name=s.name(s.bake.decider)))
     if s.tracked:
         top = s.discards[-1]
         s = replace(s, discards=s.discards[:-1], hands=_set_hand(s, a.seat, s.hands[a.seat] + (top,)))
-        said = f"{s.name(a.seat)} takes the {CARDS[top].name}."
+        said = say("takes_name_card", name=s.name(a.seat), card=CARDS[top].name)
     else:
-        said = f"{s.name(a.seat)} takes the card."
+        said = say("takes_card", name=s.name(a.seat))
     s = replace(s, phase=BAKE_DISCARD, bake=replace(s.bake, holder=a.seat, decider=None))
     return s, [Said(said)]
 
@@ -380,11 +380,11 @@ def take(s: State, a: Take) -> tuple[State, Events]:
 def _bake_pass(s: State, a: Pass) -> tuple[State, Events]:
     b = s.bake
     if a.seat != b.decider:
-        raise _no(f"It is {s.name(b.decider)}'s turn to take or pass.")
+        raise _no(say("turn_take_pass", name=s.name(b.decider)))
     passes = b.passes + (a.seat,)
-    said = f"{s.name(a.seat)} passes."
+    said = say("passes_name", name=s.name(a.seat))
     if len(passes) >= len(s.players) - 1:
-        return _end_turn(s, [Said(f"{said} Everyone passed: the Bake Sale is over.")])
+        return _end_turn(s, [Said(say("everyone_passed_bake_sale", said=said))])
     nxt = s.next_seat(a.seat)
     while nxt == b.top_owner or nxt in passes:
         nxt = s.next_seat(nxt)
@@ -395,18 +395,18 @@ def _bake_pass(s: State, a: Pass) -> tuple[State, Events]:
 def _bake_grab(s: State, a: Grab) -> tuple[State, Events]:
     b, name = s.bake, s.name(a.seat)
     if a.seat == b.top_owner:
-        raise _no(f"{name}: you put that card face up yourself.")
+        raise _no(say("you_put_that_card", name=name))
     if a.seat == b.decider:
-        raise _no(f"{name}: it is your turn, so tap Take or Pass.")
+        raise _no(say("your_turn_so_tap", name=name))
     if s.tracked and CARDS[s.discards[-1]].kind == "grab":
-        raise _no("The face-up card is already a Grab & Go.")
+        raise _no(say("face_up_card_already"))
     if s.tracked and not any(CARDS[c].kind == "grab" for c in s.hands[a.seat]):
-        raise _no(f"{name}: you need a Grab & Go card in your hand to grab.")
+        raise _no(say("you_need_grab_go", name=name))
     if s.tracked:
         s = replace(s, phase=BAKE_GRAB, bake=replace(b, grabber=a.seat))
-        return s, [Said(f"{name} plays Grab & Go!")]
+        return s, [Said(say("plays_grab_go", name=name))]
     s = replace(s, bake=replace(b, top_owner=a.seat, passes=()))
-    return s, [Said(f"{name} swaps Grab & Go for the face-up card.")]
+    return s, [Said(say("bake_grab", name=name))]
 
 
 def grab_card(s: State, a: GrabCard) -> tuple[State, Events]:
@@ -415,15 +415,15 @@ def grab_card(s: State, a: GrabCard) -> tuple[State, Events]:
         raise _not_now(s)
     b = s.bake
     if a.seat != b.grabber:
-        raise _no(f"It is {s.name(b.grabber)} who puts a Grab & Go face up now.")
-    _in_hand(s, a.seat, a.card, "scan your Grab & Go.")
+        raise _no(say("who_puts_grab_go", name=s.name(b.grabber)))
+    _in_hand(s, a.seat, a.card, say("scan_your_grab_go"))
     if CARDS[a.card].kind != "grab":
-        raise _no("That card is not a Grab & Go: scan your Grab & Go.")
+        raise _no(say("that_card_not_grab"))
     top = s.discards[-1]
     s = replace(s, discards=s.discards[:-1] + (a.card,),
                 hands=_set_hand(s, a.seat, _without(s.hands[a.seat], a.card) + (top,)),
                 phase=BAKE_TAKE, bake=replace(b, top_owner=a.seat, passes=(), grabber=None))
-    events: Events = [ShownFaceUp(f"{s.name(a.seat)} swaps a Grab & Go for the {CARDS[top].name}.",
+    events: Events = [ShownFaceUp(say("auction_grab", name=s.name(a.seat), card=CARDS[top].name),
                                   a.card)]
     return _sweet_six(s, [a.seat], events) or (s, events)
 
@@ -433,14 +433,14 @@ def grab_card(s: State, a: GrabCard) -> tuple[State, Events]:
 def ask_close(s: State, a: AskClose) -> tuple[State, Events]:
     """Ask to Close Early, at the start of your turn ("Closing Early")."""
     if s.phase != OFFER:
-        raise _no("You can only ask to close early at the start of your turn.")
+        raise _no(say("you_can_only_ask"))
     if a.seat != s.active:
-        raise _no(f"It is {s.name(s.active)}'s turn: ask to close early at the start of yours.")
+        raise _no(say("turn_ask_close_early", name=s.name(s.active)))
     if s.close_refused:
-        raise _no("The table said no this turn: take your turn.")
+        raise _no(say("table_said_no_this"))
     n = len(s.players)
     s = replace(s, phase=VOTE, voters=tuple((a.seat + i) % n for i in range(1, n)))
-    return s, [Said(f"{s.name(a.seat)} asks to close early.")]
+    return s, [Said(say("asks_close_early", name=s.name(a.seat)))]
 
 
 def vote(s: State, a: Vote) -> tuple[State, Events]:
@@ -448,24 +448,24 @@ def vote(s: State, a: Vote) -> tuple[State, Events]:
     if s.phase != VOTE:
         raise _not_now(s)
     if a.seat != s.voters[0]:
-        raise _no(f"It is {s.name(s.voters[0])}'s vote.")
+        raise _no(say("vote_name", name=s.name(s.voters[0])))
     name = s.name(a.seat)
     if not a.yes:
         s = replace(s, phase=OFFER, voters=(), close_refused=True)
-        return s, [Said(f"{name} says no, so the game goes on.")]
+        return s, [Said(say("says_no_so_game", name=name))]
     s = replace(s, voters=s.voters[1:])
     if s.voters:
-        return s, [Said(f"{name} says yes.")]
-    return _end_game(s, [Said(f"{name} says yes. Everyone agreed: the game closes early!")], CLOSED_EARLY)
+        return s, [Said(say("says_yes", name=name))]
+    return _end_game(s, [Said(say("says_yes_everyone_agreed", name=name))], CLOSED_EARLY)
 
 
 def shout_sweet_six(s: State, a: ShoutSweetSix) -> tuple[State, Events]:
     """Open hands: a player shouts "Sweet Six!" and the game ends at once."""
     if s.tracked:
-        raise _no("With tracked hands the companion spots Sweet Six by itself.")
+        raise _no(say("with_tracked_hands_companion"))
     if s.phase == SCORE:
         raise _not_now(s)
-    return _end_game(s, [Said(f"Sweet Six! {s.name(a.seat)} has 6 of a kind. The game ends now.")],
+    return _end_game(s, [Said(say("sweet_six_tracked", name=s.name(a.seat)))],
                      SWEET_SIX_END, (a.seat, None))
 
 
