@@ -278,3 +278,29 @@ def test_every_template_formats_and_every_key_is_used(game):
         assert catalogue.say(key, **{f: "x" for f in names}) is not None
     unused = [key for key in catalogue.TEXT if f'"{key}"' not in source]
     assert not unused
+
+
+def test_every_catalogue_template_is_marked_for_gettext():
+    """xgettext --keyword=_ (or pybabel extract) must find every template: each value of
+    every catalogue is written ``_("...")`` in the source, a literal string (no f-string,
+    no variable), so the English text is the message id."""
+    import ast
+    from pathlib import Path
+
+    import companion
+
+    root = Path(companion.__file__).parent
+    catalogues = {root / "ui" / "messages.py": "CATALOGUE"}
+    catalogues.update({p: "TEXT" for p in (root / "games").glob("*/messages.py")})
+    assert len(catalogues) == 5  # the shared screen and the four games
+    for path, name in catalogues.items():
+        tree = ast.parse(path.read_text())
+        found = [node.value for node in tree.body if isinstance(node, (ast.Assign, ast.AnnAssign))
+                 and name in [t.id for t in (node.targets if isinstance(node, ast.Assign) else [node.target])
+                              if isinstance(t, ast.Name)]]
+        assert len(found) == 1 and isinstance(found[0], ast.Dict), path
+        unmarked = [key.value for key, value in zip(found[0].keys, found[0].values)
+                    if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "_"
+                            and len(value.args) == 1 and isinstance(value.args[0], ast.Constant)
+                            and isinstance(value.args[0].value, str))]
+        assert unmarked == [], f"{path.relative_to(root)}: not written _(\"...\"): {unmarked[:5]}"

@@ -17,9 +17,7 @@ True
 from __future__ import annotations
 
 
-def _(text: str) -> str:
-    """The text in the table's language (English: the text itself)."""
-    return text
+from companion.core.i18n import _  # noqa: E402  (the one gettext marker, for every catalogue)
 
 
 #: Every string of the shared UI, by a short key (tests check each fits where it is drawn).
