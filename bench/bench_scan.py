@@ -5,8 +5,11 @@
 The whole recorded Sugarrr! family game (``tests/data/sugarrr-family.trace``: about 156
 scans and 63 touches) is played into a table built as ``companion run --log-format json``
 builds it (:class:`benchlib.Table`): scan bytes go into a pseudo-terminal read by the real
-``SerialScanner``; touches are posted as pygame MOUSEBUTTONDOWN/UP and FINGERDOWN/UP
-events in turn, on the button the screen drew for that command (``swap N`` opens the swap menu first); the real
+``SerialScanner``; touches come from an emulated touchscreen
+(``companion/devices/emulated/touch.py``) as MOUSEBUTTONDOWN/UP and FINGERDOWN/UP events
+in turn, on the button the screen drew for that command (``swap N`` opens the swap menu
+first): posted into SDL's queue, with a write to the device pipe the Runner's
+``InputWatch`` reads to wake the loop, as the Pi's touchscreen does; the real
 ``Runner`` loop with an ``App`` (SDL dummy driver, 800x480) handles them and redraws; the
 real ``json_logger`` writes into a pipe and another process reads each verdict line back
 and stamps it (so reading never competes with the loop for the GIL). Time
