@@ -72,8 +72,9 @@ def _title(surface: pygame.Surface, words: str, problem: str = "") -> None:
 
 
 def option_label(option: Option) -> str:
-    """``Goal: the Goal Card the game is played to``."""
-    return f"{option.name.replace('_', ' ').capitalize()}: {option.help}"
+    """The option's line on the start screen: its help, which names it in the players'
+    words (``Solo: one player, ...``), from the game's catalogue."""
+    return option.help[:1].upper() + option.help[1:]
 
 
 def choice_label(value: str | None, option: Option | None = None) -> str:

@@ -3,6 +3,8 @@
 
 from companion.core.game import Game, Option
 
+from .messages import say
+
 #: The Goal Cards (cards.toml ``[[goal]]``), named here so the CLI can offer them
 #: without importing the rules.
 GOAL_NAMES = ("two-threes", "two-twos-and-a-three", "five-different", "four-and-two", "four-twos", "nine-any")
@@ -15,9 +17,9 @@ GAME = Game(
     max_players=4,
     package=__name__,
     options=(
-        Option("goal", "choice", "the Goal Card the game is played to", None, GOAL_NAMES, blank="random"),
-        Option("solo", "bool", "solo mode: one player, no Goal Card, orange removed", False),
-        Option("quick", "bool", "no board twin: enter each Blast's kind instead", False),
+        Option("goal", "choice", say("option_goal"), None, GOAL_NAMES, blank="random"),
+        Option("solo", "bool", say("option_solo"), False),
+        Option("quick", "bool", say("option_quick"), False),
     ),
     has_cards=False,
     demo="sugar-blast-family.trace",

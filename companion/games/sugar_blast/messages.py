@@ -68,6 +68,10 @@ def candies(counts: dict[str, int] | tuple[int, ...]) -> str:
 #: already in words (``spaces``, ``n_candies`` ...: from :func:`count`); ``blast`` a
 #: name from :func:`blast_name`; ``allowed`` from :func:`numbers`.
 TEXT: dict[str, str] = {
+    # set-up options: the start screen and `companion run --help` (__init__.py)
+    "option_goal": _("Goal Card: the one the game is played to (Random: one is drawn at Start)"),
+    "option_solo": _("Solo: one player, no Goal Card, the orange candies left out"),
+    "option_quick": _("Quick: the screen keeps no copy of the board; say each Blast's kind instead"),
     # typing a board (``/board``, ``companion hint``)
     "board_empty": _("The board is empty: type one row per line, one letter per cell."),
     "board_bad_letter": _("{cell}: {letter!r} is not a candy. Use {letters} or {empty} for empty."),

@@ -44,10 +44,10 @@ def listing(items: list, last: str = "and") -> str:
 #: counts already in words (``cards``, ``coins``: from :func:`count`).
 TEXT: dict[str, str] = {
     # choosing the game (the start screen) (__init__.py)
-    "option_mode": _("tracked: every hand is scanned at the start and every swap after, so hands stay "
-                   "secret and are checked; open: hands are scanned only at the end"),
-    "option_hybrid": _("a hybrid card counts as both its desserts (and, the rulebook's example) or as one of "
-                     "them (or); default from cards.toml"),
+    "option_mode": _("Hands: tracked (scanned at the start and after every swap: secret and checked) or "
+                   "open (scanned only at the end)"),
+    "option_hybrid": _("Hybrid cards count as both their desserts (and, as in the rulebook's example) or as "
+                     "one of them (or); Usual is and"),
     # cards.toml problems (set-up errors) (cards.py)
     "setup_players": _("Sweet Deals is for 2 to 8 players, not {players}."),
     "cards_toml_gives_two": _("cards.toml gives two cards the same code"),
