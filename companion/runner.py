@@ -364,22 +364,37 @@ class Runner:
                 "warning": left is not None and left <= t.warn and not s.over}
 
     def check_turn_limit(self) -> None:
-        """At zero with ``at_zero="pass"``: pass the turn once, if the rules allow a pass
-        now (otherwise the clock only shows orange)."""
+        """At zero, once a turn: say so (headless text); with ``at_zero="pass"``, pass the
+        turn if the rules allow a pass now, never while an auction waits on a bid (a bid
+        is the bidder's; it has its own countdown); otherwise the clock only shows orange."""
         s, t = self.session, self.timers
-        if t.limit is None or t.at_zero != "pass" or s.over or s.paused or self._passed == s.turn_started:
+        if t.limit is None or s.over or s.paused or self._passed == s.turn_started:
             return
         if not t.expired(timers.turn_seconds(s.turn_started, self.clock.now(), s.pauses)):
             return
         self._passed = s.turn_started
-        from .table import decide
-
+        who = s.state.players[s.state.active] if getattr(s.state, "players", None) else "this player"
+        bidding = getattr(getattr(s.view, "bidding", None), "to_act", None) is not None
         item = Touch("pass", self.clock.now())
-        try:
-            decide(s.desc, s.state, s.entry, item)
-        except Exception:  # the rules allow no pass now: warn only
-            return
-        self.inputs.put(item)
+        if t.at_zero == "pass" and not bidding:  # a bid is the bidder's: the turn clock never passes it
+            from .table import decide
+
+            try:
+                decide(s.desc, s.state, s.entry, item)
+            except Exception:  # the rules allow no pass now: warn only
+                item = None
+        else:
+            item = None
+        self._say(f"Time is up for {who}: passing the turn." if item is not None
+                  else f"Time is up for {who}'s turn (the clock only warns).")
+        if item is not None:
+            self.inputs.put(item)
+
+    def _say(self, line: str) -> None:
+        """A line for the table that is not a verdict (headless text mode only)."""
+        if self.text_out is not None:
+            self.text_out.write(line + "\n")
+            self.text_out.flush()
 
     def draw(self, surface) -> list:
         """Draw the current screen of the session's game onto ``surface``."""

@@ -357,12 +357,18 @@ class Session:
         return bool(self.pauses) and self.pauses[-1][1] is None
 
     def _pause(self, item: Input, store: bool = False) -> Verdict:
-        """Pause (or Resume: the same input toggles). Stored like any input, so the
+        """Pause or Resume. The GPIO pause button toggles; a Pause touch while paused,
+        or a Resume touch while playing, is refused (live; a stored one, from before this
+        rule, still toggles when the game is rebuilt). Stored like any input, so the
         clocks, which leave pauses out, are the same after a restart."""
         if self.over:
             return Verdict("rejected", "The game is over: there is nothing to pause.")
         resume = self.paused
         seq = None
+        if store and isinstance(item, Touch) and item.command.split()[:1] == ["resume"] and not resume:
+            return Verdict("rejected", f"The game is not paused. {self.prompt()}")
+        if store and isinstance(item, Touch) and item.command.split()[:1] == ["pause"] and resume:
+            return Verdict("rejected", "The game is already paused: tap Resume, or play on.")
         if store:
             try:
                 seq = self.store.append(self.game_id, item)

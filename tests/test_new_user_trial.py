@@ -216,3 +216,36 @@ def test_headless_prompts_name_the_typed_command_of_each_button():
     assert "tap Can't stash (/cant)." in out.getvalue()
     assert annotate("tap Heist or Steal on a vault", game_commands(GAMES["sugar-heist"])) == \
         "tap Heist (/heist P V) or Steal (/steal P V) on a vault"
+
+
+def test_options_given_when_a_game_is_resumed_are_said_to_be_unused(tmp_path):
+    """The second trial: --goal and --quick on a resumed game were dropped without a word."""
+    store = str(tmp_path / "t.db")
+    first = companion("run", "--game", "sugar-blast", "--goal", "nine-any", "--names", "Ana,Ben", "--headless",
+                      "--simulate", "--store", store)
+    assert first.returncode == 0, first.stderr
+    again = companion("run", "--game", "sugar-blast", "--goal", "five-different", "--quick", "--names", "Ana,Ben",
+                      "--headless", "--simulate", "--store", store)
+    assert again.returncode == 0, again.stderr
+    assert "carrying on the unfinished Sugar Blast game with the options it began with (--goal nine-any" in again.stderr
+    assert "--goal --quick not used: add --new-game" in again.stderr
+    same = companion("run", "--game", "sugar-blast", "--goal", "nine-any", "--names", "Ana,Ben", "--headless",
+                     "--simulate", "--store", store)
+    assert "not used" not in same.stderr  # the same options: nothing to say
+
+
+def test_a_record_that_cannot_be_written_is_refused_before_any_game_is_stored(tmp_path):
+    store = tmp_path / "t.db"
+    empty = headless(store, "--game", "sugarrr", "--names", "A,B", "--record", "")
+    assert empty.returncode == 2 and "--record needs a file name" in empty.stderr
+    cannot = headless(store, "--game", "sugarrr", "--names", "A,B", "--record", "/proc/companion-x.trace")
+    assert cannot.returncode == 2 and "cannot write the record" in cannot.stderr
+    assert "Traceback" not in cannot.stderr
+    if store.exists():  # the store may be made, but no game is in it
+        from companion.core.store import EventStore
+
+        with_games = EventStore(store)
+        try:
+            assert with_games.games() == []
+        finally:
+            with_games.close()

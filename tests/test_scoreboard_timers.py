@@ -91,3 +91,29 @@ def test_the_bidding_countdown_is_drawn_big_where_the_turn_clock_is(app, tmp_pat
     info = TableInfo(bid_left=7.2)
     texts = drawn_texts(app, lambda s: chrome.turn_clock(s, pygame.Rect(576, 350, 216, 44), info) or [])
     assert texts == ["8 s to bid"]
+
+
+def test_a_turn_limit_running_out_during_an_auction_never_passes_a_bidder(tmp_path):
+    """The trial: A's turn clock ran out while C was to bid, and "pass" was sent, so C
+    passed without a word from C. A bid is the bidder's: the turn clock only says so."""
+    import io
+
+    clock = FakeClock(100.0)
+    session = Session.start("sweet-deals", ["A", "B", "C", "D"], EventStore(tmp_path / "t.db"), clock,
+                            options={"mode": "open", "hybrid": None})
+    said = io.StringIO()
+    runner = Runner(session, clock, timers=Timers(limit=3, at_zero="pass"), text_out=said)
+    clock.set(101.0)
+    runner.touch("offer donut")
+    runner.step()
+    runner.touch("bid 1")
+    runner.step()
+    waiting = session.view.bidding.to_act
+    clock.set(110.0)  # well past the 3 s turn limit
+    runner.step()
+    runner.step()
+    assert session.view.bidding.to_act == waiting and session.state.phase == "bid"  # nobody was passed
+    assert "Time is up for A's turn (the clock only warns)." in said.getvalue()
+    clock.set(120.0)
+    runner.step()
+    assert said.getvalue().count("Time is up") == 1  # once a turn

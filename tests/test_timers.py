@@ -74,6 +74,26 @@ def test_a_play_ends_a_pause(tmp_path):
     assert not session.paused and session.pauses == [(T0 + 10, T0 + 30)]
 
 
+def test_resume_while_playing_and_pause_while_paused_are_refused_and_change_nothing(tmp_path):
+    """The trial: /resume as the first line paused the game, and a second /pause resumed
+    it. Each touch says what it does; the GPIO pause button still toggles."""
+    from companion.core.events import ButtonPressed
+
+    db = tmp_path / "t.db"
+    clock = FakeClock(T0)
+    session = Session.start("sugarrr", ["Ana", "Ben"], EventStore(db), clock)
+    verdict = session.handle(Touch("resume", T0 + 1))
+    assert verdict.verdict == "rejected" and "not paused" in verdict.reason and not session.paused
+    assert session.handle(Touch("pause", T0 + 2)).verdict == "accepted" and session.paused
+    verdict = session.handle(Touch("pause", T0 + 3))
+    assert verdict.verdict == "rejected" and "already paused" in verdict.reason and session.paused
+    assert session.handle(ButtonPressed("pause", T0 + 4)).verdict == "accepted" and not session.paused
+    assert session.pauses == [(T0 + 2, T0 + 4)]
+    session.store.close()
+    again = Session.start("sugarrr", [], EventStore(db), clock)  # the refused touches were not stored
+    assert again.pauses == [(T0 + 2, T0 + 4)]
+
+
 def test_clocks_survive_a_restart(tmp_path):
     db = tmp_path / "t.db"
     clock = FakeClock(T0)

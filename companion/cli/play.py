@@ -54,6 +54,21 @@ def _timer_problem(args) -> str | None:
     return None
 
 
+def _unused_options(args, desc, stored: dict) -> None:
+    """Resuming a game: say which set-up options given now differ from the game's own
+    (they are not used: a game keeps the options it began with)."""
+    given = {o.name: getattr(args, o.name, None) for o in desc.options}
+    differ = [o for o in desc.options if given[o.name] not in (None, False) and given[o.name] != stored.get(o.name)]
+    if differ:
+        shown = ", ".join(f"{o.cli_flag()} {stored.get(o.name)}" if o.kind != "bool" else
+                          f"{o.cli_flag()} {'on' if stored.get(o.name) else 'off'}" for o in desc.options
+                          if stored.get(o.name) is not None)
+        flags = " ".join(o.cli_flag() for o in differ)
+        print(f"companion: carrying on the unfinished {desc.name} game with the options it began with"
+              f"{' (' + shown + ')' if shown else ''}; {flags} not used: add --new-game to start a new game "
+              "with them", file=sys.stderr, flush=True)
+
+
 def _options(args) -> dict | str:
     """The chosen game's set-up options from the command line, or an error message."""
     desc = game(args.game)
@@ -121,6 +136,8 @@ def cmd_run(args) -> int:
     game_given = game_given or args.game != game_choices()[0]
     if args.record and (Path(args.record).is_dir() or not Path(args.record).parent.is_dir()):
         return fail(f"--record {args.record}: not a file in a folder that exists")
+    if args.record is not None and not str(args.record).strip():
+        return fail("--record needs a file name for the trace")
     if args.record:
         problem = _record_problem(Path(args.record), Path(args.store))
         if problem:
@@ -131,6 +148,12 @@ def cmd_run(args) -> int:
     options = _options(args)
     if isinstance(options, str):
         return fail(options)
+    if args.record:
+        try:  # can it be written at all? Found out now, before a game is stored
+            with open(args.record, "a"):
+                pass
+        except OSError as err:
+            return fail(f"cannot write the record {args.record}: {err.strerror or err}")
     if not (args.tap_off >= 0 and args.tap_off < 60):
         return fail("--tap-off is in seconds, from 0 to 60")
     desc = game(args.game)
@@ -226,8 +249,11 @@ def cmd_run(args) -> int:
                 if other is None or game_given:
                     return fail(_who_is_playing(desc, other, args.store))
                 args.game, desc = other.game, game(other.game)  # carry on the store's unfinished game
+            waiting = store.unfinished(args.game)
             session = Session.start(args.game, names, store, clock, tap_off=args.tap_off, new_game=args.new_game,
                                     options=options)
+            if waiting is not None and session.game_id == waiting.id:
+                _unused_options(args, desc, waiting.config or {})
         except StoreError as err:
             return fail(str(err), DEVICE)
         except ValueError as err:
@@ -332,6 +358,9 @@ def cmd_run(args) -> int:
             runner.loop()
         except KeyboardInterrupt:
             pass
+        if args.log_format == "text" and not runner.session.over:
+            print(f"Stopped. {runner.session.desc.name} is saved: start the companion again with the same "
+                  f"--store to carry on.", flush=True)
     if args.log_format == "json":
         print(json.dumps({"event": "stop", "game_id": session.game_id}), flush=True)
     return 0
