@@ -249,3 +249,13 @@ def test_a_record_that_cannot_be_written_is_refused_before_any_game_is_stored(tm
             assert with_games.games() == []
         finally:
             with_games.close()
+
+
+def test_sugar_heist_join_and_from_out_of_their_moment_are_refused(tmp_path):
+    """The second trial: /join 2 with no Crib Fight on said "B joins" and the next scan
+    became a stash; /from 2 outside the swap said "Next card from B's hand"."""
+    out = headless(tmp_path / "t.db", "--game", "sugar-heist", "--names", "A,B", stdin="/join 2\n/from 2\n")
+    assert out.returncode == 0, out.stderr
+    assert "REJECTED join 2: There is no Crib Fight to join now." in out.stdout
+    assert "REJECTED from 2: Cards are given from a hand only in the swap (Phase 2)." in out.stdout
+    assert "joins: scan the candy" not in out.stdout and "Next card from" not in out.stdout

@@ -359,8 +359,8 @@ def cmd_run(args) -> int:
         except KeyboardInterrupt:
             pass
         if args.log_format == "text" and not runner.session.over:
-            print(f"Stopped. {runner.session.desc.name} is saved: start the companion again with the same "
-                  f"--store to carry on.", flush=True)
+            print(f"companion: stopped; the {runner.session.desc.name} game is saved: start the companion again "
+                  "with the same --store to carry on", file=sys.stderr, flush=True)
     if args.log_format == "json":
         print(json.dumps({"event": "stop", "game_id": session.game_id}), flush=True)
     return 0

@@ -306,6 +306,8 @@ def _touch(state: State, entry: Entry, command: str):
     if verb in ("cant", "can't", "draw"):
         return Entry(), CantStash(), ""
     if verb == "from":
+        if step != SWAP:
+            raise _no(say("no_swap_now", prompt=prompt(state, entry)))
         (p,) = _numbers(args, command, 1)
         _seat_exists(state, p)
         return replace(entry, giver=p), None, say("next_card_from_hand", who=_who(state, p))
@@ -346,6 +348,8 @@ def _touch(state: State, entry: Entry, command: str):
     if verb == "hand":
         return entry, Place(None), ""
     if verb == "join":
+        if step != "join":
+            raise _no(say("no_crib_fight_now", prompt=prompt(state, entry)))
         (p,) = _numbers(args, command, 1)
         _seat_exists(state, p)
         return replace(entry, seat=p), None, say("joins_scan_candy_they", who=_who(state, p))

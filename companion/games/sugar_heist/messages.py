@@ -351,6 +351,8 @@ TEXT: dict[str, str] = {
     "vault_scan_pair_for": _("Vault {v}: now scan the pair for it."),
     "pure_sugars_will_be": _("The Pure Sugars will be {flavour}."),
     "next_card_from_hand": _("Next card from {who}'s hand."),
+    "no_swap_now": _("Cards are given from a hand only in the swap (Phase 2). {prompt}"),
+    "no_crib_fight_now": _("There is no Crib Fight to join now. {prompt}"),
     "scan_more_cards_tap": _("{card} to {who}. Scan more cards, or tap Deal."),
     "joins_scan_candy_they": _("{who} joins: scan the candy they discard to enter."),
     "tap_vault_for_pair": _("{who}: tap the vault for the pair of {card}."),
