@@ -201,14 +201,22 @@ class Runner:
 
     def typed(self, line: str, reader: str = "keyboard", now: bool = False) -> None:
         """A line typed under ``--simulate``: ``/command`` is a touch, anything else a scan.
-        A blank line is no input (nothing was scanned or tapped), so it gets no verdict."""
+        A blank line is no input (nothing was scanned or tapped), so it gets no verdict; a
+        command's word typed without its slash (``undo``), headless, is refused with the
+        fix instead of being read as a garbled card (no card code is a command word)."""
         line = line.strip()
         if not line:
             return
         if line.startswith("/"):
             self.touch(line[1:], now)
-        else:
-            self.scan_text(line, reader, now)
+            return
+        if self.text_out is not None:
+            from .core.commands import is_known
+
+            if is_known(self.session.desc, line):  # "undo" typed as if it were a card
+                self._say(f"REJECTED {line}: that is a command, not a card code: type /{line.lower()}")
+                return
+        self.scan_text(line, reader, now)
 
     def scan_text(self, text: str, reader: str = "keyboard", now: bool = False) -> None:
         """A code typed (or sent by a keyboard-mode scanner) into the window or stdin."""

@@ -259,3 +259,9 @@ def test_sugar_heist_join_and_from_out_of_their_moment_are_refused(tmp_path):
     assert "REJECTED join 2: There is no Crib Fight to join now." in out.stdout
     assert "REJECTED from 2: Cards are given from a hand only in the swap (Phase 2)." in out.stdout
     assert "joins: scan the candy" not in out.stdout and "Next card from" not in out.stdout
+
+
+def test_a_command_typed_without_its_slash_says_so_instead_of_garbled(tmp_path):
+    out = headless(tmp_path / "t.db", "--game", "sugarrr", "--names", "A,B", stdin="undo\nSRS215\n")
+    assert "REJECTED undo: that is a command, not a card code: type /undo" in out.stdout
+    assert "garbled" not in out.stdout and "Strawberry 2 starts column 1." in out.stdout
