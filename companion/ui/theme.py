@@ -15,6 +15,7 @@ on a Pi without a desktop and in headless tests.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from collections import OrderedDict
 from functools import lru_cache
 
 import pygame
@@ -120,6 +121,10 @@ def _bundled() -> str:
     return os.path.join(os.path.dirname(pygame.__file__), pygame.font.get_default_font())
 
 
+#: Rendered texts each :class:`TextFont` keeps (a few frames' worth of words).
+RENDERED = 256
+
+
 class TextFont:
     """pygame.font.Font's drawing API (``render``, ``size``, ``get_height``,
     ``get_linesize``, ``get_ascent``, ``bold``, ``point_size``) over pygame.freetype, with
@@ -142,6 +147,14 @@ class TextFont:
         self._face.antialiased = True
         self._face.strong = bold
         self.point_size = size
+        self._measure()
+        self._drawn: "OrderedDict[tuple, pygame.Surface]" = OrderedDict()  # the last RENDERED texts
+
+    def _measure(self) -> None:
+        """The font's line metrics, worked out once (FreeType asks are not free)."""
+        face = self._face
+        self._ascent, self._descent = face.get_sized_ascender(), face.get_sized_descender()
+        self._linesize = face.get_sized_height()
 
     @property
     def bold(self) -> bool:
@@ -150,12 +163,27 @@ class TextFont:
     @bold.setter
     def bold(self, on: bool) -> None:
         self._face.strong = bool(on)
+        self._measure()
+        self._drawn.clear()
 
     def render(self, text: str, antialias: bool, color, bgcolor=None) -> pygame.Surface:
-        """``text`` as a surface as tall as the font's lines (an empty line: 1 px wide)."""
+        """``text`` as a surface as tall as the font's lines (an empty line: 1 px wide).
+        The last :data:`RENDERED` texts are kept: a frame redraws mostly the same words,
+        and callers only blit the surface (never draw on it)."""
+        key = (text, tuple(color), None if bgcolor is None else tuple(bgcolor))
+        image = self._drawn.get(key)
+        if image is not None:
+            self._drawn.move_to_end(key)
+            return image
         if not text:
-            return pygame.Surface((1, self.get_height()), pygame.SRCALPHA)
-        image, _ = self._face.render(text, fgcolor=color, bgcolor=bgcolor)
+            image = pygame.Surface((1, self.get_height()), pygame.SRCALPHA)
+        else:
+            image, _ = self._face.render(text, fgcolor=color, bgcolor=bgcolor)
+            if pygame.display.get_surface() is not None:
+                image = image.convert_alpha()  # the screen's pixel format: blits several times faster
+        self._drawn[key] = image
+        if len(self._drawn) > RENDERED:
+            self._drawn.popitem(last=False)
         return image
 
     def size(self, text: str) -> tuple[int, int]:
@@ -165,16 +193,16 @@ class TextFont:
         return self._face.get_rect(text).size
 
     def get_height(self) -> int:
-        return self._face.get_sized_ascender() - self._face.get_sized_descender()
+        return self._ascent - self._descent
 
     def get_linesize(self) -> int:
-        return self._face.get_sized_height()
+        return self._linesize
 
     def get_ascent(self) -> int:
-        return self._face.get_sized_ascender()
+        return self._ascent
 
     def get_descent(self) -> int:
-        return self._face.get_sized_descender()
+        return self._descent
 
 
 @lru_cache(maxsize=96)

@@ -6,7 +6,7 @@ feeding the :class:`~companion.devices.tilt.TiltDetector`. Its ``TrayTilted`` an
 ``TrayLevel`` events go on the session queue.
 
 With ``fifo=True`` (``companion run``) the chip's FIFO collects the samples at the output
-data rate and the thread wakes only every ``BATCH_S[0]`` (0.1 s) while the tray is still,
+data rate and the thread wakes only every ``BATCH_S[0]`` (0.15 s) while the tray is still,
 every ``BATCH_S[1]`` (0.05 s) while it moves or a tilt is in its dwell, reading the whole
 batch and feeding each sample with the time it was taken (the newest is "now", the others
 one output period apart). At most 20 wake-ups a second instead of 100, and a tilt is
@@ -39,7 +39,7 @@ log = logging.getLogger(__name__)
 
 OFFLINE = "tray sensor offline: check its cable"
 BACKOFF_S = (0.5, 1.0, 2.0, 5.0)  # seconds between reopen attempts, then every 5 s
-BATCH_S = (0.1, 0.05)  # seconds between FIFO reads: tray still, tray moving
+BATCH_S = (0.15, 0.05)  # seconds between FIFO reads: tray still, tray moving
 MOVING_DEG = 3.0  # a level tray this far off level counts as moving (reads every 0.05 s)
 
 
