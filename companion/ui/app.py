@@ -109,7 +109,7 @@ class App:
             raise ValueError(f"rotation is one of {', '.join(map(str, ROTATIONS))} degrees, not {rotation}")
         pygame.display.init()
         pygame.font.init()
-        theme.font.cache_clear()  # fonts from an earlier App died with its pygame.font
+        theme.clear_fonts()  # fonts from an earlier App died with its pygame.font
         self.window_size = tuple(size)
         self.rotation = rotation
         # The panel as the players see it (turned by ``rotation``), and the layout every
@@ -304,7 +304,7 @@ class App:
 
     def close(self) -> None:
         """Close the window and release pygame."""
-        theme.font.cache_clear()
+        theme.clear_fonts()
         fonts.clear()
         pygame.key.stop_text_input()
         pygame.font.quit()

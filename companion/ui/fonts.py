@@ -51,8 +51,9 @@ def fallback_paths() -> tuple[str, ...]:
 def _glyphs(path: str | None):
     import pygame.freetype
 
-    if not pygame.freetype.get_init():
-        pygame.freetype.init()
+    from .theme import freetype_ready
+
+    freetype_ready()
     return pygame.freetype.Font(path, 24)
 
 

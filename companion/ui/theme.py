@@ -121,8 +121,56 @@ def _bundled() -> str:
     return os.path.join(os.path.dirname(pygame.__file__), pygame.font.get_default_font())
 
 
-#: Rendered texts each :class:`TextFont` keeps (a few frames' worth of words).
-RENDERED = 256
+#: Glyphs pygame.freetype keeps rasterised per font (its default, 64, is fewer than the
+#: letters, digits and signs one screen uses, so every measure re-rasterised glyphs).
+GLYPH_CACHE = 1024
+
+
+def freetype_ready() -> None:
+    """Start pygame.freetype (once) with a glyph cache that holds a screen's characters."""
+    import pygame.freetype
+
+    if not pygame.freetype.get_init():
+        pygame.freetype.init(cache_size=GLYPH_CACHE)
+
+
+@lru_cache(maxsize=8)
+def _face(path: str):
+    """The FreeType face of the font file ``path``, loaded once: every size and weight is
+    drawn from it (padded lines, kerning off, anti-aliased)."""
+    import pygame.freetype
+
+    freetype_ready()
+    face = pygame.freetype.Font(path, 0)
+    face.pad = True
+    face.kerning = False
+    face.antialiased = True
+    return face
+
+
+#: Bytes of rendered text every :class:`TextFont` together keeps (about two frames'
+#: worth of words at 800x480; the least recently drawn go first).
+RENDERED_BYTES = 4 << 20
+_drawn: "OrderedDict[tuple, pygame.Surface]" = OrderedDict()
+_drawn_bytes = 0
+
+
+def clear_fonts() -> None:
+    """Forget every font and rendered text (after ``pygame.font.quit()``, a new window)."""
+    global _drawn_bytes
+    font.cache_clear()
+    _face.cache_clear()
+    _drawn.clear()
+    _drawn_bytes = 0
+
+
+def _keep(key: tuple, image: pygame.Surface) -> None:
+    global _drawn_bytes
+    _drawn[key] = image
+    _drawn_bytes += image.get_width() * image.get_height() * 4
+    while _drawn_bytes > RENDERED_BYTES and len(_drawn) > 1:
+        _, old = _drawn.popitem(last=False)
+        _drawn_bytes -= old.get_width() * old.get_height() * 4
 
 
 class TextFont:
@@ -137,60 +185,54 @@ class TextFont:
     height, as pygame.font does, so text sits on one baseline whatever its letters."""
 
     def __init__(self, path: str, size: int, bold: bool = False):
-        import pygame.freetype
-
-        if not pygame.freetype.get_init():
-            pygame.freetype.init()
-        self._face = pygame.freetype.Font(path, size)
-        self._face.pad = True
-        self._face.kerning = False
-        self._face.antialiased = True
-        self._face.strong = bold
+        self._face = _face(path)  # one FreeType face per file, shared by every size
+        self._bold = bool(bold)
         self.point_size = size
         self._measure()
-        self._drawn: "OrderedDict[tuple, pygame.Surface]" = OrderedDict()  # the last RENDERED texts
+
+    def _style(self) -> int:
+        import pygame.freetype
+
+        return pygame.freetype.STYLE_STRONG if self._bold else pygame.freetype.STYLE_NORMAL
 
     def _measure(self) -> None:
         """The font's line metrics, worked out once (FreeType asks are not free)."""
-        face = self._face
-        self._ascent, self._descent = face.get_sized_ascender(), face.get_sized_descender()
-        self._linesize = face.get_sized_height()
+        face, size = self._face, self.point_size
+        self._ascent, self._descent = face.get_sized_ascender(size), face.get_sized_descender(size)
+        self._linesize = face.get_sized_height(size)
 
     @property
     def bold(self) -> bool:
-        return bool(self._face.strong)
+        return self._bold
 
     @bold.setter
     def bold(self, on: bool) -> None:
-        self._face.strong = bool(on)
-        self._measure()
-        self._drawn.clear()
+        self._bold = bool(on)
 
     def render(self, text: str, antialias: bool, color, bgcolor=None) -> pygame.Surface:
         """``text`` as a surface as tall as the font's lines (an empty line: 1 px wide).
-        The last :data:`RENDERED` texts are kept: a frame redraws mostly the same words,
-        and callers only blit the surface (never draw on it)."""
-        key = (text, tuple(color), None if bgcolor is None else tuple(bgcolor))
-        image = self._drawn.get(key)
+        The last :data:`RENDERED_BYTES` of rendered text are kept: a frame redraws mostly
+        the same words, and callers only blit the surface (never draw on it)."""
+        key = (self.point_size, self._bold, text, tuple(color), None if bgcolor is None else tuple(bgcolor))
+        image = _drawn.get(key)
         if image is not None:
-            self._drawn.move_to_end(key)
+            _drawn.move_to_end(key)
             return image
         if not text:
             image = pygame.Surface((1, self.get_height()), pygame.SRCALPHA)
         else:
-            image, _ = self._face.render(text, fgcolor=color, bgcolor=bgcolor)
+            image, _ = self._face.render(text, fgcolor=color, bgcolor=bgcolor, style=self._style(),
+                                         size=self.point_size)
             if pygame.display.get_surface() is not None:
                 image = image.convert_alpha()  # the screen's pixel format: blits several times faster
-        self._drawn[key] = image
-        if len(self._drawn) > RENDERED:
-            self._drawn.popitem(last=False)
+        _keep(key, image)
         return image
 
     def size(self, text: str) -> tuple[int, int]:
         """Width and height of ``text`` drawn by :meth:`render`, in pixels."""
         if not text:
             return 1, self.get_height()
-        return self._face.get_rect(text).size
+        return self._face.get_rect(text, style=self._style(), size=self.point_size).size
 
     def get_height(self) -> int:
         return self._ascent - self._descent
