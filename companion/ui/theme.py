@@ -186,6 +186,7 @@ class TextFont:
 
     def __init__(self, path: str, size: int, bold: bool = False):
         self._face = _face(path)  # one FreeType face per file, shared by every size
+        self._path = path
         self._bold = bool(bold)
         self.point_size = size
         self._measure()
@@ -213,7 +214,8 @@ class TextFont:
         """``text`` as a surface as tall as the font's lines (an empty line: 1 px wide).
         The last :data:`RENDERED_BYTES` of rendered text are kept: a frame redraws mostly
         the same words, and callers only blit the surface (never draw on it)."""
-        key = (self.point_size, self._bold, text, tuple(color), None if bgcolor is None else tuple(bgcolor))
+        key = (self._path, self.point_size, self._bold, text, tuple(color),
+               None if bgcolor is None else tuple(bgcolor))
         image = _drawn.get(key)
         if image is not None:
             _drawn.move_to_end(key)
