@@ -265,3 +265,8 @@ def test_a_command_typed_without_its_slash_says_so_instead_of_garbled(tmp_path):
     out = headless(tmp_path / "t.db", "--game", "sugarrr", "--names", "A,B", stdin="undo\nSRS215\n")
     assert "REJECTED undo: that is a command, not a card code: type /undo" in out.stdout
     assert "garbled" not in out.stdout and "Strawberry 2 starts column 1." in out.stdout
+
+
+def test_names_that_differ_only_in_capitals_are_refused(tmp_path):
+    out = headless(tmp_path / "t.db", "--game", "sugarrr", "--names", "Mum,mum")
+    assert out.returncode == 2 and "'Mum' and 'mum' are the same name" in out.stderr

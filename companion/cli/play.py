@@ -35,6 +35,11 @@ def _names(args) -> list[str] | str:
         return "--names has a tab or control character in a name: use letters, digits and spaces"
     if any(len(n) > NAME_MAX for n in names):
         return f"--names: a name is at most {NAME_MAX} characters"
+    seen: dict[str, str] = {}
+    for n in names:  # the start screen's rule too: the history and BG Stats tell players apart by name
+        if n.casefold() in seen:
+            return f"--names: {seen[n.casefold()]!r} and {n!r} are the same name: give each player their own"
+        seen[n.casefold()] = n
     return names
 
 

@@ -239,7 +239,7 @@ TEXT: dict[str, str] = {
     "hint_none": _("No Blasts: no swap makes one. Take 1 candy from the bag and swap it with a different one."),
     "hint_already": _("The board already holds {blasts}: solve {them} first."),
     "hint_already_one": _("{blast} of {candy} at {cells}"),
-    "hint_swaps": _("{swaps} make a Blast (rows and columns counted from 1 at the top left):"),
+    "hint_swaps": _("{swaps} to make a Blast (rows and columns counted from 1 at the top left):"),
     "hint_swap": _("  swap {a} {ca} with {b} {cb}: {blasts}  (type /swap {raw})"),
     "hint_blast": _("{blast} of {candy} ({n_candies})"),
 }
