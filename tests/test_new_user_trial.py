@@ -270,3 +270,10 @@ def test_a_command_typed_without_its_slash_says_so_instead_of_garbled(tmp_path):
 def test_names_that_differ_only_in_capitals_are_refused(tmp_path):
     out = headless(tmp_path / "t.db", "--game", "sugarrr", "--names", "Mum,mum")
     assert out.returncode == 2 and "'Mum' and 'mum' are the same name" in out.stderr
+
+
+@pytest.mark.parametrize("flag, pin", [("--buzzer", "-1"), ("--buzzer", "99"), ("--led", "1")])
+def test_a_gpio_pin_outside_the_header_is_a_usage_error(tmp_path, flag, pin):
+    out = headless(tmp_path / "t.db", "--game", "sugarrr", "--names", "A,B", flag, pin)
+    assert out.returncode == 2 and f"{flag} {pin}: a GPIO pin is a BCM number from 2 to 27" in out.stderr
+    assert not (tmp_path / "t.db").exists()  # refused before the store is touched

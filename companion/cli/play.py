@@ -159,6 +159,9 @@ def cmd_run(args) -> int:
                 pass
         except OSError as err:
             return fail(f"cannot write the record {args.record}: {err.strerror or err}")
+    for flag, pin in (("--buzzer", args.buzzer), ("--led", args.led)):
+        if pin is not None and not 2 <= pin <= 27:
+            return fail(f"{flag} {pin}: a GPIO pin is a BCM number from 2 to 27 (GPIO17 is pin 11 on the header)")
     if not (args.tap_off >= 0 and args.tap_off < 60):
         return fail("--tap-off is in seconds, from 0 to 60")
     desc = game(args.game)
