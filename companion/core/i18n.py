@@ -5,15 +5,47 @@ so ``xgettext --keyword=_`` (or Babel's ``pybabel extract``) finds every templat
 shared screen (:mod:`companion.ui.messages`) and of each game's ``messages.py``; a
 translation later only replaces :func:`_` with ``gettext.translation(...).gettext``.
 Templates use ``str.format`` names (``{who}``), never positional ``%s``, so a translator
-may reorder them. No pygame here: the rules use it headless.
+may reorder them. No pygame here: the rules use it headless. The helpers every catalogue
+shares live here too: :func:`count` (a number of things in words), :func:`listing`
+(names joined as a sentence) and :func:`template_fields` (for the catalogue tests).
 
 >>> _("Undo")
 'Undo'
+>>> count(0, "card"), count(1, "candy"), count(3, "candy"), count(2, "Fruit-O-Saur")
+('no cards', '1 candy', '3 candies', '2 Fruit-O-Saurs')
+>>> listing(["Ana"]), listing(["Ana", "Ben", "Cy"]), listing([1, 3], "or")
+('Ana', 'Ana, Ben and Cy', '1 or 3')
 """
 
 from __future__ import annotations
+
+import string
 
 
 def _(text: str) -> str:
     """``text`` in the table's language (today: English, the text itself)."""
     return text
+
+
+def count(n: int, word: str, plural: str | None = None) -> str:
+    """``n`` things in words: "no cards", "1 card", "2 cards" ("candy": "candies"). Every
+    catalogue passes a number of things through this, never a raw number before a plural."""
+    many = plural or (word[:-1] + "ies" if word.endswith("y") and word[-2:-1] not in "aeiou" else word + "s")
+    if n == 0:
+        return f"no {many}"
+    return f"1 {word}" if n == 1 else f"{n} {many}"
+
+
+def listing(items: list, last: str = "and") -> str:
+    """"Ana", "Ana and Ben", "Ana, Ben and Cy" (``last`` the word before the last item,
+    e.g. "or", or ", " for a plain list; no items: "")."""
+    items = [str(i) for i in items]
+    if len(items) <= 1:
+        return "".join(items)
+    sep = last if last.startswith(",") else f" {last} "
+    return ", ".join(items[:-1]) + sep + items[-1]
+
+
+def template_fields(template: str) -> list[str]:
+    """The names of the ``{fields}`` in ``template``, in order (for the catalogue tests)."""
+    return [f for _, f, _, _ in string.Formatter().parse(template) if f]

@@ -15,9 +15,8 @@ its kind ("5-6-Blast", "Box-Blast"), never by a number of candies ("7-Blast").
 
 from __future__ import annotations
 
-import string
-
-from companion.core.i18n import _
+# count is this game's word too: its modules import it from here.
+from companion.core.i18n import _, count, template_fields  # noqa: F401
 
 from . import board as B
 
@@ -27,14 +26,6 @@ BLAST_NAMES = {"3": "3-Blast", "4": "4-Blast", "5-6": "5-6-Blast", "box": "Box-B
 
 def blast_name(kind: str) -> str:
     return BLAST_NAMES[kind]
-
-
-def count(n: int, word: str, plural: str | None = None) -> str:
-    """``n`` things in words: "no candies", "1 candy", "3 candies"."""
-    many = plural or (word[:-1] + "ies" if word.endswith("y") else word + "s")
-    if n == 0:
-        return f"no {many}"
-    return f"1 {word}" if n == 1 else f"{n} {many}"
 
 
 def where(cell: tuple[int, int]) -> str:
@@ -252,7 +243,7 @@ def say(key: str, **values) -> str:
 
 def fields(key: str) -> list[str]:
     """The names of the fields in the template ``key`` (for the catalogue test)."""
-    return [f for _, f, _, _ in string.Formatter().parse(TEXT[key]) if f]
+    return template_fields(TEXT[key])
 
 
 def line_of(cells) -> str:

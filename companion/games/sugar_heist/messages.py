@@ -15,27 +15,8 @@ translation (gettext, keyed by the English text) may reorder the fields.
 
 from __future__ import annotations
 
-import string
-
-from companion.core.i18n import _
-
-
-def count(n: int, word: str, plural: str | None = None) -> str:
-    """``n`` things in words: "no cards", "1 card", "2 cards" ("candy": "candies")."""
-    many = plural or (word[:-1] + "ies" if word.endswith("y") and word[-2:-1] not in "aeiou" else word + "s")
-    if n == 0:
-        return f"no {many}"
-    return f"1 {word}" if n == 1 else f"{n} {many}"
-
-
-def listing(items: list, last: str = "and") -> str:
-    """"Ana", "Ana and Ben", "Ana, Ben and Cy" (``last`` the word before the last item,
-    or ", " for a plain list)."""
-    items = [str(i) for i in items]
-    if len(items) <= 1:
-        return "".join(items)
-    sep = last if last.startswith(",") else f" {last} "
-    return ", ".join(items[:-1]) + sep + items[-1]
+# count and listing are this game's words too: its modules import them from here.
+from companion.core.i18n import _, count, listing, template_fields  # noqa: F401
 
 
 #: key -> template. Fields: ``who``/``target``/``winner``/``actor`` a player's name,
@@ -436,4 +417,4 @@ def say(key: str, **values) -> str:
 
 def fields(key: str) -> list[str]:
     """The names of the fields in the template ``key`` (for the catalogue test)."""
-    return [f for _, f, _, _ in string.Formatter().parse(TEXT[key]) if f]
+    return template_fields(TEXT[key])

@@ -13,23 +13,8 @@ child reads are checked here, together, by ``tests/test_messages.py``: no "1 car
 
 from __future__ import annotations
 
-import string
-
-from companion.core.i18n import _
-
-
-def count(n: int, word: str, plural: str | None = None) -> str:
-    """``n`` things in words: "no cards", "1 card", "2 cards"."""
-    many = plural or word + "s"
-    if n == 0:
-        return f"no {many}"
-    return f"1 {word}" if n == 1 else f"{n} {many}"
-
-
-def listing(items: list, last: str = "and") -> str:
-    """"1", "1 and 3", "1, 2 and 4" (or "1 or 3" with ``last="or"``)."""
-    items = [str(i) for i in items]
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + f" {last} " + items[-1]
+# count and listing are this game's words too: its modules import them from here.
+from companion.core.i18n import _, count, listing, template_fields  # noqa: F401
 
 
 #: key -> template. Fields: ``who`` a player's name, ``card``/``before``/``saur`` card
@@ -150,4 +135,4 @@ def say(key: str, **values) -> str:
 
 def fields(key: str) -> list[str]:
     """The names of the fields in the template ``key`` (for the catalogue test)."""
-    return [f for _, f, _, _ in string.Formatter().parse(TEXT[key]) if f]
+    return template_fields(TEXT[key])
