@@ -384,19 +384,24 @@ class Runner:
         who = s.state.players[s.state.active] if getattr(s.state, "players", None) else "this player"
         bidding = getattr(getattr(s.view, "bidding", None), "to_act", None) is not None
         item = Touch("pass", self.clock.now())
-        if t.at_zero == "pass" and not bidding:  # a bid is the bidder's: the turn clock never passes it
-            from .table import decide
-
-            try:
-                decide(s.desc, s.state, s.entry, item)
-            except Exception:  # the rules allow no pass now: warn only
-                item = None
-        else:
+        # A bid is the bidder's: the turn clock never passes it.
+        if t.at_zero != "pass" or bidding or not self._allowed(item):
             item = None
         self._say(f"Time is up for {who}: passing the turn." if item is not None
                   else f"Time is up for {who}'s turn (the clock only warns).")
         if item is not None:
             self.inputs.put(item)
+
+    def _allowed(self, item) -> bool:
+        """Would the rules accept ``item`` now (nothing is changed)?"""
+        from .table import decide
+
+        s = self.session
+        try:
+            decide(s.desc, s.state, s.entry, item)
+        except Exception:
+            return False
+        return True
 
     def _say(self, line: str) -> None:
         """A line for the table that is not a verdict (headless text mode only)."""
@@ -452,15 +457,12 @@ class Runner:
         buttons). False when the whole frame must be drawn."""
         from .ui import chrome
 
-        info = self.info()
-        if info.menu is not None or self._draw_failed or _unclocked(info) != self._drawn:
+        if not chrome.tickable() or self._draw_failed:
             return False
-        rects = []
-
-        def clocks(surface):
-            rects.extend(chrome.tick_clocks(surface, info) or [])
-            return rects
-        return chrome.tickable() and self.app.show_part(clocks)
+        info = self.info()
+        if info.menu is not None or _unclocked(info) != self._drawn:
+            return False
+        return self.app.show_part(lambda surface: chrome.tick_clocks(surface, info) or [])
 
     def _screen_lost(self, err) -> None:
         """The window failed (polled or drawn): carry on headless while the display

@@ -365,9 +365,10 @@ class Session:
             return Verdict("rejected", "The game is over: there is nothing to pause.")
         resume = self.paused
         seq = None
-        if store and isinstance(item, Touch) and item.command.split()[:1] == ["resume"] and not resume:
+        verb = item.command.split()[:1] if store and isinstance(item, Touch) else []
+        if verb == ["resume"] and not resume:
             return Verdict("rejected", f"The game is not paused. {self.prompt()}")
-        if store and isinstance(item, Touch) and item.command.split()[:1] == ["pause"] and resume:
+        if verb == ["pause"] and resume:
             return Verdict("rejected", "The game is already paused: tap Resume, or play on.")
         if store:
             try:

@@ -13,6 +13,7 @@ import logging
 import os
 import queue
 import threading
+import time
 
 from companion.core.clock import Clock
 from companion.core.events import DeviceStatus
@@ -21,6 +22,7 @@ log = logging.getLogger(__name__)
 
 JOIN_TIMEOUT = 1.0  # seconds stop() waits for the reader thread
 RESTART_DELAY = 0.5  # seconds before a reader thread that hit a bug runs again
+IDLE_WAIT = 5.0  # seconds one select() waits on a quiet device (stop() wakes it at once)
 
 
 class ReaderThread:
@@ -69,6 +71,15 @@ class ReaderThread:
             if fd >= 0:
                 os.close(fd)
         self._stop_r = self._stop_w = -1
+
+    @staticmethod
+    def _quiet_wait(idle_gap: float | None, pending: bool, last: float) -> float:
+        """Seconds the next select() may wait: until the idle gap after the last read
+        (``last``, time.monotonic()) ends a label sent with no terminator when part of one
+        is ``pending``, else :data:`IDLE_WAIT`."""
+        if idle_gap is not None and pending:
+            return max(0.0, idle_gap - (time.monotonic() - last))
+        return IDLE_WAIT
 
     def _stop_fds(self) -> list[int]:
         """The stop pipe's read end to select() on with the device (none before start())."""

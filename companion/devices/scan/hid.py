@@ -40,7 +40,6 @@ from .normalise import NO_FRAMING, Framing, clean_scan
 log = logging.getLogger(__name__)
 
 _UP, _DOWN = 0, 1  # EV_KEY values (2 is autorepeat)
-_IDLE_WAIT = 5.0  # seconds one select() waits on a quiet scanner (stop() wakes it at once)
 _RETRY_PERIOD = 0.5  # seconds between attempts to reopen an unplugged scanner
 
 UNPLUGGED = "scanner disconnected: check its USB cable"
@@ -384,9 +383,7 @@ class HidScanner(ReaderThread):
                     if not self._try_open():
                         self._stopping.wait(_RETRY_PERIOD)
                     continue
-                wait = _IDLE_WAIT
-                if self._idle_gap is not None and self._decoder.pending:  # a label with no Enter?
-                    wait = max(0.0, self._idle_gap - (time.monotonic() - self._last_event))
+                wait = self._quiet_wait(self._idle_gap, self._decoder.pending, self._last_event)
                 try:
                     ready, _, _ = select.select([device.fd, *self._stop_fds()], [], [], wait)
                     ready = device.fd in ready

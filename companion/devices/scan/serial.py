@@ -39,7 +39,6 @@ log = logging.getLogger(__name__)
 _CR = 0x0D
 _LF = 0x0A
 _READ_TIMEOUT = 0.05  # seconds a read of a port select() found readable may wait
-_IDLE_WAIT = 5.0  # seconds one select() waits on a quiet port (stop() wakes it at once)
 _RETRY_PERIOD = 0.5  # seconds between attempts to reopen an unplugged scanner
 
 UNPLUGGED = "scanner disconnected: check its USB cable"
@@ -204,9 +203,7 @@ class SerialScanner(ReaderThread):
                     if not self._try_open(first=False):
                         self._stopping.wait(_RETRY_PERIOD)
                     continue
-                wait = _IDLE_WAIT
-                if self._idle_gap is not None and self._framer.pending:  # a label with no terminator?
-                    wait = max(0.0, self._idle_gap - (time.monotonic() - self._last_data))
+                wait = self._quiet_wait(self._idle_gap, self._framer.pending, self._last_data)
                 try:
                     ready, _, _ = select.select([port.fileno(), *self._stop_fds()], [], [], wait)
                     data = b""
