@@ -367,7 +367,7 @@ def test_alternate_rule_heists_a_locked_vault_for_two_candies_and_unlocks_it():
 def test_removed_cards_are_out_of_the_game():
     two = game(["Zach", "Pam"])
     assert two.vault_pile == 14 - 4 - 4
-    assert sorted(rules.CARDS[c].name for c in two.removed) == ["Battle Royale", "Start a Crib Fight"]
+    assert two.removed == () and sorted(two.set_aside) == ["Battle Royale", "Start a Crib Fight"]
     assert two.battle_draw == 42 and conserved(two)
     every = game(["Zach", "Pam"], all_cards=True)
-    assert every.removed == () and every.battle_draw == 44 and every.vault_pile == 10
+    assert every.removed == () == every.set_aside and every.battle_draw == 44 and every.vault_pile == 10

@@ -14,7 +14,7 @@ from dataclasses import replace
 
 from .cards import CARDS, SETUP
 from .state import (CardPlayed, Frame, HeistOver, Note, State, Target, Vault)
-from .turns import draw_battle, on_battle_pile
+from .turns import draw_battle, on_battle_pile, pile_refusal
 from .vaults import (add_candies, check_vault, empty_vault, fitting, no, put, set_vault,
                      take_candy, vault_name)
 from .messages import count, listing, say
@@ -351,12 +351,12 @@ def do_flip(state: State, card: str, seat: int | None, events: list) -> State:
     if not c.is_battle:
         raise no(say("flip_top_card_battle"))
     if not on_battle_pile(state, card):
-        raise no(say("flip_not_from_pile"))
+        raise no(pile_refusal(state, card, say("flip_not_from_pile")))
     if state.battle_draw == 0 and not state.battle_discard and f.flips:
         events.append(Note(say("battle_pile_reshuffle_flips")))
         state = _set_top(replace(state, battle_draw=len(f.flips)), replace(f, flips=()))
         f = top(state)
-    state = draw_battle(state, events)
+    state = draw_battle(state, events, card)
     hit = c.kind == "attack"
     i = f.flipper
     tally = put(f.tally, i, f.tally[i] + hit)

@@ -35,21 +35,27 @@ from .messages import say
 SLUG = "sugar-heist"
 
 
-def removed_cards(players: int, all_cards: bool = False, alternate: bool = False) -> tuple[tuple[str, ...], int]:
-    """Battle Card codes out of the game and Vault Cards set aside ("Player Count",
-    "Alternate Play Rule"): the highest copies of each named card are removed."""
-    names: list[str] = []
+def removed_cards(players: int, all_cards: bool = False,
+                  alternate: bool = False) -> tuple[tuple[str, ...], tuple[str, ...], int]:
+    """``(removed, set_aside, vaults)``: the Battle Card codes out of the game, the names
+    of which one copy is out, and how many Vault Cards are set aside ("Player Count",
+    "Alternate Play Rule").
+
+    "2 Players: Remove 1 Battle Royale, remove 1 Crib Fight": the table may take out
+    either copy, so these are only names until a copy is scanned from the Battle Draw
+    Pile; that copy is the one in play and the other is out (docs/rules-notes.md). The
+    Alternate Play Rule removes "both Night Raid Cards": every copy, by code."""
+    set_aside: list[str] = []
     vaults = 0
     if players == 2 and not all_cards:
-        names += DATA["two_players"]["remove_battle"]
+        set_aside += DATA["two_players"]["remove_battle"]
         vaults = DATA["two_players"]["remove_vaults"]
-    if alternate:
-        names += DATA["alternate"]["remove_battle"]
     out: list[str] = []
-    for n in names:
-        copies = [c for c in BATTLE_CODES if CARDS[c].name == n and c not in out]
-        out.append(copies[-1])
-    return tuple(out), vaults
+    if alternate:
+        for n in DATA["alternate"]["remove_battle"]:
+            copies = [c for c in BATTLE_CODES if CARDS[c].name == n and c not in out]
+            out.append(copies[-1])
+    return tuple(out), tuple(set_aside), vaults
 
 
 def new_game(players: Iterable[str], all_cards: bool = False, alternate: bool = False) -> State:
@@ -61,14 +67,14 @@ def new_game(players: Iterable[str], all_cards: bool = False, alternate: bool = 
     if any(not p for p in players) or len(set(players)) != len(players):
         raise ValueError(say("every_player_needs_name"))
     n = len(players)
-    removed, vault_out = removed_cards(n, bool(all_cards), bool(alternate))
+    removed, set_aside, vault_out = removed_cards(n, bool(all_cards), bool(alternate))
     each = SETUP["vaults_each"]
     hand = SETUP["hand_size"]
     candy = sum(1 for c in CARDS.values() if c.is_candy)
     return State(players=players, stage=STASH, active=0,
                  vaults=tuple((Vault(),) * each for _ in players), hands=(hand,) * n, held=((),) * n,
-                 draw=candy - hand * n, battle_draw=len(BATTLE_CODES) - len(removed),
-                 vault_pile=len(VAULT_CODES) - vault_out - each * n, removed=removed,
+                 draw=candy - hand * n, battle_draw=len(BATTLE_CODES) - len(removed) - len(set_aside),
+                 vault_pile=len(VAULT_CODES) - vault_out - each * n, removed=removed, set_aside=set_aside,
                  alternate=bool(alternate), skips=(0,) * n)
 
 

@@ -116,6 +116,7 @@ class State:
     battle_discard: tuple[str, ...] = ()
     revealed: tuple[str, ...] = ()
     removed: tuple[str, ...] = ()
+    set_aside: tuple[str, ...] = ()      # 2 players: names of which the table took out either copy
     vault_cards: tuple[str, ...] = ()   # Vault Card codes already seen
     binned: int = 0
     unaccounted: int = 0                # the table corrected the Candy Draw Pile count by this many
@@ -185,7 +186,8 @@ class State:
                 + sum(v.count for vs in self.vaults for v in vs))
 
     def battle_total(self) -> int:
-        """Every Battle Card the state accounts for (44 less the removed ones)."""
+        """Every Battle Card the state accounts for (44 less the removed ones and the
+        copies set aside, ``removed`` and ``set_aside``)."""
         playing = sum(len(f.flips) + (f.style != "kept") for f in self.stack)  # a kept card is a vault
         on_table = sum(1 for vs in self.vaults for v in vs
                        for c in (v.quarantine, v.card) if c and CARDS[c].is_battle)

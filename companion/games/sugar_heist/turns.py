@@ -70,14 +70,29 @@ def set_pile(state: State, count: int, events: list) -> State:
     return pile_ran_out(state, events) if count == 0 else state
 
 
-def draw_battle(state: State, events: list) -> State:
-    """One card off the Battle Draw Pile; an empty pile is made again from its discards."""
+def draw_battle(state: State, events: list, code: str | None = None) -> State:
+    """One card (``code`` when scanned) off the Battle Draw Pile; an empty pile is made
+    again from its discards. With 2 players the first copy of a card the table took one
+    of out ("Player Count") is the one in play: the other copy is out from then on."""
     if state.battle_draw == 0 and state.battle_discard:
         events.append(Note(say("battle_pile_reshuffle")))
         state = replace(state, battle_draw=len(state.battle_discard), battle_discard=())
     if state.battle_draw == 0:
         raise no(say("no_battle_cards_to_draw"))
+    if code is not None and CARDS[code].name in state.set_aside:
+        name = CARDS[code].name
+        other = tuple(c for c, card in CARDS.items() if card.name == name and c != code and c not in state.removed)
+        state = replace(state, removed=state.removed + other[:1],
+                        set_aside=tuple(n for n in state.set_aside if n != name))
     return replace(state, battle_draw=state.battle_draw - 1)
+
+
+def pile_refusal(state: State, code: str, message: str) -> str:
+    """Why ``code`` cannot come off the Battle Draw Pile: ``message``, or that this copy
+    is out of the game (2 players, the other copy came first)."""
+    if code in state.removed:
+        return say("copy_out_of_game", card=CARDS[code].name)
+    return message
 
 
 # ---------------------------------------------------------------- Phase 1
@@ -214,9 +229,9 @@ def do_buy_battle(state: State, action: BuyBattle, events: list) -> tuple[State,
     if not c.is_battle:
         raise no(say("not_battle_card_bought"))
     if not on_battle_pile(state, action.card):
-        raise no(say("battle_card_not_on_top"))
+        raise no(pile_refusal(state, action.card, say("battle_card_not_on_top")))
     state = _pay(state, action.pay, events)
-    state = draw_battle(state, events)
+    state = draw_battle(state, events, action.card)
     who = state.active
     events.append(Note(say("pays_1_for_battle", who=state.players[who], card=CARDS[action.pay].name)))
     if c.kind == "event":
