@@ -50,3 +50,52 @@ def test_two_players_kept_copy_can_be_flipped_in_a_heist():
     assert "Zach flips Battle Royale." in said
     t.refused(battle("Battle Royale", 1), "out of this game")
     assert conserved(t.state)
+
+
+# ---------------------------------------------------------------- 2. the Battle Draw Pile runs out in a duel
+
+def _all_but(*keep):
+    """Every Battle Card code but ``keep``."""
+    from companion.games.sugar_heist.cards import BATTLE_CODES
+    return [c for c in BATTLE_CODES if c not in keep]
+
+
+def test_an_empty_battle_pile_with_no_discards_shuffles_the_flips_and_never_freezes():
+    """Attack Card Styles: "If there are not enough Battle Cards remaining in the draw pile
+    or no Attack Cards are revealed, you may shuffle the Battle Card discard pile and
+    replenish the draw pile. Continue the Heist where you left off." With no discards the
+    flipped cards are shuffled (docs/rules-notes.md); when they can never decide it, Done
+    calls the fight off: some input is always accepted."""
+    s = with_vault(game(), PAM, 0, candies(CR, 1, 4))
+    s = with_vault(s, PAM, 1, candies(NB, 1, 2))
+    s = with_vault(s, ZACH, 0, candies(LS, 1, 2))
+    s = holding(at(s, BUY, stashed=1), ZACH, [battle("Attack", 1)], fresh=True)
+    s = holding(s, ALEX, [c for c in _all_but(battle("Attack", 1), battle("Spy", 1), battle("Time Out", 1))])
+    assert s.battle_draw == 2 and not s.battle_discard and conserved(s)
+    t = set_up(Table(("Zach", "Pam", "Alex")), s)
+    t.ok(battle("Attack", 1), "/heist 2 1", "/done", battle("Spy", 1), battle("Time Out", 1))
+    assert t.state.battle_draw == 0 and t.state.phase == "duel"
+    said = t.ok(battle("Spy", 1))  # the flipped cards are the new pile
+    assert "shuffle the flipped cards back in" in said and conserved(t.state)
+    assert "to call the fight off" in t.ok(battle("Time Out", 1))
+    said = t.ok("/done")
+    assert "the fight is off" in said and "The Heist fails" in said
+    assert t.state.phase == BUY and t.state.vaults[PAM][0].count == 4 and conserved(t.state)
+
+
+def test_a_crib_fight_goes_on_when_the_battle_pile_runs_out():
+    """Start a Crib Fight: "Starting with the current player, competitors take turns
+    flipping the top card of the Battle Deck" -- with the pile and the discards empty the
+    flipped cards are shuffled and the fight goes on."""
+    s = with_vault(game(), ZACH, 0, candies(LS, 1, 2))
+    s = at(s, BUY, stashed=1)
+    keep = (battle("Start a Crib Fight", 1), battle("Spy", 1), battle("Attack", 1), battle("Attack", 2))
+    s = holding(s, ALEX, _all_but(*keep))
+    t = set_up(Table(("Zach", "Pam", "Alex")), s)
+    t.ok(candy(LS, 1), battle("Start a Crib Fight", 1), "/join 2", candy(FB, 1), "/fight")
+    t.ok(battle("Spy", 1), battle("Attack", 1), battle("Attack", 2))
+    assert t.state.battle_draw == 0 and not t.state.battle_discard
+    said = t.ok(battle("Spy", 1))
+    assert "shuffle the flipped cards back in" in said
+    said = t.ok(battle("Attack", 1))
+    assert "Zach wins the Crib Fight" in said and conserved(t.state)  # Zach: Attack 2, then Attack 1

@@ -368,6 +368,19 @@ def do_flip(state: State, card: str, seat: int | None, events: list) -> State:
     return state
 
 
+def duel_off(state: State, events: list) -> State:
+    """Done in a duel when the Battle Draw Pile and its discards are both empty: the
+    flipped cards are all that is left, and they may hold too few Attack Cards ever to
+    decide it, so the table may call the fight off (docs/rules-notes.md). Nobody wins:
+    a Heist fails, a Crib Fight gives no prize; the flips go back into the pile."""
+    f = top(state)
+    state = _set_top(replace(state, battle_draw=state.battle_draw + len(f.flips)), replace(f, flips=()))
+    events.append(Note(say("no_battle_cards_to_flip")))
+    if f.style == "heist":
+        events.append(HeistOver(say("heist_fails_nobody_won"), f.actor, f.target, False))
+    return finish(state, events)
+
+
 def _duel_won(state: State, winner: int, events: list) -> State:
     f = top(state)
     state = replace(state, battle_draw=state.battle_draw + len(f.flips))

@@ -418,6 +418,8 @@ def _prompt_frame(state: State, entry: Entry) -> str:
     if step == "mom":
         return say("scan_mom_block_tap", names=', '.join(_who(state, s) for s in f.waiting))
     if step == "duel":
+        if state.battle_draw == 0 and not state.battle_discard:
+            return say("flip_or_call_off", who=_who(state, B.flipper(state)))
         return say("flip_top_battle_card", who=_who(state, B.flipper(state)))
     if step == "haul":
         return (say("prompt_haul", actor=actor, haul_max=f.haul_max - len(f.haul), target=_who(state, f.target),

@@ -58,7 +58,10 @@ TEXT: dict[str, str] = {
     "wait_royale": _("{who}: draw a Battle Card and scan it."),
     "stash_pairs_vault_you": _("Stash pairs on the vault you took, or tap Done."),
     "game_over_winners": _("Game over! {winners}"),
-    "no_battle_cards_to_flip": _("There are no Battle Cards left to flip: the fight is off."),
+    "no_battle_cards_to_flip": _("No Battle Cards left but the flipped ones: the fight is off, nobody wins."),
+    "heist_fails_nobody_won": _("The Heist fails: nobody flipped enough Attack Cards."),
+    "flip_or_call_off": _("{who}: flip the top Battle Card and scan it (the pile is only the flipped cards now: "
+                          "tap Done to call the fight off)."),
     "no_battle_cards_left": _("No Battle Cards left to draw: the Battle Royale is over."),
     "battle_cards_shown": _("Battle Cards shown: {shown}."),
     # a turn: stash, reveal, swap, buy, discard (turns.py)

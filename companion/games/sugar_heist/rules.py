@@ -144,9 +144,8 @@ def _frame_action(state: State, action: Action, events: list) -> State:
             return B.do_mastermind(state, action.card, events)
         if isinstance(action, Flip):
             return B.do_flip(state, action.card, None, events)
-        if isinstance(action, Done) and state.battle_draw == 0 and not state.battle_discard and not f.flips:
-            events.append(Note(say("no_battle_cards_to_flip")))
-            return B.finish(state, events)
+        if isinstance(action, Done) and state.battle_draw == 0 and not state.battle_discard:
+            return B.duel_off(state, events)
         raise no(say("flip_top_battle_card", who=state.players[B.flipper(state)]))
     if step in ("haul", "prize"):
         if isinstance(action, Take):

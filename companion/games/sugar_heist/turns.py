@@ -48,11 +48,20 @@ def pile_ran_out(state: State, events: list) -> State:
 
 def on_battle_pile(state: State, code: str) -> bool:
     """Could ``code`` be the top of the Battle Draw Pile? Unseen and held by nobody; or,
-    when the pile is empty, a discard about to be shuffled into the new pile."""
+    when the pile is empty, a discard about to be shuffled into the new pile; or, with
+    no discards either, a card flipped in the duel being fought ("If there are not
+    enough Battle Cards remaining ... shuffle the Battle Card discard pile and replenish
+    the draw pile"; docs/rules-notes.md: "or, if none, the flipped cards")."""
     if any(code in h for h in state.held):
         return False
     where = state.where(code)
-    return where is None or (state.battle_draw == 0 and code in state.battle_discard)
+    if where is None:
+        return True
+    if state.battle_draw == 0 and code in state.battle_discard:
+        return True
+    f = state.frame
+    return (state.battle_draw == 0 and not state.battle_discard and f is not None and f.step == "duel"
+            and code in f.flips)
 
 
 def set_pile(state: State, count: int, events: list) -> State:
