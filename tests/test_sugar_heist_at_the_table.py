@@ -99,3 +99,30 @@ def test_a_crib_fight_goes_on_when_the_battle_pile_runs_out():
     assert "shuffle the flipped cards back in" in said
     said = t.ok(battle("Attack", 1))
     assert "Zach wins the Crib Fight" in said and conserved(t.state)  # Zach: Attack 2, then Attack 1
+
+
+# ---------------------------------------------------------------- 3. Sleeper Cell drawn in a Battle Royale
+
+def test_sleeper_cell_drawn_by_another_player_in_a_battle_royale_gives_them_the_extra_turn():
+    """Activate Sleeper Cell: "All other players skip their next turn while recovering
+    from the joke. When your current turn ends, immediately take another turn." Pam
+    draws it in Zach's Battle Royale: Zach and Alex skip their next turn, and Pam takes
+    the turn as soon as Zach's ends (docs/rules-notes.md)."""
+    s = with_vault(game(), ZACH, 0, candies(LS, 1, 4))
+    s = replace(s, hands=(6, 4, 6), draw=s.draw + 2)  # Pam holds 4, so Can't stash draws her back to 6
+    t = set_up(Table(("Zach", "Pam", "Alex")), at(s, BUY, stashed=1))
+    t.ok(candy(LS, 1), battle("Battle Royale", 1))
+    said = t.ok(battle("Activate Sleeper Cell", 1))  # Pam draws first, from Zach's left
+    assert "Pam plays Activate Sleeper Cell!" in said
+    said = t.ok("/done")  # no Mom
+    assert "Alex, Zach skip their next turn" in said
+    assert "Pam takes the next turn as soon as Zach's turn ends" in said
+    t.ok(battle("Grandma", 1), battle("Grandma", 2))  # Alex and Zach keep theirs
+    assert t.state.phase == BUY and t.state.active == ZACH
+    said = t.ok("/done")
+    assert "Sleeper Cell: Pam takes another turn!" in said and t.state.active == PAM
+    assert t.state.skips == (1, 0, 1)
+    # Pam's turn ends: Alex and Zach skip, so Pam plays again
+    t.ok("/cant")
+    assert "Alex skips this turn" in t.verdicts[-1].message and "Zach skips this turn" in t.verdicts[-1].message
+    assert t.state.active == PAM and t.state.skips == (0, 0, 0) and conserved(t.state)

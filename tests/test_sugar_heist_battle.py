@@ -257,11 +257,11 @@ def test_activate_sleeper_cell_skips_everyone_else_and_gives_another_turn():
     s, events = play(s, BuyBattle(candy(SB, 1), battle("Activate Sleeper Cell", 1)))
     assert s.phase == "mom" and set(s.frame.waiting) == {ZACH, PAM}
     s, _ = rules.step(s, Done())
-    assert s.phase == BUY and s.extra
+    assert s.phase == BUY and s.extra == (ALEX,)
     s, events = rules.step(s, Done())
     turn = [e for e in events if isinstance(e, TurnEnded)]
     assert turn[0].next_player == ALEX and "another turn" in messages(events)
-    assert s.active == ALEX and s.skips == (1, 1, 0) and not s.extra
+    assert s.active == ALEX and s.skips == (1, 1, 0) and s.extra == ()
 
 
 def test_bad_dog_eats_one_flavour_from_hands_but_not_vaults():

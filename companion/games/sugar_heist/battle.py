@@ -298,9 +298,15 @@ def after_mom(state: State, events: list) -> State:
         return _set_top(state, replace(f, step="stash", new_vault=new))
     if name == "Activate Sleeper Cell":
         hit = f.waiting
-        state = replace(state, skips=tuple(k + (s in hit) for s, k in enumerate(state.skips)), extra=True)
+        # "All other players skip their next turn ... When your current turn ends, immediately
+        # take another turn": drawn in another player's turn (a Battle Royale), the player
+        # who drew it takes the turn right after that one, and the active player skips too.
+        state = replace(state, skips=tuple(k + (s in hit) for s, k in enumerate(state.skips)),
+                        extra=state.extra + (a,))
+        again = "dad_jokes_again" if a == state.active else "dad_jokes_next"
         events.append(Note(say("dad_jokes_one" if len(hit) == 1 else "dad_jokes_many" if hit else "dad_jokes_nobody",
-                               names=listing([_name(state, s) for s in hit], ", "), who=_name(state, a))))
+                               names=listing([_name(state, s) for s in hit], ", "))))
+        events.append(Note(say(again, who=_name(state, a), active=_name(state, state.active))))
         return finish(state, events)
     if name == "Mega Candy Magnet":
         return _set_top(state, replace(f, step="keep"))

@@ -131,7 +131,7 @@ class State:
     stolen: tuple[int, ...] = ()
     protected: tuple[int, ...] = ()     # played a Mom this turn
     skips: tuple[int, ...] = ()
-    extra: bool = False                 # Activate Sleeper Cell: another turn after this
+    extra: tuple[int, ...] = ()         # Activate Sleeper Cell: seats taking a turn as soon as this one ends
     stack: tuple[Frame, ...] = ()
     finishing: tuple[int, ...] = ()     # the end: seats still to stash their last pairs
     grandmas: tuple[tuple[str, ...], ...] = ()  # revealed at the end

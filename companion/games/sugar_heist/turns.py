@@ -282,7 +282,8 @@ def do_discard(state: State, code: str, events: list) -> State:
 
 def end_turn(state: State, events: list) -> State:
     """"End Your Turn": draw up to 6 or discard down to 6, then the next player to the
-    left who does not skip (Time Out, Sleeper Cell). Sleeper Cell: the same player again."""
+    left who does not skip (Time Out, Sleeper Cell). A Sleeper Cell's player takes the
+    next turn at once, whoever's turn this was (``extra``); play then goes on from them."""
     who = state.active
     if state.hands[who] > HAND_SIZE:
         extra = state.hands[who] - HAND_SIZE
@@ -297,16 +298,17 @@ def end_turn(state: State, events: list) -> State:
         return start_final(state, events)
     n = len(state.players)
     skips = list(state.skips)
-    if state.extra:
-        nxt = who
-        events.append(Note(say("sleeper_cell_takes_another", who=state.players[who])))
+    extra = state.extra
+    if extra:  # Activate Sleeper Cell: "When your current turn ends, immediately take another turn."
+        nxt, extra = extra[0], extra[1:]
+        events.append(Note(say("sleeper_cell_takes_another", who=state.players[nxt])))
     else:
         nxt = (who + 1) % n
         while skips[nxt] > 0:
             skips[nxt] -= 1
             events.append(Note(say("skips_this_turn", who=state.players[nxt])))
             nxt = (nxt + 1) % n
-    state = replace(state, active=nxt, stage=STASH, turn=state.turn + 1, skips=tuple(skips), extra=False)
+    state = replace(state, active=nxt, stage=STASH, turn=state.turn + 1, skips=tuple(skips), extra=extra)
     events.append(TurnEnded(say("turn_stash_pair", who=state.players[nxt]), who, nxt))
     return state
 
