@@ -126,3 +126,36 @@ def test_sleeper_cell_drawn_by_another_player_in_a_battle_royale_gives_them_the_
     t.ok("/cant")
     assert "Alex skips this turn" in t.verdicts[-1].message and "Zach skips this turn" in t.verdicts[-1].message
     assert t.state.active == PAM and t.state.skips == (0, 0, 0) and conserved(t.state)
+
+
+# ---------------------------------------------------------------- 4. combining vaults at any point
+
+def test_vaults_combine_in_phase_2_on_another_players_turn_and_at_the_final_stash():
+    """How to Lock a Vault: "If at any point, you have the same flavor stashed in
+    multiple Vaults you may combine matching flavors into a single Vault. This frees up
+    a Vault for new candy." """
+    s = with_vault(game(), ZACH, 0, candies(CR, 1, 2))
+    s = with_vault(s, ZACH, 1, candies(CR, 3, 2))
+    s = with_vault(s, PAM, 0, candies(FB, 1, 2))
+    s = with_vault(s, PAM, 1, candies(FB, 3, 2))
+    s = replace(s, stage="reveal", stashed=1, hands=(4, 6, 6), draw=s.draw + 2)
+    t = set_up(Table(("Zach", "Pam", "Alex")), s)
+    t.ok(candy(NB, 1), candy(NB, 2))  # Phase 2: the two revealed cards
+    said = t.ok("/combine 2 1")  # Zach, in Phase 2
+    assert "Zach combines vault 2 into vault 1: 4 Chocolate Rockets." in said
+    said = t.ok("/combine 2 2 1")  # Pam, on Zach's turn
+    assert "Pam combines vault 2 into vault 1: 4 Fruity Booty." in said
+    assert t.state.vaults[PAM][1].count == 0 and t.state.vaults[PAM][0].count == 4 and conserved(t.state)
+
+
+def test_combining_at_the_final_stash_frees_a_vault_for_the_last_pair():
+    """Ending the Game: "each player may stash any outstanding pairs from their hand onto
+    a Vault, with the same candy flavor or into a Vault that is currently empty" -- and
+    vaults combine "at any point", so a pair is not lost for want of an empty vault."""
+    s = with_vault(game(), ZACH, 0, candies(CR, 1, 2))
+    s = with_vault(s, ZACH, 1, candies(CR, 3, 2))
+    s = replace(s, stage="final-stash", final=True, finishing=(ZACH, PAM, ALEX))
+    t = set_up(Table(("Zach", "Pam", "Alex")), s)
+    t.ok("/combine 1 2")
+    said = t.ok(candy(LS, 1), candy(LS, 2))
+    assert "Zach stashes a pair of Lucky Suckys: vault 1 has 2." in said and conserved(t.state)

@@ -10,7 +10,7 @@ Touch commands (seats and vaults count from 1):
 ====================  ==============================================================
 ``vault N``           the vault for the pair being stashed, or where taken candy goes
 ``flavour NAME``      the flavour two Pure Sugars stand for; Bad Dog / Candy Magnets
-``combine A B``       move vault A onto vault B (same flavour)
+``combine [P] A B``   move vault A onto vault B (same flavour): the acting player's, or player P's
 ``cant``              Phase 1: can't stash: draw two and end the turn
 ``give N``            swap: the card just scanned goes to player N
 ``from N``            swap: the next card scanned comes from player N's hand
@@ -81,7 +81,9 @@ def _seat_vaults(verb: str):
 COMMANDS = (
     Command("vault N", tries=lambda s: [f"vault {v}" for v in range(1, 1 + max(len(x) for x in s.vaults))]),
     Command("flavour NAME", tries=tuple(f"flavour {f.lower()}" for f in FLAVOURS)),
-    Command("combine A B", tries=lambda s: [f"combine {a} {b}" for a in range(1, 7) for b in range(1, 7) if a != b]),
+    Command("combine [P] A B", tries=lambda s: [f"combine {a} {b}" for a in range(1, 7) for b in range(1, 7) if a != b]
+            + [f"combine {p} {a} {b}" for p in _seats(s) for a in range(1, 1 + len(s.vaults[p - 1]))
+               for b in range(1, 1 + len(s.vaults[p - 1])) if a != b]),
     Command("cant", (say("cant_stash"),)),
     Command("give N", tries=lambda s: [f"give {p}" for p in _seats(s)]),
     Command("from N", tries=lambda s: [f"from {p}" for p in _seats(s)]),
@@ -300,9 +302,12 @@ def _touch(state: State, entry: Entry, command: str):
         if len(entry.cards) == 2:
             return _complete(state, replace(entry, flavour=flavour))
         return replace(entry, flavour=flavour), None, say("pure_sugars_will_be", flavour=flavour)
-    if verb == "combine":
-        a, b = _numbers(args, command, 2)
-        return entry, Combine(a, b), ""
+    if verb == "combine":  # "combine A B": the acting player's vaults; "combine P A B": player P's
+        numbers = _numbers(args, command, 2, optional=1)
+        if len(numbers) == 3:
+            _seat_exists(state, numbers[0])
+            return entry, Combine(numbers[1], numbers[2], numbers[0]), ""
+        return entry, Combine(numbers[0], numbers[1]), ""
     if verb in ("cant", "can't", "draw"):
         return Entry(), CantStash(), ""
     if verb == "from":

@@ -133,6 +133,7 @@ TEXT: dict[str, str] = {
     "stash_these_vault_one": _("Stash these on vault {only}, the one you just took."),
     "has_candy_card_hand": _("{who} has {cards} in hand: not enough for a pair."),
     "stashes_pair_vault_has": _("{who} stashes a pair of {flavour}: vault {index} has {count}."),
+    "vault_under_attack": _("{who}'s vault {vault} is being robbed right now: combine it once that is over."),
     "pick_two_different_vaults": _("Pick two different vaults to combine."),
     "vault_empty_there_nothing": _("Vault {source} is empty: there is nothing to move."),
     "only_vaults_same_flavour": _("Only vaults of the same flavour combine: vault {source} has {flavour}, vault "

@@ -80,8 +80,6 @@ def new_game(players: Iterable[str], all_cards: bool = False, alternate: bool = 
 
 def _stage_action(state: State, action: Action, events: list) -> State:
     stage = state.stage
-    if isinstance(action, Combine) and stage in (STASH, BUY) and not state.final:
-        return combine(state, state.active, action.source, action.target, events)
     if stage == STASH:
         if isinstance(action, Stash):
             return T.do_stash(state, state.active, action.cards, action.vault, action.flavour, events)
@@ -206,6 +204,20 @@ def _frame_action(state: State, action: Action, events: list) -> State:
     raise no(say("that_cant_be_done"))
 
 
+def _combine(state: State, action: Combine, events: list) -> State:
+    """"If at any point, you have the same flavor stashed in multiple Vaults you may
+    combine matching flavors into a single Vault" ("How to Lock a Vault"): any player,
+    in any phase or turn, and at the final stash. Only a vault being robbed right now
+    (a Heist, Steal or Safe Cracker against it in play) stays as it is until that is over."""
+    seat = state.seat if action.seat is None else action.seat
+    if not 0 <= seat < len(state.players):
+        raise no(say("there_are_only_players", n=len(state.players)))
+    for f in state.stack:
+        if f.target == seat and f.vault in (action.source, action.target) and f.step in ("mom", "duel", "haul"):
+            raise no(say("vault_under_attack", who=state.players[seat], vault=f.vault + 1))
+    return combine(state, seat, action.source, action.target, events)
+
+
 def _game_over(state: State, events: list) -> State:
     state = T.end_game(state)
     shown = [f"{state.players[s]}: {', '.join(CARDS[c].name for c in h)}" for s, h in enumerate(state.held) if h]
@@ -222,6 +234,8 @@ def _do(state: State, action: Action) -> tuple[State, list]:
     events: list = []
     if isinstance(action, SetPile):
         return T.set_pile(state, action.count, events), events
+    if isinstance(action, Combine):
+        return _combine(state, action, events), events
     if state.stack:
         state = _frame_action(state, action, events)
     else:

@@ -208,9 +208,11 @@ class Stash:
 
 @dataclass(frozen=True)
 class Combine:
-    """Move every candy of vault ``source`` onto vault ``target`` of the same flavour."""
+    """Move every candy of vault ``source`` onto vault ``target`` of the same flavour,
+    both ``seat``'s (None: the player acting now). Allowed "at any point"."""
     source: int
     target: int
+    seat: int | None = None
 
 
 @dataclass(frozen=True)
