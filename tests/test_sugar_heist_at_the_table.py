@@ -159,3 +159,46 @@ def test_combining_at_the_final_stash_frees_a_vault_for_the_last_pair():
     t.ok("/combine 1 2")
     said = t.ok(candy(LS, 1), candy(LS, 2))
     assert "Zach stashes a pair of Lucky Suckys: vault 1 has 2." in said and conserved(t.state)
+
+
+# ---------------------------------------------------------------- 5. several Steals against one player
+
+def _steal_table(*pam_holds):
+    s = with_vault(game(), PAM, 0, candies(CR, 1, 4))
+    s = with_vault(s, PAM, 1, candies(NB, 1, 4))
+    s = with_vault(s, ZACH, 0, candies(LS, 1, 2))
+    s = with_vault(s, ZACH, 2, ())
+    s = with_vault(s, ALEX, 0, candies(FB, 1, 2))
+    s = holding(at(s, BUY, stashed=1), ZACH, [battle("Attack", 1), battle("Attack", 2), battle("Attack", 3)])
+    s = holding(s, PAM, pam_holds)
+    return set_up(Table(("Zach", "Pam", "Alex")), s)
+
+
+def test_several_steals_on_one_player_are_revealed_together_and_take_a_haul_each():
+    """Option 2: Steal: "You may perform multiple Steals against 1 player during a turn.
+    When playing multiples they must be revealed at the same time." Each Steal: "The
+    attacking player can claim up to 2 Candy Cards from 1 unlocked Vault"."""
+    t = _steal_table()
+    t.ok(battle("Attack", 1), "/steal 2 1")
+    said = t.ok(battle("Attack", 2))  # revealed in the same Mom window
+    assert "2 Steals on Pam, answered by one Mom" in said
+    t.ok("/done", candy(CR, 1), candy(CR, 2), "/vault 2")
+    assert "one of Pam's unlocked vaults" in t.session.prompt()
+    t.ok(candy(NB, 1), candy(NB, 2), "/vault 3")
+    s = t.state
+    assert s.phase == BUY and s.vaults[ZACH][1].count == 2 and s.vaults[ZACH][2].count == 2
+    assert s.vaults[PAM][0].count == 2 and s.vaults[PAM][1].count == 2 and conserved(s)
+    # a Steal on Pam later in the turn would be a second reveal: refused
+    t.ok(battle("Attack", 3))
+    t.refused("/steal 2 1", "revealed together")
+
+
+def test_one_mom_answers_every_steal_revealed_together():
+    """"When playing multiples they must be revealed at the same time"; Mom: "Reveal your
+    Mom Card to repel any unwanted Attack": one Mom window, one Mom for all of them."""
+    t = _steal_table(battle("Mom", 1))
+    t.ok(battle("Attack", 1), "/steal 2 1", battle("Attack", 2), battle("Attack", 3))
+    said = t.ok(battle("Mom", 1))
+    assert "MOM! Pam is safe this turn." in said and t.state.phase == BUY
+    assert set(t.state.battle_discard) == {battle("Attack", k) for k in (1, 2, 3)} | {battle("Mom", 1)}
+    assert t.state.vaults[PAM][0].count == 4 and conserved(t.state)

@@ -38,11 +38,20 @@ def test_a_steal_takes_up_to_two_candies_and_needs_no_duel():
     assert s.phase == BUY and ZACH in s.stolen and conserved(s)
 
 
-def test_two_steals_on_one_player_in_a_turn_are_allowed():
+def test_two_steals_on_one_player_in_a_turn_are_revealed_together():
+    """"You may perform multiple Steals against 1 player during a turn. When playing
+    multiples they must be revealed at the same time." (issue 21)"""
+    s = holding(table(), ALEX, [battle("Attack", 1), battle("Attack", 2)])
+    s, _ = play(s, Play(battle("Attack", 1)), Target("steal", ZACH, 0), Play(battle("Attack", 2)), Done(),
+                Take(candy(CR, 1)), Place(1), Take(candy(CR, 2)), Place(1))
+    assert s.vaults[ALEX][1].count == 2 and s.phase == BUY and conserved(s)
+
+
+def test_a_second_steal_on_one_player_after_the_first_is_refused():
     s = holding(table(), ALEX, [battle("Attack", 1), battle("Attack", 2)])
     s, _ = play(s, Play(battle("Attack", 1)), Target("steal", ZACH, 0), Done(), Take(candy(CR, 1)), Place(1))
-    s, _ = play(s, Play(battle("Attack", 2)), Target("steal", ZACH, 0), Done(), Take(candy(CR, 2)), Place(1))
-    assert s.vaults[ALEX][1].count == 2
+    s, _ = play(s, Play(battle("Attack", 2)))
+    rejected(s, Target("steal", ZACH, 0), "revealed together")
 
 
 def test_a_heist_needs_an_attack_card_drawn_this_turn():
@@ -126,7 +135,7 @@ def test_only_the_target_may_play_a_mom():
     s = holding(table(), ALEX, [battle("Attack", 1)], fresh=True)
     s = holding(s, PAM, [battle("Mom", 1)])
     s, _ = play(s, Play(battle("Attack", 1)), Target("heist", ZACH, 0))
-    rejected(s, Play(battle("Mom", 1)), "Only the player being targeted")
+    rejected(s, Play(battle("Mom", 1)), "Only Zach can play a Mom now")
 
 
 def test_mastermind_wins_a_heist_with_one_attack_card():

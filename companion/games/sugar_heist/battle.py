@@ -97,6 +97,8 @@ def target_problem(state: State, actor: int, card: str, style: str, seat: int, v
         if v.locked and not state.alternate:
             return say("vault_locked_locked_vaults", who=who, vault=vault + 1)
     if style == "steal":
+        if seat in state.stolen:
+            return say("steals_together", who=who)
         if seat in state.heisted:
             return say("was_heisted_this_turn", who=who)
         if not v.candies:
@@ -203,7 +205,7 @@ def finish(state: State, events: list, keep: bool = False) -> State:
     f = top(state)
     state = replace(state, stack=state.stack[:-1])
     if not keep and f.style != "kept":
-        state = replace(state, battle_discard=state.battle_discard + (f.card,))
+        state = replace(state, battle_discard=state.battle_discard + (f.card,) + f.more)
     if state.stack and top(state).step == "royale" and not top(state).waiting:
         events.append(Note(say("battle_royale_over")))
         return finish(state, events)
@@ -242,6 +244,25 @@ def do_target(state: State, action: Target, events: list) -> State:
             state = replace(state, stolen=state.stolen + (t,))
         events.append(Note(say("targets_with_scan_mom", who=_name(state, a), target=_name(state, t), name=name)))
     return _set_top(state, f)
+
+
+def mom_refusal(state: State, card: str) -> str:
+    """Why a Battle Card scanned in a Mom window is refused, in words that never say
+    more about a face-down card than its refusal itself shows: every card of a player who
+    may not play a Mom now gets one message, Mom or not ("Mom": the targeted player
+    reveals it; "When playing multiples they must be revealed at the same time")."""
+    f = top(state)
+    seat = owner(state, card)
+    if seat is None:
+        return say("mom_not_held") if CARDS[card].name == "Mom" else say("only_mom_can_be")
+    names = listing([_name(state, s) for s in f.waiting], "or")
+    if seat in f.waiting:  # a Mom of theirs is played: this card is not one
+        return say("not_a_mom_keep_it", who=_name(state, seat))
+    if seat == f.actor and f.style == "steal" and not state.final:
+        return say("steal_window_attack_only", who=_name(state, seat), names=names)
+    if not f.waiting:
+        return say("nobody_may_play_mom", who=_name(state, seat))
+    return say("only_they_play_mom", names=names, who=_name(state, seat))
 
 
 def do_mom(state: State, card: str, events: list) -> State:
@@ -319,6 +340,41 @@ def _collect(state: State, f: Frame, events: list) -> State:
         events.append(Note(say("nobody_has_hand_over")))
         return finish(_set_top(state, f), events)
     return _set_top(state, f)
+
+
+def do_more_steal(state: State, card: str, events: list) -> State:
+    """Steal: another of the attacker's Attack Cards against the same player, in the same
+    Mom window ("You may perform multiple Steals against 1 player during a turn. When
+    playing multiples they must be revealed at the same time"): one Mom answers them all;
+    without one each Steal takes up to 2 candies in turn."""
+    f = top(state)
+    state = replace(state, held=put(state.held, f.actor, tuple(h for h in state.held[f.actor] if h != card)))
+    f = replace(f, more=f.more + (card,), steals_left=f.steals_left + 1)
+    events.append(CardPlayed(say("another_steal", who=_name(state, f.actor), target=_name(state, f.target),
+                                 n=1 + len(f.more)), f.actor, card))
+    return _set_top(state, f)
+
+
+def can_add_steal(state: State, seat: int | None, card: str) -> bool:
+    """Is ``card`` (held by ``seat``) another Steal for the Mom window open now?"""
+    f = top(state)
+    return (f.step == "mom" and f.style == "steal" and seat == f.actor and CARDS[card].kind == "attack"
+            and not state.final)
+
+
+def next_steal(state: State, events: list) -> State:
+    """One Steal's haul is done: the next Steal revealed with it takes its haul (from any
+    unlocked vault of the target), or the card is over."""
+    f = top(state)
+    if f.step != "haul" or f.steals_left <= 0:
+        return finish(state, events)
+    t = f.target
+    if not [i for i, v in enumerate(state.vaults[t]) if v.candies and not v.locked]:
+        events.append(Note(say("nothing_left_to_steal", target=_name(state, t))))
+        return finish(state, events)
+    events.append(Note(say("next_steal", who=_name(state, f.actor), target=_name(state, t), haul=STEAL_HAUL)))
+    return _set_top(state, replace(f, vault=None, flavours=(), haul=(), haul_max=STEAL_HAUL,
+                                   steals_left=f.steals_left - 1))
 
 
 def do_no_mom(state: State, events: list) -> State:
@@ -418,6 +474,13 @@ def do_haul_take(state: State, card: str, events: list) -> State:
         raise no(say("haul_scan_candy"))
     if len(f.haul) >= f.haul_max:
         raise no(say("that_already_tap_vault", haul_max=f.haul_max))
+    if f.vault is None:  # a later Steal: the first candy picks one of the target's unlocked vaults
+        at = next((i for i, v in enumerate(state.vaults[f.target]) if card in v.candies), None)
+        if at is None or state.vaults[f.target][at].locked:
+            raise no(say("take_from_unlocked", target=_name(state, f.target), card=CARDS[card].name,
+                         where=state.where(card) or say("not_in_it")), card)
+        f = replace(f, vault=at, flavours=(state.vaults[f.target][at].flavour,))
+        state = _set_top(state, f)
     if card not in state.vaults[f.target][f.vault].candies:
         raise no(say("take_candy_from_vault", target=_name(state, f.target), vault=f.vault + 1, card=CARDS[card].name,
                      where=state.where(card) or say("not_in_it")), card)
@@ -457,14 +520,14 @@ def do_place(state: State, vault: int | None, events: list) -> State:
         state = empty_vault(state, seat, vault, events)
     state = add_candies(state, seat, vault, f.haul, flavour, events)
     events.insert(0, Note(say("puts_vault", who=_name(state, seat), n=len(f.haul), flavour=flavour, vault=vault + 1)))
-    return finish(_set_top(state, replace(f, haul=())), events)
+    return next_steal(_set_top(state, replace(f, haul=())), events)
 
 
 def do_haul_done(state: State, events: list) -> State:
     f = top(state)
     if not f.haul:
         events.append(Note(say("takes_nothing", who=_name(state, f.target if f.step == 'prize' else f.actor))))
-        return finish(state, events)
+        return next_steal(state, events)
     seat = f.target if f.step == "prize" else f.actor
     if f.step == "haul":
         fits = fitting(state, seat, _haul_flavour(f))

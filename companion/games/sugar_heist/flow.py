@@ -160,9 +160,9 @@ def _scan(state: State, entry: Entry, code: str, seat: int | None):
         _own_turn(state, seat)
         return entry, Take(code), ""
     if step == "mom":
-        if c.name != "Mom":
-            raise _no(B.MOM_ONLY)
-        return entry, Play(code), ""
+        if not c.is_battle:
+            raise _no(say("only_mom_can_be"))
+        return entry, Play(code), ""  # the rules say why a card that is no Mom for this window is refused
     if step == "duel":
         if c.name == "Mastermind" and B.owner(state, code) is not None:
             return entry, Play(code), ""
@@ -421,11 +421,15 @@ def _prompt_frame(state: State, entry: Entry) -> str:
             return say("tap_heist_steal_players", actor=actor)
         return say("prompt_target", actor=actor, name=name)
     if step == "mom":
+        if f.style == "steal":
+            return say("scan_mom_block_steal", names=', '.join(_who(state, s) for s in f.waiting), actor=actor)
         return say("scan_mom_block_tap", names=', '.join(_who(state, s) for s in f.waiting))
     if step == "duel":
         if state.battle_draw == 0 and not state.battle_discard:
             return say("flip_or_call_off", who=_who(state, B.flipper(state)))
         return say("flip_top_battle_card", who=_who(state, B.flipper(state)))
+    if step == "haul" and f.vault is None:
+        return say("prompt_next_steal", actor=actor, haul_max=f.haul_max - len(f.haul), target=_who(state, f.target))
     if step == "haul":
         return (say("prompt_haul", actor=actor, haul_max=f.haul_max - len(f.haul), target=_who(state, f.target),
                     vault=f.vault + 1))

@@ -145,6 +145,13 @@ TEXT: dict[str, str] = {
     # Battle Cards: targets, Mom, the duel, the haul (battle.py)
     "keep_that_card_face": _("Keep that card face down: it is played at its own moment (when you are targeted, in a "
                            "fight, or at the end of the game)."),
+    "mom_not_held": _("That Mom is not one of anyone's face-down Battle Cards: only a Mom bought earlier can be "
+                      "played."),
+    "not_a_mom_keep_it": _("Only a Mom blocks this, {who}: keep that card face down, or tap No Mom."),
+    "steal_window_attack_only": _("{who}: keep that card face down. Now {names} may play a Mom; {who} may add "
+                                  "another Attack Card to the Steal."),
+    "nobody_may_play_mom": _("{who}: keep that card face down; tap Done to go on."),
+    "only_they_play_mom": _("Only {names} can play a Mom now: {who}, keep that card face down."),
     "only_player_being_targeted": _("Only the player being targeted can play a Mom now: scan it, or tap No Mom."),
     "that_card_cant_be": _("That card can't be used now: flip the top Battle Card and scan it."),
     "there_are_only_players": _("There are only {n} players."),
@@ -217,6 +224,13 @@ TEXT: dict[str, str] = {
     "dad_jokes_nobody": _("Dad jokes! Nobody skips their next turn."),
     "dad_jokes_again": _("{who} goes again after this turn."),
     "dad_jokes_next": _("{who} takes the next turn as soon as {active}'s turn ends."),
+    "another_steal": _("{who} reveals another Attack Card: {n} Steals on {target}, answered by one Mom."),
+    "next_steal": _("Next Steal: {who}, scan up to {haul} candies from one of {target}'s unlocked vaults, then tap "
+                    "your vault."),
+    "nothing_left_to_steal": _("{target} has no unlocked candy left: the other Steals take nothing."),
+    "take_from_unlocked": _("Take the candy from one of {target}'s unlocked vaults: that {card} is {where}."),
+    "steals_together": _("{who} was stolen from this turn already: several Steals on one player are revealed "
+                         "together, in one Mom window."),
     "nobody_has_hand_over": _("Nobody has to hand over any candy."),
     "no_mom_from": _("No Mom from {names}."),
     "battle_pile_reshuffle_flips": _("The Battle Draw Pile is empty: shuffle the flipped cards back in and go on."),
@@ -304,6 +318,10 @@ TEXT: dict[str, str] = {
     "stash_pairs_left_your": _("{who}: stash the pairs left in your hand, then tap Done."),
     "prompt_target": _("{actor}: tap whom to play {name} on."),
     "scan_mom_block_tap": _("{names}: scan a Mom to block it, or tap No Mom."),
+    "scan_mom_block_steal": _("{names}: scan a Mom to block it, or tap No Mom. {actor} may first add more Attack "
+                              "Cards to this Steal."),
+    "prompt_next_steal": _("{actor}: scan up to {haul_max} candies from one of {target}'s unlocked vaults, then tap "
+                           "your vault."),
     "flip_top_battle_card": _("{who}: flip the top Battle Card and scan it."),
     "prompt_haul": _("{actor}: scan up to {haul_max} more from {target}'s vault {vault}, then tap your vault."),
     "prompt_prize": _("{target}: scan up to {haul_max} more from the Discard Pile, then tap Hand or a vault."),

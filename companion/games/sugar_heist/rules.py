@@ -132,8 +132,12 @@ def _frame_action(state: State, action: Action, events: list) -> State:
             return B.do_target(state, action, events)
         raise no(say("wait_target", who=state.players[f.actor], name=name))
     if step == "mom":
-        if isinstance(action, Play) and CARDS[action.card].name == "Mom":
+        if isinstance(action, Play) and B.can_add_steal(state, B.owner(state, action.card), action.card):
+            return B.do_more_steal(state, action.card, events)
+        if isinstance(action, Play) and CARDS[action.card].name == "Mom" and B.owner(state, action.card) in f.waiting:
             return B.do_mom(state, action.card, events)
+        if isinstance(action, Play):
+            raise no(B.mom_refusal(state, action.card))
         if isinstance(action, Done):
             return B.do_no_mom(state, events)
         raise no(say("only_mom_can_be"))

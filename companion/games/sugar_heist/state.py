@@ -91,6 +91,8 @@ class Frame:
     flipper: int = 0            # index into duelists of who flips next
     cards: tuple[str, ...] = ()  # Piñata: the face-up Candy Cards
     new_vault: int | None = None  # Candy Magnets: the actor's free vault
+    more: tuple[str, ...] = ()   # Steal: more Attack Cards revealed with it against the same player
+    steals_left: int = 0         # Steal: hauls still to take after this one
 
 
 @dataclass(frozen=True)
@@ -174,7 +176,7 @@ class State:
         if code in self.removed:
             return say("out_this_game")
         for f in self.stack:
-            if code in f.haul or code in f.cards or code in f.flips or code == f.card:
+            if code in f.haul or code in f.cards or code in f.flips or code == f.card or code in f.more:
                 return say("play_right")
         return None
 
@@ -188,7 +190,7 @@ class State:
     def battle_total(self) -> int:
         """Every Battle Card the state accounts for (44 less the removed ones and the
         copies set aside, ``removed`` and ``set_aside``)."""
-        playing = sum(len(f.flips) + (f.style != "kept") for f in self.stack)  # a kept card is a vault
+        playing = sum(len(f.flips) + len(f.more) + (f.style != "kept") for f in self.stack)  # a kept card is a vault
         on_table = sum(1 for vs in self.vaults for v in vs
                        for c in (v.quarantine, v.card) if c and CARDS[c].is_battle)
         return (self.battle_draw + len(self.battle_discard) + sum(len(h) for h in self.held)
