@@ -387,9 +387,9 @@ def prompt(state: State, entry: Entry) -> str:
             return say("tap_vault_for_pair", who=who, card=CARDS[entry.cards[0]].name)
         if entry.cards:
             return say("scan_partner_tap_its", who=who, card=CARDS[entry.cards[0]].name)
-        first = say("two_players_set_aside") if state.set_aside and state.turn == 1 and not state.stashed else ""
-        return first + say("stash_pair_scan_two", who=who) + (say("tap_done") if state.stashed else
-                                                                            say("tap_cant_stash"))
+        then = say("two_players_set_aside") if state.set_aside and state.turn == 1 and not state.stashed else ""
+        return say("stash_pair_scan_two", who=who) + (say("tap_done") if state.stashed else
+                                                      say("tap_cant_stash")) + then
     if stage == REVEAL:
         return say("prompt_reveal", who=who, k=len(state.revealed) + 1)
     if stage == SWAP:
