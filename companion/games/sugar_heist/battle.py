@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from .cards import CARDS, SETUP
-from .state import (CardPlayed, Frame, HeistOver, Note, State, Target, Vault)
+from .state import (CardPlayed, Flipped, Frame, HeistOver, Note, State, Target, Vault)
 from .turns import draw_battle, on_battle_pile, pile_refusal
 from .vaults import (add_candies, check_vault, empty_vault, fitting, no, put, set_vault,
                      take_candy, vault_name)
@@ -423,7 +423,10 @@ def do_flip(state: State, card: str, seat: int | None, events: list) -> State:
     i = f.flipper
     tally = put(f.tally, i, f.tally[i] + hit)
     f = replace(f, flips=f.flips + (card,), tally=tally, flipper=(i + 1) % len(f.duelists))
-    events.append(Note(say("flips_attack" if hit else "flips", who=_name(state, who), card=c.name)))
+    # A flip turns the Battle Draw Pile's face-down top card face up (a Revealed event),
+    # so it cannot be taken back, nor the "No Mom" before it: "If the target wishes to
+    # play a Mom Card it MUST be played now" -- not after watching the duel.
+    events.append(Flipped(say("flips_attack" if hit else "flips", who=_name(state, who), card=c.name), who, card))
     state = _set_top(state, f)
     if tally[i] >= f.need[i]:
         return _duel_won(state, who, events)

@@ -359,6 +359,14 @@ class HeistOver(Outcome):
 
 
 @dataclass(frozen=True)
+class Flipped(Revealed):
+    """A card flipped face up from the Battle Draw Pile in a duel (Heist, Crib Fight):
+    the table has seen it, so neither it nor the Mom decision before it is taken back."""
+    seat: int
+    card: str
+
+
+@dataclass(frozen=True)
 class FinalReveal(Revealed):
     """The end: every hidden Battle Card is shown (Grandma counts)."""
     held: Any = None
