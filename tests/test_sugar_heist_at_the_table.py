@@ -238,3 +238,58 @@ def test_no_mom_can_still_be_undone_before_the_first_flip():
     t = set_up(Table(("Zach", "Pam", "Alex")), s)
     t.ok(battle("Attack", 1), "/heist 2 1", "/done", "/undo")
     assert "MOM! Pam is safe this turn." in t.ok(battle("Mom", 1))
+
+
+# ---------------------------------------------------------------- 7. a stale vault tap never throws a vault away
+
+def test_a_leftover_vault_tap_is_refused_and_emptying_a_vault_always_asks_first():
+    """Phase 1: "When stashing, you may opt to change the flavor in a Vault by discarding
+    the current Candy Cards on a Vault" -- the player opts; the companion never empties
+    a vault unasked. The pair already went into the only vault that fits; the leftover
+    tap does nothing and says so, and the next pair asks before vault 1 is emptied."""
+    s = with_vault(game(), PAM, 0, candies(FB, 1, 4))
+    s = with_vault(s, PAM, 1, candies(CR, 1, 2))
+    t = set_up(Table(("Zach", "Pam", "Alex")), at(s, "stash", active=PAM))
+    said = t.ok(candy(CR, 3), candy(CR, 4))  # the only vault that fits: vault 2
+    assert "Pam stashes a pair of Chocolate Rockets: vault 2 has 4." in said
+    t.refused("/vault 1", "Scan the pair first")  # the stale tap: nothing waits unseen
+    said = t.ok(candy(LS, 1), candy(LS, 2))
+    assert "No vault has Lucky Suckys and none is empty" in said
+    said = t.ok("/vault 1")
+    assert "Pam's vault 1 has 4 Fruity Booty: putting Lucky Suckys there discards them" in said
+    assert t.state.vaults[PAM][0].count == 4 and "Tap vault 1 again" in t.session.prompt()
+    said = t.ok("/vault 1")  # yes
+    assert "Pam discards the 4 Fruity Booty from vault 1." in said and t.state.vaults[PAM][0].flavour == LS
+    assert conserved(t.state)
+
+
+def test_a_vault_chosen_before_the_partner_is_shown_and_a_vault_tap_out_of_place_is_refused():
+    """A selection the prompt does not show never lingers: a vault tapped after the
+    first card is named in the prompt; a vault tap when nothing goes into a vault is
+    refused with the reason."""
+    s = with_vault(game(), ZACH, 0, candies(FB, 1, 2))
+    t = set_up(Table(("Zach", "Pam", "Alex")), s)
+    t.ok(candy(NB, 1), "/vault 2")
+    assert "scan the partner of the Nutty Butt for vault 2" in t.session.prompt()
+    t.ok(candy(NB, 2), "/done", candy(CR, 1), candy(CR, 2))
+    assert t.state.stage == "swap"
+    t.refused("/vault 1", "no pair or haul to put in a vault now")
+
+
+def test_a_haul_tapped_onto_another_flavours_vault_asks_before_emptying_it():
+    """"The attacking player must place these cards into a Vault they control" -- into
+    a vault of another flavour only when the player says yes to discarding its candy."""
+    s = with_vault(game(), PAM, 0, candies(CR, 1, 4))
+    s = with_vault(s, PAM, 1, candies(NB, 1, 2))
+    s = with_vault(s, ZACH, 0, candies(LS, 1, 2))
+    s = with_vault(s, ZACH, 1, candies(FB, 1, 2))
+    s = holding(at(s, BUY, stashed=1), ZACH, [battle("Attack", 1)])
+    t = set_up(Table(("Zach", "Pam", "Alex")), s)
+    t.ok(battle("Attack", 1), "/steal 2 1", "/done", candy(CR, 1), candy(CR, 2))
+    said = t.ok("/vault 2")
+    assert "Zach's vault 2 has 2 Fruity Booty: putting Chocolate Rockets there discards them" in said
+    assert t.state.vaults[ZACH][1].count == 2 and t.state.phase == "haul"
+    said = t.ok("/vault 1")  # another vault: asked about that one instead
+    assert "Zach's vault 1 has 2 Lucky Suckys" in said
+    t.ok("/vault 1")
+    assert t.state.vaults[ZACH][0].flavour == CR and t.state.vaults[ZACH][1].flavour == FB and conserved(t.state)

@@ -15,7 +15,7 @@ from dataclasses import replace
 from .cards import CARDS, SETUP
 from .state import (CardPlayed, Flipped, Frame, HeistOver, Note, State, Target, Vault)
 from .turns import draw_battle, on_battle_pile, pile_refusal
-from .vaults import (add_candies, check_vault, empty_vault, fitting, no, put, set_vault,
+from .vaults import (add_candies, check_emptying, check_vault, empty_vault, fitting, no, put, set_vault,
                      take_candy, vault_name)
 from .messages import count, listing, say
 
@@ -496,8 +496,9 @@ def _haul_flavour(f: Frame) -> str:
     return f.flavours[0]
 
 
-def do_place(state: State, vault: int | None, events: list) -> State:
-    """Put the haul (or the Crib Fight prize) into a vault, or the prize in the hand."""
+def do_place(state: State, vault: int | None, events: list, discard: bool = False) -> State:
+    """Put the haul (or the Crib Fight prize) into a vault, or the prize in the hand. A
+    vault of another flavour is emptied first only when ``discard`` (the table agreed)."""
     f = top(state)
     seat = f.target if f.step == "prize" else f.actor
     if not f.haul:
@@ -518,6 +519,7 @@ def do_place(state: State, vault: int | None, events: list) -> State:
             raise no(say("pure_sugars_alone_need"))
     else:
         flavour = _haul_flavour(f)
+    check_emptying(state, seat, vault, flavour, discard)
     v = state.vaults[seat][vault]
     if v.flavour and v.flavour != flavour:
         state = empty_vault(state, seat, vault, events)

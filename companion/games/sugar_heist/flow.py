@@ -67,6 +67,7 @@ class Entry:
     card: str | None = None              # a swap card waiting for "give N"
     giver: int | None = None             # "from N"
     seat: int | None = None              # "join N"
+    ask: int | None = None               # the vault the table was asked to empty (tap it again: yes)
 
 
 def _seats(state: State) -> range:
@@ -209,6 +210,10 @@ def _complete(state: State, entry: Entry):
             return entry, None, say("two_pure_sugars_tap")
         flavour = pair_flavour(state, seat, cards, 0, entry.flavour)
         fits = fitting(state, seat, flavour)
+        if not fits and state.stage == FINAL and state.frame is None:
+            # "onto a Vault, with the same candy flavor or into a Vault that is currently
+            # empty": no vault takes them, so the pair is not kept waiting for a refused tap
+            return Entry(), None, say("final_no_vault", who=_who(state, seat), flavour=flavour)
         if len(fits) != 1:
             why = say("tap_vault_for_them") if fits else \
                 say("no_vault_has_none", flavour=flavour)
@@ -216,7 +221,45 @@ def _complete(state: State, entry: Entry):
         target = fits[0]
     if _two_pure(cards, entry) and not state.vaults[seat][target].flavour:
         return replace(entry, vault=target), None, say("two_pure_sugars_tap")
+    v = state.vaults[seat][target] if 0 <= target < len(state.vaults[seat]) else None
+    at_end = state.stage == FINAL and state.frame is None  # the rules allow no emptying at the end
+    if v is not None and v.candies and not at_end:
+        flavour = pair_flavour(state, seat, cards, target, entry.flavour)
+        if v.flavour != flavour:  # candy the player owns is never thrown away unasked
+            if entry.ask != target:
+                return replace(entry, vault=None, ask=target), None, _ask(state, seat, target, flavour)
+            return Entry(), Stash((cards[0], cards[1]), target, entry.flavour, discard=True), ""
     return Entry(), Stash((cards[0], cards[1]), target, entry.flavour), ""
+
+
+def _ask(state: State, seat: int, index: int, flavour: str) -> str:
+    """The question before a vault of another flavour is emptied."""
+    v = state.vaults[seat][index]
+    return say("would_empty_vault", who=_who(state, seat), vault=index + 1, count=v.count, old=v.flavour,
+               flavour=flavour)
+
+
+def _haul_flavour(state: State) -> str | None:
+    """The one flavour the candies being placed make (None: not known yet, or mixed)."""
+    f = state.frame
+    if f.step == "haul":
+        return f.flavours[0] if f.flavours else None
+    flavours = {CARDS[c].flavour for c in f.haul if not CARDS[c].is_pure}
+    return flavours.pop() if len(flavours) == 1 else None
+
+
+def _place(state: State, entry: Entry, v: int):
+    """``vault N`` for a haul or a prize: asks first when it would empty a vault."""
+    f = state.frame
+    seat = f.target if f.step == "prize" else f.actor
+    flavour = _haul_flavour(state)
+    if f.haul and flavour and 0 <= v < len(state.vaults[seat]):
+        vault = state.vaults[seat][v]
+        if vault.candies and vault.flavour != flavour:
+            if entry.ask != v:
+                return replace(entry, ask=v), None, _ask(state, seat, v, flavour)
+            return Entry(), Place(v, discard=True), ""
+    return Entry(), Place(v), ""
 
 
 def _two_pure(cards, entry: Entry) -> bool:
@@ -285,14 +328,18 @@ def _touch(state: State, entry: Entry, command: str):
     if verb == "vault":
         (v,) = _numbers(args, command, 1)
         seat = state.frame.actor if state.frame else state.seat
-        if step not in ("haul", "prize") and not 0 <= v < len(state.vaults[seat]):
+        if step in ("haul", "prize"):
+            return _place(state, entry, v)
+        if not (state.frame is None and step in (STASH, FINAL) or step == "stash"):
+            raise _no(say("no_vault_now", prompt=prompt(state, entry)))
+        if not 0 <= v < len(state.vaults[seat]):
             raise _no(say("has_vaults_there_no", who=state.players[seat],
                           vaults=messages.count(len(state.vaults[seat]), "vault"), v=v + 1))
-        if step in ("haul", "prize"):
-            return entry, Place(v), ""
+        if not entry.cards:  # a vault chosen before any card would wait unseen: scan first
+            raise _no(say("scan_pair_before_vault", prompt=prompt(state, entry)))
         if len(entry.cards) == 2:
-            return Entry(), Stash((entry.cards[0], entry.cards[1]), v, entry.flavour), ""
-        return replace(entry, vault=v), None, say("vault_scan_pair_for", v=v + 1)
+            return _complete(state, replace(entry, vault=v))
+        return replace(entry, vault=v, ask=None), None, say("vault_scan_pair_for", v=v + 1)
     if verb in ("flavour", "flavor"):
         flavour = flavour_named(" ".join(args))
         if flavour is None:
@@ -376,6 +423,15 @@ def prompt(state: State, entry: Entry) -> str:
     """What the table should do next, in a few words."""
     if state.over:
         return say("prompt_over")
+    if entry.ask is not None:
+        seat = state.frame.target if state.frame and state.frame.step == "prize" else (
+            state.frame.actor if state.frame else state.seat)
+        if entry.ask < len(state.vaults[seat]) and state.vaults[seat][entry.ask].candies:
+            flavour = _haul_flavour(state) if state.frame and state.frame.step in ("haul", "prize") else (
+                CARDS[entry.cards[0]].flavour if entry.cards else None)
+            if entry.cards and all(CARDS[c].is_pure for c in entry.cards):
+                flavour = entry.flavour
+            return _ask(state, seat, entry.ask, flavour or say("word_other_candy"))
     if state.frame:
         return _prompt_frame(state, entry)
     who = _who(state, state.seat)
@@ -385,6 +441,8 @@ def prompt(state: State, entry: Entry) -> str:
             if _two_pure(entry.cards, entry):
                 return say("tap_flavour_two_pure", who=who)
             return say("tap_vault_for_pair", who=who, card=CARDS[entry.cards[0]].name)
+        if entry.cards and entry.vault is not None:
+            return say("scan_partner_for_vault", who=who, card=CARDS[entry.cards[0]].name, v=entry.vault + 1)
         if entry.cards:
             return say("scan_partner_tap_its", who=who, card=CARDS[entry.cards[0]].name)
         then = say("two_players_set_aside") if state.set_aside and state.turn == 1 and not state.stashed else ""

@@ -134,6 +134,8 @@ TEXT: dict[str, str] = {
     "has_candy_card_hand": _("{who} has {cards} in hand: not enough for a pair."),
     "stashes_pair_vault_has": _("{who} stashes a pair of {flavour}: vault {index} has {count}."),
     "vault_under_attack": _("{who}'s vault {vault} is being robbed right now: combine it once that is over."),
+    "would_empty_vault": _("{who}'s vault {vault} has {count} {old}: putting {flavour} there discards them. Tap "
+                           "vault {vault} again to do that, or tap another vault."),
     "pick_two_different_vaults": _("Pick two different vaults to combine."),
     "vault_empty_there_nothing": _("Vault {source} is empty: there is nothing to move."),
     "only_vaults_same_flavour": _("Only vaults of the same flavour combine: vault {source} has {flavour}, vault "
@@ -357,6 +359,12 @@ TEXT: dict[str, str] = {
     "needs_numbers": _("{verb} needs {numbers}, like '{verb} {example}'."),
     "that_command_empty": _("That command is empty."),
     "cleared_start_that_again": _("Cleared: start that again."),
+    "final_no_vault": _("{who} has no {flavour} vault and no empty one: at the end a pair goes only there. Combine "
+                        "two vaults to free one and scan the pair again, or tap Done."),
+    "no_vault_now": _("There is no pair or haul to put in a vault now. {prompt}"),
+    "scan_pair_before_vault": _("Scan the pair first, then tap its vault. {prompt}"),
+    "scan_partner_for_vault": _("{who}: scan the partner of the {card} for vault {v}, or tap another vault."),
+    "word_other_candy": _("other candy"),
     "vault_scan_pair_for": _("Vault {v}: now scan the pair for it."),
     "pure_sugars_will_be": _("The Pure Sugars will be {flavour}."),
     "next_card_from_hand": _("Next card from {who}'s hand."),

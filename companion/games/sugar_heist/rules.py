@@ -82,7 +82,8 @@ def _stage_action(state: State, action: Action, events: list) -> State:
     stage = state.stage
     if stage == STASH:
         if isinstance(action, Stash):
-            return T.do_stash(state, state.active, action.cards, action.vault, action.flavour, events)
+            return T.do_stash(state, state.active, action.cards, action.vault, action.flavour, events,
+                              action.discard)
         if isinstance(action, CantStash):
             return T.cant_stash(state, events)
         if isinstance(action, Done):
@@ -153,7 +154,7 @@ def _frame_action(state: State, action: Action, events: list) -> State:
         if isinstance(action, Take):
             return (B.do_haul_take if step == "haul" else B.do_prize_take)(state, action.card, events)
         if isinstance(action, Place):
-            return B.do_place(state, action.vault, events)
+            return B.do_place(state, action.vault, events, action.discard)
         if isinstance(action, Done):
             return B.do_haul_done(state, events)
         raise no(say("scan_candies_taken_then"))

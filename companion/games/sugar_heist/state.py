@@ -206,6 +206,7 @@ class Stash:
     cards: tuple[str, str]
     vault: int
     flavour: str | None = None
+    discard: bool = False       # the table said yes: empty a vault of another flavour first
 
 
 @dataclass(frozen=True)
@@ -292,8 +293,10 @@ class Take:
 
 @dataclass(frozen=True)
 class Place:
-    """Put the taken candies into vault ``vault`` (0-based), or the hand when None."""
+    """Put the taken candies into vault ``vault`` (0-based), or the hand when None.
+    ``discard``: the table said yes to emptying a vault of another flavour first."""
     vault: int | None
+    discard: bool = False
 
 
 @dataclass(frozen=True)

@@ -106,14 +106,14 @@ def pile_refusal(state: State, code: str, message: str) -> str:
 
 # ---------------------------------------------------------------- Phase 1
 
-def do_stash(state: State, seat: int, cards, index: int, declared, events: list) -> State:
+def do_stash(state: State, seat: int, cards, index: int, declared, events: list, discard: bool = False) -> State:
     if state.stage == FINAL:
         v = check_vault(state, seat, index)
         if v.candies:
             from .vaults import pair_flavour
             if pair_flavour(state, seat, tuple(cards), index, declared) != v.flavour:
                 raise no(say("at_end_pair_goes"))
-    state = stash(state, seat, tuple(cards), index, declared, events)
+    state = stash(state, seat, tuple(cards), index, declared, events, discard=discard)
     return replace(state, stashed=state.stashed + 1)
 
 
