@@ -8,7 +8,7 @@ from dataclasses import replace
 
 from companion.games.sugar_heist.state import BUY
 
-from sugar_heist_helpers import (CR, FB, LS, NB, PS, Table, at, battle, candies, candy, conserved, game, holding,
+from sugar_heist_helpers import (CR, FB, GG, LS, NB, PS, Table, at, battle, candies, candy, conserved, game, holding,
                                  set_up, with_vault)
 
 ZACH, PAM, ALEX = 0, 1, 2
@@ -293,3 +293,87 @@ def test_a_haul_tapped_onto_another_flavours_vault_asks_before_emptying_it():
     assert "Zach's vault 1 has 2 Lucky Suckys" in said
     t.ok("/vault 1")
     assert t.state.vaults[ZACH][0].flavour == CR and t.state.vaults[ZACH][1].flavour == FB and conserved(t.state)
+
+
+# ---------------------------------------------------------------- 8. prompts, announcements and reasons
+
+def test_the_end_of_game_stash_never_asks_for_a_tap_it_then_refuses():
+    """Ending the Game: "each player may stash any outstanding pairs from their hand onto
+    a Vault, with the same candy flavor or into a Vault that is currently empty." A pair
+    with no such vault is not kept waiting for "the vault to empty"."""
+    s = with_vault(game(), ZACH, 0, candies(CR, 1, 2))
+    s = with_vault(s, ZACH, 1, candies(NB, 1, 2))
+    s = replace(s, stage="final-stash", final=True, finishing=(ZACH, PAM, ALEX))
+    t = set_up(Table(("Zach", "Pam", "Alex")), s)
+    said = t.ok(candy(LS, 1), candy(LS, 2))
+    assert "tap the vault to empty" not in said and "Combine two vaults to free one" in said
+    assert t.session.entry == t.session.entry.__class__()  # nothing waits for a refused tap
+    t.ok(candy(CR, 3), candy(CR, 4), "/done")
+    assert t.state.vaults[ZACH][0].count == 4 and t.state.finishing == (PAM, ALEX)
+
+
+def test_a_heist_on_a_locked_vault_under_the_alternate_rule_says_to_flip_the_vault_card_back():
+    """Alternate Play Rule: "When played on a locked Vault, if the Heist succeeds, the
+    target Vault becomes unlocked and the heister receives 2 Candy Cards"; "When a Vault
+    reaches its lock number, flip the Vault Card over": the table must flip it back."""
+    s = with_vault(game(alternate=True), PAM, 0, candies(CR, 1, 8))
+    s = with_vault(s, PAM, 1, candies(NB, 1, 2))
+    s = with_vault(s, ZACH, 0, candies(CR, 9, 2))
+    s = holding(at(s, BUY, stashed=1), ZACH, [battle("Attack", 1)], fresh=True)
+    t = set_up(Table(("Zach", "Pam", "Alex"), alternate=True), s)
+    assert t.state.vaults[PAM][0].locked
+    t.ok(battle("Attack", 1), "/heist 2 1", "/done", battle("Attack", 2), battle("Spy", 1))
+    said = t.ok(battle("Attack", 3))
+    assert "Pam's vault 1 is unlocked by the Heist: flip its Vault Card back over." in said
+    assert not t.state.vaults[PAM][0].locked and t.state.frame.haul_max == 2
+
+
+def test_refusals_give_the_real_reason():
+    """"You may only use Attack Cards on players with 2 or more Vaults"; "Each player may
+    only be Heisted once per turn"; Mom: "Reveal your Mom Card to repel any unwanted
+    Attack". The reason named is the one that holds, and the target is not told that
+    only the target can play a Mom."""
+    s = with_vault(game(), PAM, 0, candies(CR, 1, 4))
+    s = with_vault(s, PAM, 1, candies(NB, 1, 2))
+    s = with_vault(s, ZACH, 0, candies(LS, 1, 2))
+    s = holding(at(s, BUY, stashed=1), ZACH, [battle("Attack", 1), battle("Attack", 2)], fresh=True)
+    s = holding(s, PAM, [battle("Grandma", 1), battle("Mom", 1)])
+    t = set_up(Table(("Zach", "Pam", "Alex")), s)
+    t.ok(battle("Attack", 1), "/heist 2 1")
+    reason = t.refused(battle("Grandma", 1))  # Pam, the target, scans a card that is no Mom
+    assert "Only the player being targeted" not in reason and "Only a Mom blocks this, Pam" in reason
+    t.ok("/done", battle("Attack", 3), battle("Spy", 1), battle("Attack", 4))
+    assert t.state.phase == "haul"
+    t.ok(candy(CR, 1), "/done")
+    reason = t.refused(battle("Attack", 2))  # Pam was heisted; Alex has 2 empty vaults
+    assert "2 or more vaults" not in reason
+    assert "Pam was heisted this turn" in reason and "Alex has no unlocked candy" in reason
+
+
+def test_from_does_not_retarget_a_card_waiting_for_give():
+    """Phase 2: "Players may only swap cards from their own hands": the card waiting for
+    /give keeps the hand it came from; /from first asks for the /give."""
+    s = with_vault(game(), ZACH, 0, candies(CR, 1, 2))
+    s = replace(s, stage="swap", stashed=1, revealed=(candy(FB, 1), candy(GG, 1)), draw=s.draw - 2)
+    t = set_up(Table(("Zach", "Pam", "Alex")), s)
+    t.ok("/from 2", candy(NB, 1))
+    t.refused("/from 3", "First tap who gets the Nutty Butt")
+    said = t.ok("/give 1")
+    assert "Nutty Butt to Zach" in said and t.session.entry.moves[0].giver == PAM
+
+
+def test_a_battle_card_scanned_by_mistake_goes_back_before_its_effect():
+    """Battle Cards "may be played at any point in the course of Phase 3" -- at the
+    player's choice: one scanned by mistake goes back face down before its target is
+    chosen, and can be played later."""
+    s = with_vault(game(), PAM, 0, candies(CR, 1, 4))
+    s = with_vault(s, PAM, 1, candies(NB, 1, 2))
+    s = holding(at(s, BUY, stashed=1), ZACH, [battle("Time Out", 1)])
+    t = set_up(Table(("Zach", "Pam", "Alex")), s)
+    t.ok(battle("Time Out", 1))
+    assert "Keep it" in t.session.prompt()
+    said = t.ok("/keep")
+    assert "Zach takes the Time Out back, face down." in said
+    assert t.state.phase == BUY and t.state.held[ZACH] == (battle("Time Out", 1),) and conserved(t.state)
+    t.ok(battle("Time Out", 1), "/target 2", "/done")
+    assert t.state.skips[PAM] == 1

@@ -209,7 +209,7 @@ def test_quarantine_lock_comes_off_at_the_lock_number():
 
 def test_quarantine_lock_only_on_your_own_unlocked_vault():
     s = holding(table(), ALEX, [battle("Quarantine Lock", 1)])
-    rejected(s, Play(battle("Quarantine Lock", 1)), "Nobody can be targeted")
+    rejected(s, Play(battle("Quarantine Lock", 1)), "nothing it can be played on")
     s = with_vault(s, ALEX, 1, candies(GG, 1, 2))
     s, _ = rules.step(s, Play(battle("Quarantine Lock", 1)))
     rejected(s, Target("lock", ZACH, 0), "your own")

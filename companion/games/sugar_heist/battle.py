@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from .cards import CARDS, SETUP
-from .state import (CardPlayed, Flipped, Frame, HeistOver, Note, State, Target, Vault)
+from .state import (CardPlayed, Flipped, Frame, HeistOver, Note, State, Target, Vault, VaultUnlocked)
 from .turns import draw_battle, on_battle_pile, pile_refusal
 from .vaults import (add_candies, check_emptying, check_vault, empty_vault, fitting, no, put, set_vault,
                      take_candy, vault_name)
@@ -116,6 +116,37 @@ def target_problem(state: State, actor: int, card: str, style: str, seat: int, v
     return None
 
 
+def no_target_reason(state: State, actor: int) -> str:
+    """Why a face-down card has no target now, from public facts only: the same words
+    whichever card it is, so the refusal tells no more than that it cannot be played
+    ("You may only use Attack Cards on players with 2 or more Vaults", "Once you've
+    played a Mom, you cannot be targeted again that turn", "Each player may only be
+    Heisted once per turn", "Once a vault is locked, other players may not target that
+    vault")."""
+    facts = []
+    for seat in range(len(state.players)):
+        if seat == actor:
+            continue
+        who = _name(state, seat)
+        vaults = state.vaults[seat]
+        if len(vaults) < 2:
+            facts.append(say("fact_one_vault" if vaults else "fact_no_vaults", who=who))
+        elif seat in state.protected:
+            facts.append(say("fact_mom", who=who))
+        else:
+            said = []
+            if seat in state.heisted:
+                said.append(say("fact_heisted", who=who))
+            if seat in state.stolen:
+                said.append(say("fact_stolen", who=who))
+            if not any(v.candies and not v.locked for v in vaults):
+                said.append(say("fact_no_unlocked", who=who))
+            facts += said
+    if not facts:
+        return say("no_target_for_that_card")
+    return say("nobody_can_be_targeted", facts=listing(facts))
+
+
 def legal_targets(state: State, actor: int, card: str) -> list[tuple[str, int, int | None]]:
     """Every (style, seat, vault) the card may go against."""
     kind = CARDS[card]
@@ -158,9 +189,24 @@ def do_play(state: State, card: str, events: list) -> State:
     if c.name in KEPT:  # one message for all three, so the screen does not tell which it is
         raise no(KEEP_IT)
     if not playable(state, who, card):
-        raise no(say("nobody_can_be_targeted"))
+        raise no(no_target_reason(state, who))
     state = replace(state, held=put(state.held, who, tuple(h for h in state.held[who] if h != card)))
-    return start(state, card, who, events)
+    state = start(state, card, who, events)
+    if state.stack and state.stack[-1].card == card and state.stack[-1].step == "target":
+        state = _set_top(state, replace(top(state), withdrawable=True))
+    return state
+
+
+def do_withdraw(state: State, events: list) -> State:
+    """A card scanned to play it by mistake goes back face down before its target is
+    chosen: nothing has happened yet. The table saw its name, so it is named."""
+    f = top(state)
+    if f.step != "target" or not f.withdrawable:
+        raise no(say("cant_withdraw"))
+    state = replace(state, stack=state.stack[:-1],
+                    held=put(state.held, f.actor, state.held[f.actor] + (f.card,)))
+    events.append(Note(say("withdraws", who=_name(state, f.actor), card=CARDS[f.card].name)))
+    return state
 
 
 def start(state: State, card: str, actor: int, events: list) -> State:
@@ -463,6 +509,7 @@ def _duel_won(state: State, winner: int, events: list) -> State:
             state = set_vault(state, t, f.vault, replace(v, locked=False, quarantine=None, cracked=True))
             if v.quarantine:
                 state = replace(state, battle_discard=state.battle_discard + (v.quarantine,))
+            events.append(VaultUnlocked(say("heist_unlocks", target=_name(state, t), vault=f.vault + 1), t, f.vault))
         events.append(HeistOver(say("wins_heist_scan_up", who=_name(state, a), haul=haul, target=_name(state, t),
                                     vault=f.vault + 1), a, t, True))
         return _set_top(state, replace(f, step="haul", haul_max=haul))

@@ -19,6 +19,7 @@ Touch commands (seats and vaults count from 1):
 ``heist P V``         an Attack Card against player P's vault V (``steal P V`` too)
 ``target P [V]``      an Action Card against player P (and vault V)
 ``hand``              the Crib Fight prize goes into the hand
+``keep``              a Battle Card played by mistake goes back face down (before its target)
 ``join N``            player N enters the Crib Fight (then scans the candy paid)
 ``deck N``            the players counted N cards in the Candy Draw Pile
 ``done``              finish the step (also: no Mom, the Crib Fight starts)
@@ -47,7 +48,7 @@ from . import battle as B
 from . import rules
 from .cards import CANDY_CODES, CARDS, FLAVOURS, card, flavour_named
 from .state import (BUY, DISCARD, FINAL, REVEAL, STASH, SWAP, CantStash, Combine, Declare, Done, Flip, Join,
-                    Move, NewVault, Place, Play, Reveal, Stash, State, Take, Target, Trade)
+                    Move, NewVault, Place, Play, Reveal, Stash, State, Take, Target, Trade, Withdraw)
 from .vaults import fitting, hand_card, pair_flavour
 from . import messages
 from .messages import say
@@ -94,6 +95,7 @@ COMMANDS = (
     Command("steal P V", (say("button_steal"),), _seat_vaults("steal")),
     Command("target P [V]", tries=lambda s: [f"target {p}" for p in _seats(s)] + _seat_vaults("target")(s)),
     Command("hand", (say("button_hand"),)),
+    Command("keep", (say("button_keep"),)),
     Command("join N", (say("button_join"),), lambda s: [f"join {p}" for p in _seats(s)]),
     Command("deck N", tries=lambda s: [f"deck {s.draw}"], menu=say("cards_counted_candy_draw"),
             example="deck 20"),
@@ -360,6 +362,8 @@ def _touch(state: State, entry: Entry, command: str):
     if verb == "from":
         if step != SWAP:
             raise _no(say("no_swap_now", prompt=prompt(state, entry)))
+        if entry.card is not None:  # it would silently change whose hand the card waiting for "give" came from
+            raise _no(say("first_tap_who_gets", card=CARDS[entry.card].name))
         (p,) = _numbers(args, command, 1)
         _seat_exists(state, p)
         return replace(entry, giver=p), None, say("next_card_from_hand", who=_who(state, p))
@@ -405,6 +409,8 @@ def _touch(state: State, entry: Entry, command: str):
         (p,) = _numbers(args, command, 1)
         _seat_exists(state, p)
         return replace(entry, seat=p), None, say("joins_scan_candy_they", who=_who(state, p))
+    if verb == "keep":
+        return entry, Withdraw(), ""
     if verb in ("done", "fight", "nomom", "no", "pass"):
         if entry.cards or entry.moves or entry.card or entry.pay:
             raise _no(say("finish_first", prompt=prompt(state, entry)))
@@ -476,8 +482,8 @@ def _prompt_frame(state: State, entry: Entry) -> str:
     step = f.step
     if step == "target":
         if CARDS[f.card].kind == "attack":
-            return say("tap_heist_steal_players", actor=actor)
-        return say("prompt_target", actor=actor, name=name)
+            return say("tap_heist_steal_or_keep" if f.withdrawable else "tap_heist_steal_players", actor=actor)
+        return say("prompt_target_or_keep" if f.withdrawable else "prompt_target", actor=actor, name=name)
     if step == "mom":
         if f.style == "steal":
             return say("scan_mom_block_steal", names=', '.join(_who(state, s) for s in f.waiting), actor=actor)

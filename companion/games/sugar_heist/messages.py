@@ -184,8 +184,19 @@ TEXT: dict[str, str] = {
     "that_not_battle_card": _("That is not a Battle Card."),
     "candy_pile_out_no_battle": _("The Candy Draw Pile has run out: no more Battle Cards."),
     "battle_card_not_yours": _("That Battle Card is not one of yours: play a card you bought."),
-    "nobody_can_be_targeted": _("Nobody can be targeted with that card right now (players need 2 or more vaults, and "
-                              "locked vaults are safe)."),
+    "nobody_can_be_targeted": _("Nobody can be targeted with that card right now: {facts}. Keep it face down."),
+    "no_target_for_that_card": _("That card has nothing it can be played on right now (see its text). Keep it face "
+                                 "down."),
+    "fact_one_vault": _("{who} has only 1 vault"),
+    "fact_no_vaults": _("{who} has no vaults"),
+    "fact_mom": _("{who} played a Mom this turn"),
+    "fact_heisted": _("{who} was heisted this turn"),
+    "fact_stolen": _("{who} was stolen from this turn"),
+    "fact_no_unlocked": _("{who} has no unlocked candy"),
+    "heist_unlocks": _("{target}'s vault {vault} is unlocked by the Heist: flip its Vault Card back over."),
+    "cant_withdraw": _("Only a card played from your face-down cards goes back, before its target is chosen."),
+    "withdraws": _("{who} takes the {card} back, face down."),
+    "button_keep": _("Keep it"),
     "plays_who_c_name": _("{who} plays {card}!"),
     "mom_safe_this_turn": _("MOM! {who} is safe this turn."),
     "mastermind_played": _("Mastermind! {who} needs just 1 Attack Card to win."),
@@ -319,6 +330,9 @@ TEXT: dict[str, str] = {
     "discard_down_6_scan": _("{who}: discard down to 6: scan each card you discard."),
     "stash_pairs_left_your": _("{who}: stash the pairs left in your hand, then tap Done."),
     "prompt_target": _("{actor}: tap whom to play {name} on."),
+    "prompt_target_or_keep": _("{actor}: tap whom to play {name} on, or tap Keep it to put it back face down."),
+    "tap_heist_steal_or_keep": _("{actor}: tap Heist or Steal on a player's vault, or tap Keep it to put it back face "
+                                 "down."),
     "scan_mom_block_tap": _("{names}: scan a Mom to block it, or tap No Mom."),
     "scan_mom_block_steal": _("{names}: scan a Mom to block it, or tap No Mom. {actor} may first add more Attack "
                               "Cards to this Steal."),

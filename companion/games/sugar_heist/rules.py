@@ -28,7 +28,7 @@ from .cards import BATTLE_CODES, CARDS, DATA, SETUP, VAULT_CODES, code_for
 from .scoring import rank, score_holdings, sheet  # noqa: F401  (part of the rules API)
 from .state import (BUY, DISCARD, FINAL, REVEAL, STASH, SWAP, Action, BuyBattle, BuyVault, CantStash,
                     Combine, Declare, Done, FinalReveal, Flip, GameOver, Join, NewVault, Note, Place, Play,
-                    Reveal, SetPile, Stash, State, Take, Target, Trade, Vault)
+                    Reveal, SetPile, Stash, State, Take, Target, Trade, Vault, Withdraw)
 from .vaults import combine, no
 from .messages import say
 
@@ -131,6 +131,8 @@ def _frame_action(state: State, action: Action, events: list) -> State:
     if step == "target":
         if isinstance(action, Target):
             return B.do_target(state, action, events)
+        if isinstance(action, Withdraw):
+            return B.do_withdraw(state, events)
         raise no(say("wait_target", who=state.players[f.actor], name=name))
     if step == "mom":
         if isinstance(action, Play) and B.can_add_steal(state, B.owner(state, action.card), action.card):

@@ -281,6 +281,7 @@ def _labels(state: State, info: TableInfo) -> list[tuple[str, str]]:
     if f is not None:
         return {
             "mom": [(say("no_mom"), "done")],
+            "target": [(say("button_keep"), "keep")] if f.withdrawable else [],
             "haul": [(say("button_done"), "done")],
             "prize": [(say("button_hand"), "hand"), (say("button_done"), "done")],
             "spy": [(say("take_none"), "done")],

@@ -93,6 +93,7 @@ class Frame:
     new_vault: int | None = None  # Candy Magnets: the actor's free vault
     more: tuple[str, ...] = ()   # Steal: more Attack Cards revealed with it against the same player
     steals_left: int = 0         # Steal: hauls still to take after this one
+    withdrawable: bool = False   # played from the hand: may go back face down before its target
 
 
 @dataclass(frozen=True)
@@ -269,6 +270,12 @@ class Play:
 
 
 @dataclass(frozen=True)
+class Withdraw:
+    """A Battle Card played from the face-down cards by mistake goes back, before its
+    target is chosen (nothing has happened yet)."""
+
+
+@dataclass(frozen=True)
 class Target:
     """Whom a played card goes against: ``style`` (heist, steal, raid, lock, crack, spy,
     timeout, take), seat ``seat`` and vault ``vault`` (0-based, None when no vault)."""
@@ -324,7 +331,7 @@ class Join:
     card: str
 
 
-Action = (Stash | Combine | CantStash | Done | Reveal | Trade | BuyBattle | BuyVault | Play | Target
+Action = (Stash | Combine | CantStash | Done | Reveal | Trade | BuyBattle | BuyVault | Play | Target | Withdraw
           | Flip | Take | Place | Declare | NewVault | Join | SetPile)
 
 
