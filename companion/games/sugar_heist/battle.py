@@ -304,7 +304,7 @@ def mom_refusal(state: State, card: str) -> str:
     names = listing([_name(state, s) for s in f.waiting], "or")
     if seat in f.waiting:  # a Mom of theirs is played: this card is not one
         return say("not_a_mom_keep_it", who=_name(state, seat))
-    if seat == f.actor and f.style == "steal" and not state.final:
+    if seat == f.actor == state.active and f.style == "steal" and not state.final:
         return say("steal_window_attack_only", who=_name(state, seat), names=names)
     if not f.waiting:
         return say("nobody_may_play_mom", who=_name(state, seat))
@@ -404,8 +404,8 @@ def do_more_steal(state: State, card: str, events: list) -> State:
 def can_add_steal(state: State, seat: int | None, card: str) -> bool:
     """Is ``card`` (held by ``seat``) another Steal for the Mom window open now?"""
     f = top(state)
-    return (f.step == "mom" and f.style == "steal" and seat == f.actor and CARDS[card].kind == "attack"
-            and not state.final)
+    return (f.step == "mom" and f.style == "steal" and seat == f.actor == state.active
+            and CARDS[card].kind == "attack" and not state.final)  # "You may not Steal during another player's turn"
 
 
 def next_steal(state: State, events: list) -> State:
