@@ -100,9 +100,9 @@ class Table:
 
         from companion.core.clock import FakeClock
         from companion.core.store import EventStore
-        from companion.logs import TextLog, json_logger
-        from companion.runner import Runner
-        from companion.table import Session
+        from companion.table.logs import TextLog, json_logger
+        from companion.table.runner import Runner
+        from companion.table.session import Session
 
         self.out, self.json = io.StringIO(), io.StringIO()
         self.store = EventStore(":memory:")

@@ -18,6 +18,7 @@ from .turns import draw_battle, on_battle_pile, pile_refusal
 from .vaults import (add_candies, check_emptying, check_vault, empty_vault, fitting, no, put, set_vault,
                      take_candy, vault_name)
 from .messages import count, listing, say
+from .reasons import mom_refusal, no_target_reason  # noqa: F401  (mom_refusal: part of this module's API)
 
 HEIST_HAUL: int = SETUP["heist_haul"]
 STEAL_HAUL: int = SETUP["steal_haul"]
@@ -114,37 +115,6 @@ def target_problem(state: State, actor: int, card: str, style: str, seat: int, v
     if style == "spy" and not state.held[seat]:
         return say("has_no_hidden_battle", who=who)
     return None
-
-
-def no_target_reason(state: State, actor: int) -> str:
-    """Why a face-down card has no target now, from public facts only: the same words
-    whichever card it is, so the refusal tells no more than that it cannot be played
-    ("You may only use Attack Cards on players with 2 or more Vaults", "Once you've
-    played a Mom, you cannot be targeted again that turn", "Each player may only be
-    Heisted once per turn", "Once a vault is locked, other players may not target that
-    vault")."""
-    facts = []
-    for seat in range(len(state.players)):
-        if seat == actor:
-            continue
-        who = _name(state, seat)
-        vaults = state.vaults[seat]
-        if len(vaults) < 2:
-            facts.append(say("fact_one_vault" if vaults else "fact_no_vaults", who=who))
-        elif seat in state.protected:
-            facts.append(say("fact_mom", who=who))
-        else:
-            said = []
-            if seat in state.heisted:
-                said.append(say("fact_heisted", who=who))
-            if seat in state.stolen:
-                said.append(say("fact_stolen", who=who))
-            if not any(v.candies and not v.locked for v in vaults):
-                said.append(say("fact_no_unlocked", who=who))
-            facts += said
-    if not facts:
-        return say("no_target_for_that_card")
-    return say("nobody_can_be_targeted", facts=listing(facts))
 
 
 def legal_targets(state: State, actor: int, card: str) -> list[tuple[str, int, int | None]]:
@@ -290,25 +260,6 @@ def do_target(state: State, action: Target, events: list) -> State:
             state = replace(state, stolen=state.stolen + (t,))
         events.append(Note(say("targets_with_scan_mom", who=_name(state, a), target=_name(state, t), name=name)))
     return _set_top(state, f)
-
-
-def mom_refusal(state: State, card: str) -> str:
-    """Why a Battle Card scanned in a Mom window is refused, in words that never say
-    more about a face-down card than its refusal itself shows: every card of a player who
-    may not play a Mom now gets one message, Mom or not ("Mom": the targeted player
-    reveals it; "When playing multiples they must be revealed at the same time")."""
-    f = top(state)
-    seat = owner(state, card)
-    if seat is None:
-        return say("mom_not_held") if CARDS[card].name == "Mom" else say("only_mom_can_be")
-    names = listing([_name(state, s) for s in f.waiting], "or")
-    if seat in f.waiting:  # a Mom of theirs is played: this card is not one
-        return say("not_a_mom_keep_it", who=_name(state, seat))
-    if seat == f.actor == state.active and f.style == "steal" and not state.final:
-        return say("steal_window_attack_only", who=_name(state, seat), names=names)
-    if not f.waiting:
-        return say("nobody_may_play_mom", who=_name(state, seat))
-    return say("only_they_play_mom", names=names, who=_name(state, seat))
 
 
 def do_mom(state: State, card: str, events: list) -> State:
