@@ -377,3 +377,25 @@ def test_a_battle_card_scanned_by_mistake_goes_back_before_its_effect():
     assert t.state.phase == BUY and t.state.held[ZACH] == (battle("Time Out", 1),) and conserved(t.state)
     t.ok(battle("Time Out", 1), "/target 2", "/done")
     assert t.state.skips[PAM] == 1
+
+
+# ---------------------------------------------------------------- the same through the real command line
+
+def test_companion_run_headless_simulate_says_the_set_up_and_refuses_a_stale_vault_tap(tmp_path):
+    """``companion run --game sugar-heist --headless --simulate`` as a 2-player table
+    starts it: the set-up sentence ("Player Count") is printed, a vault tapped before any
+    card is refused with its reason, and the pair then goes on the tapped vault."""
+    import os
+    import subprocess
+    import sys
+
+    lines = ["/vault 1", candy(CR, 1), candy(CR, 2), "/vault 2"]
+    env = dict(os.environ, PYGAME_HIDE_SUPPORT_PROMPT="1", SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
+    proc = subprocess.run([sys.executable, "-m", "companion.cli", "run", "--game", "sugar-heist", "--names",
+                           "Zach,Pam", "--headless", "--simulate", "--tap-off", "0", "--store", str(tmp_path / "t.db")],
+                          input="\n".join(lines) + "\n", capture_output=True, text=True, timeout=120, env=env)
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
+    assert "2 players: take out 1 Battle Royale, 1 Crib Fight and 4 Vault Cards (either copy" in out
+    assert "REJECTED vault 1: Scan the pair first, then tap its vault." in out
+    assert "Zach stashes a pair of Chocolate Rockets: vault 2 has 2." in out
