@@ -399,3 +399,17 @@ def test_companion_run_headless_simulate_says_the_set_up_and_refuses_a_stale_vau
     assert "2 players: take out 1 Battle Royale, 1 Crib Fight and 4 Vault Cards (either copy" in out
     assert "REJECTED vault 1: Scan the pair first, then tap its vault." in out
     assert "Zach stashes a pair of Chocolate Rockets: vault 2 has 2." in out
+
+
+def test_a_prize_put_in_the_hand_leaves_no_question_behind():
+    """Start a Crib Fight: "The winner has the choice of adding these cards to their hand
+    or adding them to a Vault stash": asked about emptying a vault, the winner taps Hand
+    instead, and the question does not outlive the prize."""
+    s = with_vault(game(), ZACH, 0, candies(LS, 1, 2))
+    s = replace(s, discard=candies(CR, 1, 2), draw=s.draw - 2)
+    t = set_up(Table(("Zach", "Pam", "Alex")), at(s, BUY, stashed=1))
+    t.ok(candy(LS, 1), battle("Start a Crib Fight", 1), "/fight", candy(CR, 1), candy(CR, 2))
+    assert "Zach's vault 1 has 1 Lucky Suckys" in t.ok("/vault 1")
+    t.ok("/hand")
+    assert t.state.phase == BUY and t.session.entry.ask is None and "Lucky" not in t.session.prompt()
+    assert conserved(t.state)

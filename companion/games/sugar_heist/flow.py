@@ -402,7 +402,7 @@ def _touch(state: State, entry: Entry, command: str):
         (n,) = _numbers(args, command, 1)
         return entry, rules.SetPile(n + 1), ""
     if verb == "hand":
-        return entry, Place(None), ""
+        return Entry(), Place(None), ""
     if verb == "join":
         if step != "join":
             raise _no(say("no_crib_fight_now", prompt=prompt(state, entry)))
@@ -429,7 +429,8 @@ def prompt(state: State, entry: Entry) -> str:
     """What the table should do next, in a few words."""
     if state.over:
         return say("prompt_over")
-    if entry.ask is not None:
+    placing = state.frame.step in ("haul", "prize") if state.frame else len(entry.cards) == 2
+    if entry.ask is not None and placing:
         seat = state.frame.target if state.frame and state.frame.step == "prize" else (
             state.frame.actor if state.frame else state.seat)
         if entry.ask < len(state.vaults[seat]) and state.vaults[seat][entry.ask].candies:
