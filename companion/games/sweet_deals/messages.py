@@ -27,12 +27,13 @@ TEXT: dict[str, str] = {
     # choosing the game (the start screen) (__init__.py)
     "option_mode": _("Hands: tracked (scanned at the start and after every swap: secret and checked) or "
                    "open (scanned only at the end)"),
-    "option_hybrid": _("Hybrid cards count as both their desserts (and, as in the rulebook's example) or as "
-                     "one of them (or); Usual is and"),
+    "option_hybrid": _("Hybrid cards count as each card says (card), or all as both desserts (and) or all "
+                     "as one of them (or); Usual is card"),
     # cards.toml problems (set-up errors) (cards.py)
     "setup_players": _("Sweet Deals is for 2 to 8 players, not {players}."),
     "cards_toml_gives_two": _("cards.toml gives two cards the same code"),
     "cards_toml_hybrid_names": _("cards.toml: hybrid {name} names an unknown dessert"),
+    "cards_toml_hybrid_counts": _("cards.toml: hybrid {name} needs counts = \"and\" or \"or\", not {counts!r}"),
     "cards_toml_deck_for": _("cards.toml: the deck for {players} players has {cards} cards, not {deck}"),
     # the game's own refusals, what is awaited, the end (rules.py)
     "shuffle_and_deal": _("Shuffle the {cards} cards and deal 7 to each player."),
