@@ -90,3 +90,78 @@ def test_each_hybrid_counts_as_its_own_card_says_by_default(tmp_path):
     helped = run("--help")
     hybrid_help = " ".join(helped.stdout.split()).split("--hybrid CHOICE")[-1]
     assert "Usual is card: card, and, or" in hybrid_help
+
+
+# ---------------------------------------------------------------- 10. secrets on the shared screen
+
+# Two deals for the same two players (the 33-card deck) whose hands differ: in the first Ana
+# holds a Cupcake and Ben a Grab & Go and a card worth 3; in the second neither does.
+DEAL_A = [[C("Strudel", 1, 1), C("Strudel", 1, 2), C("Strudel", 1, 3), C("Cupcake", 1, 1), C("Donut", 1, 1), C("Mochi"),
+           C("Sprinkles", copy=1)],
+          [C("Cupcake", 4), C("Cupcake", 3), C("Donut", 2, 1), C("Donut", 2, 2), C("Strudel", 4),
+           C("Grab & Go", copy=1), C("Donut", 3)]]
+DEAL_B = [[C("Donut", 1, 2), C("Donut", 1, 3), C("Strudel", 2, 1), C("Strudel", 2, 2), C("Donut Strudel"),
+           C("Sprinkles", copy=2), C("Sprinkles", copy=3)],
+          [C("Cupcake", 2, 1), C("Cupcake", 2, 2), C("Cupcake", 1, 2), C("Cupcake", 1, 3), C("Strudel Cupcake"),
+           C("Donut", 4), C("Strudel", 1, 3)]]
+
+
+def said(verdict) -> str:
+    return verdict.message if verdict.verdict == "accepted" else f"REFUSED {verdict.reason}"
+
+
+def dealt(tmp_path, name, hands) -> Table:
+    (tmp_path / name).mkdir()
+    table = Table(session(tmp_path / name, ["Ana", "Ben"], mode="tracked"))
+    for hand in hands:
+        for code in hand:
+            assert table(code).verdict == "accepted"
+    return table
+
+
+def test_help_refusals_and_offer_undo_say_nothing_the_hidden_hands_decide(tmp_path):
+    """Sweet Deals rulebook, "Deal": "Deal each player 7 Dessert Cards facedown"; "On
+    Your Turn": "Offer a Dessert: Pick a dessert you are not collecting and say (only) the
+    name of it", "A bid is a coin value on one card in your hand", "Swap: Secretly swap
+    cards with the winner". What the table hears is a name and a number: the shared
+    screen's /help, the command list after a typo, and every refusal must be the same
+    whatever the hidden hands hold, and Offer + Undo must not list anyone's desserts."""
+    a, b = dealt(tmp_path, "a", DEAL_A), dealt(tmp_path, "b", DEAL_B)
+    taps = ["/help", "/dance"]
+    for label in ("cupcake", "strudel", "donut", "strudel cupcake", "donut strudel", "sprinkles", "grab & go",
+                  "mochi"):
+        taps += [f"/offer {label}", "/undo"]
+    taps += ["/offer cupcake", "/help", "/dance", "/grab 2", "/undo", "/bid 4", "/undo", "/bid 3", "/help",
+             "/dance"]
+    for tap in taps:
+        va, vb = a(tap), b(tap)
+        assert said(va) == said(vb), tap
+        assert a.s.prompt() == b.s.prompt(), tap
+    # Ben bid 3: in the second deal he has no card worth 3, which the swap scan shows.
+    assert b.s.state.phase == rules.SWAP
+    refused = b(C("Cupcake", 2, 1))
+    assert refused.verdict == "rejected" and "not worth 3" in refused.reason
+    assert "Cupcake" not in refused.reason and "Pass" in refused.reason
+    assert a(C("Cupcake", 3)).verdict == "accepted"
+    owned_up = b("/pass")
+    assert owned_up.verdict == "accepted" and owned_up.message.startswith("Ben has no card worth 3 coins: no swap")
+    assert b.s.state.phase == rules.OFFER and b.s.state.active == 1
+
+
+def test_a_claim_is_checked_when_its_card_is_scanned(tmp_path):
+    """Sweet Deals rulebook, "On Your Turn": "Swap: Secretly swap cards with the winner
+    -or- players with tied high bids must reveal the desserts on their cards." An offer
+    or bid the hand cannot back is refused when the card is scanned, worded about that
+    card; a tied bidder with no such card, or an offerer with no such dessert, taps Pass."""
+    b = dealt(tmp_path, "b", DEAL_B)
+    # Ana offers a Cupcake she does not hold; Ben wins with 2 and gives his Cupcake 2.
+    for tap in ("/offer cupcake", "/bid 2"):
+        assert b(tap).verdict == "accepted"
+    assert b(C("Cupcake", 2, 1)).verdict == "accepted"
+    wrong = b(C("Donut", 1, 2))
+    assert wrong.verdict == "rejected" and "not the Cupcake you offered" in wrong.reason
+    assert "Donut" not in wrong.reason and "Pass" in wrong.reason
+    nothing = b("/pass")
+    assert nothing.verdict == "accepted" and "no swap" in nothing.message
+    assert b.s.state.phase == rules.OFFER and b.s.state.active == 1
+    assert [len(h) for h in b.s.state.hands] == [7, 7] and C("Cupcake", 2, 1) in b.s.state.hands[1]

@@ -137,7 +137,10 @@ def hand_card(s: State, a: HandCard) -> tuple[State, Events]:
 # ---------------------------------------------------------------- offer and bidding
 
 def offer(s: State, a: Offer) -> tuple[State, Events]:
-    """Offer a dessert by name (rulebook, "On Your Turn", step 1)."""
+    """Offer a dessert by name (rulebook, "On Your Turn", step 1: "say (only) the name of
+    it"). Never checked against the hidden hand here: the table hears only a name, so a
+    refusal would tell everyone what the hand lacks. The card is checked when it is
+    scanned (the swap, or face up when nobody bids)."""
     if s.phase != OFFER:
         raise _not_now(s)
     if a.seat != s.active:
@@ -145,21 +148,19 @@ def offer(s: State, a: Offer) -> tuple[State, Events]:
     labels = {CARDS[c].label for c in s.deck}
     if a.label not in labels:
         raise _no(say("there_no_deck_for", label=a.label, players=len(s.players)))
-    if s.tracked and not any(CARDS[c].label == a.label for c in s.hands[a.seat]):
-        raise _no(say("your_hand_has_no", name=s.name(a.seat), label=a.label))
     s = replace(s, phase=BID, offer=a.label, bidding=Bidding.open(len(s.players), a.seat))
     return s, [Said(say("offers_name_article", name=s.name(a.seat), article=article(a.label)))]
 
 
 def bid(s: State, a: Bid) -> tuple[State, Events]:
-    """A bid of 0-5 coins that matches or raises (rulebook, "On Your Turn", step 2)."""
+    """A bid of 0-5 coins that matches or raises (rulebook, "On Your Turn", step 2). The
+    table hears only the number ("Only say the coin value when bidding"), so the hand is
+    not checked here: the winner's swap card, or a tied bidder's revealed card, is."""
     if s.phase != BID:
         raise _not_now(s)
     problem = s.bidding.problem(a.seat, a.coins)
     if problem:
         raise _no(f"{s.name(a.seat)}: {problem}" if a.seat == s.bidding.to_act else problem)
-    if s.tracked and not any(CARDS[c].coins == a.coins for c in s.hands[a.seat]):
-        raise _no(say("bid_coin_value_card", name=s.name(a.seat), bid=a.coins))
     return _bidding_moved(s, s.bidding.bid(a.seat, a.coins), say("bids", name=s.name(a.seat), bid=a.coins))
 
 
@@ -167,6 +168,8 @@ def pass_(s: State, a: Pass) -> tuple[State, Events]:
     """Pass on a bid, or on a Bake Sale's face-up card."""
     if s.phase == BAKE_TAKE:
         return _bake_pass(s, a)
+    if s.phase in (REVEAL, SWAP, DISCARD, BAKE_GRAB):
+        return _no_such_card(s, a)
     if s.phase != BID:
         raise _not_now(s)
     b = s.bidding
@@ -175,6 +178,43 @@ def pass_(s: State, a: Pass) -> tuple[State, Events]:
     said = say("keeps_bid", name=s.name(a.seat), high=b.high) if b.holds_high(a.seat) else say("passes_name",
                                                                                                name=s.name(a.seat))
     return _bidding_moved(s, b.passed(a.seat), said)
+
+
+def _no_such_card(s: State, a: Pass) -> tuple[State, Events]:
+    """Tracked: the player whose card the table waits for says they have none (tap Pass).
+
+    An offer, a bid and a Grab & Go are claims about a hidden hand, checked only when
+    their card is scanned. A claim that cannot be backed falls: a tied bidder drops out
+    of the tie; a winner with no card worth the bid (or no Grab & Go), or an offerer with
+    no such dessert to give or put face up, ends the turn with no swap; a Bake Sale
+    grabber with no Grab & Go leaves the face-up card where it is (docs/rules-notes.md,
+    "A claim the hand cannot back"). Undo may still take the claim back instead, until a
+    card is shown face up.
+    """
+    name = s.name(a.seat)
+    if s.phase == REVEAL:
+        done = {seat for seat, _ in s.shown}
+        if a.seat not in s.tied or a.seat in done:
+            raise _no(say("only_show_card", names=say("sep_and").join(s.name(t) for t in s.tied if t not in done)))
+        tied = tuple(t for t in s.tied if t != a.seat)
+        said = say("drops_out_of_tie", name=name, coins=count(s.price, "coin"))
+        if not tied:
+            s = replace(s, phase=DISCARD, tied=(), shown=(), price=None)
+            return s, [Said(say("nobody_showed", said=said, who=s.name(s.active), offer=s.offer))]
+        s = replace(s, tied=tied, phase=CHOOSE if all(t in done for t in tied) else REVEAL)
+        return s, [Said(said)]
+    if s.phase == BAKE_GRAB:
+        if a.seat != s.bake.grabber:
+            raise _no(say("who_puts_grab_go", name=s.name(s.bake.grabber)))
+        s = replace(s, phase=BAKE_TAKE, bake=replace(s.bake, grabber=None))
+        return s, [Said(say("grab_is_off", name=name))]
+    if s.phase == SWAP and a.seat == s.winner and s.take is None:
+        what = say("a_grab_go") if s.grab else say("a_card_worth", coins=count(s.price, "coin"))
+        return _end_turn(s, [Said(say("no_card_no_swap", name=name, what=what))])
+    if a.seat != s.active or (s.phase == SWAP and s.give is not None):
+        raise _not_now(s)
+    key = "no_offered_card" if s.phase == SWAP else "no_offered_discard"
+    return _end_turn(s, [Said(say(key, name=name, offer=s.offer))])
 
 
 def _bidding_moved(s: State, b: Bidding, said: str) -> tuple[State, Events]:
@@ -202,7 +242,8 @@ def _bidding_moved(s: State, b: Bidding, said: str) -> tuple[State, Events]:
 
 
 def grab(s: State, a: Grab) -> tuple[State, Events]:
-    """Grab & Go interrupts bidding or a Bake Sale (rulebook, "Special Cards", "Notes")."""
+    """Grab & Go interrupts bidding or a Bake Sale (rulebook, "Special Cards", "Notes").
+    Tracked: the Grab & Go is checked when it is scanned, not against the hidden hand."""
     name = s.name(a.seat)
     if s.phase == BAKE_TAKE:
         return _bake_grab(s, a)
@@ -210,8 +251,6 @@ def grab(s: State, a: Grab) -> tuple[State, Events]:
         raise _no(say("grab_go_can_only"))
     if a.seat == s.active:
         raise _no(say("you_offered_so_you", name=name, offer=s.offer))
-    if s.tracked and not any(CARDS[c].kind == "grab" for c in s.hands[a.seat]):
-        raise _no(say("you_need_grab_go", name=name))
     said = say("plays_grab_go_for", name=name, offer=s.offer)
     if s.tracked:
         s = replace(s, phase=SWAP, winner=a.seat, grab=True, bidding=replace(s.bidding, to_act=None))
@@ -258,7 +297,7 @@ def swap_card(s: State, a: SwapCard) -> tuple[State, Events]:
         _in_hand(s, a.seat, a.card, waiting(s))
         if s.grab and CARDS[a.card].kind != "grab":
             raise _no(say("that_card_not_grab"))
-        if not s.grab and CARDS[a.card].coins != s.price:
+        if not s.grab and CARDS[a.card].coins != s.price:  # the bid is checked now, on the card scanned
             raise _no(say("swap_not_bid_card", coins=count(s.price, "coin")))
         s = replace(s, take=a.card)
     elif a.seat == giver and s.give is None:
@@ -400,8 +439,6 @@ def _bake_grab(s: State, a: Grab) -> tuple[State, Events]:
         raise _no(say("your_turn_so_tap", name=name))
     if s.tracked and CARDS[s.discards[-1]].kind == "grab":
         raise _no(say("face_up_card_already"))
-    if s.tracked and not any(CARDS[c].kind == "grab" for c in s.hands[a.seat]):
-        raise _no(say("you_need_grab_go", name=name))
     if s.tracked:
         s = replace(s, phase=BAKE_GRAB, bake=replace(b, grabber=a.seat))
         return s, [Said(say("plays_grab_go", name=name))]
