@@ -165,3 +165,36 @@ def test_a_claim_is_checked_when_its_card_is_scanned(tmp_path):
     assert nothing.verdict == "accepted" and "no swap" in nothing.message
     assert b.s.state.phase == rules.OFFER and b.s.state.active == 1
     assert [len(h) for h in b.s.state.hands] == [7, 7] and C("Cupcake", 2, 1) in b.s.state.hands[1]
+
+
+# ---------------------------------------------------------------- 11. Sweet Six with open hands
+
+# Ana: Strudel x4 and a Sprinkles: 5 of a kind at most, no Sweet Six. Sprinkles as Cupcake
+# scores more: 11 coins + Strudel x4 14 + Cupcake x2 4 = 29.
+ANA_FIVE = [C("Strudel", 1, 1), C("Strudel", 1, 2), C("Strudel", 1, 3), C("Strudel", 2, 1), C("Sprinkles", copy=1),
+            C("Cupcake", 1, 1), C("Mochi")]
+# Ben: Donut x5 and the Donut Strudel (as Donut): Sweet Six. 11 coins + Donut x6 22 = 33.
+BEN_SIX = [C("Donut", 1, 1), C("Donut", 1, 2), C("Donut", 1, 3), C("Donut", 2, 1), C("Donut", 2, 2),
+           C("Donut Strudel"), C("Cupcake", 4)]
+
+
+def test_a_false_sweet_six_shout_is_checked_and_the_game_goes_on(tmp_path):
+    """Sweet Deals rulebook, "Continue Play": "At any point, if a player gets 6 of a kind,
+    they should immediately shout "Sweet Six!" and the game ends. All players then
+    calculate their points." With open hands the companion sees no card until the shout,
+    so the shouter's hand is scanned first and checked: no 6 of a kind, no Sweet Six, and
+    the game goes on where it stopped; a real Sweet Six ends the game and the others scan."""
+    table = lines("/offer donut", "/six 1", *ANA_FIVE, "/pass", "/six 2", *BEN_SIX, *ANA_FIVE)
+    out = run("--game", "sweet-deals", "--names", "Ana,Ben", "--mode", "open", "--headless", "--simulate",
+              "--tap-off", "0", "--store", str(tmp_path / "t.db"), stdin=table)
+    assert out.returncode == 0, out.stderr
+    text = out.stdout
+    false_claim = text.split("card 7 of 7 for Ana.", 1)[1].split("\n", 1)[0]
+    assert "no 6 of a kind" in false_claim and "the game goes on" in false_claim
+    after = text.split("card 7 of 7 for Ana.", 1)[1]
+    assert "Ben: bid 0 to 5 coins for the Donut, or pass." in after.split("\n")[1]
+    assert "Ben passes. Everyone passed" in after                  # the auction Ana's shout stopped goes on
+    assert "Sweet Six! Ben has 6 Donut cards" in after
+    assert final_scores(text) == {"Ana": 29, "Ben": 33}, text[-800:]
+    assert "Sweet Six! shouted by Ben (Donut)." in text
+    assert "shouted by Ana" not in text

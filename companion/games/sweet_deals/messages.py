@@ -131,7 +131,12 @@ TEXT: dict[str, str] = {
     "bake_grab": _("{name} swaps Grab & Go for the face-up card."),
     "asks_close_early": _("{name} asks to close early."),
     "says_yes_everyone_agreed": _("{name} says yes. Everyone agreed: the game closes early!"),
-    "sweet_six_tracked": _("Sweet Six! {name} has 6 of a kind. The game ends now."),
+    "shouts_sweet_six": _("{name} shouts Sweet Six! {name}: show your 7 cards and scan them."),
+    "no_sweet_six": _("{name}'s hand has no 6 of a kind, so there is no Sweet Six and the game goes on. "
+                    "{name}: take your cards back. {waiting}"),
+    "sweet_six_shown": _("Sweet Six! {name} has {n} {dessert} cards. The game ends now: everyone, scan your 7 "
+                       "cards for scoring, {first} first."),
+    "shouter_first": _("First {name} shows the Sweet Six: scan {name}'s cards."),
     "sweet_six_shouted_by": _("Sweet Six! shouted by {name}"),
     "everyone_passed_put_face": _("{said} Everyone passed: {who}, put the {offer} face up and draw a new card."),
     "wins_with_bid_swap": _("{said} {winner} wins with a bid of {price}: {who} and {winner}, swap your cards secretly."),
@@ -151,6 +156,7 @@ TEXT: dict[str, str] = {
     # what is awaited now (prompts.py)
     "prompt_over": _("Game over: the scores are final."),
     "prompt_score": _("{name}: scan your 7 cards for scoring (card {k} of 7)."),
+    "prompt_show_six": _("{name}: scan your 7 cards to show your Sweet Six (card {k} of 7)."),
     "close_game_early_tap": _("{name}: close the game early? Tap Yes or No."),
     "bid_more_pass": _("{bidder}: bid {high} or more, or pass."),
     "prompt_reveal": _("{name}: show the card you bid ({coins}) and scan it, or tap Pass if you have none."),
@@ -231,6 +237,7 @@ TEXT: dict[str, str] = {
     "scan_name": _("{name}: scan it"),
     "deal_scan_your_7": _("Deal: scan your 7 cards, face down"),
     "scoring_scan_your_7": _("Scoring: scan your 7 cards"),
+    "show_sweet_six": _("Sweet Six? Scan your 7 cards"),
     "swap_scan_face_down": _("Swap: scan face down"),
     "nobody_bid_goes_face": _("Nobody bid: the {offer} goes face up"),
     "draw_new_card": _("Draw a new card"),

@@ -63,7 +63,9 @@ class State:
     many coins (``grab``: a Grab & Go swap); ``give`` and ``take`` the two swap cards
     scanned so far. ``bake_used`` each seat's one Bake Sale; ``voters`` who is still to
     vote on closing early; ``ended`` why the game ended; ``six`` (seat, dessert) of a
-    Sweet Six.
+    Sweet Six (open hands: dessert None while the shout is being checked). ``claim`` is,
+    with open hands, the game as it was when "Sweet Six!" was shouted: where play goes on
+    if the shouter's hand has no 6 of a kind (None when no shout is being checked).
     """
 
     players: tuple[str, ...]
@@ -89,6 +91,7 @@ class State:
     close_refused: bool = False
     ended: str | None = None
     six: tuple[int, str | None] | None = None
+    claim: State | None = None
 
     @property
     def over(self) -> bool:

@@ -18,6 +18,8 @@ def scanner(state: State) -> int | None:
     """The seat whose card the next scan is, when the scanner is passed around (a
     reader bound to a seat says so itself); None when no scan is expected."""
     p = state.phase
+    if p == SCORE and state.claim is not None:
+        return state.six[0]                 # the shouter shows their Sweet Six first
     if p in (DEAL, SCORE):
         return next((i for i, h in enumerate(state.hands) if len(h) < HAND_SIZE), None)
     if p == REVEAL:
@@ -42,6 +44,8 @@ def waiting(state: State) -> str:
         k = len(state.hands[seat]) + 1
         if p == DEAL:
             return say("prompt_deal", name=state.name(seat), k=k)
+        if state.claim is not None:
+            return say("prompt_show_six", name=state.name(seat), k=k)
         return say("prompt_score", name=state.name(seat), k=k)
     if p == OFFER:
         extra = [] if state.bake_used[state.active] else [say("start_your_bake_sale")]

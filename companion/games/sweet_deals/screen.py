@@ -327,6 +327,8 @@ def _scan_panel(surface: pygame.Surface, view: rules.State, buttons: list[Button
         rules.BAKE_DISCARD: say("bake_sale_put_card"),
         rules.BAKE_GRAB: say("grab_go_put_face"),
     }.get(view.phase, "")
+    if view.phase == rules.SCORE and view.claim is not None:
+        what = say("show_sweet_six")
     _title(surface, what)
     draw_text(surface, who, Rect(MAIN.left, MAIN.top + 50, MAIN.width, 60), theme.TITLE + 12, theme.HIGHLIGHT,
               bold=True, align="center")

@@ -115,6 +115,8 @@ def hand_card(s: State, a: HandCard) -> tuple[State, Events]:
         raise _no(say("that_card_not_used", players=len(s.players)))
     if s.holder(a.card) is not None:
         raise _no(say("that_card_already_hand"))
+    if s.claim is not None and a.seat != s.six[0]:
+        raise _no(say("shouter_first", name=s.name(s.six[0])))
     hand = s.hands[a.seat]
     if len(hand) >= HAND_SIZE:
         raise _no(say("already_has_cards", name=s.name(a.seat), hand_size=HAND_SIZE))
@@ -122,6 +124,8 @@ def hand_card(s: State, a: HandCard) -> tuple[State, Events]:
     k = len(hand) + 1
     named = "" if s.phase == DEAL else f"{CARDS[a.card].name}: "
     events: Events = [Said(say("card_for", named=named, k=k, hand_size=HAND_SIZE, name=s.name(a.seat)))]
+    if s.claim is not None and k == HAND_SIZE:
+        return _check_claim(s, events)
     if any(len(h) < HAND_SIZE for h in s.hands):
         return s, events
     if s.phase == SCORE:
@@ -497,13 +501,34 @@ def vote(s: State, a: Vote) -> tuple[State, Events]:
 
 
 def shout_sweet_six(s: State, a: ShoutSweetSix) -> tuple[State, Events]:
-    """Open hands: a player shouts "Sweet Six!" and the game ends at once."""
+    """Open hands: a player shouts "Sweet Six!" ("Continue Play"). Play stops and the
+    shouter's hand is scanned first; :func:`_check_claim` then decides whether the game
+    has ended (docs/rules-notes.md, "Sweet Six shouted with open hands")."""
     if s.tracked:
         raise _no(say("with_tracked_hands_companion"))
     if s.phase == SCORE:
         raise _not_now(s)
-    return _end_game(s, [Said(say("sweet_six_tracked", name=s.name(a.seat)))],
-                     SWEET_SIX_END, (a.seat, None))
+    name = s.name(a.seat)
+    s = replace(s, phase=SCORE, hands=((),) * len(s.players), ended=SWEET_SIX_END, six=(a.seat, None), claim=s,
+                bidding=None, bake=None, voters=())
+    return s, [Said(say("shouts_sweet_six", name=name))]
+
+
+def _check_claim(s: State, events: Events) -> tuple[State, Events]:
+    """Open hands: the shouter's 7 cards are in. 6 of a kind: the game ends and everyone
+    else scans for scoring. Not: the rulebook ends the game only "if a player gets 6 of a
+    kind", so there is no Sweet Six and play goes on from where the shout stopped it."""
+    seat = s.six[0]
+    found = scoring.sweet_six_count(s.hands[seat], s.hybrid)
+    name = s.name(seat)
+    if found is None:
+        back = s.claim
+        events.append(Said(say("no_sweet_six", name=name, waiting=waiting(back))))
+        return back, events
+    dessert, n = found
+    first = next(i for i, h in enumerate(s.hands) if len(h) < HAND_SIZE)
+    events.append(Said(say("sweet_six_shown", name=name, n=n, dessert=dessert, first=s.name(first))))
+    return replace(s, six=(seat, dessert), claim=None), events
 
 
 HANDLERS: dict[type, Callable] = {
