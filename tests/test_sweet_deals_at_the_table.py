@@ -198,3 +198,33 @@ def test_a_false_sweet_six_shout_is_checked_and_the_game_goes_on(tmp_path):
     assert final_scores(text) == {"Ana": 29, "Ben": 33}, text[-800:]
     assert "Sweet Six! shouted by Ben (Donut)." in text
     assert "shouted by Ana" not in text
+
+
+# ---------------------------------------------------------------- 12. the deck runs out
+
+def test_when_the_deck_runs_out_the_prompt_says_to_shuffle_the_face_up_cards(tmp_path):
+    """Sweet Deals rulebook, "Drawing": "If everyone passes, discard the dessert faceup and
+    draw a new one. Bake Sales also allow drawing." The rulebook never says what happens
+    when the deck is empty; the companion assumes the face-up cards are shuffled into a
+    new deck (docs/rules-notes.md), and the prompt must tell the table so, at the draw,
+    with tracked hands (the 2-player deck holds 19 cards after the deal) and open hands."""
+    from sweet_deals_helpers import TrackedTable
+
+    table = TrackedTable(["Ana", "Ben"], seed=12, store=tmp_path / "t.db", lie=0.0, bake=0.0, bid=0.0, turns=24)
+    table.play()          # every draw checks: the prompt says "shuffle" exactly when the real deck is empty
+    assert table.shuffles == 1
+    # Open hands: 19 turns of "everyone passed" empty the deck; the 20th discard is shuffled in.
+    open_table = Table(session(tmp_path, ["Ana", "Ben"], mode="open"))
+    for turn in range(1, 21):
+        assert open_table("/offer strudel").verdict == "accepted"
+        passed = open_table("/pass")
+        assert passed.verdict == "accepted"
+        shuffle = "The deck is empty: shuffle the 20 cards from the face-up pile into a new deck, face down, and draw"
+        assert (shuffle in passed.message) == (turn == 20), (turn, passed.message)
+    # A Bake Sale on the empty deck is told to shuffle too: after 19 more draws it is empty again.
+    for turn in range(19):
+        open_table("/offer strudel")
+        open_table("/pass")
+    assert open_table("/bake").verdict == "accepted"
+    prompt = open_table.s.prompt()
+    assert prompt.startswith("The deck is empty: shuffle the 19 cards from the face-up pile into a new deck")

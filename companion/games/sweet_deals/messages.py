@@ -139,6 +139,9 @@ TEXT: dict[str, str] = {
     "shouter_first": _("First {name} shows the Sweet Six: scan {name}'s cards."),
     "sweet_six_shouted_by": _("Sweet Six! shouted by {name}"),
     "everyone_passed_put_face": _("{said} Everyone passed: {who}, put the {offer} face up and draw a new card."),
+    "everyone_passed_shuffle": _("{said} Everyone passed: {who}, put the {offer} face up. The deck is empty: "
+                               "shuffle the {cards} from the face-up pile into a new deck, face down, and draw "
+                               "a new card."),
     "wins_with_bid_swap": _("{said} {winner} wins with a bid of {price}: {who} and {winner}, swap your cards secretly."),
     "takes_card_swap_your": _("{who} takes {winner}'s card: swap your cards secretly."),
     "swap_not_offered": _("That card is not the {offer} you offered: scan the {offer}, or tap Pass if you have "
@@ -164,8 +167,12 @@ TEXT: dict[str, str] = {
     "scan_you_give_face": _("{who}: scan the {offer} you give {name}, face down, or tap Pass if you have none."),
     "put_face_up_scan": _("{who}: put the {offer} face up and scan it, or tap Pass if you have none."),
     "draw_card_scan_face": _("{who}: draw a card and scan it, face down."),
+    "shuffle_then_draw": _("The deck is empty: shuffle the {cards} from the face-up pile into a new deck, "
+                         "face down. {who}: draw a card and scan it, face down."),
     "put_any_card_face": _("{holder}: put any card face up, then tap Done."),
     "draw_put_any_card_face": _("{holder}: draw a card, put any card face up, then tap Done."),
+    "shuffle_draw_put_face": _("The deck is empty: shuffle the {cards} from the face-up pile into a new deck, "
+                             "face down. {holder}: draw a card, put any card face up, then tap Done."),
     "take_face_up_card": _("{name}: take the face-up card, or pass."),
     "put_your_grab_go": _("{name}: put your Grab & Go face up and scan it, or tap Pass if you have none."),
     "an_dessert": _("an {label}"),
@@ -238,6 +245,7 @@ TEXT: dict[str, str] = {
     "deal_scan_your_7": _("Deal: scan your 7 cards, face down"),
     "scoring_scan_your_7": _("Scoring: scan your 7 cards"),
     "show_sweet_six": _("Sweet Six? Scan your 7 cards"),
+    "deck_empty_shuffle": _("Deck empty: shuffle the face-up pile"),
     "swap_scan_face_down": _("Swap: scan face down"),
     "nobody_bid_goes_face": _("Nobody bid: the {offer} goes face up"),
     "draw_new_card": _("Draw a new card"),

@@ -76,12 +76,17 @@ def waiting(state: State) -> str:
     if p == DISCARD:
         return say("put_face_up_scan", who=who, offer=state.offer)
     if p in (DRAW, BAKE_DRAW):
+        if state.draw_count == 0:       # the deck ran out: the face-up cards make a new one
+            return say("shuffle_then_draw", cards=count(len(state.discards), "card"), who=who)
         return say("draw_card_scan_face", who=who)
     if p == BAKE_DISCARD:
         holder = state.name(state.bake.holder)
         if state.tracked:
             return say("prompt_bake_discard_tracked", holder=holder)
         if state.bake.top_owner is None:
+            if state.open_deck == 0:
+                return say("shuffle_draw_put_face", holder=holder,
+                           cards=count(state.open_face_up, "card"))
             return say("draw_put_any_card_face", holder=holder)
         return say("put_any_card_face", holder=holder)
     if p == BAKE_TAKE:

@@ -66,7 +66,8 @@ def new_game(players: Iterable[str], mode: str = "tracked", hybrid: str | None =
         raise ValueError(say("setup_bad_hybrid", names=', '.join(scoring.HYBRID_MODES), hybrid=hybrid))
     n = len(names)
     deck_for(n)  # raises for a count no deck is listed for
-    return State(names, mode, hybrid, ((),) * n, (False,) * n, DEAL if mode == "tracked" else OFFER)
+    return State(names, mode, hybrid, ((),) * n, (False,) * n, DEAL if mode == "tracked" else OFFER,
+                 open_deck=0 if mode == "tracked" else len(deck_for(n)) - n * HAND_SIZE)
 
 
 def setup_message(state: State) -> str:

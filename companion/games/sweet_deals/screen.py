@@ -329,6 +329,8 @@ def _scan_panel(surface: pygame.Surface, view: rules.State, buttons: list[Button
     }.get(view.phase, "")
     if view.phase == rules.SCORE and view.claim is not None:
         what = say("show_sweet_six")
+    if view.phase in (rules.DRAW, rules.BAKE_DRAW) and view.draw_count == 0:
+        what = say("deck_empty_shuffle")
     _title(surface, what)
     draw_text(surface, who, Rect(MAIN.left, MAIN.top + 50, MAIN.width, 60), theme.TITLE + 12, theme.HIGHLIGHT,
               bold=True, align="center")

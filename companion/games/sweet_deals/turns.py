@@ -232,6 +232,12 @@ def _bidding_moved(s: State, b: Bidding, said: str) -> tuple[State, Events]:
         if s.tracked:
             s = replace(s, phase=DISCARD)
             return s, [Said(say("everyone_passed", said=said))]
+        face_up = s.open_face_up + 1
+        if s.open_deck == 0:            # the deck ran out: the face-up cards make a new one
+            s = replace(s, open_deck=face_up - 1, open_face_up=0)
+            return _end_turn(s, [Said(say("everyone_passed_shuffle", said=said, who=who, offer=s.offer,
+                                          cards=count(face_up, "card")))])
+        s = replace(s, open_deck=s.open_deck - 1, open_face_up=face_up)
         return _end_turn(s, [Said(say("everyone_passed_put_face", said=said, who=who, offer=s.offer))])
     price = b.high
     if kind == "won":
@@ -349,7 +355,8 @@ def face_up(s: State, a: FaceUp) -> tuple[State, Events]:
 
 def draw(s: State, a: Draw) -> tuple[State, Events]:
     """A card drawn face down ("Drawing"; Bake Sale step 1). When the deck is empty the
-    face-up cards are shuffled into a new one (ASSUMED, docs/rules-notes.md)."""
+    prompt tells the table to shuffle the face-up cards into a new one, and a card from
+    the face-up pile is then a card of the new deck (ASSUMED, docs/rules-notes.md)."""
     if s.phase not in (DRAW, BAKE_DRAW):
         raise _not_now(s)
     if a.seat != s.active:
@@ -400,7 +407,12 @@ def done(s: State, a: Done) -> tuple[State, Events]:
         raise _no(say("scan_card_you_put"))
     if a.seat != s.bake.holder:
         raise _no(say("who_puts_card_face", name=s.name(s.bake.holder)))
-    s = _bake_offered(s, a.seat)
+    deck, face_up = s.open_deck, s.open_face_up
+    if s.bake.top_owner is None:        # the Bake Sale's first step: a card was drawn
+        if deck == 0:
+            deck, face_up = face_up, 0
+        deck -= 1
+    s = replace(_bake_offered(s, a.seat), open_deck=deck, open_face_up=face_up + 1)
     return s, [Said(say("put_card_face_up", name=s.name(a.seat)))]
 
 
@@ -416,6 +428,7 @@ def take(s: State, a: Take) -> tuple[State, Events]:
         said = say("takes_name_card", name=s.name(a.seat), card=CARDS[top].name)
     else:
         said = say("takes_card", name=s.name(a.seat))
+        s = replace(s, open_face_up=s.open_face_up - 1)
     s = replace(s, phase=BAKE_DISCARD, bake=replace(s.bake, holder=a.seat, decider=None))
     return s, [Said(said)]
 
