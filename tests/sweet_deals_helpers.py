@@ -282,7 +282,7 @@ class TrackedTable:
             while self.s.phase == rules.BAKE_TAKE:
                 decider = self.s.bake.decider
                 top = self.face_up[-1]
-                if self._count(decider, label_of(CARDS[top].name)) >= 2 and self.rng.random() < 0.7:
+                if self._count(decider, label_of(CARDS[top].name)) >= 1 and self.rng.random() < 0.6:
                     self.feed("/take")
                     self.hands[decider].append(self.face_up.pop())
                     holder, taken = decider, True
