@@ -16,7 +16,7 @@ from companion.core.events import CardScanned, Touch
 from companion.core.store import EventStore
 from companion.games.sweet_deals import rules
 from companion.games.sweet_deals.cards import CARDS
-from companion.table import Session
+from companion.table.session import Session
 
 # ---------------------------------------------------------------- the box, from the rulebook
 

@@ -14,14 +14,14 @@ import os
 
 import pytest
 
-from companion.cli.history import as_json, describe
+from companion.table.history import as_json, describe
 from companion.core import commands
 from companion.core.clock import FakeClock
 from companion.core.store import EventStore
 from companion.games.sweet_deals.cards import code_for
-from companion.logs import TextLog, json_logger
-from companion.runner import Runner
-from companion.table import Session
+from companion.table.logs import TextLog, json_logger
+from companion.table.runner import Runner
+from companion.table.session import Session
 from companion.ui.widgets import record_text
 
 C = code_for

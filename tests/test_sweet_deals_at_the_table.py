@@ -14,7 +14,7 @@ from companion.core.events import CardScanned, Touch
 from companion.core.store import EventStore
 from companion.games.sweet_deals import rules, scoring
 from companion.games.sweet_deals.cards import CARDS, code_for
-from companion.table import Session
+from companion.table.session import Session
 
 C = code_for
 
