@@ -169,7 +169,9 @@ def bid(s: State, a: Bid) -> tuple[State, Events]:
 
 
 def pass_(s: State, a: Pass) -> tuple[State, Events]:
-    """Pass on a bid, or on a Bake Sale's face-up card."""
+    """Pass on a bid, or on a Bake Sale's face-up card; tracked, also "I have no such
+    card" from the player a tie reveal, a swap, a discard or a Bake Sale grab waits on
+    (:func:`_no_such_card`)."""
     if s.phase == BAKE_TAKE:
         return _bake_pass(s, a)
     if s.phase in (REVEAL, SWAP, DISCARD, BAKE_GRAB):
