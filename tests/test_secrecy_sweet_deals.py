@@ -82,9 +82,9 @@ INPUTS = [
 class Table:
     """One table: a session with the text and JSON logs, drawn on the shared screen."""
 
-    def __init__(self, path, app):
+    def __init__(self, path, app, players=("Ana", "Ben")):
         self.store = EventStore(path)
-        self.session = Session.start("sweet-deals", ["Ana", "Ben"], self.store, FakeClock(),
+        self.session = Session.start("sweet-deals", list(players), self.store, FakeClock(),
                                      options={"mode": "tracked"}, tap_off=0)
         self.clock = self.session.clock
         self.text, self.json = io.StringIO(), io.StringIO()
@@ -172,3 +172,45 @@ def test_the_inputs_are_accepted_where_a_table_would_expect(tmp_path, app):
             elif not line.startswith("/"):
                 assert ok is True, (n, line, table.session.last_message)
     assert "Ana has no" not in tables[0].text.getvalue() and "none is worth" not in tables[1].text.getvalue()
+
+
+# Three players; the tables differ in every hand but agree on the taps. Ben and Cy tie at 2
+# for Ana's Cupcake: the first card a tied bidder shows is where the rules reveal the
+# difference (the first table's Ben shows a Donut 2, the second's a Strudel 2).
+TIE_DEALS = (
+    [[C("Cupcake", 1, 1), C("Cupcake", 1, 2), C("Strudel", 1, 1), C("Donut", 1, 1), C("Sprinkles", copy=1), C("Mochi"),
+      C("Grab & Go", copy=1)],
+     [C("Donut", 2, 1), C("Strudel", 3), C("Strudel", 4), C("Cupcake", 3), C("Sprinkles", copy=2),
+      C("Grab & Go", copy=2), C("Donut", 1, 2)],
+     [C("Strudel", 2, 1), C("Donut", 4), C("Cupcake", 4), C("Sprinkles", copy=3), C("Grab & Go", copy=3),
+      C("Donut", 1, 3), C("Strudel", 1, 2)]],
+    [[C("Cupcake", 2, 1), C("Cupcake", 1, 3), C("Strudel", 1, 3), C("Donut", 3), C("Sprinkles", copy=4),
+      C("Strudel Cupcake"), C("Grab & Go", copy=4)],
+     [C("Strudel", 2, 2), C("Donut", 2, 2), C("Cupcake", 2, 2), C("Donut Strudel"), C("Sprinkles", copy=5),
+      C("Cupcake", 1, 2), C("Donut", 1, 1)],
+     [C("Donut", 2, 1), C("Strudel", 4), C("Cupcake", 4), C("Cupcake", 3), C("Strudel", 1, 1), C("Donut", 1, 2),
+      C("Mochi")]],
+)
+TIE_INPUTS = [
+    *zip([c for h in TIE_DEALS[0] for c in h], [c for h in TIE_DEALS[1] for c in h]),
+    "/offer cupcake", "/bid 2", "/help", "/bid 2", "/dance", "/help", "/pass",   # Ben and Cy tie at 2
+    "/help", "/dance", "/undo", "/pass",          # the tie, taken back and made again
+    hidden(C("Donut", 2, 1), C("Strudel", 2, 2)),   # Ben shows his card: the rules reveal it
+]
+
+
+def test_a_tie_reveal_is_where_two_tables_first_differ(tmp_path, app):
+    """Sweet Deals rulebook, "On Your Turn": "Swap: Secretly swap cards with the winner
+    -or- players with tied high bids must reveal the desserts on their cards." Up to the
+    reveal the two tables see and log the same; the revealed card is the first thing
+    that differs."""
+    players = ("Ana", "Ben", "Cy")
+    tables = [Table(tmp_path / "a.db", app, players), Table(tmp_path / "b.db", app, players)]
+    for n, item in enumerate(TIE_INPUTS):
+        lines = item if isinstance(item, tuple) else (item, item)
+        seen = [table.feed(line, 10.0 + 2 * n) for table, line in zip(tables, lines)]
+        if n < len(TIE_INPUTS) - 1:
+            for key in seen[0]:
+                assert seen[0][key] == seen[1][key], (n, item, key)
+    assert [t.session.last_message for t in tables] == ["Ben shows a Donut 2.", "Ben shows a Strudel 2."]
+    assert seen[0]["screen"] != seen[1]["screen"] and seen[0]["json log"] != seen[1]["json log"]
