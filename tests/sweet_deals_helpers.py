@@ -105,7 +105,7 @@ class TrackedTable:
     hold (the table's mistake, caught when the card is scanned)."""
 
     def __init__(self, names, seed: int, store: Path, lie: float = 0.05, bake: float = 0.15,
-                 bid: float = 0.6, turns: int = 40):
+                 bid: float = 0.6, turns: int = 40, mode: str = "tracked"):
         self.names, self.rng = list(names), random.Random(seed)
         self.deck = box(len(names))
         self.rng.shuffle(self.deck)
@@ -113,7 +113,7 @@ class TrackedTable:
         self.face_up: list[str] = []
         self.lie, self.bake_chance, self.bid_chance, self.turns = lie, bake, bid, turns
         self.session = Session.start("sweet-deals", self.names, EventStore(store), FakeClock(),
-                                     options={"mode": "tracked"}, tap_off=0)
+                                     options={"mode": mode}, tap_off=0)
         self.t = 0.0
         self.said: list[str] = []
         self.shuffles = 0
@@ -283,6 +283,138 @@ class TrackedTable:
                 decider = self.s.bake.decider
                 top = self.face_up[-1]
                 if self._count(decider, label_of(CARDS[top].name)) >= 1 and self.rng.random() < 0.6:
+                    self.feed("/take")
+                    self.hands[decider].append(self.face_up.pop())
+                    holder, taken = decider, True
+                    break
+                self.feed("/pass")
+            if not taken:
+                return
+
+
+# ---------------------------------------------------------------- a table with open hands
+
+def most_of_a_kind(codes) -> int:
+    """The most cards of this hand that can count as one dessert (wilds and hybrids too)."""
+    names = [CARDS[c].name for c in codes]
+    return max(sum(1 for name in names if name == "Sprinkles" or dessert_of(name) == d
+                   or (name in HYBRIDS and d in HYBRIDS[name][:2])) for d in SETS)
+
+
+class OpenTable(TrackedTable):
+    """The same players with open hands: the cards move only on the table (the test
+    moves them), the companion hears the taps, and every hand is scanned at the end.
+    ``false_six`` is the chance a player with 5 of a kind shouts "Sweet Six!" anyway."""
+
+    def __init__(self, names, seed: int, store: Path, false_six: float = 0.5, **kw):
+        super().__init__(names, seed, store, lie=0.0, mode="open", **kw)
+        self.false_six = false_six
+        self.false_shouts = 0
+
+    def _draw_open(self, seat: int, said: str) -> None:
+        empty = "The deck is empty: shuffle" in said
+        assert empty == (not self.deck), said
+        if not self.deck:
+            self.deck, self.face_up = self.face_up, []
+            self.rng.shuffle(self.deck)
+            self.shuffles += 1
+        self.hands[seat].append(self.deck.pop())
+
+    def deal(self) -> None:
+        for seat in range(len(self.names)):
+            for _ in range(7):
+                self.hands[seat].append(self.deck.pop())
+
+    def show_hand(self, seat: int) -> None:
+        for card in self.hands[seat]:
+            self.feed(card)
+
+    def shout_if_six(self) -> bool:
+        """"At any point, if a player gets 6 of a kind, they should immediately shout"."""
+        for seat in range(len(self.names)):
+            most = most_of_a_kind(self.hands[seat])
+            wrong = most == 5 and self.false_shouts < 2 and self.rng.random() < self.false_six
+            if most >= 6 or wrong:
+                real = most >= 6
+                self.feed(f"/six {seat + 1}")
+                self.show_hand(seat)
+                if real:
+                    assert "The game ends now" in self.said[-1], self.said[-1]
+                    for other in range(len(self.names)):
+                        if other != seat:
+                            self.show_hand(other)
+                    return True
+                assert "no Sweet Six and the game goes on" in self.said[-1], self.said[-1]
+                self.false_shouts += 1
+        return False
+
+    def play(self) -> None:
+        self.deal()
+        if self.shout_if_six():
+            return
+        while not self.session.over:
+            if self.s.turn > self.turns:
+                self.feed("/close")
+                for _ in range(len(self.names) - 1):
+                    self.feed("/yes")
+                for seat in range(len(self.names)):
+                    self.show_hand(seat)
+                break
+            self.turn()
+            if self.shout_if_six():
+                return
+
+    def after_bidding(self, a: int, label: str) -> None:
+        said = self.said[-1]
+        if self.s.phase == rules.CHOOSE:
+            chosen, price = self.rng.choice(self.s.tied), self.s.price
+            self.feed(f"/take {chosen + 1}")
+            self._swap(a, chosen, self._card_worth(chosen, price), label)
+            return
+        if "Everyone passed" in said:
+            card = self._offered(a, label)
+            self.hands[a].remove(card)
+            self.face_up.append(card)
+            self._draw_open(a, said)
+        elif "wins with a bid of" in said:
+            w = next(p for p in range(len(self.names)) if f"{self.names[p]} wins with" in said)
+            self._swap(a, w, self._card_worth(w, self._price), label)
+
+    def bidding(self, a: int, label: str) -> None:
+        while self.s.phase == rules.BID and not self.session.over:
+            b = self.s.bidding
+            seat, high = b.to_act, b.high
+            floor = (high + 1 if b.holds_high(seat) else high) if high is not None else 0
+            wants = self._count(seat, label) > 0 or self.rng.random() < 0.3
+            offers = sorted({coins_of(CARDS[c].name) for c in self.hands[seat]
+                             if CARDS[c].name != "Mochi" and coins_of(CARDS[c].name) >= floor})
+            if wants and offers and offers[0] <= 4 and self.rng.random() < self.bid_chance:
+                self.feed(f"/bid {offers[0]}")
+                self._price = offers[0]       # the last bid is the high bid
+            else:
+                self.feed("/pass")
+        self.after_bidding(a, label)
+
+    def _swap(self, a: int, w: int, take: str, label: str) -> None:
+        give = self._offered(a, label)
+        self.hands[a].remove(give)
+        self.hands[w].remove(take)
+        self.hands[a].append(take)
+        self.hands[w].append(give)
+
+    def bake_sale(self, a: int) -> None:
+        self.feed("/bake")
+        self._draw_open(a, self.session.prompt())
+        holder = a
+        for _ in range(40):
+            card = self._spare(holder)
+            self.hands[holder].remove(card)
+            self.face_up.append(card)
+            self.feed("/done")
+            taken = False
+            while self.s.phase == rules.BAKE_TAKE:
+                decider = self.s.bake.decider
+                if self._count(decider, label_of(CARDS[self.face_up[-1]].name)) >= 1 and self.rng.random() < 0.6:
                     self.feed("/take")
                     self.hands[decider].append(self.face_up.pop())
                     holder, taken = decider, True

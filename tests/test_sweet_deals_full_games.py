@@ -10,7 +10,7 @@ import pytest
 
 from companion.games.sweet_deals.cards import CARDS
 
-from sweet_deals_helpers import TrackedTable, independent_score, independent_winners
+from sweet_deals_helpers import OpenTable, TrackedTable, independent_score, independent_winners
 
 
 def names_of(hand):
@@ -21,7 +21,8 @@ def finish(table: TrackedTable):
     table.play()
     result = table.session.result()
     assert result is not None, "the game must end"
-    # What the table holds at the end is what the companion tracked, card for card.
+    # What the table holds at the end is what the companion tracked (or, open hands,
+    # what was scanned at the end), card for card.
     assert [sorted(h) for h in table.hands] == [sorted(h) for h in table.session.state.hands]
     assert [p.score for p in result.players] == [independent_score(h)[0] for h in table.hands]
     assert list(result.winners) == independent_winners(table.names, table.hands)
@@ -92,3 +93,38 @@ def test_more_seeded_games_end_with_the_rulebooks_count(tmp_path, players, seed)
         assert table.shuffles == 1
     if (players, seed) == (4, 11):
         assert "drops out" in said
+
+
+def test_a_complete_four_player_game_with_open_hands(tmp_path):
+    """Open hands: nothing is scanned until the end. "Continue Play": "At any point, if a
+    player gets 6 of a kind, they should immediately shout "Sweet Six!" and the game
+    ends. All players then calculate their points. Most points wins! Tie? The player
+    with the most Coins wins!" Players with 5 of a kind shout too early twice; their
+    hands are checked and the game goes on; Leo's real Sweet Six ends it, and he does
+    not win."""
+    table = OpenTable(["Mum", "Dad", "Maya", "Leo"], seed=8, store=tmp_path / "t.db", turns=40)
+    result = finish(table)
+    said = " ".join(table.said)
+    assert table.false_shouts == 2 and said.count("no Sweet Six and the game goes on") == 2
+    assert result.reason == "sweet-six" and result.notes == ("Sweet Six! shouted by Leo (Cupcake).",)
+    # The count by hand:
+    #   Mum:  Ice Cream 1, Ice Cream 3, Pie 1, Pie 2, Pie 3, Strudel 1, Strudel 2
+    #         1+3+1+2+3+1+2 = 13 coins; Pie x3 7, Ice Cream x2 4, Strudel x2 4 -> 28
+    #   Dad:  Donut 1, Donut 1, Donut 2, Donut 3, Grab & Go, Strudel 1, Strudel 4
+    #         1+1+2+3+0+1+4 = 12 coins; Donut x4 14, Strudel x2 4 -> 30
+    #   Maya: Donut 2, Donut 4, Ice Cream 1, Pie & Ice Cream, Pie 1, Pie 4, Strudel 3
+    #         2+4+1+0+1+4+3 = 15 coins; Pie & Ice Cream "counts as Pie AND Ice Cream":
+    #         Pie x3 7, Ice Cream x2 4; Donut x2 4 -> 30
+    #   Leo:  Cupcake 1, Cupcake 1, Cupcake 3, Sprinkles x3, Strudel 2
+    #         1+1+3+0+0+0+2 = 7 coins; Cupcake x3 + 3 Sprinkles = 6: Sweet 6! 22 -> 29
+    #   Dad and Maya tie on 30; Maya has more coins (15 to 12) and wins.
+    assert names_of(table.hands[2]) == ["Donut 2", "Donut 4", "Ice Cream 1", "Pie & Ice Cream", "Pie 1", "Pie 4",
+                                        "Strudel 3"]
+    assert [p.score for p in result.players] == [28, 30, 30, 29]
+    assert result.winners == ("Maya",) and result.tie_break == "coins"
+
+
+@pytest.mark.parametrize("players, seed", [(2, 4), (3, 2), (6, 1)])
+def test_more_open_hands_games_end_with_the_rulebooks_count(tmp_path, players, seed):
+    """The same with open hands at other tables."""
+    finish(OpenTable([f"Player {i}" for i in range(1, players + 1)], seed=seed, store=tmp_path / "t.db", turns=30))
