@@ -132,9 +132,9 @@ TEXT: dict[str, str] = {
     "asks_close_early": _("{name} asks to close early."),
     "says_yes_everyone_agreed": _("{name} says yes. Everyone agreed: the game closes early!"),
     "shouts_sweet_six": _("{name} shouts Sweet Six! {name}: show your 7 cards and scan them."),
-    "no_sweet_six": _("{name}'s hand has no 6 of a kind, so there is no Sweet Six and the game goes on. "
-                    "{name}: take your cards back. {waiting}"),
-    "sweet_six_shown": _("Sweet Six! {name} has {n} {dessert} cards. The game ends now: everyone, scan your 7 "
+    "no_sweet_six": _("{name}'s hand has no 6 of a kind, so there is no Sweet Six and the game goes on: "
+                    "{name}, take your cards back."),
+    "sweet_six_shown": _("Sweet Six! {name} has {n} {dessert} cards. The game ends now: everyone else, scan your 7 "
                        "cards for scoring, {first} first."),
     "shouter_first": _("First {name} shows the Sweet Six: scan {name}'s cards."),
     "sweet_six_shouted_by": _("Sweet Six! shouted by {name}"),

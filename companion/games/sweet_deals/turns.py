@@ -538,7 +538,7 @@ def _check_claim(s: State, events: Events) -> tuple[State, Events]:
     name = s.name(seat)
     if found is None:
         back = s.claim
-        events.append(Said(say("no_sweet_six", name=name, waiting=waiting(back))))
+        events.append(Said(say("no_sweet_six", name=name)))
         return back, events
     dessert, n = found
     first = next(i for i, h in enumerate(s.hands) if len(h) < HAND_SIZE)
