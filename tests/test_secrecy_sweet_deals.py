@@ -214,3 +214,38 @@ def test_a_tie_reveal_is_where_two_tables_first_differ(tmp_path, app):
                 assert seen[0][key] == seen[1][key], (n, item, key)
     assert [t.session.last_message for t in tables] == ["Ben shows a Donut 2.", "Ben shows a Strudel 2."]
     assert seen[0]["screen"] != seen[1]["screen"] and seen[0]["json log"] != seen[1]["json log"]
+
+
+def _cli(tmp_path, name: str, lines: list[str], fmt: str) -> list[str]:
+    import subprocess
+    import sys
+
+    env = dict(os.environ, PYGAME_HIDE_SUPPORT_PROMPT="1")
+    proc = subprocess.run([sys.executable, "-m", "companion.cli", "run", "--game", "sweet-deals", "--names", "Ana,Ben",
+                           "--headless", "--simulate", "--tap-off", "0", "--log-format", fmt,
+                           "--store", str(tmp_path / f"{name}-{fmt}.db")],
+                          input="\n".join(lines) + "\n", capture_output=True, text=True, timeout=120, env=env)
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout.splitlines()
+
+
+@pytest.mark.parametrize("fmt", ["text", "json"])
+def test_companion_run_prints_the_same_for_both_tables_until_the_end(tmp_path, fmt):
+    """The same two tables through ``companion run --headless --simulate`` with the text
+    and the JSON log (``--log-format json``): every line the same, but for the clock
+    times, until the line where the game ends and the hands are shown."""
+    first = [x[0] if isinstance(x, tuple) else x for x in INPUTS]
+    second = [x[1] if isinstance(x, tuple) else x for x in INPUTS]
+    a, b = _cli(tmp_path, "a", first, fmt), _cli(tmp_path, "b", second, fmt)
+
+    def same(line: str) -> str:
+        if fmt == "json":
+            record = json.loads(line)
+            record.pop("t", None)
+            return json.dumps(record)
+        return line
+
+    end = next(i for i, line in enumerate(a) if "Everyone shows their hand" in line)
+    assert len(a) > 60 and end > 60
+    assert [same(x) for x in a[:end]] == [same(x) for x in b[:end]]
+    assert a[end:] != b[end:]
