@@ -6,7 +6,8 @@ Four decoders, each fed ``n`` streams (half mutated from well-formed scans, half
 * **serial**: byte streams into :class:`~companion.devices.scan.serial.SerialScanner`'s
   consume/flush path (line framing, then :mod:`~companion.devices.scan.normalise`);
 * **hid**: evdev event sequences into :class:`~companion.devices.scan.hid.HidScanner`'s
-  consume/flush path (the US-layout key decoder);
+  consume/flush path (the US-layout key decoder), some with kernel buffer overruns
+  (a stretch lost, ``SYN_DROPPED`` in its place: a code joined across it was never sent);
 * **pn532**: the PN532's replies (ACK and response frames) to one poll of
   :class:`~companion.devices.scan.pn532.Pn532Reader`, mutated on the wire or carrying a
   mutated NDEF data area in well-formed frames, through the reader's poll step;
@@ -179,12 +180,39 @@ def key_stream(rng: random.Random) -> list[tuple[int, int, int]]:
                 events.insert(i, (e.EV_KEY, rng.choice(_EVERY_KEY), rng.randrange(3)))
             elif kind == 2 and i < len(events):
                 events[i] = (events[i][0], rng.choice(_EVERY_KEY), events[i][2])
+    if rng.random() < 0.4:
+        events = overrun(rng, events)
+    return events
+
+
+def overrun(rng: random.Random, events: list) -> list:
+    """``events`` as a stalled reader finds them after the kernel's buffer overran (once
+    or twice): a stretch of events lost, ``SYN_DROPPED`` in its place, then the events
+    up to the next report (which the reader must drop too), as drivers/input/evdev.c does."""
+    for _ in range(rng.randint(1, 2)):
+        if not events:
+            break
+        i = rng.randrange(len(events))
+        j = min(len(events), i + rng.randint(1, 40))
+        events = events[:i] + [(e.EV_SYN, e.SYN_DROPPED, 0)] + events[j:]
     return events
 
 
 def _typed(events, code: str) -> bool:
     """Whether the key-down events hold the keys for ``code`` in a row (digits on either
-    the main keys or the keypad): an oracle that does not use the decoder."""
+    the main keys or the keypad), with no overrun (``SYN_DROPPED``) among them: keys
+    either side of lost events were never typed in a row. An oracle that does not use
+    the decoder."""
+    stretches: list[list] = [[]]
+    for event in events:
+        if event[0] == e.EV_SYN and event[1] == e.SYN_DROPPED:
+            stretches.append([])
+        else:
+            stretches[-1].append(event)
+    return any(_typed_in_a_row(stretch, code) for stretch in stretches)
+
+
+def _typed_in_a_row(events, code: str) -> bool:
     downs = [c for t, c, v in events if t == e.EV_KEY and v == 1 and (c in US_KEYS or c in KEYPAD_KEYS)]
     main = [_CHAR_KEY[ch] for ch in code]
     keypad = {code: char for code, char in KEYPAD_KEYS.items()}
