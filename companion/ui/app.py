@@ -90,13 +90,14 @@ Draw = Callable[[pygame.Surface], list[Button]]
 INPUT_READY = pygame.event.custom_type()
 
 
-def wake(seq: int) -> None:
-    """Post :data:`INPUT_READY` for input number ``seq`` (safe from any thread; a closed
-    display drops it, and the main loop then takes the input at the end of its turn)."""
+def wake(seq: int) -> bool:
+    """Post :data:`INPUT_READY` for input number ``seq`` (safe from any thread). True
+    when posted; False when the display is closed or SDL's queue refused it (the main
+    loop then takes the input in its turn without a marker)."""
     try:
-        pygame.event.post(pygame.event.Event(INPUT_READY, seq=seq))
+        return bool(pygame.event.post(pygame.event.Event(INPUT_READY, seq=seq)))
     except pygame.error:
-        pass
+        return False
 
 
 class App:
