@@ -55,8 +55,13 @@ def cmd_run(args) -> int:
 def _read_stdin(runner) -> None:
     """Typed lines come from stdin when there is no window to type into (headless, no
     screen yet, or SDL's invisible driver under --simulate)."""
+    from ..devices.scan.normalise import typed_line
+
     def read() -> None:
-        for line in sys.stdin:
+        raw = getattr(sys.stdin, "buffer", None)  # bytes: one bad byte must not end the input
+        encoding = getattr(sys.stdin, "encoding", None) or "utf-8"
+        lines = (typed_line(line, encoding) for line in raw) if raw is not None else sys.stdin
+        for line in lines:
             runner.typed(line)
         runner.inputs.join()  # end of input: stop once everything typed is handled
         runner.stop()
