@@ -190,8 +190,11 @@ class EventStore:
         self._holder = holder
 
     def _open_readonly(self) -> sqlite3.Connection:
-        """Read without writing anything, even on a read-only file system (where SQLite
-        cannot make the WAL's shared-memory file: then the file is read as immutable)."""
+        """Read without writing anything, even on a read-only file system. Where SQLite
+        cannot make the WAL's shared-memory file there, a WAL left by a power cut (where
+        the newest games still are: never checkpointed) is read from a private copy of
+        the file and its WAL in a temporary folder (removed on :meth:`close`); without a
+        WAL the file is read as immutable."""
         if not Path(self.path).exists():
             raise StoreError(f"{self.path} does not exist")
         uri = Path(self.path).resolve().as_uri()
@@ -201,7 +204,26 @@ class EventStore:
             return db
         except sqlite3.OperationalError:
             db.close()
-            return sqlite3.connect(f"{uri}?immutable=1", uri=True, check_same_thread=False, isolation_level=None)
+        wal = Path(f"{self.path}-wal")
+        if wal.exists() and wal.stat().st_size > 0:
+            return self._open_copy(wal)
+        return sqlite3.connect(f"{uri}?immutable=1", uri=True, check_same_thread=False, isolation_level=None)
+
+    def _open_copy(self, wal: Path) -> sqlite3.Connection:
+        """The store and its WAL copied to a temporary folder and opened there (SQLite
+        replays the WAL into the copy); the original files are only read."""
+        import shutil
+        import tempfile
+
+        self._copy_dir = tempfile.mkdtemp(prefix="companion-store-")
+        copy = Path(self._copy_dir) / "table.db"
+        try:
+            shutil.copyfile(self.path, copy)
+            shutil.copyfile(wal, f"{copy}-wal")
+        except OSError as err:
+            shutil.rmtree(self._copy_dir, ignore_errors=True)
+            raise StoreError(f"could not read {self.path} and its WAL: {err}") from None
+        return sqlite3.connect(str(copy), check_same_thread=False, isolation_level=None)
 
     def _version(self) -> int:
         """The file's store format; raises StoreError for a newer or foreign file."""
@@ -333,6 +355,11 @@ class EventStore:
         """Close the database (idempotent) and let go of the store."""
         with self._lock:
             self._db.close()
+            if getattr(self, "_copy_dir", None):
+                import shutil
+
+                shutil.rmtree(self._copy_dir, ignore_errors=True)
+                self._copy_dir = None
             if self._holder is not None:
                 self._holder.close()
                 self._holder = None
