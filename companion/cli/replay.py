@@ -44,6 +44,9 @@ def cmd_replay(args, trace_path: Path | None = None) -> int:
         return fail(f"{path}: {err}")
     try:
         session = runner.session
+        damage = getattr(runner, "trace_damage", None)
+        if damage:
+            print(f"companion: {damage}", file=sys.stderr, flush=True)
         if not args.json and not listeners:
             print(f"Replayed {path.name}: {session.desc.name} with {', '.join(session.state.players)}")
         return _finish(runner, out, args.json)

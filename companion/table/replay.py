@@ -91,6 +91,7 @@ def replay(path: str | Path, store: str = ":memory:", window: bool = True, liste
     finally:
         readers.close()
     runner.render(force=True)
+    runner.trace_damage = trace.damaged  # where a torn tail stopped the replay (None: read whole)
     return runner
 
 

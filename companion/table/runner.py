@@ -64,6 +64,7 @@ class Runner(WindowEvents, TableClocks):
     screen: Any = None                   # a shared screen shown instead of the game's (start, history)
     watch: Any = None                    # companion.ui.wakeup.InputWatch: window input wakes the loop
     turns: int = 0                       # loop turns so far (wake-ups: benches and tests count them)
+    trace_damage: str | None = None      # a replay: where a torn trace tail stopped it (None: read whole)
 
     def __post_init__(self) -> None:
         self.session.listeners.append(self._heard)

@@ -70,22 +70,51 @@ class Trace:
     players: tuple[str, ...]
     records: tuple[Record, ...]
     options: dict = field(default_factory=dict)  # the game's set-up choices (Sugar Blast: goal, ...)
+    damaged: str | None = None  # where a torn or NUL-filled tail stopped the reading, in words
+
+
+def _tail_damage(raw: bytes) -> tuple[bytes, int | None]:
+    """``raw`` without a tail a power cut left: NUL bytes (ext4 leaves a file's last
+    blocks zero-filled when their data never reached the disk) and a last line with no
+    newline that is not a whole JSON record (torn mid-write). Returns the sound part and
+    the number of the first damaged line (None when the end is sound)."""
+    sound = raw.rstrip(b"\x00")
+    nul = len(sound) != len(raw)
+    if not sound.endswith(b"\n") and sound:
+        cut = sound.rfind(b"\n") + 1
+        try:
+            whole = isinstance(json.loads(sound[cut:].decode("utf-8")), dict)
+        except (UnicodeDecodeError, json.JSONDecodeError):
+            whole = False
+        if not whole:
+            return sound[:cut], sound[:cut].count(b"\n") + 1
+    return sound, (sound.count(b"\n") + 1 if nul else None)
 
 
 def read(path: str | Path) -> Trace:
-    """Read and validate a trace. Raises :class:`TraceError` with the line at fault."""
+    """Read and validate a trace. Raises :class:`TraceError` with the line at fault.
+
+    A tail damaged by a power cut (a last line cut short, or NUL bytes where the last
+    writes never reached the disk) is not refused: the records before it are read and
+    :attr:`Trace.damaged` says where reading stopped. Damage before the tail is refused."""
     header = None
     records: list[Record] = []
     try:
-        lines = Path(path).read_text(encoding="utf-8").splitlines()
+        raw = Path(path).read_bytes()
     except OSError as exc:
         raise TraceError(f"cannot read trace {path}: {exc.strerror}") from exc
+    sound, torn_at = _tail_damage(raw)
+    try:
+        lines = sound.decode("utf-8").splitlines()
     except UnicodeDecodeError as exc:
         raise TraceError(f"{path} is not a trace: it is not UTF-8 text") from exc
     last_t = 0.0
     for n, line in enumerate(lines, 1):
         if not line.strip() or line.lstrip().startswith("#"):
             continue
+        if n == len(lines) and torn_at is None and "\x00" in line:
+            torn_at = n  # zeros inside the last line: its end never reached the disk
+            break
         try:
             try:
                 obj = json.loads(line)
@@ -140,7 +169,8 @@ def read(path: str | Path) -> Trace:
         except (ValueError, KeyError, TypeError, UnicodeEncodeError) as exc:
             raise TraceError(f"{path}, line {n}: {exc}") from exc
     if header is None:
-        raise TraceError(f"{path} is empty: no trace header")
+        raise TraceError(f"{path} is empty: no trace header" if torn_at is None else
+                         f"{path}, line 1: the header was cut short (a power cut?): nothing to replay")
     players = header.get("players", [])
     if not isinstance(header, dict) or not isinstance(players, list) or not all(isinstance(p, str) and p for p in players):
         raise TraceError(f"{path}, line 1: \"players\" must be a list of names")
@@ -149,7 +179,11 @@ def read(path: str | Path) -> Trace:
         raise TraceError(f"{path}, line 1: \"options\" must be an object, e.g. {{\"goal\": \"five-different\"}}")
     if not isinstance(header.get("game"), str):
         raise TraceError(f"{path}, line 1: the header names no game, e.g. \"game\": \"sugarrr\"")
-    return Trace(header["game"], tuple(players), tuple(records), options)
+    damaged = None
+    if torn_at is not None:
+        damaged = (f"{path}, line {torn_at}: the trace is cut short there (a power cut?); "
+                   f"replayed the {len(records)} records before it")
+    return Trace(header["game"], tuple(players), tuple(records), options, damaged)
 
 
 class TraceWriter:
