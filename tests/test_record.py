@@ -238,3 +238,28 @@ def test_a_last_line_without_a_newline_that_is_whole_is_kept(tmp_path):
     _three_scans(path, b'{"t": 4.0, "device": "scanner", "data": "' + STARTS[3].encode() + b'\\r"}')
     trace = read(path)
     assert len(trace.records) == 4 and trace.damaged is None
+
+
+def test_a_record_file_is_readable_by_its_owner_only_and_help_says_it_holds_hidden_cards(tmp_path):
+    import stat
+
+    from companion.table.trace import TraceWriter
+
+    path = tmp_path / "game.trace"
+    path.write_text("")  # an empty file there already (0644): made private too
+    path.chmod(0o644)
+    writer = TraceWriter(path, "sugar-heist", ["Ana", "Ben"], 0.0, game_id=1, store="x.db")
+    writer.bytes("scanner", 1.0, b"SHX02K\r")
+    writer.close()
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    fresh = tmp_path / "new.trace"
+    TraceWriter(fresh, "sugarrr", ["Ana", "Ben"], 0.0).close()
+    assert stat.S_IMODE(fresh.stat().st_mode) == 0o600
+    again = TraceWriter(path, "sugar-heist", ["Ana", "Ben"], 5.0, game_id=1, store="x.db")  # resumed: appended
+    again.close()
+    assert again.appended and stat.S_IMODE(path.stat().st_mode) == 0o600
+    env = dict(os.environ, COLUMNS="200")
+    helptext = subprocess.run([sys.executable, "-m", "companion.cli", "run", "--help"], capture_output=True,
+                              text=True, env=env).stdout
+    flat = " ".join(helptext.split())
+    assert "hidden ones too" in flat and "0600" in flat

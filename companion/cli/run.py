@@ -104,9 +104,11 @@ def add_parsers(sub) -> None:
     r.add_argument("--log-format", choices=["text", "json"], default="text", help="text (default) or json lines")
     r.add_argument("--store", default=str(DEFAULT_STORE), type=user_path, help="the game database (default: %(default)s)")
     r.add_argument("--record", metavar="FILE", type=user_path,
-                   help="write what the devices sent as a trace file (docs/trace-format.md). A trace of the "
-                        "same game, resumed, is added to; another trace is replaced; any other existing file "
-                        "is refused")
+                   help="write what the devices sent as a trace file (docs/trace-format.md). It holds every "
+                        "card scanned, hidden ones too (face-down Battle Cards, secret hands), so it is written "
+                        "readable by you only (mode 0600): do not share it before the game is over. A trace of "
+                        "the same game, resumed, is added to; another trace is replaced; any other existing "
+                        "file is refused")
     r.add_argument("--new-game", action="store_true", help="set an unfinished game aside and start a new one")
     r.add_argument("--tap-off", type=float, default=1.0, help="seconds in which the same code again is ignored")
     r.add_argument("--config", type=user_path, help="settings file (default ~/.config/sugar-companion/config.toml; "

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import re
 import threading
 from dataclasses import dataclass, field
@@ -215,11 +216,11 @@ class TraceWriter:
         self.appended = previous is not None
         if previous is not None:
             self._t0, self._last = previous
-            self._file: IO[str] = open(path, "a", encoding="utf-8")
+            self._file: IO[str] = _private(path, append=True)
             self._line({"t": self._t(t0), "restart": True})
         else:
             self._t0 = t0
-            self._file = open(path, "w", encoding="utf-8")
+            self._file = _private(path, append=False)
             self._line({**header, "t0": t0})
 
     def _t(self, t: float) -> float:
@@ -255,6 +256,20 @@ class TraceWriter:
     def close(self) -> None:
         with self._lock:
             self._file.close()
+
+
+def _private(path: str | Path, append: bool) -> IO[str]:
+    """Open a trace for writing, readable by its owner only (mode 0600): it holds every
+    card scanned, face-down Battle Cards and secret hands included. A file that was
+    there already is made 0600 too. Raises OSError."""
+    flags = os.O_WRONLY | os.O_CREAT | (os.O_APPEND if append else os.O_TRUNC)
+    fd = os.open(path, flags, 0o600)
+    try:
+        os.fchmod(fd, 0o600)
+        return os.fdopen(fd, "a" if append else "w", encoding="utf-8")
+    except BaseException:
+        os.close(fd)
+        raise
 
 
 def written_by_us(path: str | Path) -> bool:
