@@ -663,3 +663,41 @@ def test_a_stalled_reader_overrun_by_the_kernel_buffer_accepts_no_joined_card(cl
     finally:
         release.set()
         scanner.stop()
+
+
+# --- hid:auto ------------------------------------------------------------------------------
+
+
+def test_hid_auto_never_grabs_a_keyboard_with_no_leds_and_no_f_keys(dev_input):
+    """The report: hid:auto took the first device by name, a small keyboard that reports
+    no LEDs and no F-keys (what a scanner looks like). It takes the device named as a
+    scanner, and a lookalike alone is left alone with the fix."""
+    from companion.devices.scan.hid import auto_scanner
+
+    root, add, opener = dev_input
+    add(1, by_id="usb-Acme_Mini_Keyboard-event-kbd", name="Acme Mini Keyboard", capabilities=SCANNER_CAPABILITIES)
+    dirs = (str(root / "by-id"), str(root / "by-path"))
+    with pytest.raises(LookupError, match="hid:VVVV:PPPP"):
+        auto_scanner(*dirs, opener=opener)
+    add(2, by_id="usb-Zebra_DS2208-event-kbd", name="Zebra DS2208", capabilities=SCANNER_CAPABILITIES)
+    assert auto_scanner(*dirs, opener=opener) == str(root / "by-id" / "usb-Zebra_DS2208-event-kbd")
+    add(3, by_id="usb-Honeywell_1900-event-kbd", name="Honeywell 1900 Barcode Scanner",
+        capabilities=SCANNER_CAPABILITIES)
+    with pytest.raises(LookupError, match="several scanners"):
+        auto_scanner(*dirs, opener=opener)
+
+
+def test_hid_auto_with_nothing_plugged_in_says_so(tmp_path):
+    from companion.devices.scan.hid import auto_scanner
+
+    with pytest.raises(LookupError, match="no keyboard-mode scanner"):
+        auto_scanner(str(tmp_path / "by-id"), str(tmp_path / "by-path"))
+
+
+def test_resolve_hid_auto_uses_auto_scanner(monkeypatch):
+    from companion.devices import readers
+    from companion.devices.scan import hid
+
+    monkeypatch.setattr(hid, "auto_scanner", lambda: "/dev/input/by-id/usb-Zebra-event-kbd")
+    spec = readers.resolve(readers.ReaderSpec("hid", "auto", 2))
+    assert spec.path == "/dev/input/by-id/usb-Zebra-event-kbd" and spec.seat == 2

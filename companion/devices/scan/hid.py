@@ -305,6 +305,45 @@ def find_scanners(
     return found
 
 
+def auto_scanner(
+    by_id_dir: str = "/dev/input/by-id",
+    by_path_dir: str = "/dev/input/by-path",
+    opener: Callable[[str], evdev.InputDevice] = evdev.InputDevice,
+) -> str:
+    """The one keyboard-mode scanner ``hid:auto`` may grab: the only device
+    :func:`find_scanners` finds whose link or name says scanner (:data:`SCANNER_WORDS`).
+    A device that only looks like one (letters and digits, no F-keys, no LEDs) is never
+    taken by itself: a small keyboard looks the same, and a grabbed keyboard types
+    nowhere. Raises LookupError saying what to write instead: none found, only
+    lookalikes (name it by USB id, ``hid:VVVV:PPPP``), or several scanners (name one by
+    its by-id path)."""
+    found = find_scanners(by_id_dir, by_path_dir, opener=opener)
+    named = [path for path in found if _named_scanner(path, opener)]
+    if len(named) == 1:
+        return named[0]
+    if len(named) > 1:
+        raise LookupError("hid:auto found several scanners (" + ", ".join(named) + "): name the one to use, "
+                          "e.g. --scanner hid:" + named[0])
+    if found:
+        raise LookupError("hid:auto found no device named as a barcode scanner; " + ", ".join(found) +
+                          " looks like one but could be a keyboard, so it is left alone: name it by its USB id "
+                          "(hid:VVVV:PPPP, see lsusb) or its by-id path")
+    raise LookupError("no keyboard-mode scanner is plugged in (see `companion doctor`)")
+
+
+def _named_scanner(path: str, opener: Callable[[str], evdev.InputDevice]) -> bool:
+    if _has_scanner_word(os.path.basename(path)):
+        return True
+    try:
+        device = opener(path)
+    except OSError:
+        return False
+    try:
+        return _has_scanner_word(device.name)
+    finally:
+        device.close()
+
+
 def _is_scanner(path: str, opener: Callable[[str], evdev.InputDevice], wanted: tuple[int, int] | None) -> bool:
     hinted = _has_scanner_word(os.path.basename(path))
     try:
