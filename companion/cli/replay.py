@@ -18,7 +18,8 @@ def _finish(runner, out: Path | None, quiet_json: bool) -> int:
         try:
             png = runner.app.save(out / f"{session.game}-final.png")
         except (OSError, pygame_error()) as exc:
-            return fail(f"cannot write the scoreboard picture in {out}: {exc}")
+            return fail(f"cannot write the scoreboard picture in {out}: {getattr(exc, 'strerror', None) or exc}",
+                        DEVICE)
         if not quiet_json:
             print(f"final scoreboard written to {png}")
     if result is None:
