@@ -17,6 +17,7 @@ a power cut.
 from __future__ import annotations
 
 import json
+import math
 import os
 import sqlite3
 import threading
@@ -69,6 +70,29 @@ class GameRecord:
     result: dict[str, Any] | None
     config: dict[str, Any]
     inputs: int
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def _game_record(row: tuple) -> GameRecord:
+    """A ``games`` row as a :class:`GameRecord`, every field checked: a row SQLite reads
+    but whose values are not what the companion wrote (a damaged card) raises
+    ValueError, which :meth:`EventStore._reading` reports as a damaged store."""
+    gid, game, players, started, finished, result, config, inputs = row
+    players = json.loads(players)
+    result = json.loads(result) if result else None
+    config = json.loads(config)
+    if not (isinstance(gid, int) and isinstance(game, str) and _number(started)
+            and (finished is None or _number(finished))):
+        raise ValueError(f"game {gid!r} has a wrong id, game name or time")
+    if not (isinstance(players, list) and all(isinstance(p, str) for p in players)):
+        raise ValueError(f"game {gid}: its players are not a list of names")
+    if not (result is None or isinstance(result, dict)) or not isinstance(config, dict):
+        raise ValueError(f"game {gid}: its result or options are not what was saved")
+    return GameRecord(gid, game, tuple(players), float(started), None if finished is None else float(finished),
+                      result, config, inputs)
 
 
 def _corrupt(exc: sqlite3.Error) -> bool:
@@ -341,8 +365,7 @@ class EventStore:
                 "SELECT g.id, g.game, g.players, g.started, g.finished, g.result, g.config, "
                 "(SELECT COUNT(*) FROM inputs i WHERE i.game_id = g.id) "
                 "FROM games g ORDER BY g.id DESC").fetchall()
-            return [GameRecord(r[0], r[1], tuple(json.loads(r[2])), r[3], r[4],
-                               json.loads(r[5]) if r[5] else None, json.loads(r[6]), r[7]) for r in rows]
+            return [_game_record(r) for r in rows]
 
     def unfinished(self, game: str | None = None) -> GameRecord | None:
         """The newest unfinished game (of ``game`` when given), or None."""

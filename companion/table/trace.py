@@ -28,6 +28,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
+from ..core.names import name_problem
+
 TRACE_VERSION = 1
 
 
@@ -122,6 +124,9 @@ def read(path: str | Path) -> Trace:
             except json.JSONDecodeError as exc:
                 raise ValueError(f"not a JSON record ({exc.msg.lower()} at character {exc.colno}): each line is "
                                  "one JSON object, e.g. {\"t\": 9.5, \"touch\": \"done\"}") from None
+            except RecursionError:
+                raise ValueError("not a trace record: its JSON is nested too deeply (a record is one flat "
+                                 "object, e.g. {\"t\": 9.5, \"touch\": \"done\"})") from None
             if header is None:
                 if not isinstance(obj, dict) or obj.get("trace") != TRACE_VERSION:
                     raise ValueError(f"the first line must be a header with \"trace\": {TRACE_VERSION}")
@@ -175,6 +180,11 @@ def read(path: str | Path) -> Trace:
     players = header.get("players", [])
     if not isinstance(header, dict) or not isinstance(players, list) or not all(isinstance(p, str) and p for p in players):
         raise TraceError(f"{path}, line 1: \"players\" must be a list of names")
+    for name in players:
+        problem = name_problem(name)
+        if problem is not None:
+            shown = ascii(name[:20]) + ("..." if len(name) > 20 else "")
+            raise TraceError(f"{path}, line 1: the player name {shown} {problem}")
     options = header.get("options", {})
     if not isinstance(options, dict):
         raise TraceError(f"{path}, line 1: \"options\" must be an object, e.g. {{\"goal\": \"five-different\"}}")
