@@ -58,14 +58,39 @@ def _read_stdin(runner) -> None:
     from ..devices.scan.normalise import typed_line
 
     def read() -> None:
-        raw = getattr(sys.stdin, "buffer", None)  # bytes: one bad byte must not end the input
         encoding = getattr(sys.stdin, "encoding", None) or "utf-8"
-        lines = (typed_line(line, encoding) for line in raw) if raw is not None else sys.stdin
+        try:
+            fd = sys.stdin.fileno()
+        except (AttributeError, OSError, ValueError):  # not a real file (a test's StringIO)
+            fd = None
+        lines = (typed_line(line, encoding) for line in _fd_lines(fd)) if fd is not None else sys.stdin
         for line in lines:
             runner.typed(line)
         runner.inputs.join()  # end of input: stop once everything typed is handled
         runner.stop()
     threading.Thread(target=read, daemon=True, name="stdin").start()
+
+
+def _fd_lines(fd: int):
+    """Lines of bytes read from ``fd`` with ``os.read`` (bytes: one bad byte must not end
+    the input). Not through ``sys.stdin.buffer``: this thread may still be blocked in a
+    read at exit, and the interpreter cannot take the buffer's lock from a daemon thread
+    then (a fatal error instead of exit status 0)."""
+    import os
+
+    pending = b""
+    while True:
+        try:
+            chunk = os.read(fd, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        *lines, pending = (pending + chunk).split(b"\n")
+        for line in lines:
+            yield line + b"\n"
+    if pending:
+        yield pending
 
 
 def add_parsers(sub) -> None:

@@ -94,6 +94,33 @@ def _tail_damage(raw: bytes) -> tuple[bytes, int | None]:
     return sound, (sound.count(b"\n") + 1 if nul else None)
 
 
+def _record(t: float, obj: dict) -> Record:
+    """One record line (its ``t`` already checked) as a :class:`Record`. Raises
+    ValueError saying what the line lacks."""
+    if "touch" in obj:
+        return Record(t, "touch", command=str(obj["touch"]))
+    if "g" in obj:
+        g = obj["g"]
+        if not (isinstance(g, list) and len(g) == 3 and all(isinstance(v, (int, float)) for v in g)):
+            raise ValueError("\"g\" must be three numbers [x, y, z] in g")
+        return Record(t, "accel", device=str(obj.get("device", "tray")), g=tuple(float(v) for v in g))
+    if "data" in obj:
+        return Record(t, "bytes", device=str(obj.get("device", "scanner")), data=str(obj["data"]).encode("latin-1"))
+    if "key" in obj:
+        key = obj["key"]
+        if not (isinstance(key, list) and len(key) == 3 and all(type(v) is int for v in key)):
+            raise ValueError("\"key\" must be three whole numbers [type, code, value] (evdev)")
+        return Record(t, "key", device=str(obj.get("device", "scanner")), key=tuple(key))
+    if "tag" in obj:
+        code = obj.get("code")
+        if not isinstance(obj["tag"], str) or not (code is None or isinstance(code, str)):
+            raise ValueError("\"tag\" must be the tag's UID in hex and \"code\" a string or null")
+        return Record(t, "tag", device=str(obj.get("device", "nfc")), uid=obj["tag"], code=code)
+    if obj.get("restart") is True:
+        return Record(t, "restart")
+    raise ValueError("a record needs \"touch\", \"data\", \"g\", \"key\", \"tag\" or \"restart\"")
+
+
 def read(path: str | Path) -> Trace:
     """Read and validate a trace. Raises :class:`TraceError` with the line at fault.
 
@@ -147,31 +174,7 @@ def read(path: str | Path) -> Trace:
             if t < last_t:
                 raise ValueError(f"time goes backwards ({t} after {last_t})")
             last_t = t
-            if "touch" in obj:
-                records.append(Record(t, "touch", command=str(obj["touch"])))
-            elif "g" in obj:
-                g = obj["g"]
-                if not (isinstance(g, list) and len(g) == 3 and all(isinstance(v, (int, float)) for v in g)):
-                    raise ValueError("\"g\" must be three numbers [x, y, z] in g")
-                records.append(Record(t, "accel", device=str(obj.get("device", "tray")),
-                                      g=tuple(float(v) for v in g)))
-            elif "data" in obj:
-                records.append(Record(t, "bytes", device=str(obj.get("device", "scanner")),
-                                      data=str(obj["data"]).encode("latin-1")))
-            elif "key" in obj:
-                key = obj["key"]
-                if not (isinstance(key, list) and len(key) == 3 and all(type(v) is int for v in key)):
-                    raise ValueError("\"key\" must be three whole numbers [type, code, value] (evdev)")
-                records.append(Record(t, "key", device=str(obj.get("device", "scanner")), key=tuple(key)))
-            elif "tag" in obj:
-                code = obj.get("code")
-                if not isinstance(obj["tag"], str) or not (code is None or isinstance(code, str)):
-                    raise ValueError("\"tag\" must be the tag's UID in hex and \"code\" a string or null")
-                records.append(Record(t, "tag", device=str(obj.get("device", "nfc")), uid=obj["tag"], code=code))
-            elif obj.get("restart") is True:
-                records.append(Record(t, "restart"))
-            else:
-                raise ValueError("a record needs \"touch\", \"data\", \"g\", \"key\", \"tag\" or \"restart\"")
+            records.append(_record(t, obj))
         except (ValueError, KeyError, TypeError, UnicodeEncodeError) as exc:
             raise TraceError(f"{path}, line {n}: {exc}") from exc
     if header is None:
