@@ -428,3 +428,25 @@ def feed_from(child: Companion, lines: list[str], already: int) -> list:
             accepted.append(input_from_log(verdict))
             assert verdict["seq"] == already + len(accepted), verdict
     return accepted
+
+
+def test_an_undo_repeated_after_a_resume_is_asked_about_too(tmp_path):
+    """The last saved input was an Undo (the screen's); the GPIO Undo button right after
+    the restart would take back one more: it asks first."""
+    from companion.core.events import ButtonPressed
+
+    db = tmp_path / "table.db"
+    store = EventStore(db)
+    session = Session.start("sugarrr", NAMES, store, FakeClock(), tap_off=0)
+    for typed in trace_lines(200)[:12]:
+        session.handle(Touch(typed[1:], 0.0) if typed.startswith("/") else CardScanned(typed.upper(), "k", 0.0))
+    assert session.handle(Touch("undo", 1.0)).verdict == "accepted"
+    n = len(store.inputs(session.game_id))
+    store.close()
+    store = EventStore(db)
+    resumed = Session.start("sugarrr", NAMES, store, FakeClock(50.0), tap_off=0)
+    assert resumed.last_saved["command"] == "undo" and resumed.last_saved["said"].startswith("Undone")
+    first = resumed.handle(ButtonPressed("undo", 51.0))
+    assert first.verdict == "rejected" and "Undo" in first.reason and len(store.inputs(resumed.game_id)) == n
+    assert resumed.handle(ButtonPressed("undo", 52.0)).verdict == "accepted"
+    store.close()

@@ -497,12 +497,14 @@ def start_session(choice, store, clock, **kw):
 def repeat_key(item: Input) -> tuple:
     """What makes two inputs "the same again" apart from their time: a scan's card code
     (any reader), a touch's command words, a button's name, a tilt's seat."""
+    if is_undo(item):
+        return ("undo",)  # the Undo button on the screen and the GPIO Undo button alike
     if isinstance(item, CardScanned):
         return ("scan", normalise(item.code) if item.code is not None else None)
     if isinstance(item, Touch):
         return ("touch", " ".join(item.command.lower().split()))
     if isinstance(item, ButtonPressed):
-        return ("undo",) if item.name == "undo" else ("button", item.name)
+        return ("button", item.name)
     return (type(item).__name__,) + tuple(v for k, v in asdict(item).items() if k not in ("t", "angle"))
 
 
