@@ -110,3 +110,14 @@ def test_tilt_record_on_a_full_disk():
     proc = companion("tilt", "record", "/dev/full", "--tray", "emulated", "--seconds", "0.3")
     said_no(proc, "/dev/full")
     assert "samples written" not in proc.stdout
+
+
+@pytest.mark.parametrize("argv", [
+    ["doctor", "--png", "/proc/companion-test.png"],
+    ["calibrate", "--tray", "emulated", "--seats", "2", "--out", "{tmp}/c.toml", "--screen-png", "/proc/companion-test.png"],
+])
+def test_a_png_path_the_system_refuses_is_one_line_not_a_traceback(tmp_path, argv):
+    """/proc takes no new files, whoever asks (root too): SDL's error was a traceback."""
+    proc = companion(*[a.replace("{tmp}", str(tmp_path)) for a in argv])
+    assert proc.returncode in (1, 2), proc.stderr
+    assert "Traceback" not in proc.stderr and proc.stderr.startswith("companion: "), proc.stderr
