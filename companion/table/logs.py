@@ -86,6 +86,8 @@ class TextLog:
 
     def status(self, force: bool = False) -> None:
         s = self.session
+        if not s.over:
+            self._ended = False  # an Undo took the end back: the corrected end prints its table again
         if s.over:
             result = s.result()
             if result is not None and not self._ended:

@@ -111,7 +111,8 @@ class _Done:
     entry: Any             # before it
     turn_started: float    # before it
     said: str              # what the table was told
-    revealed: bool         # it made hidden information public: never taken back
+    revealed: bool         # it made hidden information public: never taken back (unless it ended the game)
+    ended: bool = False    # it ended the game: taken back until the table starts a new one
 
 
 @dataclass
@@ -142,6 +143,7 @@ class Session:
     unsaved_result: dict | None = None
     _last_scan: tuple[tuple | None, float] = (None, float("-inf"))
     _done: list[_Done] = field(default_factory=list)
+    _replaying: bool = False
     pauses: list[tuple[float, float | None]] = field(default_factory=list)
 
     @classmethod
@@ -169,6 +171,8 @@ class Session:
                           entry=_new_entry(desc), started=record.started, **kw)
             session.turn_started = record.started
             session._replay(store.inputs(record.id))  # finishes a game whose last input was saved but not its end
+            if session.over:
+                session._finish(session._done[-1].item.t if session._done else record.started)
             return session
         options = dict(options or {})
         state = desc.rules.new_game(players, **options)  # raises ValueError before anything is stored
@@ -223,13 +227,20 @@ class Session:
     # ------------------------------------------------------------ inputs
 
     def _replay(self, inputs: list[Input]) -> None:
+        self._replaying = True  # the store is told the game's end once, after the replay (see start)
+        try:
+            self._replay_each(inputs)
+        finally:
+            self._replaying = False
+
+    def _replay_each(self, inputs: list[Input]) -> None:
         for n, item in enumerate(inputs, 1):
             if is_pause(item):
                 self._pause(item)
                 continue
             self._unpause(item.t)
             if is_undo(item):
-                if not self._done or self._done[-1].revealed:
+                if not self._can_take_back():
                     raise StoreError(f"stored game {self.game_id} does not replay at input {n}: "
                                      "an Undo with nothing to take back")
                 self._take_back(n)
@@ -321,28 +332,41 @@ class Session:
         the table is told and the events (a GameOver carrying the result)."""
         said = " ".join(e.message for e in events if e.message) or message
         revealed = any(isinstance(e, Revealed) for e in events)
-        self._done.append(_Done(seq, item, self.state, self.entry, self.turn_started, said, revealed))
+        ended = any(isinstance(e, GameOver) for e in events)
+        self._done.append(_Done(seq, item, self.state, self.entry, self.turn_started, said, revealed, ended))
         self.state, self.entry = state, entry
         for event in events:
             if isinstance(event, TurnEnded):
                 self.turn_started = item.t
-        if any(isinstance(e, GameOver) for e in events):
+        if ended:
             result = self.result()
             events = [replace(e, result=result) if isinstance(e, GameOver) and e.result is None else e
                       for e in events]
-            self._finish(item.t)
+            if not self._replaying:
+                self._finish(item.t)
         return said, events
 
+    def _can_take_back(self) -> bool:
+        """Is there an input Undo may take back? The newest input still in force, unless
+        it showed hidden cards to everyone; the input that ended the game always may be
+        (its end showed everything anyway, and a wrong winner must not stand), until the
+        table starts a new game."""
+        if not self._done:
+            return False
+        last = self._done[-1]
+        return last.ended or not last.revealed
+
     def _undo(self, item: Input) -> Verdict:
-        if self.over:
-            return Verdict("rejected", "The game is over: the scores are final.")
         if not self._done:
             return Verdict("rejected", "There is nothing to take back.")
         last = self._done[-1]
-        if last.revealed:
+        if not self._can_take_back():
             return Verdict("rejected", f"That cannot be taken back: \"{last.said}\" showed hidden cards to "
                                        "everyone.")
         try:
+            if last.ended:  # the game is unfinished again: its result leaves the history until it ends again
+                self.store.unfinish(self.game_id)
+                self.unsaved_result = None
             seq = self.store.append(self.game_id, item)
         except StoreError as err:
             return Verdict("rejected", _damaged(err, "I could not save the Undo, so nothing was taken back")
@@ -395,14 +419,19 @@ class Session:
 
     def undo_label(self) -> str | None:
         """What an Undo would take back now, in words (None when nothing can be)."""
-        if self.over or not self._done or self._done[-1].revealed:
+        if not self._can_take_back():
             return None
         return self._done[-1].said or "the last input"
 
     def _take_back(self, seq) -> Undone:
+        """Take back the newest input still in force (its Undo is already stored)."""
         last = self._done.pop()
         self.state, self.entry, self.turn_started = last.state, last.entry, last.turn_started
         what = last.said.split(". ")[0].rstrip(".!") if last.said else "the last input"
+        if last.ended:
+            if what.lower().startswith("game over"):
+                what = "the end of the game"
+            what += ". The game is not over yet"
         return Undone(f"Undone: {what}. {self.prompt()}", last.seq or 0)
 
     def _finish(self, t: float) -> None:

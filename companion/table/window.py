@@ -153,8 +153,12 @@ class WindowEvents:
         if result is not None:
             # Best first on every final screen (the result itself keeps seat order).
             ranked = replace(result, players=tuple(result.ranked()))
+            after = self.new_session is not None
+            info = replace(info, after_game=after)
             buttons = screen.draw_final(surface, drawable_result(ranked), info)
-            return buttons + chrome.after_game(surface) if self.new_session is not None else buttons
+            if after:  # History, Undo (the end can be taken back until a new game starts), New game
+                buttons = buttons + chrome.after_game(surface, undo=info.undo is not None)
+            return chrome.overlay(surface, info, buttons)
         buttons = chrome.overlay(surface, info, screen.draw_game(surface, drawable_view(self.session.view), info))
         chrome.end_frame(surface, info)
         return buttons

@@ -364,15 +364,41 @@ def overlay(surface: pygame.Surface, info: TableInfo, buttons: list[Button]) -> 
     return out
 
 
-def after_game(surface: pygame.Surface) -> list[Button]:
-    """The History and New game buttons in the bottom corners of a final screen (every
-    game's final screen keeps its last 50 px for one centred line)."""
+_HISTORY_W, _NEW_W, _UNDO_W = 150, 170, 110
+
+
+def _after_game_rects(w: int, h: int) -> tuple[Rect, Rect, Rect]:
+    """History (bottom left), Undo and New game (bottom right) on a final screen."""
+    new = Rect(w - 8 - _NEW_W, h - 50, _NEW_W, 48)
+    return Rect(8, h - 50, _HISTORY_W, 48), Rect(new.left - 8 - _UNDO_W, h - 50, _UNDO_W, 48), new
+
+
+def footer(surface: pygame.Surface, line: str, info: TableInfo | None, colour=None, top: int = 46,
+           height: int = 40) -> None:
+    """A final screen's one centred line in its last 50 px (``top`` px above the foot):
+    across the screen, or between the History and Undo buttons when ``info.after_game``."""
     w, h = surface.get_size()
-    history = Rect(8, h - 50, 190, 48)
-    new = Rect(w - 8 - 190, h - 50, 190, 48)
-    return [Button(button(surface, history, text("history"), theme.PANEL_LIGHT, theme.TEXT, size=theme.MEDIUM),
-                   "history"),
-            Button(button(surface, new, text("new_game"), theme.OK, size=theme.MEDIUM), "newgame")]
+    rect = Rect(10, h - top, w - 20, height)
+    if info is not None and info.after_game:
+        history, undo, _ = _after_game_rects(w, h)
+        rect = Rect(history.right + 6, h - top, undo.left - 6 - history.right - 6, height)
+    draw_text(surface, line, rect, theme.MEDIUM, theme.TEXT if colour is None else colour, align="center")
+
+
+def after_game(surface: pygame.Surface, undo: bool = False) -> list[Button]:
+    """The History and New game buttons in the bottom corners of a final screen, and
+    Undo beside New game while the input that ended the game can be taken back (it asks
+    first, as on the top bar). Every game's final screen keeps its last 50 px for them
+    and one centred line (:func:`footer`)."""
+    w, h = surface.get_size()
+    history, undo_rect, new = _after_game_rects(w, h)
+    out = [Button(button(surface, history, text("history"), theme.PANEL_LIGHT, theme.TEXT, size=theme.MEDIUM),
+                  "history")]
+    if undo:
+        out.append(Button(button(surface, undo_rect, text("undo"), theme.PANEL_LIGHT, theme.TEXT, size=theme.MEDIUM),
+                          "menu undo"))
+    out.append(Button(button(surface, new, text("new_game"), theme.OK, size=theme.MEDIUM), "newgame"))
+    return out
 
 
 def count_menu(surface: pygame.Surface, title: str, count: int, most: int) -> list[Button]:

@@ -447,5 +447,5 @@ def draw_final(surface: pygame.Surface, outcome: Result, info: TableInfo | None 
                   theme.HIGHLIGHT if won else theme.TEXT, bold=True, align="right")
     draw_text(surface, "kept", Rect(W - 100, top - 26, 74, 24), theme.SMALL, theme.TEXT_DIM, align="right")
     footer = say("final_turns", turns=count(result.turns, "turn"))
-    draw_text(surface, footer, Rect(10, H - 48, W - 20, 40), theme.MEDIUM, theme.TEXT_DIM, align="center")
+    chrome.footer(surface, footer, info, theme.TEXT_DIM, top=48)
     return []

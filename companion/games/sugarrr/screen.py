@@ -279,8 +279,7 @@ def draw_final(surface: pygame.Surface, result: Result, info: TableInfo | None =
         draw_text(surface, str(sheet.total), Rect(total_x, row.top, total_w - 10, row.height), theme.BIG + 12,
                   theme.HIGHLIGHT if won else theme.TEXT, bold=True, align="right")
     if info and (info.prompt or info.verdict):
-        draw_text(surface, info.prompt or info.verdict, Rect(10, H - 46, W - 20, 40), theme.MEDIUM,
-                  theme.TEXT, align="center")
+        chrome.footer(surface, info.prompt or info.verdict, info)
     return []
 
 

@@ -416,8 +416,7 @@ def draw_final(surface: pygame.Surface, result: Result, info: TableInfo | None =
         _final_row(surface, row, p, p.name in result.winners, cols)
     if info and (info.prompt or info.verdict):
         footer = " ".join(result.notes) if tie_words(result) and result.notes else info.prompt or info.verdict
-        draw_text(surface, footer, Rect(10, H - 42, W - 20, 38), theme.MEDIUM, theme.TEXT,
-                  align="center")
+        chrome.footer(surface, footer, info, top=42, height=38)
     return []
 
 
