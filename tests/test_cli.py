@@ -120,14 +120,14 @@ def test_a_sugar_heist_third_card_while_a_pair_waits_is_refused_not_a_crash(tmp_
     proc = run_headless(tmp_path, "--game", "sugar-heist", "--names", "Mum,Leo,Maya",
                         stdin="SHN16U\nSHN09S\nSHC12F\n/vault 5\n/vault 1\n")
     assert proc.returncode == 0 and "Traceback" not in proc.stderr + proc.stdout
-    assert "REJECTED SHC12F: The pair of Nutty Butt is waiting: tap its vault first" in proc.stdout
+    assert "REJECTED card: The pair of Nutty Butt is waiting: tap its vault first" in proc.stdout
     assert "REJECTED vault 5: Mum has 2 vaults: there is no vault 5." in proc.stdout
     assert "Mum stashes a pair of Nutty Butt" in proc.stdout
 
 
 def test_a_repeated_scan_is_said_to_be_ignored(tmp_path):
     proc = run_headless(tmp_path, "--names", "A,B", stdin="SRS215\nSRS215\n")
-    assert "ignored SRS215: the same card again within the tap-off window" in proc.stdout
+    assert "ignored card: That card was just scanned: it counts once." in proc.stdout
 
 
 def test_names_with_control_characters_or_too_long_are_refused(tmp_path):

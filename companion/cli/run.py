@@ -43,6 +43,9 @@ def cmd_run(args) -> int:
             if plan.log_format == "text" and not session.over:
                 print(f"companion: stopped; the {session.desc.name} game is saved: start the companion again "
                       "with the same --store to carry on", file=sys.stderr, flush=True)
+            elif plan.log_format == "text":
+                print(f"companion: stopped; the {session.desc.name} game is over and in the history "
+                      f"(companion history --store {session.store.path})", file=sys.stderr, flush=True)
     except ClosedOnStart:
         return 0
     except PlanError as err:
@@ -57,6 +60,7 @@ def _read_stdin(runner) -> None:
     screen yet, or SDL's invisible driver under --simulate)."""
     def read() -> None:
         for line in sys.stdin:
+            runner.inputs.join()  # the lines before are answered first: every answer in the order typed
             runner.typed(line)
         runner.inputs.join()  # end of input: stop once everything typed is handled
         runner.stop()

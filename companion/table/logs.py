@@ -49,8 +49,8 @@ def _what(item, verdict: Verdict) -> str:
     """The input as the log names it: the card read (never a hidden one), or the command."""
     if verdict.secret:
         return "a hidden card"
-    if isinstance(item, CardScanned):
-        return verdict.code or item.code or "an unreadable scan"
+    if isinstance(item, CardScanned):  # never the code: the reason names the card in words
+        return "card" if (verdict.code or item.code) else "an unreadable scan"
     return getattr(item, "command", type(item).__name__)
 
 
@@ -92,6 +92,8 @@ class TextLog:
             result = s.result()
             if result is not None and not self._ended:
                 self.out.write(result.text() + "\n")
+                undo = " Or /undo takes the end back." if s.undo_label() is not None else ""
+                self.out.write(f"  Game over. Type /newgame to play again with the same players.{undo}\n")
             self._ended = True
             self.out.flush()
             return

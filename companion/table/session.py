@@ -28,6 +28,8 @@ from ..core.store import EventStore
 from ..games import find_game
 
 TAP_OFF_SECONDS = 1.0
+#: Said when a card is read twice in a row within the tap-off time (one tap, read twice).
+TAPPED_TWICE = "That card was just scanned: it counts once."
 _log = logging.getLogger(__name__)
 
 
@@ -281,7 +283,7 @@ class Session:
             key = (item.reader, code)  # the same card on another reader is another tap
             self._last_scan = (key, item.t)
             if code and key == last_code and item.t - last_t < self.tap_off:
-                return Verdict("ignored", "the same card again within the tap-off window",
+                return Verdict("ignored", TAPPED_TWICE,
                                code=None if secret else code, secret=secret)
         else:
             self._last_scan = (None, float("-inf"))  # after a tap, the same card again is a new scan
@@ -325,6 +327,8 @@ class Session:
         self._unpause(item.t)
         step = new_state is self.state and not events
         said, events = self._keep(seq, item, new_state, entry, events, message)
+        if not said.strip():  # every accepted input is answered in words: what to do next
+            said = self.prompt()
         return Verdict("accepted", None, tuple(events), seq, None if secret else code, secret, again + said, step)
 
     def _keep(self, seq, item: Input, state, entry, events, message: str) -> tuple[str, list]:
@@ -386,7 +390,7 @@ class Session:
         rule, still toggles when the game is rebuilt). Stored like any input, so the
         clocks, which leave pauses out, are the same after a restart."""
         if self.over:
-            return Verdict("rejected", "The game is over: there is nothing to pause.")
+            return Verdict("rejected", "The game is over: there is nothing to pause. " + commands.AFTER_GAME)
         resume = self.paused
         seq = None
         verb = item.command.split()[:1] if store and isinstance(item, Touch) else []

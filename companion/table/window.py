@@ -41,8 +41,8 @@ class WindowEvents:
         menu_hint = commands.menu_hint(self.session.desc, verb) if verb in ("swap", "deck") else None
         if verb in UI_COMMANDS and not (verb in ("swap", "deck") and (len(words) > 1 or menu_hint is None)):
             unseen = self.app is None or getattr(self.app, "invisible", False)
-            if self.text_out is not None and unseen and menu_hint is not None:
-                self.text_out.write(menu_hint + "\n")  # the game's own words for its menu
+            if self.text_out is not None and unseen:  # text mode: every screen command is answered
+                self.text_out.write((menu_hint or self._screen_only(verb, words)) + "\n")
                 self.text_out.flush()
                 return
             if verb == "cancel":
@@ -63,6 +63,42 @@ class WindowEvents:
             self.record.touch(self.clock.now(), command)
         self._emit(Touch(command, self.clock.now()), now)
 
+    def _text_after_game(self, command: str) -> bool:
+        """Text mode after the final scores: ``newgame`` starts the same game again with
+        the same players and options; ``history`` says where the history is."""
+        from ..ui.start import StartChoice
+
+        s = self.session
+        if command == "history" or self.new_session is None:
+            self._say(f"The game is saved in the history: companion history --store {s.store.path}")
+            return True
+        options = next((g.config for g in s.store.games() if g.id == s.game_id), {})
+        try:
+            session = self.new_session(StartChoice(s.game, tuple(s.state.players), dict(options)))
+        except Exception as err:  # the store is full or unreadable: say so, stay on the final scores
+            self._say(f"REJECTED newgame: a new game could not be started: {err}")
+            return True
+        self._say(f"New game: {s.desc.name} again with {', '.join(s.state.players)}.")
+        self.begin(session)
+        return True
+
+    def _screen_only(self, verb: str, words: list[str]) -> str:
+        """Text mode's answer to a command only a screen acts on (``hint``, ``menu``,
+        ``cancel``, ``draft``): the hint in words where the game has one, else what to
+        type instead, and what to do now."""
+        s = self.session
+        prompt = commands.annotate(s.prompt(), commands.game_commands(s.desc))
+        if verb == "hint":
+            words_for = getattr(s.desc.screen, "hint_words", None)
+            if words_for is None:
+                return f"{s.desc.name} has no hints. {prompt}"
+            return (None if s.over else words_for(s.view)) or f"There is no hint for this step. {prompt}"
+        if verb == "cancel":
+            return f"No menu is open, so there is nothing to cancel. {prompt}"
+        if verb == "draft":
+            return f"/draft only moves the number in a menu on the screen; type the command with its number. {prompt}"
+        return f"Menus open only on the screen; type the command with its number. {prompt}"
+
     def _shared_screen(self, command: str) -> bool:
         """The start and history screens (after a game): True when ``command`` was theirs."""
         from ..ui import history, start
@@ -70,6 +106,8 @@ class WindowEvents:
         if self.screen is None:
             if not (self.session.over and command in ("newgame", "history")):
                 return False
+            if self.text_out is not None and (self.app is None or getattr(self.app, "invisible", False)):
+                return self._text_after_game(command)
             try:
                 self.screen = (start.StartFlow(self.session.store) if command == "newgame"
                                else history.HistoryScreen(self.session.store))
