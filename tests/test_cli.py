@@ -39,7 +39,7 @@ def test_score_from_stdin_in_plain_text():
 
 def test_score_rejects_bad_codes_naming_line_and_code(tmp_path):
     cases = {
-        f"Ana: {fruit('Pear', 2)}\nBen: SRS7\n": ("line 2", "SRS7", "garbled"),
+        f"Ana: {fruit('Pear', 2)}\nBen: SRS7\n": ("line 2", "SRS7", "not a card code", "companion cards sugarrr"),
         f"Ana: {make_code('SH', 'L07')}\n": ("line 1", "Sugar Heist"),
         f"Ana: {salad(1)}\nBen: {salad(1)}\n": ("line 2", "listed twice", "line 1"),
         "just words\n": ("line 1", "NAME: CODE"),
@@ -50,6 +50,7 @@ def test_score_rejects_bad_codes_naming_line_and_code(tmp_path):
         assert proc.stdout == ""
         for w in words:
             assert w in proc.stderr, (w, proc.stderr)
+        assert "scan" not in proc.stderr  # a file is read, not scanned
 
 
 def test_cards_json_lists_all_148_with_names():
@@ -68,7 +69,7 @@ def test_history_lists_unfinished_and_finished_games(tmp_path):
     s.handle(CardScanned(STARTS[0], "scanner", 1_700_000_001))
     proc = companion("history", "--store", str(db))
     assert proc.returncode == 0
-    assert "Ana, Ben" in proc.stdout and "1 inputs" in proc.stdout and "unfinished" in proc.stdout
+    assert "Ana, Ben" in proc.stdout and "  1 input  " in proc.stdout and "unfinished" in proc.stdout
 
 
 def test_binary_and_missing_files_are_clear_errors(tmp_path):
@@ -147,4 +148,4 @@ def test_without_game_or_names_the_stores_unfinished_game_is_carried_on(tmp_path
     run_headless(tmp_path, "--game", "sugar-heist", "--names", "Mum,Leo", stdin="SHN16U\n")
     proc = run_headless(tmp_path, stdin="SHN09S\n")
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.startswith("Sugar Heist: Mum, Leo (resumed, 1 inputs)")
+    assert proc.stdout.startswith("Sugar Heist: Mum, Leo (resumed, 1 input)")

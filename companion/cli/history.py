@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from ..core.errors import StoreError
+from ..core.i18n import count
 from ..core.store import DEFAULT_STORE, EventStore
 from ..games import GAMES
 from ..table.history import as_json, bgstats, describe, write_csv
@@ -38,7 +39,7 @@ def cmd_history(args) -> int:
     for g in games:
         when = dt.datetime.fromtimestamp(g.started).strftime("%Y-%m-%d %H:%M")
         name = GAMES[g.game].name if g.game in GAMES else g.game
-        print(f"#{g.id}  {when}  {name}  {', '.join(g.players)}  {g.inputs} inputs  {describe(g)}")
+        print(f"#{g.id}  {when}  {name}  {', '.join(g.players)}  {count(g.inputs, 'input')}  {describe(g)}")
     return 0
 
 

@@ -11,6 +11,7 @@ from typing import IO, Callable
 
 from ..core.commands import annotate, game_commands
 from ..core.events import CardScanned
+from ..core.i18n import count
 from .session import Session, Verdict, log_record
 
 
@@ -80,7 +81,7 @@ class TextLog:
     def start(self) -> None:
         """The opening lines: the game, the players, and (resumed or new) where things stand."""
         s = self.session
-        resumed = f" (resumed, {s.resumed_inputs} inputs)" if s.resumed_inputs else ""
+        resumed = f" (resumed, {count(s.resumed_inputs, 'input')})" if s.resumed_inputs else ""
         self.out.write(f"{s.desc.name}: {', '.join(s.state.players)}{resumed}\n")
         self.status(force=True)
 
@@ -105,5 +106,9 @@ class TextLog:
         state = s.state
         who = state.players[state.active]
         prompt = annotate(s.prompt(), game_commands(s.desc))  # "tap Can't stash (/cant)"
-        self.out.write(f"  Now: {who}'s turn (turn {state.turn}). {prompt}\n")
+        named = [p for p in state.players if f"{p}:" in prompt]  # "Dad: scan your 7 cards"
+        if len(named) == 1 and named[0] != who:  # another player acts now (a deal scanned in set-up, a defender): no "Mum's turn"
+            self.out.write(f"  Now: {prompt}\n")
+        else:
+            self.out.write(f"  Now: {who}'s turn (turn {state.turn}). {prompt}\n")
         self.out.flush()

@@ -24,6 +24,7 @@ from ..core.errors import BadCommand, BadScan, DamagedStore, IllegalAction, Stor
 from ..core.events import (ButtonPressed, CardScanned, DeviceStatus, GameOver, Input, Revealed, Touch, TurnEnded,
                           Undone)
 from ..core.game import TABLE, Game
+from ..core.i18n import count
 from ..core.store import EventStore
 from ..games import find_game
 
@@ -254,7 +255,7 @@ class Session:
             self._keep(n, item, state, entry, events, message)
         self.resumed_inputs = len(inputs)
         if inputs:
-            self.last_message, self.last_ok = f"Game resumed: {len(inputs)} inputs restored. {self.prompt()}", None
+            self.last_message, self.last_ok = f"Game resumed: {count(len(inputs), 'input')} restored. {self.prompt()}", None
 
     def handle(self, item: Input | DeviceStatus) -> Verdict | None:
         """Take one input from the queue. Returns its verdict (None for a device status)."""
@@ -282,7 +283,8 @@ class Session:
             last_code, last_t = self._last_scan
             key = (item.reader, code)  # the same card on another reader is another tap
             self._last_scan = (key, item.t)
-            if code and key == last_code and item.t - last_t < self.tap_off:
+            again = getattr(self.flow, "scan_again_counts", None)
+            if code and key == last_code and item.t - last_t < self.tap_off and not (again and again(self.state, item)):
                 return Verdict("ignored", TAPPED_TWICE,
                                code=None if secret else code, secret=secret)
         else:

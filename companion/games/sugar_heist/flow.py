@@ -168,7 +168,12 @@ def _scan(state: State, entry: Entry, code: str, seat: int | None):
         if seat is not None and seat != who:
             raise _no(say("flip_not", who=_who(state, who), other=_who(state, seat)))
         return entry, Flip(code), ""
-    if step in ("haul", "prize", "pinata", "spy"):
+    if step == "haul":
+        f = state.frame
+        return entry, Take(code), say("taken_from_vault", card=c.name, target=_who(state, f.target), vault=f.vault + 1)
+    if step == "prize":
+        return entry, Take(code), say("taken_from_discard", card=c.name)
+    if step in ("pinata", "spy"):
         return entry, Take(code), ""
     if step in ("collect", "pick", "royale"):
         return entry, Take(code, seat), ""
@@ -419,9 +424,13 @@ def _prompt_frame(state: State, entry: Entry) -> str:
     if step == "duel":
         return say("flip_top_battle_card", who=_who(state, B.flipper(state)))
     if step == "haul":
+        if f.haul_max - len(f.haul) <= 0:  # never "scan up to 0 more"
+            return say("prompt_haul_full", actor=actor)
         return (say("prompt_haul", actor=actor, haul_max=f.haul_max - len(f.haul), target=_who(state, f.target),
                     vault=f.vault + 1))
     if step == "prize":
+        if f.haul_max - len(f.haul) <= 0:
+            return say("prompt_prize_full", target=_who(state, f.target))
         return say("prompt_prize", target=_who(state, f.target), haul_max=f.haul_max - len(f.haul))
     if step == "spy":
         return say("prompt_spy", actor=actor, target=_who(state, f.target))
@@ -444,6 +453,17 @@ def _prompt_frame(state: State, entry: Entry) -> str:
     if step == "stash":
         return say("stash_pairs_vault_tap", actor=actor, new_vault=f.new_vault + 1)
     return ""
+
+
+def scan_again_counts(state: State, item: Input) -> bool:
+    """True when the same card read again at once is a new scan, not the reader's double
+    read: a Battle Card the player whose turn it is just bought, scanned again to play it
+    (the session's tap-off would otherwise swallow the play)."""
+    if not isinstance(item, CardScanned) or not item.code or state.frame is not None:
+        return False
+    code = item.code.strip().upper()
+    c = CARDS.get(code)
+    return c is not None and c.is_battle and B.owner(state, code) == state.active
 
 
 def secret(state: State, item: Input) -> bool:
