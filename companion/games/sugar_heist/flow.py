@@ -295,6 +295,8 @@ def _touch(state: State, entry: Entry, command: str):
             return entry, Place(v), ""
         if len(entry.cards) == 2:
             return Entry(), Stash((entry.cards[0], entry.cards[1]), v, entry.flavour), ""
+        if state.frame is not None or state.stage != STASH:  # nothing to put in a vault now: never kept unseen
+            raise _no(say("no_pair_for_vault", v=v + 1, prompt=prompt(state, entry)))
         return replace(entry, vault=v), None, say("vault_scan_pair_for", v=v + 1)
     if verb in ("flavour", "flavor"):
         flavour = flavour_named(" ".join(args))
@@ -302,9 +304,10 @@ def _touch(state: State, entry: Entry, command: str):
             raise BadCommand(command, say("name_flavour", names=', '.join(FLAVOURS)))
         if step in ("flavour", "keep"):
             return entry, Declare(flavour), ""
-        if len(entry.cards) == 2:
+        if state.frame is None and state.stage == STASH and len(entry.cards) == 2 and _two_pure(entry.cards, entry):
             return _complete(state, replace(entry, flavour=flavour))
-        return replace(entry, flavour=flavour), None, say("pure_sugars_will_be", flavour=flavour)
+        # no pair of Pure Sugars waits for a flavour: refused, never kept for later
+        raise _no(say("no_pure_pair_waiting", prompt=prompt(state, entry)))
     if verb == "combine":
         a, b = _numbers(args, command, 2)
         return entry, Combine(a, b), ""
@@ -385,8 +388,12 @@ def prompt(state: State, entry: Entry) -> str:
             if _two_pure(entry.cards, entry):
                 return say("tap_flavour_two_pure", who=who)
             return say("tap_vault_for_pair", who=who, card=CARDS[entry.cards[0]].name)
+        if entry.cards and entry.vault is not None:  # the vault tapped first is shown while it waits
+            return say("scan_partner_for_vault", who=who, card=CARDS[entry.cards[0]].name, v=entry.vault + 1)
         if entry.cards:
             return say("scan_partner_tap_its", who=who, card=CARDS[entry.cards[0]].name)
+        if entry.vault is not None:
+            return say("scan_pair_for_vault", who=who, v=entry.vault + 1)
         return say("stash_pair_scan_two", who=who) + (say("tap_done") if state.stashed else
                                                                     say("tap_cant_stash"))
     if stage == REVEAL:

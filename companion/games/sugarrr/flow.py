@@ -163,6 +163,8 @@ def prompt(state: rules.State, entry: Entry | None = None) -> str:
     if phase == rules.TURN and entry is not None and entry.card is not None:
         cols = listing([i + 1 for i in rules.legal_columns(state, entry.card)], "or")
         return say("prompt_pick_column", who=who, card=CARDS[entry.card].name, cols=cols)
+    if phase == rules.TURN and state.chosen is not None:  # a column tapped first is shown while it waits
+        return say("prompt_turn_chosen", who=who, col=state.chosen + 1)
     if phase == rules.TURN:
         return say("prompt_turn_final" if final else "prompt_turn", who=who)
     if phase == rules.PLAYING:
