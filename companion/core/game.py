@@ -280,6 +280,8 @@ class Game:
     says whether it has scannable cards (then ``package.cards`` has ``CARDS``, code ->
     card with ``code``, ``name``, ``copy``). ``look`` is the game's colours and shapes for
     its screen; ``demo`` the file name of its recorded session in ``tests/data``.
+    ``setup_phases``: the state's ``phase`` values that are set-up, not a turn (the turn
+    limit does not run then, and the first turn's clock starts when set-up ends).
     """
 
     slug: str
@@ -294,6 +296,7 @@ class Game:
     demo: str | None = None
     new_game_message: str = "New game."
     summary: str = ""
+    setup_phases: tuple[str, ...] = ("setup",)
 
     def module(self, name: str) -> ModuleType:
         """``rules``, ``flow``, ``screen`` or ``cards`` of this game."""

@@ -212,6 +212,10 @@ class Session:
         """What the table should do now."""
         return self.flow.prompt(self.state, self.entry)
 
+    def in_setup(self) -> bool:
+        """Is the game still being set up (its descriptor's ``setup_phases``)?"""
+        return getattr(self.state, "phase", None) in self.desc.setup_phases
+
     @property
     def over(self) -> bool:
         return bool(self.state.over)
@@ -340,10 +344,13 @@ class Session:
         revealed = any(isinstance(e, Revealed) for e in events)
         ended = any(isinstance(e, GameOver) for e in events)
         self._done.append(_Done(seq, item, self.state, self.entry, self.turn_started, said, revealed, ended))
+        setting_up = self.in_setup()
         self.state, self.entry = state, entry
         for event in events:
             if isinstance(event, TurnEnded):
                 self.turn_started = item.t
+        if setting_up and not self.in_setup():  # set-up is over: the first turn's clock starts now
+            self.turn_started = item.t
         if ended:
             result = self.result()
             events = [replace(e, result=result) if isinstance(e, GameOver) and e.result is None else e
