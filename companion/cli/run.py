@@ -120,8 +120,9 @@ def add_parsers(sub) -> None:
             if option.kind == "bool":
                 r.add_argument(option.cli_flag(), dest=option.name, action="store_true", default=None, help=help_text)
             elif option.kind == "choice":
-                r.add_argument(option.cli_flag(), dest=option.name, choices=option.choices, metavar="CHOICE",
-                               help=f"{help_text}: {', '.join(option.choices)}")
+                random = ("random",) if option.blank == "random" else ()
+                r.add_argument(option.cli_flag(), dest=option.name, choices=option.choices + random, metavar="CHOICE",
+                               help=f"{help_text}: {', '.join(option.choices + random)}")
             else:
                 r.add_argument(option.cli_flag(), dest=option.name, help=help_text)
     r.set_defaults(func=cmd_run)

@@ -217,6 +217,8 @@ class Option:
                 return False
             raise ValueError(f"{self.cli_flag()} is yes or no, not {raw!r}")
         if self.kind == "choice":
+            if raw == "random" and self.blank == "random":
+                return None  # left to chance: drawn when the game needs one (Game.fill_random)
             if raw not in self.choices:
                 raise ValueError(f"{self.cli_flag()} {raw!r} is not one of: {', '.join(self.choices)}")
             return raw
@@ -331,6 +333,23 @@ class Game:
         if unknown:
             raise ValueError(f"{self.name} has no option {unknown[0]!r}")
         return {name: option.parse(given.get(name)) for name, option in known.items()}
+
+    def fill_random(self, names: Iterable[str], options: Mapping[str, Any], rng: Any = None) -> dict[str, Any]:
+        """``options`` with each choice left to chance (an option whose ``blank`` is
+        ``"random"``, at None) drawn from its ``choices`` when the game cannot start
+        without it (Sugar Blast: "Players choose or take 1 random Goal Card", rulebook
+        Set-up; solo needs none). ``rng``: a :class:`random.Random` (default: a new one)."""
+        import random
+
+        open_ = [o for o in self.options if o.blank == "random" and o.choices and options.get(o.name) is None]
+        if not open_:
+            return dict(options)
+        try:
+            self.rules.new_game(list(names), **options)
+            return dict(options)
+        except ValueError:
+            rng = rng or random.Random()
+            return {**options, **{o.name: rng.choice(o.choices) for o in open_}}
 
     def score_holdings(self, holdings: Iterable[tuple[str, list[str]]]) -> Result:
         """Score what each player holds at the end (``companion score``). Raises
