@@ -95,12 +95,13 @@ def test_a_typo_in_a_reader_or_tray_never_touches_the_unfinished_game(tmp_path):
     assert len(games) == 1 and games[0].finished is None and games[0].inputs == 1
 
 
-def test_run_sugar_blast_needs_a_goal_and_keeps_it_on_resume(tmp_path):
+def test_run_sugar_blast_draws_a_goal_when_none_is_given_and_keeps_it_on_resume(tmp_path):
     db = tmp_path / "blast.db"
     base = ["run", "--game", "sugar-blast", "--names", "Ana,Ben", "--headless", "--simulate", "--store", str(db)]
-    proc = companion(*base, stdin="")
-    assert proc.returncode == 2 and "choose a Goal Card" in proc.stderr
-    proc = companion(*base, "--goal", "five-different", "--log-format", "json", stdin="/palette R\n/cell 0 0\n")
+    proc = companion(*base, stdin="")  # left out: one is drawn at random (rulebook: "take 1 random Goal Card")
+    assert proc.returncode == 0 and "(drawn at random)" in proc.stderr
+    proc = companion(*base, "--new-game", "--goal", "five-different", "--log-format", "json",
+                     stdin="/palette R\n/cell 0 0\n")
     assert proc.returncode == 0, proc.stderr
     verdicts = [json.loads(line).get("verdict") for line in proc.stdout.splitlines()]
     assert verdicts.count("accepted") == 2
