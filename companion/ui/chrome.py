@@ -35,7 +35,7 @@ Rect = pygame.Rect
 
 UNDO_W = 96   # the Undo button at the right of the top bar
 PAUSE_W = 96  # the Pause button, right of it
-CLOCK_W = 120  # the game clock pill
+CLOCK_W = 136  # the game clock pill ("Game" and mm:ss)
 TOUCH = 48    # the least height of a touch target
 
 
@@ -200,17 +200,17 @@ def top_bar(surface: pygame.Surface, rect: Rect, info: TableInfo, turn: int | No
 
 
 def game_clock(surface: pygame.Surface, rect: Rect, seconds: float) -> Rect:
-    """The game clock as a pill: a small clock face and ``mm:ss`` (pauses left out).
-    Returns the rect drawn in."""
+    """The game clock as a pill: the word "Game" and ``mm:ss`` (pauses left out), so it
+    is never taken for the turn's clock. Returns the rect drawn in."""
     panel(surface, rect, theme.PANEL_LIGHT, radius=rect.height // 2)
     size = theme.MEDIUM if rect.height < 50 else theme.BIG
-    r = rect.height // 2 - 6
-    c = (rect.left + rect.height // 2 + 2, rect.centery)
-    pygame.draw.circle(surface, theme.TEXT_DIM, c, r, 2)
-    pygame.draw.line(surface, theme.TEXT_DIM, c, (c[0], c[1] - r + 4), 2)
-    pygame.draw.line(surface, theme.TEXT_DIM, c, (c[0] + r - 5, c[1]), 2)
-    box = draw_text(surface, clock(seconds), Rect(c[0] + r + 4, rect.top, rect.right - c[0] - r - 10, rect.height),
-                    size, theme.TEXT, bold=True, align="center")
+    digits = clock(seconds)
+    digits_w = width_of(theme.font(size, True), digits)
+    inner = rect.inflate(-14, 0)
+    label = Rect(inner.left, rect.top, inner.width - digits_w - 4, rect.height)
+    draw_text(surface, text("clock_game"), label, theme.SMALL, theme.TEXT_DIM)
+    box = draw_text(surface, digits, Rect(label.right + 4, rect.top, digits_w, rect.height), size, theme.TEXT,
+                    bold=True, align="right")
     return rect.union(box)
 
 
@@ -314,9 +314,15 @@ def _turn_clock(surface: pygame.Surface, rect: Rect, info: TableInfo) -> Rect:
         return draw_text(surface, text("bid_left", seconds=math.ceil(info.bid_left)), rect, theme.HUGE,
                          theme.WARN if warn else theme.TEXT, bold=True, align="right")
     if info.turn_left is not None:
-        return draw_text(surface, clock(info.turn_left), rect, theme.HUGE,
-                         theme.WARN if info.warning else theme.TEXT, bold=True, align="right")
-    return draw_text(surface, clock(info.turn_seconds), rect, theme.HUGE, theme.TEXT_DIM, bold=True, align="right")
+        shown, label, ink = clock(info.turn_left), text("clock_left"), theme.WARN if info.warning else theme.TEXT
+    else:
+        shown, label, ink = clock(info.turn_seconds), text("clock_turn"), theme.TEXT_DIM
+    box = draw_text(surface, shown, rect, theme.HUGE, ink, bold=True, align="right")
+    # What the digits count, beside them (two clocks on one screen must not be guessed apart).
+    room = Rect(rect.left, rect.top, box.left - rect.left - 6, rect.height)
+    if room.width >= width_of(theme.font(theme.SMALL), label):
+        box = box.union(draw_text(surface, label, room, theme.SMALL, theme.TEXT_DIM, align="right"))
+    return box
 
 
 def menu_panel(surface: pygame.Surface, title: str) -> Rect:

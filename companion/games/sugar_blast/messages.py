@@ -195,8 +195,8 @@ TEXT: dict[str, str] = {
     "unknown_action": _("I don't know how to do {action} in this game."),
     # the screen
     "screen_hint": _("Hint: swap the two candies in the bright blue frames."),
-    "hint_words": _("Hint: swap the candy in row {r1}, column {c1} with the one in row {r2}, column {c2} "
-                    "(type {typed})."),
+    "hint_words": _("Hint: swap the candy in row {n_row1}, column {n_col1} with the one in row {n_row2}, "
+                    "column {n_col2} (type {typed})."),
     "screen_hint_draw": _("No Blasts possible: take 1 candy from the bag, tap its colour, then the candy it replaces."),
     "screen_hint_pass": _("No Blasts possible: tap No Blasts?"),
     "screen_quick_board": _("Quick mode: no board on screen. On the board: {on}, empty: {holes}."),

@@ -251,7 +251,8 @@ def hint_words(state: rules.State) -> str:
     if cells is None:
         return hint_text(state)
     (r1, c1), (r2, c2) = cells
-    return say("hint_words", r1=r1 + 1, c1=c1 + 1, r2=r2 + 1, c2=c2 + 1, typed=f"/swap {r1} {c1} {r2} {c2}")
+    return say("hint_words", n_row1=r1 + 1, n_col1=c1 + 1, n_row2=r2 + 1, n_col2=c2 + 1,
+               typed=f"/swap {r1} {c1} {r2} {c2}")
 
 
 def hint_text(state: rules.State) -> str:

@@ -98,6 +98,8 @@ TEXT: dict[str, str] = {
     "not_now": _("Not now."),
     "prompt_setup": _("Set-up: scan the card that starts column {col}."),
     "prompt_new_column": _("Draw a card from the Fruit Deck and scan it to start column {col}."),
+    "screen_valley": _("The Valley"),
+    "screen_final_legend": _("cards × points a card"),
     "prompt_turn_chosen": _("{who}: column {col} is chosen: scan a card for it, or tap another column."),
     "prompt_turn": _("{who}: scan a card to Play, or tap Swap."),
     "prompt_turn_final": _("{who}: scan a card to Play, or tap Swap or Pass."),

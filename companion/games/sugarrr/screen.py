@@ -49,6 +49,7 @@ TOP = Rect(0, 0, W, 48)
 PLAYERS = Rect(8, 54, 192, 252)
 COLUMNS = Rect(208, 54, 584, 162)
 VALLEY = Rect(208, 222, 584, 84)
+VALLEY_LABEL_W = 66  # "The Valley" on two lines at its left
 VERDICT = Rect(8, 312, 564, 76)
 PROMPT = Rect(8, 394, 564, 80)
 TIMER = Rect(580, 312, 212, 56)
@@ -147,18 +148,23 @@ def _columns(surface: pygame.Surface, state: rules.State, buttons: list[Button])
 
 
 def _valley(surface: pygame.Surface, state: rules.State) -> None:
-    """The Valley: each Fruit-O-Saur's values 1-5, the ones already taken greyed."""
+    """The Valley, named at its left: each Fruit-O-Saur's values 1-5, the ones already
+    taken greyed."""
     there = {(CARDS[c].fruit, CARDS[c].value) for c in state.valley}
+    label = Rect(VALLEY.left, VALLEY.top, VALLEY_LABEL_W, VALLEY.height)
+    draw_wrapped(surface, say("screen_valley"), label, theme.SMALL, theme.TEXT_DIM, bold=True, max_lines=2,
+                 align="center")
     gap, h, per_row = 8, 38, 3
-    w = (VALLEY.width - gap * (per_row - 1)) // per_row
+    left = label.right + gap
+    w = (VALLEY.right - left - gap * (per_row - 1)) // per_row
     for k, fruit in enumerate(FRUITS):
-        box = Rect(VALLEY.left + (k % per_row) * (w + gap), VALLEY.top + (k // per_row) * (h + gap + 0), w, h)
+        box = Rect(left + (k % per_row) * (w + gap), VALLEY.top + (k // per_row) * (h + gap + 0), w, h)
         look = look_for(fruit)
         panel(surface, box, theme.PANEL)
-        fruit_badge(surface, (box.left + 20, box.centery), 14, look)
-        cell = (box.width - 44) // 5
+        fruit_badge(surface, (box.left + 18, box.centery), 14, look)
+        cell = (box.width - 38) // 5
         for v in range(1, 6):
-            r = Rect(box.left + 40 + (v - 1) * cell, box.top + 4, cell - 4, box.height - 8)
+            r = Rect(box.left + 36 + (v - 1) * cell, box.top + 4, cell - 3, box.height - 8)
             if (fruit, v) in there:
                 panel(surface, r, theme.dim(look.colour, 0.45), radius=6)
                 draw_text(surface, str(v), r, theme.MEDIUM + 2, theme.TEXT, bold=True, align="center")
@@ -257,6 +263,9 @@ def draw_final(surface: pygame.Surface, result: Result, info: TableInfo | None =
                      look.colour, max_lines=2, min_size=theme.MIN_SIZE, align="center")
     draw_text(surface, "Total", Rect(total_x, head.top, total_w - 6, head.height), theme.SMALL, theme.TEXT,
               bold=True, align="right")
+    # The legend of every fruit cell ("7 × 6" over "42"), where the names column has room.
+    draw_wrapped(surface, say("screen_final_legend"), Rect(12, head.top, name_w - 12, head.height), theme.MIN_SIZE,
+                 theme.TEXT_DIM, max_lines=3, min_size=theme.MIN_SIZE)
     n = len(result.players)
     bottom = H - 50 if info and (info.prompt or info.verdict) else H - 8
     gap = 6

@@ -1,0 +1,59 @@
+"""Every part of a screen says what it is (issue 22, item 8): The Valley's row, each of
+the two clocks, the legend of the final table's ``7 × 6``."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from companion.table.replay import replay
+from companion.ui.widgets import record_text
+
+DATA = Path(__file__).parent / "data"
+
+
+@pytest.fixture(scope="module")
+def sugarrr():
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    runner = replay(DATA / "sugarrr-family.trace", window=True, snapshots=None)
+    return runner
+
+
+def drawn_by(runner, draw=None):
+    with record_text() as drawn:
+        runner.app.show(draw or runner.draw)
+    return drawn
+
+
+def test_the_final_table_says_what_its_numbers_are(sugarrr):
+    texts = [d.text for d in drawn_by(sugarrr)]
+    assert "cards × points a card" in texts and "7 × 6" in texts
+
+
+def test_the_valley_and_both_clocks_are_named_while_playing(tmp_path):
+    from companion.core.clock import FakeClock
+    from companion.core.events import CardScanned
+    from companion.core.store import EventStore
+    from companion.table.runner import Runner
+    from companion.table.session import Session
+    from companion.ui.app import App
+    from sugarrr_helpers import STARTS
+
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    clock = FakeClock(100.0)
+    session = Session.start("sugarrr", ["Ana", "Ben"], EventStore(":memory:"), clock)
+    for code in STARTS:
+        session.handle(CardScanned(code, "scanner", clock.now()))
+    clock.set(170.0)
+    app = App()
+    try:
+        runner = Runner(session, clock, app=app)
+        drawn = drawn_by(runner)
+        texts = [d.text for d in drawn]
+        assert "The Valley" in texts
+        assert "this turn" in texts and "Game" in texts and "01:10" in texts
+        assert all(d.readable for d in drawn if d.text.strip())
+    finally:
+        app.close()
