@@ -57,3 +57,27 @@ def test_the_valley_and_both_clocks_are_named_while_playing(tmp_path):
         assert all(d.readable for d in drawn if d.text.strip())
     finally:
         app.close()
+
+
+def test_sweet_deals_rows_say_the_bake_sale_is_one_still_to_play():
+    from companion.core.clock import FakeClock
+    from companion.core.store import EventStore
+    from companion.table.runner import Runner
+    from companion.table.session import Session
+    from companion.ui.app import App
+
+    demo = replay(DATA / "sweet-deals-family.trace", window=False).session
+    record = demo.store.games()[0]
+    s = Session.start("sweet-deals", list(record.players), EventStore(":memory:"), FakeClock(), resume=False,
+                      options=record.config, tap_off=0)
+    for item in demo.store.inputs(demo.game_id):
+        if s.state.phase == "bid":
+            break
+        s.handle(item)
+    app = App()
+    try:
+        texts = [d.text for d in drawn_by(Runner(s, s.clock, app=app))]
+    finally:
+        app.close()
+    rows = [t for t in texts if t.startswith("7 cards")]
+    assert len(rows) == len(record.players) and all(t == "7 cards, 1 Bake Sale" for t in rows)
