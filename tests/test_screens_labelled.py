@@ -81,3 +81,30 @@ def test_sweet_deals_rows_say_the_bake_sale_is_one_still_to_play():
         app.close()
     rows = [t for t in texts if t.startswith("7 cards")]
     assert len(rows) == len(record.players) and all(t == "7 cards, 1 Bake Sale" for t in rows)
+
+
+def test_sugar_heist_swap_shows_the_player_rows_take_a_card():
+    from companion.core.clock import FakeClock
+    from companion.core.store import EventStore
+    from companion.table.runner import Runner
+    from companion.table.session import Session
+    from companion.ui.app import App
+
+    demo = replay(DATA / "sugar-heist-family.trace", window=False).session
+    record = demo.store.games()[0]
+    s = Session.start("sugar-heist", list(record.players), EventStore(":memory:"), FakeClock(), resume=False,
+                      options=record.config, tap_off=0)
+    for item in demo.store.inputs(demo.game_id):
+        if s.state.stage == "swap" and s.state.frame is None:
+            break
+        s.handle(item)
+    app = App()
+    try:
+        texts = [d.text for d in drawn_by(Runner(s, s.clock, app=app))]
+        commands = [b.command for b in app.buttons]
+    finally:
+        app.close()
+    others = [p for seat, p in enumerate(s.state.players) if seat != s.state.active]
+    shown = " ".join(texts)
+    assert all(f"Tap here for a card from {p}'s" in shown for p in others)
+    assert commands.count("from 2") == 2  # the name and the marked end of the row

@@ -94,6 +94,7 @@ TEXT: dict[str, str] = {
     "that_swap_twice": _("That {card} is in the swap twice."),
     "cant_swap_card_with": _("{who} can't swap a card with themselves."),
     "has_only_hand": _("{who} has only {cards} in hand."),
+    "swap_row_hint": _("Tap here for a card from {who}'s hand"),
     "has_no_hand": _("{who} has no Candy Cards in hand."),
     "keeps_who_names": _("{who} keeps {names}."),
     "last_turn_done": _("Last turn: no buying or Battle Cards. Tap Done to end it."),
