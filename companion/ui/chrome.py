@@ -407,28 +407,54 @@ def after_game(surface: pygame.Surface, undo: bool = False) -> list[Button]:
     return out
 
 
+def typed_count(count: int, digit: int, most: int) -> int:
+    """The count after tapping ``digit`` on the count menu's keys: the digit goes on the
+    end while the number stays possible (``count * 10 + digit`` at most ``most``), else
+    it starts a new number. So from 88 (at most 93), 4 then 0 is 40: three taps with OK.
+
+    >>> typed_count(88, 4, 93), typed_count(4, 0, 93), typed_count(9, 3, 93), typed_count(9, 4, 93)
+    (4, 40, 93, 4)
+    """
+    longer = count * 10 + digit
+    return longer if longer <= most else min(digit, most)
+
+
 def count_menu(surface: pygame.Surface, title: str, count: int, most: int) -> list[Button]:
-    """Correct a counted pile (the Fruit Deck, the Candy Draw Pile): -5 -1 [count] +1 +5,
-    then OK (``deck N``) or Cancel. Each step is a ``draft N`` the window keeps, so only
-    the final count reaches the game. ``most`` is the largest count the pile can hold."""
+    """Correct a counted pile (the Fruit Deck, the Candy Draw Pile): the count with -1 and
+    +1 beside it, number keys that type a new count (:func:`typed_count`), Clear, then OK
+    (``deck N``) or Cancel. Each key is a ``draft N`` the window keeps, so only the final
+    count reaches the game. ``most`` is the largest count the pile can hold now."""
     box = menu_panel(surface, title)
     buttons = []
-    size, gap, mid = 96, 10, 150
-    x = box.centerx - (4 * size + mid + 4 * gap) // 2
-    y = box.top + 96
-    for step in (-5, -1, None, 1, 5):
+    row = Rect(box.left + 30, box.top + 72, box.width - 60, 60)
+    step_w, mid = 110, 180
+    x = row.centerx - (2 * step_w + mid + 20) // 2
+    for step in (-1, None, 1):
         if step is None:
-            draw_text(surface, str(count), Rect(x, y, mid, size), theme.HUGE + 16, theme.HIGHLIGHT,
-                      bold=True, align="center")
-            x += mid + gap
+            draw_text(surface, str(count), Rect(x, row.top - 4, mid, row.height + 8), theme.HUGE + 8,
+                      theme.HIGHLIGHT, bold=True, align="center")
+            x += mid + 10
             continue
-        rect = Rect(x, y, size, size)
+        rect = Rect(x, row.top, step_w, row.height)
         new = min(most, max(0, count + step))
-        button(surface, rect, f"{step:+d}", theme.BUTTON, size=theme.BIG + 8, enabled=new != count)
+        button(surface, rect, f"{step:+d}", theme.BUTTON, size=theme.BIG, enabled=new != count)
         if new != count:
             buttons.append(Button(rect, f"draft {new}"))
-        x += size + gap
-    ok = Rect(box.centerx - 250, box.bottom - 110, 240, 86)
+        x += step_w + 10
+    keys = [str(d) for d in (1, 2, 3, 4, 5)] + ["clear"] + [str(d) for d in (6, 7, 8, 9, 0)]
+    gap, key_h = 8, 52
+    key_w = (box.width - 60 - 5 * gap) // 6
+    for i, key in enumerate(keys):
+        rect = Rect(box.left + 30 + (i % 6) * (key_w + gap), row.bottom + 10 + (i // 6) * (key_h + gap), key_w, key_h)
+        if key == "clear":
+            button(surface, rect, text("clear"), theme.PANEL_LIGHT, theme.TEXT, size=theme.MEDIUM, enabled=count != 0)
+            if count:
+                buttons.append(Button(rect, "draft 0"))
+            continue
+        new = typed_count(count, int(key), most)
+        button(surface, rect, key, theme.BUTTON, size=theme.BIG)
+        buttons.append(Button(rect, f"draft {new}"))
+    ok = Rect(box.centerx - 250, box.bottom - 96, 240, 80)
     buttons.append(Button(button(surface, ok, "OK", theme.OK), f"deck {count}"))
-    buttons.append(cancel_button(surface, Rect(box.centerx + 10, box.bottom - 110, 240, 86)))
+    buttons.append(cancel_button(surface, Rect(box.centerx + 10, box.bottom - 96, 240, 80)))
     return buttons

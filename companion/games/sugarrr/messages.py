@@ -37,7 +37,7 @@ TEXT: dict[str, str] = {
     # the Fruit Deck count
     "deck_counted": _("The Fruit Deck now has {deck}."),
     "deck_settled": _("The Final Round has started: the Fruit Deck count is settled."),
-    "deck_range": _("The Fruit Deck holds 0 to {most} cards."),
+    "deck_range": _("The Fruit Deck can hold 0 to {most} cards now (the rest are in hands, columns and score piles)."),
     "deck_out_after_turn": _("The Fruit Deck is empty: the Final Round starts after this turn."),
     "deck_ran_out": _("The Fruit Deck has run out! After this turn everyone takes one final turn."),
     "final_round": _("Final Round: everyone takes one last turn: Swap, Play or Pass."),

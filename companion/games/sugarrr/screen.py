@@ -87,7 +87,7 @@ def draw_game(surface: pygame.Surface, state: rules.State, info: TableInfo) -> l
     if info.menu == "swap":
         return _swap_menu(surface, state)
     if info.menu == "deck":
-        return _deck_menu(surface, state.deck if info.deck_draft is None else info.deck_draft)
+        return _deck_menu(surface, state.deck if info.deck_draft is None else info.deck_draft, state)
     return buttons
 
 
@@ -218,9 +218,9 @@ def _swap_menu(surface: pygame.Surface, state: rules.State) -> list[Button]:
     return buttons
 
 
-def _deck_menu(surface: pygame.Surface, count: int) -> list[Button]:
+def _deck_menu(surface: pygame.Surface, count: int, state: rules.State) -> list[Button]:
     """Correct the Fruit Deck count: -5 -1 [count] +1 +5, then OK or Cancel."""
-    return chrome.count_menu(surface, say("screen_deck_menu"), count, FRUIT_DECK_SIZE)
+    return chrome.count_menu(surface, say("screen_deck_menu"), count, rules.deck_most(state))
 
 
 # ---------------------------------------------------------------- the final screen
