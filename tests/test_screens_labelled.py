@@ -108,3 +108,30 @@ def test_sugar_heist_swap_shows_the_player_rows_take_a_card():
     shown = " ".join(texts)
     assert all(f"Tap here for a card from {p}'s" in shown for p in others)
     assert commands.count("from 2") == 2  # the name and the marked end of the row
+
+
+def test_while_dad_scans_his_deal_his_row_is_the_lit_one():
+    """The trial: the screen named Mum's turn while Dad was scanning his deal."""
+    from companion.core.clock import FakeClock
+    from companion.core.store import EventStore
+    from companion.games.sweet_deals import screen
+    from companion.table.runner import Runner
+    from companion.table.session import Session
+    from companion.ui import theme
+    from companion.ui.app import App
+
+    demo = replay(DATA / "sweet-deals-family.trace", window=False).session
+    record = demo.store.games()[0]
+    s = Session.start("sweet-deals", list(record.players), EventStore(":memory:"), FakeClock(), resume=False,
+                      options=record.config, tap_off=0)
+    for item in demo.store.inputs(demo.game_id)[:7]:  # Mum's seven cards
+        assert s.handle(item).verdict == "accepted"
+    assert s.state.phase == "deal" and s.state.active == 0
+    app = App()
+    try:
+        Runner(s, s.clock, app=app).render(force=True)
+        rows = screen.player_rows(len(record.players))
+        colour = [tuple(app.surface.get_at((r.left + 4, r.centery)))[:3] for r in rows]
+    finally:
+        app.close()
+    assert colour[1] == theme.HIGHLIGHT[:3] and colour[0] != theme.HIGHLIGHT[:3]

@@ -142,8 +142,10 @@ def _waiting_on(view: rules.State) -> int | None:
 
 def _players(surface: pygame.Surface, view: rules.State, room: Rect) -> None:
     waiting = _waiting_on(view)
+    # While the hands are dealt it is nobody's turn: the player scanning their deal is lit.
+    lit = waiting if view.phase == rules.DEAL and waiting is not None else view.active
     for seat, (name, row) in enumerate(zip(view.players, player_rows(len(view.players), room))):
-        active = seat == view.active
+        active = seat == lit
         ink = theme.TEXT_DARK if active else theme.TEXT
         panel(surface, row, theme.HIGHLIGHT if active else theme.PANEL,
               theme.OK if seat == waiting and not active else None, width=4)
