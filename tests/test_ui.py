@@ -218,3 +218,21 @@ def test_the_deck_count_is_typed_in_three_taps_and_an_impossible_count_is_refuse
     with pytest.raises(IllegalAction, match="can hold 0 to"):
         rules.check(state, rules.SetDeck(most + 1))
     rules.check(state, rules.SetDeck(most))
+
+
+def test_a_card_waiting_for_its_column_is_played_by_one_tap_on_a_column_it_fits(app):
+    from sugarrr_helpers import started
+
+    from companion.games.sugarrr import flow
+
+    state = started()
+    from companion.games.sugarrr.cards import code_for as code
+
+    card = code("fruit", "Strawberry", 2)  # fits column 1 (Pineapple 2) and column 2 (Strawberry 3)
+    entry, action, _ = flow.read(state, flow.new_entry(), flow.CardScanned(card, "scanner", 0.0))
+    assert action is None and entry.card == card
+    app.show(lambda s: screen.draw_game(s, state, TableInfo(entry=entry)))
+    taps = commands(app.buttons)
+    assert {"place 1", "place 2", "column 3", "column 4", "column 5"} <= taps
+    _, action, _ = flow.read(state, entry, flow.Touch("place 2", 0.0))
+    assert action == rules.PlayCard(card, 1)

@@ -80,7 +80,7 @@ def draw_game(surface: pygame.Surface, state: rules.State, info: TableInfo) -> l
         pills.append(chrome.Pill("FINAL ROUND", 170, True))
     buttons = chrome.top_bar(surface, TOP, info, state.turn, pills, clock_below=True)
     _players(surface, state)
-    _columns(surface, state, buttons)
+    _columns(surface, state, buttons, info.entry)
     _valley(surface, state)
     _verdict(surface, state, info)
     _actions(surface, state, buttons)
@@ -120,11 +120,16 @@ def breakable(name: str) -> str:
     return name
 
 
-def _columns(surface: pygame.Surface, state: rules.State, buttons: list[Button]) -> None:
+def _columns(surface: pygame.Surface, state: rules.State, buttons: list[Button], entry=None) -> None:
+    # A card waiting for its column: a tap on a column it fits plays it there ("place N").
+    waiting = entry.card if entry is not None and state.phase == rules.TURN else None
+    fits = set(rules.legal_columns(state, waiting)) if waiting else set()
     for i, (col, rect) in enumerate(zip(state.columns, column_rects())):
         chosen = state.chosen == i and state.phase in (rules.TURN, rules.PLAYING)
         if chosen:
             panel(surface, rect.inflate(8, 8), theme.HIGHLIGHT, radius=theme.RADIUS + 4)
+        elif i in fits:  # a column the waiting card may go on: outlined, one tap plays it there
+            panel(surface, rect.inflate(8, 8), theme.BG, theme.HIGHLIGHT, width=3, radius=theme.RADIUS + 4)
         head = Rect(rect.left, rect.top, rect.width, 26)
         panel(surface, rect, theme.PANEL_LIGHT if chosen else theme.BG)
         head_ink = theme.TEXT_DIM if not chosen else theme.HIGHLIGHT
@@ -144,7 +149,7 @@ def _columns(surface: pygame.Surface, state: rules.State, buttons: list[Button])
             panel(surface, body, theme.BG, theme.WARN if waiting else theme.LINE)
             draw_wrapped(surface, say("screen_scan_new") if waiting else say("screen_empty"), body.inflate(-16, -16),
                          theme.MEDIUM, theme.WARN if waiting else theme.TEXT_DIM, bold=waiting)
-        buttons.append(Button(rect, f"column {i + 1}"))
+        buttons.append(Button(rect, f"place {i + 1}" if i in fits else f"column {i + 1}"))
 
 
 def _valley(surface: pygame.Surface, state: rules.State) -> None:
