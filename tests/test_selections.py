@@ -55,13 +55,12 @@ def test_a_stray_vault_tap_before_done_says_so():
     s = heist_at(lambda s: s.state.frame is None and s.state.stage == "buy")
     entry = s.entry
     v = s.handle(Touch("vault 1", 1e6))
-    assert v.verdict == "rejected" and v.reason.startswith("No pair is waiting for vault 1, so that changes nothing.")
+    assert v.verdict == "rejected" and v.reason.startswith("There is no pair or haul to put in a vault now.")
     assert s.entry == entry
 
 
-def test_a_vault_tapped_before_the_pair_is_shown_while_it_waits():
+def test_a_vault_tapped_before_the_pair_is_refused_not_kept_unseen():
     s = heist_at(lambda s: s.state.frame is None and s.state.stage == "stash" and not s.entry.cards)
-    who = s.state.players[s.state.seat]
     v = s.handle(Touch("vault 1", 1e6))
-    assert v.verdict == "accepted"
-    assert s.prompt() == f"{who}: scan a pair for vault 1."
+    assert v.verdict == "rejected" and v.reason.startswith("Scan the pair first, then tap its vault.")
+    assert s.entry == type(s.entry)()
