@@ -167,6 +167,10 @@ class WindowEvents:
             self.menu = None
         clocks = self.clocks()
         prompt = s.prompt()
+        if s.over and s.undo_label() is not None and self.new_session is not None:
+            from ..ui.messages import text
+
+            prompt = text("over_undo")  # not "the scores are final": Undo can still take the end back
         if clocks["bid"] == 0:
             from ..ui.messages import text
 
