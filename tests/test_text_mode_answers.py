@@ -76,3 +76,13 @@ def test_ctrl_c_after_the_game_is_over_says_so(tmp_path):
     err = proc.communicate(timeout=60)[1]
     assert "Traceback" not in err
     assert "the Sugarrr! game is over and in the history (companion history --store" in err
+
+
+def test_the_json_log_answers_screen_commands_too(tmp_path):
+    proc = run("--game", "sugar-blast", "--goal", "nine-any", "--names", "Ana,Ben", "--headless", "--simulate",
+               "--log-format", "json", "--store", str(tmp_path / "t.db"), stdin="/hint\n/menu\n/cancel\n/draft 3\n")
+    assert proc.returncode == 0, proc.stderr
+    lines = [json.loads(line) for line in proc.stdout.splitlines()]
+    touches = [x for x in lines if x.get("event") == "touch"]
+    assert [x["command"] for x in touches] == ["hint", "menu", "cancel", "draft 3"]
+    assert all(x["verdict"] == "screen-only" and x["message"].strip() for x in touches)

@@ -93,7 +93,8 @@ def open_table(plan: TablePlan, clock: Clock, notifier: Any = None,
         runner = Runner(session, clock, app=display.app if display else None, display=display,
                         new_session=lambda chosen: _next_session(plan, chosen, store, clock),
                         simulate=plan.simulate, record=record, timers=plan.timers, framing=plan.framing,
-                        text_out=sys.stdout if plan.log_format == "text" else None, notifier=notifier)
+                        text_out=sys.stdout if plan.log_format == "text" else None,
+                        json_out=sys.stdout if plan.log_format == "json" else None, notifier=notifier)
         _readers(plan, runner, store, record, stack)
         _tray(plan, runner, record, stack)
         _gpio(plan, runner, stack, notice)

@@ -45,6 +45,14 @@ class WindowEvents:
                 self.text_out.write((menu_hint or self._screen_only(verb, words)) + "\n")
                 self.text_out.flush()
                 return
+            if getattr(self, "json_out", None) is not None and unseen:  # the JSON log answers it too
+                import json
+
+                self.json_out.write(json.dumps({"event": "touch", "command": command, "t": self.clock.now(),
+                                                "verdict": "screen-only",
+                                                "message": menu_hint or self._screen_only(verb, words)}) + "\n")
+                self.json_out.flush()
+                return
             if verb == "cancel":
                 self.menu, self.deck_draft = None, None
             elif verb == "menu":
