@@ -178,8 +178,10 @@ def test_the_final_screen_offers_undo_and_taking_the_end_back_shows_the_game_aga
     assert [b.command for b in runner.app.buttons] == ["history", "menu undo", "newgame"]
     assert "Undo" in [d.text for d in drawn]
     runner.touch("menu undo", now=True)
-    runner.render()
-    assert [b.command for b in runner.app.buttons] == ["cancel", "undo"]  # asks first
+    with record_text() as asked:
+        runner.render()
+    assert [b.command for b in runner.app.buttons] == ["cancel", "undo"]  # asks first, saying what it does
+    assert any(d.text.startswith("The end of the game: play goes back to before it") for d in asked)
     runner.touch("undo", now=True)
     runner.render()
     session = runner.session

@@ -434,7 +434,10 @@ class Session:
         """What an Undo would take back now, in words (None when nothing can be)."""
         if not self._can_take_back():
             return None
-        return self._done[-1].said or "the last input"
+        last = self._done[-1]
+        if last.ended:  # the end itself: say what taking it back does
+            return "The end of the game: play goes back to before it, and its result leaves the history."
+        return last.said or "the last input"
 
     def _take_back(self, seq) -> Undone:
         """Take back the newest input still in force (its Undo is already stored)."""
