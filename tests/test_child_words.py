@@ -56,3 +56,19 @@ def test_while_dad_scans_his_deal_the_status_line_names_dad(tmp_path):
     assert "Mum's turn" in status[0] and "Mum: scan your 7 cards" in status[0]
     assert status[-1].startswith("  Now: ") and "Mum's turn" not in status[-1]
     assert "Dad: scan your 7 cards" in status[-1]
+
+
+def test_a_swap_from_an_empty_hand_says_no_candy_cards_not_only_no():
+    """The trial: "B has only no Candy Cards in hand"."""
+    from dataclasses import replace
+
+    import test_sugar_heist_rules as heist
+    from companion.games.sugar_heist.state import Move, Trade
+    from sugar_heist_helpers import NB, candy, rejected
+
+    s = heist._to_swap()
+    s = replace(s, hands=(s.hands[0], 0, s.hands[2]))
+    rejected(s, Trade((Move(candy(NB, 1), heist.PAM, heist.ZACH),)), "Pam has no Candy Cards in hand.")
+    s = replace(s, hands=(s.hands[0], 1, s.hands[2]))
+    rejected(s, Trade((Move(candy(NB, 1), heist.PAM, heist.ZACH), Move(candy(NB, 2), heist.PAM, heist.ZACH))),
+             "Pam has only 1 Candy Card in hand.")
