@@ -50,3 +50,28 @@ def test_version_and_an_unknown_command_still_work():
     assert out.returncode == 0 and out.stdout.startswith("companion ")
     bad = subprocess.run([sys.executable, "-m", "companion", "nosuch"], capture_output=True, text=True)
     assert bad.returncode == 2 and "doctor" in bad.stderr  # every command offered
+
+
+def test_a_table_starts_without_what_only_other_work_needs(tmp_path):
+    """``companion run`` up to its loop loads no calibration statistics, digest hashing,
+    systemd socket (not under systemd), trace writer (no --record), installed-version
+    lookup or label/PDF, NFC-writing, history-export, doctor or screenshot code."""
+    code = ("import sys\nfrom companion.table import runner\n"
+            "def loop(self, *a, **k):\n"
+            "    print(' '.join(sorted(sys.modules)))\n"
+            "    raise SystemExit(0)\n"
+            "runner.Runner.loop = loop\n"
+            "from companion.cli import main\n"
+            f"sys.exit(main(['run', '--game', 'sugar-blast', '--names', 'Ana,Ben', '--store', {str(tmp_path / 't.db')!r},"
+            " '--goal', 'nine-any', '--log-format', 'json']))\n")
+    env = {**__import__("os").environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
+    env.pop("NOTIFY_SOCKET", None)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=60)
+    assert out.returncode == 0, out.stderr
+    loaded = set(out.stdout.split())
+    assert "pygame" in loaded and "companion.games.sugar_blast.rules" in loaded  # it did start the game
+    never = {"statistics", "hashlib", "socket", "companion.table.trace", "importlib.metadata",
+             "companion.cards.labels", "companion.cards.nfc_write", "companion.table.history",
+             "companion.service.doctor", "companion.table.screenshots", "companion.cli.cards"}
+    assert not loaded & never, loaded & never
+    assert not any(m.startswith("reportlab") for m in loaded)
