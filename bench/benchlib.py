@@ -303,6 +303,7 @@ class Table:
         from companion.table.runner import Runner
         from companion.table.session import Session
 
+        self._framed = threading.Condition()  # notified after each frame (no polling in the measured process)
         self._tmp = tempfile.TemporaryDirectory(prefix="bench-table-", dir=tmp)
         self.db = Path(self._tmp.name) / "table.db"
         self.clock = SystemClock()
@@ -324,7 +325,9 @@ class Table:
             def timed_show(draw, _show=show):
                 handled = self.handled
                 _show(draw)
-                self.frames.append((time.perf_counter(), handled))
+                with self._framed:
+                    self.frames.append((time.perf_counter(), handled))
+                    self._framed.notify_all()
                 for b in self.app.buttons:
                     self.known.setdefault(b.command, b.rect)
             self.app.show = timed_show
@@ -399,13 +402,15 @@ class Table:
     def button(self, command: str, wait: float = 2.0):
         """The rect of the button for ``command`` on the screen now (waits for a redraw)."""
         end = time.monotonic() + wait
-        while True:
-            for b in list(self.app.buttons):
-                if b.command == command:
-                    return b.rect
-            if time.monotonic() >= end:
-                return None
-            time.sleep(0.002)
+        with self._framed:
+            while True:
+                for b in list(self.app.buttons):
+                    if b.command == command:
+                        return b.rect
+                left = end - time.monotonic()
+                if left <= 0:
+                    return None
+                self._framed.wait(left)  # the buttons change with a frame
 
     def click(self, command: str, finger: bool = False, wait: float = 0.2) -> float | None:
         """Post a press and release on the button for ``command`` (opening its menu first
@@ -438,12 +443,15 @@ class Table:
         """When the first frame drawn after the ``k``-th verdict finished (perf_counter),
         waiting up to ``wait`` s for it."""
         end = time.monotonic() + wait
-        while time.monotonic() < end:
-            later = [f for f, handled in self.frames[-8:] if handled >= k]
-            if later:
-                return later[0]
-            time.sleep(0.001)
-        return None
+        with self._framed:
+            while True:
+                later = [f for f, handled in self.frames[-8:] if handled >= k]
+                if later:
+                    return later[0]
+                left = end - time.monotonic()
+                if left <= 0:
+                    return None
+                self._framed.wait(left)  # woken by the next frame: no polling beside the loop
 
     # -- running ---------------------------------------------------------------------
 
