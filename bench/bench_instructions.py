@@ -17,7 +17,10 @@ own; the markers' own cost (an empty bracket) is subtracted. Rows:
 - one full redraw of each game halfway through its demo game (median of 3);
 - one idle second of the loop with the window on and the tray sensor at 100 Hz (the
   sampler thread and the emulated ADXL345 it reads included: on a Pi the chip's side is
-  the I2C driver's).
+  the I2C driver's);
+- a whole cold start, ``exec`` to the first frame (``python -m firstframe``, as
+  bench_resume.py times it, the bytecode already compiled as an installed package has
+  it): the start screen, and a resumed 300-input Sugar Blast game.
 
 Budgets: what each measured when it was set, plus about a quarter (bench/README.md); a
 row over budget FAILs. Valgrind's Ir counts are per x86-64 instruction: a Pi's ARM core
@@ -52,11 +55,15 @@ BUDGET_M = {
     "redraw sugar-heist": 10.5,
     "redraw sweet-deals": 5.5,
     "idle second": 13.0,
+    "cold start screen": 560.0,
+    "cold start resume": 850.0,
 }
 WHAT = {
     "scan": "one scan: Session.handle + store commit + log line",
     "touch": "one touch: window event -> Session.handle + commit + log line",
     "idle second": "idle second: loop, window on, tray at 100 Hz",
+    "cold start screen": "cold start: exec -> first frame of the start screen",
+    "cold start resume": "cold start: exec -> first frame of a resumed 300-input game",
 }
 
 
@@ -83,6 +90,39 @@ def counts(scenario: str, out: str) -> list[tuple[str, int]]:
     return [(label, dumps[2 * k + 2]) for k, label in enumerate(labels)]
 
 
+def cold_starts(tmp: str) -> dict[str, list[int]]:
+    """Instructions of whole fresh processes to their first frame (bench_resume's
+    workloads), each after one uncounted run that writes the bytecode."""
+    import shutil as sh
+
+    from bench_resume import build_store, first_frame
+
+    db = Path(tmp) / "resume.db"
+    build_store(db, tmp)
+    pyc = str(Path(tmp) / "pycache")
+    env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy", PYGAME_HIDE_SUPPORT_PROMPT="1",
+               PYTHONHASHSEED="0", PYTHONPYCACHEPREFIX=pyc,
+               PYTHONPATH=os.pathsep.join([str(HERE), str(ROOT), os.environ.get("PYTHONPATH", "")]))
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    out: dict[str, list[int]] = {}
+    for label, args in (("cold start screen", ["--start-screen", "run", "--log-format", "json"]),
+                        ("cold start resume", ["run", "--game", "sugar-blast", "--log-format", "json"])):
+        for i in range(2):
+            store = Path(tmp) / f"{label.split()[-1]}-{i}.db"
+            if label.endswith("resume"):
+                sh.copy(db, store)
+            if i == 0:
+                first_frame(args + ["--store", str(store)], pyc)  # writes the bytecode
+                continue
+            proc = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable,
+                                   "-m", "firstframe", *args, "--store", str(store)],
+                                  capture_output=True, text=True, env=env, timeout=1800)
+            got = re.search(r"Collected : (\d+)", proc.stderr)
+            if "FIRST-FRAME" in proc.stdout and got:
+                out.setdefault(label, []).append(int(got.group(1)))
+    return out
+
+
 def rows(quick: bool = False) -> list[dict]:
     if shutil.which("valgrind") is None:
         return [row("instruction counts", "valgrind installed", ok=False, unit="Minstr",
@@ -93,6 +133,7 @@ def rows(quick: bool = False) -> list[dict]:
         for scenario in ("scan", "touch", "redraw", "idle"):
             for label, n in counts(scenario, tmp):
                 got.setdefault(label, []).append(max(0, n - marker))
+        got.update(cold_starts(tmp))
     out = []
     if got.get("touch without one verdict"):
         out.append(row("instructions: every counted tap reached the game", "one verdict each", ok=False,
