@@ -133,7 +133,8 @@ def play(quick: bool) -> dict:
             if {"put", "handle", "handled"} <= st.keys() and t0 <= st["put"] <= st["handle"] <= st["handled"] <= t1:
                 out.setdefault(kind + "_parts", []).append(
                     ((t1 - t0) * 1000, [(st["put"] - t0) * 1000, (st["handle"] - st["put"]) * 1000,
-                                        (st["handled"] - st["handle"]) * 1000, (t1 - st["handled"]) * 1000]))
+                                        (st["handled"] - st["handle"]) * 1000, st.get("handle_cpu", 0.0) * 1000,
+                                        (t1 - st["handled"]) * 1000]))
             out["verdicts"][record["verdict"]] = out["verdicts"].get(record["verdict"], 0) + 1
             shown = t.frame_showing(len(t.lines))
             if shown is not None:
@@ -203,7 +204,7 @@ def breakdown(parts: list, first: str) -> str:
         return ""
     parts = sorted(parts, key=lambda p: p[0])
     slow = parts[int(len(parts) * 0.95):] or parts[-1:]
-    names = (first, "waiting for the loop", "Session.handle + log write", "log line read back")
+    names = (first, "waiting for the loop", "Session.handle + log write", "of which CPU", "log line read back")
     cols = list(zip(*[p[1] for p in slow]))
     return "; slowest 5 %: " + ", ".join(f"{n} {med(list(c)):.2f}" for n, c in zip(names, cols)) + " ms"
 

@@ -365,10 +365,12 @@ class Table:
             if isinstance(item, DeviceStatus):
                 return _handle(item)
             self.stamps["handle"] = time.perf_counter()
+            cpu = time.thread_time()
             try:
                 return _handle(item)
             finally:
                 self.stamps["handled"] = time.perf_counter()
+                self.stamps["handle_cpu"] = time.thread_time() - cpu  # the rest is waiting (fsync, a core)
         inputs.put = timed_put
         self.session.handle = timed_handle
         self.pty = PtyScanner()
