@@ -22,7 +22,6 @@ ping per half of that period. A loop that hangs stops pinging, and systemd resta
 from __future__ import annotations
 
 import os
-import socket
 
 __all__ = ["Notifier"]
 
@@ -38,7 +37,7 @@ class Notifier:
         self.address = address or None
         self.interval = (watchdog_usec or 0) / 1e6 / 2  # seconds between pings; 0 = none
         self._last_ping = float("-inf")
-        self._sock: socket.socket | None = None
+        self._sock = None  # a socket.socket once the first message is sent
 
     @classmethod
     def from_env(cls, environ: dict | None = None) -> "Notifier":
@@ -63,6 +62,8 @@ class Notifier:
         target = "\0" + self.address[1:] if self.address.startswith("@") else self.address
         try:
             if self._sock is None:
+                import socket  # at the first message (READY goes out after the first frame)
+
                 self._sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM | socket.SOCK_CLOEXEC)
             self._sock.sendto("\n".join(lines).encode("utf-8"), target)
         except OSError:

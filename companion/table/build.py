@@ -24,7 +24,6 @@ from .logs import TextLog, json_logger
 from .plan import DEVICE, USAGE, PlanError, TablePlan
 from .runner import Runner
 from .session import GameInProgress, Session, start_session
-from .trace import TraceWriter
 
 
 class ClosedOnStart(CompanionError):
@@ -202,6 +201,8 @@ def _next_session(plan: TablePlan, chosen, store: EventStore, clock: Clock) -> S
 def _record(plan: TablePlan, store: EventStore, session: Session, clock: Clock) -> TraceWriter | None:
     if not plan.record:
         return None
+    from .trace import TraceWriter  # only with --record: kept off the table's start
+
     stored = next((g.config for g in store.games() if g.id == session.game_id), {})
     try:
         return TraceWriter(plan.record, plan.game, list(session.state.players), clock.now(), stored or None,

@@ -56,13 +56,17 @@ class Pill:
 _clocks: list[tuple[Rect, pygame.Surface, "object"]] = []
 _tickable = False
 _overflow = False
+# The last full frame's surface and info while its clocks are not checked yet (see
+# end_frame): the check waits for the first second that ticks, off the input -> frame path.
+_unchecked: tuple[pygame.Surface, TableInfo] | None = None
 
 
 def begin_frame() -> None:
     """A full frame starts: forget the last frame's clocks."""
-    global _tickable, _overflow
+    global _tickable, _overflow, _unchecked
     _clocks.clear()
     _tickable = _overflow = False
+    _unchecked = None
 
 
 def _clock(surface: pygame.Surface, rect: Rect, info: TableInfo, redraw) -> None:
@@ -80,10 +84,20 @@ def _clock(surface: pygame.Surface, rect: Rect, info: TableInfo, redraw) -> None
 
 def end_frame(surface: pygame.Surface, info: TableInfo) -> None:
     """The full frame is drawn: its clocks may be redrawn alone only if nothing was
-    drawn over them after them (a menu, a button). Checked by drawing each again on what
-    was under it and comparing; the frame is left as it was."""
-    global _tickable
+    drawn over them after them (a menu, a button). That is checked when first asked
+    (:func:`tickable`, at the next second that ticks), not here: a frame drawn for an
+    input goes on the screen without the check's work (about a seventh of a full
+    Sugarrr! frame; on a Pi Zero 2 W it is time between the input and its frame)."""
+    global _tickable, _unchecked
     _tickable = bool(_clocks) and not _overflow
+    _unchecked = (surface, info) if _tickable else None
+
+
+def _check(surface: pygame.Surface, info: TableInfo) -> None:
+    """Draw each clock of the last full frame again on what was under it and compare
+    with the frame (still on ``surface``: nothing is drawn on it between full frames but
+    the clocks, after this check); the frame is left as it was."""
+    global _tickable
     for area, under, redraw in _clocks:
         final = surface.subsurface(area).copy()
         surface.blit(under, area)
@@ -96,6 +110,11 @@ def end_frame(surface: pygame.Surface, info: TableInfo) -> None:
 
 def tickable() -> bool:
     """True when the last full frame's clocks can be redrawn alone."""
+    global _unchecked
+    if _unchecked is not None:
+        surface, info = _unchecked
+        _unchecked = None
+        _check(surface, info)
     return _tickable
 
 
@@ -103,7 +122,7 @@ def tick_clocks(surface: pygame.Surface, info: TableInfo) -> list[Rect] | None:
     """Redraw only the clocks of the last full frame for ``info``'s times (the caller
     checked that nothing else changed); returns the rects to put on the screen, or None
     when this frame's clocks cannot be redrawn alone (see :func:`end_frame`)."""
-    if not _tickable:
+    if not tickable():
         return None
     for area, under, redraw in _clocks:
         surface.blit(under, area)
