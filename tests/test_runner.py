@@ -295,10 +295,38 @@ def test_a_scan_queued_before_a_touch_is_handled_first(tmp_path):
         r.step()
         said = heard(r)
         r.inputs.put(CardScanned(fruit("Pineapple", 5), "scanner", r.clock.now()))
-        tap(r, "swap")  # a window menu: the screen's own, nothing reaches the session
+        tap(r, "swap")  # where Swap is drawn before the scan; a played card puts Done there
         r.render(force=True)
         r.step(block=0.05)
-        assert [type(i).__name__ for i, _ in said] == ["CardScanned"]
-        assert r.menu == "swap"
+        # The scan first; then the tap, matched against the screen after the scan (see
+        # test_a_tap_lands_on_the_screen_as_it_stands_after_the_inputs_before_it): Done.
+        assert [(type(i).__name__, getattr(i, "command", None)) for i, _ in said] == [("CardScanned", None),
+                                                                                     ("Touch", "done")]
+        assert r.menu is None
+    finally:
+        r.app.close()
+
+
+def test_a_tap_lands_on_the_screen_as_it_stands_after_the_inputs_before_it(tmp_path):
+    """A Zero 2 W falls behind at a fast table: a scan is handled and its frame is not yet
+    drawn when a tap comes. The tap is matched against the screen as it stands after the
+    scan (that frame is drawn first), never against the stale frame, so what a tap hits
+    never depends on how fast the frames came (issue 23's order, at issue 24's speed)."""
+    import pygame
+
+    from companion.ui.app import Button
+
+    r = windowed_runner(tmp_path)
+    try:
+        said = heard(r)
+        spot = pygame.Rect(300, 200, 200, 80)
+        r.draw = lambda surface: [Button(spot, "done" if said else "swap")]  # the scan changes what is there
+        r.render(force=True)
+        assert r.app.hit(spot.center) == "swap"
+        r.inputs.put(CardScanned(STARTS[0], "scanner", r.clock.now()))  # the scan's marker first...
+        pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=spot.center, button=1))  # ...then the tap
+        r.step()
+        assert [type(item).__name__ for item, _ in said] == ["CardScanned", "Touch"]
+        assert said[1][0].command == "done"
     finally:
         r.app.close()

@@ -146,6 +146,7 @@ class WindowEvents:
 
         if self.app is None:
             return
+        self.app.later_hits = True  # matched in _pointer, in their place among the inputs
         try:
             events = self.app.poll()
         except pygame_error() as err:
@@ -158,6 +159,8 @@ class WindowEvents:
                 self.stopping = True
             elif kind == "touch":
                 self.touch(value, now=True)
+            elif kind in ("press", "drag", "release"):
+                self._pointer(kind, value)
             elif kind == "arrow" and self.tray is not None:
                 self.tray.tilt(ARROW_SEATS[value])  # the emulated tray tilts toward that seat
             elif kind == "typed" and isinstance(getattr(self.screen, "screen", None), start_screen.KeyboardScreen):
@@ -166,6 +169,18 @@ class WindowEvents:
                 self.typed(value, now=True)
             elif kind == "typed":  # a keyboard-mode scanner typing into the window
                 self.scan_text(value, now=True)
+
+    def _pointer(self, kind: str, pos) -> None:
+        """A press, drag or release on the window, matched to the buttons only now: every
+        input before it was handled, and the frame is redrawn first if one of them changed
+        it, so a tap lands on the screen as it stands after them however slowly the frames
+        came (a Zero 2 W falls behind at a fast table; issue 23)."""
+        if self.dirty and kind != "release":
+            self.render()
+        if self.app is None:
+            return
+        for command in self.app.pointer(kind, pos):
+            self.touch(command, now=True)
 
     def info(self):
         from ..ui.app import TableInfo

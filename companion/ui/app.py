@@ -164,6 +164,8 @@ class App:
             pygame.mouse.set_visible(False)  # a touchscreen needs no pointer
         pygame.key.start_text_input()
         self.buttons: list[Button] = []
+        #: Return presses unmatched from :meth:`poll` (the table's loop matches them later).
+        self.later_hits = False
         self._typed = ""
         self._dragged: set[str] | None = None  # the cells a held mouse / finger has passed
 
@@ -277,6 +279,11 @@ class App:
         Typed text (a keyboard-mode scanner, or a code typed in ``--simulate``) is
         gathered until Enter; Backspace edits; Escape quits. ``("input", n)`` marks where
         in the window's own events a device's input number ``n`` arrived (:meth:`wake`).
+
+        With :attr:`later_hits` set, presses, drags and releases are not matched to the
+        buttons here but returned as ``("press"|"drag"|"release", (x, y) | None)``, for
+        :meth:`pointer` to match once every input before them was handled and the frame
+        redrawn (so what a tap hits never depends on how fast the frames kept up).
         """
         out: list[tuple[str, str]] = []
         for event in pygame.event.get():
@@ -286,20 +293,18 @@ class App:
                 out.append(("quit", ""))
             elif event.type == pygame.MOUSEBUTTONDOWN:
                 if event.button == 1 and not getattr(event, "touch", False):
-                    self._dragged = set()
-                    self._touch(self.to_screen(event.pos), out)
+                    self._pointer("press", self.to_screen(event.pos), out)
             elif event.type == pygame.FINGERDOWN:
-                self._dragged = set()
-                self._touch(self._finger(event), out)
+                self._pointer("press", self._finger(event), out)
             elif event.type == pygame.MOUSEMOTION:
                 buttons = getattr(event, "buttons", (0,))
                 if buttons and buttons[0] and not getattr(event, "touch", False):
-                    self._drag(self.to_screen(event.pos), out)
+                    self._pointer("drag", self.to_screen(event.pos), out)
             elif event.type == pygame.FINGERMOTION:
-                self._drag(self._finger(event), out)
+                self._pointer("drag", self._finger(event), out)
             elif event.type in (pygame.MOUSEBUTTONUP, pygame.FINGERUP):
                 if not getattr(event, "touch", False):
-                    self._dragged = None
+                    self._pointer("release", None, out)
             elif event.type == pygame.TEXTINPUT:
                 self._typed += event.text
             elif event.type == pygame.KEYDOWN:
@@ -314,6 +319,25 @@ class App:
                 elif event.key == pygame.K_BACKSPACE:
                     self._typed = self._typed[:-1]
         return out
+
+    def _pointer(self, kind: str, pos, out: list) -> None:
+        if self.later_hits:
+            out.append((kind, pos))
+        else:
+            out.extend(("touch", command) for command in self.pointer(kind, pos))
+
+    def pointer(self, kind: str, pos: tuple[float, float] | None) -> list[str]:
+        """Match a press, drag or release (``kind``) at screen position ``pos`` (pixels)
+        to the buttons of the last frame drawn: the commands it touches, in order."""
+        out: list[tuple[str, str]] = []
+        if kind == "press":
+            self._dragged = set()
+            self._touch(pos, out)
+        elif kind == "drag":
+            self._drag(pos, out)
+        else:
+            self._dragged = None
+        return [command for _, command in out]
 
     def _finger(self, event) -> tuple[float, float]:
         """A finger's position (fractions of the panel) in screen pixels."""
