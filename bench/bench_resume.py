@@ -57,7 +57,8 @@ def build_store(db: Path, tmp: str) -> str:
     from companion.core.clock import FakeClock
     from companion.core.store import EventStore
     from companion.table.replay import replay
-    from companion.table.session import Session, state_digest
+    from companion.table.session import Session
+    from companion.table.verdicts import state_digest
 
     sim.PLAYERS, sim.GOAL = PLAYERS, GOAL
     table = sim.simulate(1)

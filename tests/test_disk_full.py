@@ -22,7 +22,8 @@ from companion.core.errors import StoreError
 from companion.core.store import EventStore
 from companion.table.replay import replay
 from companion.table.runner import Runner
-from companion.table.session import Session, state_digest
+from companion.table.session import Session
+from companion.table.verdicts import state_digest
 
 ROOT = Path(__file__).resolve().parent.parent
 TRACE = ROOT / "tests" / "data" / "sugarrr-family.trace"

@@ -29,7 +29,8 @@ from companion.core.store import EventStore
 from companion.games import GAMES
 from companion.table.replay import replay
 from companion.table.window import UI_COMMANDS
-from companion.table.session import Session, decide, is_undo, state_digest
+from companion.table.session import Session
+from companion.table.verdicts import decide, is_undo, state_digest
 
 DATA = Path(__file__).parent / "data"
 WITH_DEMO = [slug for slug, g in GAMES.items() if g.demo]

@@ -19,7 +19,8 @@ from companion.games import GAMES
 from companion.table.logs import TextLog
 from companion.table.replay import replay
 from companion.table.runner import Runner
-from companion.table.session import Session, state_digest
+from companion.table.session import Session
+from companion.table.verdicts import state_digest
 from sugarrr_helpers import STARTS
 
 

@@ -25,7 +25,8 @@ from companion.core.errors import BadCommand, BadScan, IllegalAction
 from companion.core.events import CardScanned, Touch
 from companion.core.store import EventStore
 from companion.games import find_game
-from companion.table.session import Session, decide, state_digest
+from companion.table.session import Session
+from companion.table.verdicts import decide, state_digest
 from companion.table.trace import read
 
 ROOT = Path(__file__).resolve().parent.parent

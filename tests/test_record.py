@@ -69,7 +69,8 @@ def test_a_recorded_session_replays_to_the_same_state(tmp_path):
 from companion.core.clock import FakeClock  # noqa: E402
 from companion.core.store import EventStore  # noqa: E402
 from companion.devices.emulated.pn532 import EmulatedPn532  # noqa: E402
-from companion.table.session import Session, state_digest  # noqa: E402
+from companion.table.session import Session  # noqa: E402
+from companion.table.verdicts import state_digest
 from companion.table.trace import TraceWriter  # noqa: E402
 
 

@@ -6,7 +6,8 @@ from companion.core.clock import FakeClock
 from companion.core.codes import make_code
 from companion.core.events import CardScanned, Touch
 from companion.core.store import EventStore
-from companion.table.session import GameInProgress, Session, state_digest
+from companion.table.session import GameInProgress, Session
+from companion.table.verdicts import state_digest
 from sugarrr_helpers import STARTS, fruit
 
 NAMES = ["Ana", "Ben"]

@@ -8,7 +8,7 @@ from dataclasses import replace
 
 from companion.games.sugar_heist.state import BUY
 
-from sugar_heist_helpers import (CR, FB, GG, LS, NB, PS, Table, at, battle, candies, candy, conserved, game, holding,
+from sugar_heist_helpers import (CR, FB, GG, LS, NB, Table, at, battle, candies, candy, conserved, game, holding,
                                  set_up, with_vault)
 
 ZACH, PAM, ALEX = 0, 1, 2

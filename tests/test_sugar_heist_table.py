@@ -14,7 +14,7 @@ from companion.core.game import TABLE
 from companion.games.sugar_heist.cards import CARDS
 from companion.games.sugar_heist.state import CardPlayed, FinalReveal
 from companion.table.replay import replay
-from companion.table.session import log_record
+from companion.table.verdicts import log_record
 
 TRACE = Path(__file__).parent / "data" / "sugar-heist-family.trace"
 
@@ -97,7 +97,7 @@ def test_an_input_that_revealed_a_card_cannot_be_undone(recorded):
 def playable(table, item) -> bool:
     """Would scanning ``item`` again be accepted now (rules and flow, tap-off aside)?"""
     from companion.core.errors import CompanionError
-    from companion.table.session import decide
+    from companion.table.verdicts import decide
 
     try:
         decide(table.desc, table.state, table.entry, item)

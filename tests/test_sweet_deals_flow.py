@@ -16,7 +16,8 @@ from companion.table.history import describe
 from companion.games.sweet_deals import flow, rules
 from companion.games.sweet_deals.cards import CARDS
 from companion.games.sweet_deals.rules import ShownFaceUp
-from companion.table.session import Session, log_record
+from companion.table.session import Session
+from companion.table.verdicts import log_record
 
 from test_sweet_deals_rules import HANDS, PLAYERS, C, deal
 

@@ -9,7 +9,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 
 from test_text_mode import DATA, run, simulate_lines
 

@@ -11,7 +11,8 @@ from companion.core.clock import FakeClock
 from companion.core.events import ButtonPressed, CardScanned, Revealed, Touch
 from companion.core.store import EventStore
 from companion.table.logs import json_logger
-from companion.table.session import Session, state_digest
+from companion.table.session import Session
+from companion.table.verdicts import state_digest
 from sugarrr_helpers import STARTS, fruit, salad
 
 NAMES = ["Ana", "Ben"]

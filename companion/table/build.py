@@ -11,7 +11,7 @@ import sys
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from ..core.clock import Clock
 from ..core.enrolment import Enrolments
@@ -24,6 +24,9 @@ from .logs import TextLog, json_logger
 from .plan import DEVICE, USAGE, PlanError, TablePlan
 from .runner import Runner
 from .session import GameInProgress, Session, start_session
+
+if TYPE_CHECKING:
+    from .trace import TraceWriter
 
 
 class ClosedOnStart(CompanionError):

@@ -66,7 +66,7 @@ class TableClocks:
 
     def _allowed(self, item) -> bool:
         """Would the rules accept ``item`` now (nothing is changed)?"""
-        from .session import decide
+        from .verdicts import decide
 
         s = self.session
         try:

@@ -134,7 +134,7 @@ def played_seconds(record, inputs) -> float:
     game clock counts it (a Pause or Resume toggles; any other input ends a pause, as
     the session does). ``inputs``: the game's stored inputs."""
     from ..ui.timers import game_seconds
-    from .session import is_pause
+    from .verdicts import is_pause
 
     pauses: list[tuple[float, float | None]] = []
     for item in inputs:

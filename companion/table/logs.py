@@ -12,7 +12,8 @@ from typing import IO, Callable
 from ..core.commands import annotate, game_commands
 from ..core.events import CardScanned
 from ..core.i18n import count
-from .session import Session, Verdict, log_record
+from .session import Session
+from .verdicts import Verdict, log_record
 
 
 def json_logger(out: IO[str]) -> Callable:
