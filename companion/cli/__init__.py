@@ -11,7 +11,7 @@ import argparse
 import sys
 from importlib.metadata import PackageNotFoundError, version
 
-from . import cards, history, nfc, play, replay, screenshots
+from . import cards, history, nfc, play, replay, screenshots, venue
 
 
 def _version() -> str:
@@ -32,6 +32,7 @@ def build_parser() -> argparse.ArgumentParser:
     nfc.add_parsers(sub)
     history.add_parsers(sub)
     screenshots.add_parsers(sub)
+    venue.add_parsers(sub)
     from ..tray import add_parsers as tray_parsers
 
     tray_parsers(sub)

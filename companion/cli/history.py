@@ -35,14 +35,17 @@ CSV_FIELDS = ("game_id", "date", "game", "seat", "player", "score", "rank", "win
               "status")
 
 
-def write_csv(games, out) -> None:
+def write_csv(games, out, table_of=None) -> None:
     """One row per player per game (spreadsheet-ready): rank 1 is the best; an
-    unfinished or abandoned game has one row per player with no score."""
-    w = csv.DictWriter(out, CSV_FIELDS)
+    unfinished or abandoned game has one row per player with no score. ``table_of(game)``
+    (a café's history, several tables) adds a first column, ``table``."""
+    w = csv.DictWriter(out, (("table",) if table_of else ()) + CSV_FIELDS)
     w.writeheader()
     for g in games:
         when = dt.datetime.fromtimestamp(g.started).strftime("%Y-%m-%d %H:%M")
         base = {"game_id": g.id, "date": when, "game": g.game}
+        if table_of:
+            base["table"] = table_of(g)
         result = None
         if g.finished is not None and g.result and not g.result.get("abandoned"):
             try:
@@ -79,7 +82,7 @@ BGSTATS_NS = uuid.UUID("6f1c3f8e-6a52-4d6e-9f4b-5ad1c0b7e7a1")
 LOCATION = "Sugar Table"
 
 
-def bgstats(games, store_path: str) -> dict:
+def bgstats(games, store_path: str, location: str = LOCATION, table_of=None) -> dict:
     """This table's finished games as a Board Game Stats play file (the JSON the app
     opens with "open in" / import): ``players``, ``locations``, ``games`` and ``plays``,
     each play with ``playerScores`` pointing at them by ``playerRefId``/``gameRefId``.
@@ -88,14 +91,17 @@ def bgstats(games, store_path: str) -> dict:
     docs/scoreboard.md for the sources): dates ``YYYY-MM-DD HH:MM:SS`` local time,
     scores as text, ``rank`` 1 for the best, ``seatOrder`` from 1, ``startPlayer`` the
     first seat. Players are matched by name across games (a table's names are its
-    regulars)."""
+    regulars). A café's history (``table_of(game)``: the table it was played at; game
+    ids are each table's own) names the table in each play's UUID and comment, and
+    ``location`` is the café."""
     def uid(*parts) -> str:
         return str(uuid.uuid5(BGSTATS_NS, "/".join(map(str, (Path(store_path).name, *parts)))))
 
     players: dict[str, dict] = {}
     kinds: dict[str, dict] = {}
     plays = []
-    for g, result in sorted(finished_results(games), key=lambda gr: gr[0].id):
+    order = (lambda gr: gr[0].id) if table_of is None else (lambda gr: (gr[0].finished or 0, table_of(gr[0])))
+    for g, result in sorted(finished_results(games), key=order):
         desc = GAMES.get(g.game)
         if g.game not in kinds:
             kinds[g.game] = {"id": len(kinds) + 1, "uuid": uid("game", g.game), "name": desc.name if desc else g.game,
@@ -110,15 +116,16 @@ def bgstats(games, store_path: str) -> dict:
                            "winner": p.name in result.winners, "rank": rank[p.name], "seatOrder": seat,
                            "startPlayer": seat == 1, "newPlayer": False})
         when = dt.datetime.fromtimestamp(g.started)
-        plays.append({"uuid": uid("play", g.id), "gameRefId": kinds[g.game]["id"], "locationRefId": 1,
+        table = table_of(g) if table_of else None
+        plays.append({"uuid": uid("play", table, g.id) if table else uid("play", g.id), "gameRefId": kinds[g.game]["id"], "locationRefId": 1,
                       "playDate": when.strftime("%Y-%m-%d %H:%M:%S"),
                       "durationMin": max(0, round((g.finished - g.started) / 60)),
                       "ignored": False, "manualWinner": False, "rounds": 0, "usesTeams": False,
-                      "board": "", "comments": f"Sugar Table Companion game #{g.id}",
+                      "board": "", "comments": f"Sugar Table Companion game #{g.id}" + (f" at {table}" if table else ""),
                       "playerScores": scores})
     return {"about": "Plays from the Sugar Table Companion: open this file with Board Game Stats to import them.",
             "players": list(players.values()),
-            "locations": [{"id": 1, "uuid": uid("location"), "name": LOCATION}],
+            "locations": [{"id": 1, "uuid": uid("location"), "name": location}],
             "games": list(kinds.values()), "plays": plays}
 
 

@@ -164,6 +164,12 @@ def cmd_run(args) -> int:
             return fail(f"{flag} {pin}: a GPIO pin is a BCM number from 2 to 27 (GPIO17 is pin 11 on the header)")
     if not (args.tap_off >= 0 and args.tap_off < 60):
         return fail("--tap-off is in seconds, from 0 to 60")
+    from .venue import run_settings
+
+    try:
+        venue = run_settings(args)  # checked before the store is touched
+    except ValueError as err:
+        return fail(str(err))
     desc = game(args.game)
     clock = SystemClock()
     if args.theme:
@@ -333,6 +339,18 @@ def cmd_run(args) -> int:
             runner.tray = tray
             sampler.start()
             stack.callback(sampler.stop)
+        if venue is not None:
+            from ..venue.publish import VenuePublisher
+
+            try:
+                publisher = VenuePublisher(venue, session, clocks=runner.clocks, turn_limit=timers.limit,
+                                           disk=Path(args.store).parent)
+            except StoreError as err:
+                return fail(str(err), DEVICE)
+            session.listeners.append(publisher)  # the table's verdicts, appended to the store's outbox
+            publisher.start()
+            publisher.connect()  # sends from its own thread: a missing broker never slows the table
+            stack.callback(publisher.close)
         feedback = _feedback(args)
         if feedback:
             stack.callback(feedback.close)
@@ -486,6 +504,9 @@ def add_parsers(sub) -> None:
                         "is refused")
     r.add_argument("--new-game", action="store_true", help="set an unfinished game aside and start a new one")
     r.add_argument("--tap-off", type=float, default=1.0, help="seconds in which the same code again is ignored")
+    from .venue import add_run_options
+
+    add_run_options(r)
     r.add_argument("--config", type=user_path, help="settings file (default ~/.config/sugar-companion/config.toml; "
                                     "the Pi service: /etc/companion/companion.toml)")
     seen: set[str] = set()

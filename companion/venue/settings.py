@@ -3,9 +3,9 @@
 password read from a file (never typed on a command line, where ``ps`` shows it).
 
 >>> s = VenueSettings.parse("mqtt://broker.local", table="table-3", venue="corner-cafe")
->>> s.host, s.port, s.tls, s.topic("status")
+>>> s.broker.host, s.broker.port, s.broker.tls, s.topic("status")
 ('broker.local', 1883, False, 'sugar/corner-cafe/tables/table-3/status')
->>> VenueSettings.parse("mqtts://10.0.0.2:8883", table="t1").port
+>>> VenueSettings.parse("mqtts://10.0.0.2:8883", table="t1").broker.port
 8883
 >>> VenueSettings.parse("http://x", table="t1")
 Traceback (most recent call last):
