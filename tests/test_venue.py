@@ -1,0 +1,189 @@
+"""Venue mode end to end: two tables play recorded games into a real Mosquitto and the
+café's dashboard shows both, with every event once and in order; and the parts alone
+(the outbox in the store, the dashboard's repeat dropping, the command line)."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from pathlib import Path
+
+import pytest
+
+from companion.core.store import SCHEMA_VERSION, EventStore
+from companion.venue.dashboard import Dashboard, flags
+from companion.venue.outbox import Outbox
+from companion.venue.settings import Broker, VenueSettings
+from venue_helpers import play_table, wait_for
+
+DATA = Path(__file__).parent / "data"
+
+
+def golden(name: str) -> dict:
+    return json.loads((DATA / f"{name}.golden.json").read_text())
+
+
+def test_two_tables_play_and_the_dashboard_shows_both(mosquitto, tmp_path):
+    dashboard = Dashboard(Broker.parse(mosquitto.url), "cafe", client_id="dash-two-tables").connect()
+    wait_for(dashboard.connected.is_set, what="the dashboard's connection")
+    results = {}
+
+    def table(trace, name):
+        runner, pub = play_table(DATA / f"{trace}.trace", mosquitto.url, name, str(tmp_path / f"{name}.db"))
+        results[name] = (runner, pub)
+
+    threads = [threading.Thread(target=table, args=(t, n)) for t, n in
+               (("sugarrr-family", "table-1"), ("sweet-deals-family", "table-2"))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for name, (runner, pub) in results.items():
+        assert pub.failures == 0
+        assert pub.outbox.waiting() == 0, "the outbox went out"
+        last = pub.outbox.next_seq() - 1
+        wait_for(lambda: name in dashboard.tables and dashboard.tables[name].last_seq == last,
+                 what=f"{name}'s last event at the dashboard")
+        assert dashboard.tables[name].seqs == list(range(1, last + 1))  # every event once, in order
+    wait_for(lambda: len(dashboard.finished()) == 2, what="both results")
+    dashboard.close()
+    one, two = dashboard.table_json("table-1"), dashboard.table_json("table-2")
+    assert one["game"] == "Sugarrr!" and two["game"] == "Sweet Deals"
+    assert [p["name"] for p in one["players"]] == ["Mum", "Dad", "Maya", "Leo"]
+    for view, gold in ((one, golden("sugarrr-family")), (two, golden("sweet-deals-family"))):
+        assert view["over"] and view["winners"] == gold["winners"]
+        assert {p["name"]: p["score"] for p in view["players"]} == {p["name"]: p["score"] for p in gold["players"]}
+        assert not view["online"]  # the table said goodbye when it closed
+    finished = {g["table"]: g for g in dashboard.finished()}
+    assert finished["table-1"]["winners"] == golden("sugarrr-family")["winners"]
+
+
+def test_the_result_message_is_the_score_json_shape(mosquitto, tmp_path):
+    from venue_helpers import Recorder
+
+    rec = Recorder(mosquitto.url, "sugar/shape/#")
+    runner, pub = play_table(DATA / "sugarrr-family.trace", mosquitto.url, "t9", str(tmp_path / "t.db"), venue="shape")
+    wait_for(lambda: rec.payloads("result"), what="the result")
+    rec.close()
+    result = rec.payloads("result")[-1]
+    gold = golden("sugarrr-family")
+    assert {k: result[k] for k in gold} == gold
+    events = rec.payloads("events")
+    assert [e["seq"] for e in events] == list(range(1, len(events) + 1))
+    assert {e["verdict"] for e in events} <= {"accepted", "rejected", "ignored"}
+    assert all(e["text"] for e in events if e["verdict"] == "rejected")
+
+
+def test_the_outbox_keeps_messages_until_the_broker_takes_them(tmp_path):
+    """No broker at all: the table plays on, the messages wait in the store, in order,
+    and a new start of the companion finds them there."""
+    store_path = tmp_path / "t.db"
+    url = "mqtt://127.0.0.1:1"  # nothing listens on port 1
+    runner, pub = play_table(DATA / "sugarrr-family.trace", url, "t1", str(store_path), close=False)
+    assert runner.session.over
+    pub.close(timeout=0.1)
+    waiting = pub.outbox.waiting()
+    inputs = runner.session.store.query("SELECT COUNT(*) FROM inputs")[0][0]
+    assert waiting >= inputs  # an event (and a status) per input, none sent
+    runner.session.store.close()
+    again = Outbox(EventStore(str(store_path)))
+    rows = again.pending(limit=100000)
+    assert len(rows) == waiting
+    seqs = [json.loads(r.payload)["seq"] for r in rows if r.topic.endswith("/events")]
+    assert seqs == list(range(1, len(seqs) + 1))
+    assert again.next_seq() == len(seqs) + 1
+
+
+def test_a_format_2_store_gains_the_outbox(tmp_path):
+    path = tmp_path / "old.db"
+    db = sqlite3.connect(path)
+    db.executescript("""
+        CREATE TABLE games (id INTEGER PRIMARY KEY, game TEXT NOT NULL, players TEXT NOT NULL, started REAL NOT NULL,
+                            finished REAL, result TEXT, config TEXT NOT NULL DEFAULT '{}');
+        CREATE TABLE inputs (game_id INTEGER NOT NULL, seq INTEGER NOT NULL, t REAL NOT NULL, payload TEXT NOT NULL,
+                             PRIMARY KEY (game_id, seq));
+        INSERT INTO games (game, players, started) VALUES ('sugarrr', '["Ana", "Ben"]', 0);
+        PRAGMA user_version = 2;
+    """)
+    db.close()
+    store = EventStore(str(path))
+    assert store.migrated_from == 2 and SCHEMA_VERSION == 3
+    assert Path(f"{path}.format2.bak").exists()
+    box = Outbox(store)
+    box.put([("sugar/cafe/tables/t/events", {"seq": 1}, 1, False)], seq=1)
+    assert [r.seq for r in box.pending()] == [1]
+    assert [g.players for g in store.games()] == [("Ana", "Ben")]
+
+
+def test_the_dashboard_drops_repeats_and_counts_a_new_store_afresh():
+    d = Dashboard(None, "cafe")
+    topic = "sugar/cafe/tables/t1/events"
+    for seq in (1, 2, 2, 1, 3):
+        d.handle(topic, json.dumps({"stream": "a", "seq": seq, "verdict": "accepted", "text": "OK"}).encode())
+    assert d.tables["t1"].seqs == [1, 2, 3] and d.tables["t1"].repeats == 2
+    d.handle(topic, json.dumps({"stream": "b", "seq": 1, "verdict": "accepted", "text": "OK"}).encode())
+    assert d.tables["t1"].seqs == [1, 2, 3, 1]
+    assert not d.handle("sugar/other/tables/t1/events", b'{"stream": "a", "seq": 9}')
+    assert not d.handle(topic, b"not json")
+
+
+def test_needs_help_flags():
+    d = Dashboard(None, "cafe")
+    status = {"stream": "a", "seq": 4, "at": 10.0, "online": True, "game": "sugarrr", "clocks": {"turn": 50.0,
+              "limit": 60.0}, "devices": {"scanner": {"status": "disconnected", "detail": "unplugged"},
+                                          "tray": {"status": "connected", "detail": ""}}}
+    d.handle("sugar/cafe/tables/t1/status", json.dumps(status).encode())
+    table = d.tables["t1"]
+    assert flags(table, table.received) == ["reader unplugged (scanner)"]
+    assert "turn over its limit" in flags(table, table.received + 11)
+    for seq in (5, 6, 7):
+        d.handle("sugar/cafe/tables/t1/events", json.dumps({"stream": "a", "seq": seq, "verdict": "rejected",
+                                                            "refused_in_a_row": seq - 4}).encode())
+    assert "the same input refused 3 times" in flags(table, table.received)
+    d.handle("sugar/cafe/tables/t1/status", b'{"online": false, "will": true}')
+    assert flags(table, table.received)[0] == "table offline"
+    status["devices"] = {"tray": {"status": "disconnected", "detail": ""}}
+    status["seq"], status["at"] = 8, 11.0
+    d.handle("sugar/cafe/tables/t1/status", json.dumps(status).encode())
+    assert flags(table, table.received) == ["tray sensor offline"]
+
+
+def test_the_refused_count_is_for_the_same_input_in_a_row(tmp_path):
+    from companion.core.clock import FakeClock
+    from companion.core.events import Touch
+    from companion.table import Session
+    from companion.venue.publish import VenuePublisher
+
+    store = EventStore(":memory:")
+    session = Session.start("sugarrr", ["Ana", "Ben"], store, FakeClock(0.0), resume=False)
+    pub = VenuePublisher(VenueSettings.parse("mqtt://127.0.0.1:1", "t1"), session)
+    session.listeners.append(pub)
+    for t, command in enumerate(["frobnicate", "frobnicate", "frobnicate", "wiggle"], 1):
+        session.handle(Touch(command, float(t)))
+    events = [json.loads(r.payload) for r in pub.outbox.pending(limit=1000) if r.topic.endswith("/events")]
+    assert [e["refused_in_a_row"] for e in events] == [1, 2, 3, 1]
+    assert all(e["verdict"] == "rejected" and e["text"] for e in events)
+    assert "frobnicate" not in json.dumps([e["input"] for e in events])
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["run", "--venue", "http://x", "--table", "t1", "--headless", "--simulate"], "mqtt://HOST"),
+    (["run", "--venue", "mqtt://x", "--headless", "--simulate"], "--table NAME"),
+    (["run", "--venue", "mqtt://x", "--table", "table 1", "--headless", "--simulate"], "letters, digits"),
+    (["run", "--table", "t1", "--headless", "--simulate"], "add --venue"),
+    (["run", "--venue", "mqtt://x", "--table", "t1", "--venue-password-file", "/nonexistent/pw", "--headless",
+      "--simulate"], "cannot read the password file"),
+    (["venue", "--broker", "mqtt://x", "--listen", "8080"], "HOST:PORT"),
+    (["venue", "--broker", "tcp://x"], "mqtt://HOST"),
+])
+def test_venue_usage_errors_exit_2_and_touch_nothing(argv, message, tmp_path, capsys):
+    from companion.cli import main
+
+    store = tmp_path / "s.db"
+    if argv[0] == "run":
+        argv = argv + ["--store", str(store), "--players", "2", "--config", str(tmp_path / "none.toml")]
+        (tmp_path / "none.toml").write_text("")
+    assert main(argv) == 2
+    assert message in capsys.readouterr().err
+    assert not store.exists()
