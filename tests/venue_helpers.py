@@ -54,7 +54,11 @@ class Mosquitto:
         self.folder.mkdir(parents=True, exist_ok=True)
         self.port = port or free_port()
         self.conf = self.folder / "mosquitto.conf"
+        import getpass
+
+        # Started as root, mosquitto would become the user "mosquitto", who cannot write here.
         self.conf.write_text(f"""listener {self.port} 127.0.0.1
+user {getpass.getuser()}
 allow_anonymous true
 persistence true
 persistence_location {self.folder}/
