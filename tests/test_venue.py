@@ -54,7 +54,8 @@ def test_two_tables_play_and_the_dashboard_shows_both(mosquitto, tmp_path):
     for view, gold in ((one, golden("sugarrr-family")), (two, golden("sweet-deals-family"))):
         assert view["over"] and view["winners"] == gold["winners"]
         assert {p["name"]: p["score"] for p in view["players"]} == {p["name"]: p["score"] for p in gold["players"]}
-        assert not view["online"]  # the table said goodbye when it closed
+        assert not view["online"] and not view["dropped"]  # the table said goodbye when it closed
+        assert view["flags"] == []
     finished = {g["table"]: g for g in dashboard.finished()}
     assert finished["table-1"]["winners"] == golden("sugarrr-family")["winners"]
 

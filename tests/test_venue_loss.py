@@ -113,3 +113,19 @@ def test_every_event_reaches_the_dashboard_once_in_order_across_kills(tmp_path):
     finally:
         dashboard.close()
         broker.stop()
+
+
+def test_a_table_that_vanishes_is_flagged_offline_by_its_last_will(mosquitto, tmp_path):
+    from companion.venue.dashboard import flags
+
+    dashboard = Dashboard(Broker.parse(mosquitto.url), "loss", client_id="dash-will").connect()
+    try:
+        table = Companion(tmp_path, mosquitto.url, tmp_path / "t.db", first=True)
+        table.play(typed_lines(DATA / "sugarrr-family.trace")[:5])
+        wait_for(lambda: "table-1" in dashboard.tables and dashboard.tables["table-1"].online, what="the table online")
+        view = dashboard.tables["table-1"]
+        assert flags(view, view.received) == []
+        table.kill()  # kill -9: no goodbye; the broker sends the table's last will
+        wait_for(lambda: flags(view, view.received) == ["table offline"], what="the offline flag")
+    finally:
+        dashboard.close()

@@ -8,7 +8,8 @@ seen) is dropped, so every event counts once, in order. :meth:`Dashboard.handle`
 whole of that logic and needs no broker (tests feed it messages).
 
 "Needs help" flags (:func:`flags`): a reader unplugged, the tray sensor offline, the same
-input refused three times in a row, a turn over its limit, the table offline.
+input refused three times in a row, a turn over its limit, the table offline (gone
+without a goodbye: the broker's last will; a table that was closed is shown as closed).
 
 >>> d = Dashboard(None, "cafe")
 >>> d.handle("sugar/cafe/tables/t1/events", b'{"stream": "s", "seq": 1, "verdict": "accepted", "text": "OK"}')
@@ -52,6 +53,7 @@ class TableView:
     seqs: list[int] = field(default_factory=list)
     status: dict[str, Any] = field(default_factory=dict)
     online: bool = False
+    dropped: bool = False    # offline by the broker's last will (not a table that closed)
     received: float = 0.0
     recent: list[dict] = field(default_factory=list)
     refused_in_a_row: int = 0
@@ -64,7 +66,7 @@ def flags(table: TableView, now: float) -> list[str]:
     """The table's "needs help" flags, in words for the host (empty: all well)."""
     out = []
     s = table.status
-    if not table.online:
+    if table.dropped:
         out.append("table offline")
     for name, dev in sorted((s.get("devices") or {}).items()):
         if dev.get("status") != "connected":
@@ -170,8 +172,8 @@ class Dashboard:
 
     def _status(self, table: TableView, msg: dict) -> bool:
         if msg.get("online") is False and "game" not in msg:  # the last will: only "offline"
-            took = table.online
-            table.online = False
+            took = table.online or not table.dropped
+            table.online, table.dropped = False, True
             return took
         seq = msg.get("seq")
         stream = msg.get("stream")
@@ -180,7 +182,7 @@ class Dashboard:
                 (seq, msg.get("at", 0)) < (old.get("seq", 0), old.get("at", 0)):
             return False  # an older status (sent again after a reconnect)
         table.status = msg
-        table.online = bool(msg.get("online"))
+        table.online, table.dropped = bool(msg.get("online")), False
         table.received = time.time()
         if table.last_seq <= (seq or 0):
             table.refused_in_a_row = int(msg.get("refused_in_a_row") or 0)
@@ -214,7 +216,7 @@ class Dashboard:
         with self.changed:
             t = self.tables[name]
             s = t.status
-            return {"table": name, "online": t.online, "game": s.get("game_name") or s.get("game"),
+            return {"table": name, "online": t.online, "dropped": t.dropped, "game": s.get("game_name") or s.get("game"),
                     "players": s.get("players") or [], "turn_of": s.get("turn_of"), "turn": s.get("turn"),
                     "phase": s.get("phase"), "over": bool(s.get("over")), "paused": bool(s.get("paused")),
                     "prompt": s.get("prompt") or "", "last": s.get("last") or {}, "clocks": s.get("clocks") or {},
