@@ -47,7 +47,7 @@ def wait_for(condition, timeout: float = 30.0, every: float = 0.02, what: str = 
 class Mosquitto:
     """A private broker in ``folder`` (config ``mosquitto.conf``, persistence, log)."""
 
-    def __init__(self, folder: Path, port: int | None = None, extra: str = ""):
+    def __init__(self, folder: Path, port: int | None = None, extra: str = "", base: str | None = None):
         if MOSQUITTO is None:
             pytest.skip(NO_BROKER)
         self.folder = Path(folder)
@@ -57,9 +57,9 @@ class Mosquitto:
         import getpass
 
         # Started as root, mosquitto would become the user "mosquitto", who cannot write here.
-        self.conf.write_text(f"""listener {self.port} 127.0.0.1
+        listen = f"listener {self.port} 127.0.0.1\nallow_anonymous true" if base is None else base
+        self.conf.write_text(f"""{listen}
 user {getpass.getuser()}
-allow_anonymous true
 persistence true
 persistence_location {self.folder}/
 autosave_interval 1
@@ -108,7 +108,7 @@ class Recorder:
     """Everything the broker delivers on ``#`` (every topic), in arrival order:
     ``messages`` as ``(topic, payload bytes, retained)``."""
 
-    def __init__(self, url: str, topic: str = "#"):
+    def __init__(self, url: str, topic: str = "#", username: str | None = None, password: str | None = None):
         import paho.mqtt.client as mqtt
 
         from companion.venue.settings import Broker
@@ -117,6 +117,8 @@ class Recorder:
         self.messages: list[tuple[str, bytes, bool]] = []
         self.ready = threading.Event()
         self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, protocol=mqtt.MQTTv311)
+        if username:
+            self.client.username_pw_set(username, password)
 
         def on_connect(c, u, f, rc, p):
             c.subscribe(topic, qos=1)
