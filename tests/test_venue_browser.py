@@ -73,6 +73,8 @@ def test_the_dashboard_shows_two_tables_live_in_a_browser(mosquitto, tmp_path, b
             return len({s for t, s in seen if t == "table-1"}) >= 3 and len({s for t, s in seen if t == "table-2"}) >= 3
 
         wait_for(growing, timeout=60, every=0.05, what="the page following both tables")
+        OUT.mkdir(exist_ok=True)
+        browser.save_screenshot(str(OUT / "venue-dashboard-live.png"))  # mid-game: whose turn, the clocks
         for t in threads:
             t.join()
         last = {n: p.outbox.next_seq() - 1 for n, p in pubs.items()}
