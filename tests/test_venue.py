@@ -188,3 +188,26 @@ def test_venue_usage_errors_exit_2_and_touch_nothing(argv, message, tmp_path, ca
     assert main(argv) == 2
     assert message in capsys.readouterr().err
     assert not store.exists()
+
+
+def test_the_publisher_follows_the_table_to_its_next_game():
+    """After the final scores, "New game" on the start screen: the runner hands its
+    listeners to the new session; the publisher's next status is the new game's."""
+    from companion.core.clock import FakeClock
+    from companion.runner import Runner
+    from companion.table import Session
+    from companion.venue.publish import VenuePublisher
+
+    store, clock = EventStore(":memory:"), FakeClock(0.0)
+    first = Session.start("sugarrr", ["Ana", "Ben"], store, clock, resume=False)
+    runner = Runner(first, clock)
+    pub = VenuePublisher(VenueSettings.parse("mqtt://127.0.0.1:1", "t1"), first)
+    first.listeners.append(pub)
+    pub.start()
+    second = Session.start("sweet-deals", ["Cy", "Di", "Ed"], store, clock, resume=False)
+    runner.begin(second)
+    assert pub.session is second
+    statuses = [json.loads(r.payload) for r in pub.outbox.pending(limit=100) if r.topic.endswith("/status")]
+    assert [s["game_id"] for s in statuses] == [first.game_id, second.game_id]
+    assert statuses[-1]["game_name"] == "Sweet Deals" and [p["name"] for p in statuses[-1]["players"]] == \
+        ["Cy", "Di", "Ed"]

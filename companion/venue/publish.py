@@ -118,7 +118,12 @@ class VenuePublisher:
         a resumed game is already over)."""
         self._refused = (None, 0)
         self._last = {"verdict": None, "text": self.session.last_message}
-        self._queue([self._status()])
+        messages = [self._status()]
+        if self.session.over and self._published_result != self.session.game_id:
+            result = self._result(self.outbox.next_seq() - 1)  # a game whose end was saved, not yet sent
+            if result is not None:
+                messages.append(result)
+        self._queue(messages)
 
     def __call__(self, item, verdict) -> None:
         """The session's listener: one input's verdict (or a device's status) becomes an

@@ -51,6 +51,7 @@ class DashboardServer(ThreadingHTTPServer):
         self.stopping = threading.Event()
 
     def url(self) -> str:
+        """The page's address, ``http://HOST:PORT/``."""
         host, port = self.server_address[:2]
         return f"http://{host}:{port}/"
 
