@@ -59,7 +59,7 @@ class SimTable:
     def __init__(self, i: int, folder: Path, url: str, venue: str):
         from companion.core.clock import FakeClock
         from companion.core.store import EventStore
-        from companion.table import Session
+        from companion.table.session import Session
         from companion.venue.publish import VenuePublisher
         from companion.venue.settings import VenueSettings
 

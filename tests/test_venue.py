@@ -153,7 +153,7 @@ def test_needs_help_flags():
 def test_the_refused_count_is_for_the_same_input_in_a_row(tmp_path):
     from companion.core.clock import FakeClock
     from companion.core.events import Touch
-    from companion.table import Session
+    from companion.table.session import Session
     from companion.venue.publish import VenuePublisher
 
     store = EventStore(":memory:")
@@ -194,8 +194,8 @@ def test_the_publisher_follows_the_table_to_its_next_game():
     """After the final scores, "New game" on the start screen: the runner hands its
     listeners to the new session; the publisher's next status is the new game's."""
     from companion.core.clock import FakeClock
-    from companion.runner import Runner
-    from companion.table import Session
+    from companion.table.runner import Runner
+    from companion.table.session import Session
     from companion.venue.publish import VenuePublisher
 
     store, clock = EventStore(":memory:"), FakeClock(0.0)

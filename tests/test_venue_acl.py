@@ -46,7 +46,7 @@ def test_each_table_writes_only_its_own_topics_and_the_venue_reads_all(tmp_path)
         from companion.core.clock import FakeClock
         from companion.core.events import Touch
         from companion.core.store import EventStore
-        from companion.table import Session
+        from companion.table.session import Session
 
         pw = tmp_path / "table-1.pw"
         pw.write_text("pw-table-1\n")

@@ -12,8 +12,8 @@ import threading
 from pathlib import Path
 
 from companion.core.store import EventStore
-from companion.runner import UI_COMMANDS
-from companion.trace import read
+from companion.table.window import UI_COMMANDS
+from companion.table.trace import read
 from companion.venue.dashboard import Dashboard
 from companion.venue.settings import Broker
 from venue_helpers import Mosquitto, wait_for

@@ -3,7 +3,7 @@
 :class:`Mosquitto` runs the real broker (the Debian package's ``mosquitto``) on a free
 port of 127.0.0.1 with its own config, persistence folder and log; it can be killed
 (``kill -9``) and started again on the same port with the same persistence file.
-:func:`play_table` plays a recorded trace through the whole stack (``companion.replay``:
+:func:`play_table` plays a recorded trace through the whole stack (``companion.table.replay``:
 real scanners on pseudo-terminals) with a :class:`VenuePublisher` listening.
 """
 
@@ -144,7 +144,7 @@ def play_table(trace: str | Path, url: str, table: str, store: str, venue: str =
                close: bool = True, started=None):
     """Play ``trace`` at a simulated table publishing to ``url`` as ``table``. Returns
     ``(runner, publisher)`` (the publisher closed when ``close``: its outbox sent)."""
-    from companion.replay import replay
+    from companion.table.replay import replay
     from companion.venue.publish import VenuePublisher
     from companion.venue.settings import VenueSettings
 

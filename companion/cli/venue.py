@@ -7,9 +7,11 @@ from __future__ import annotations
 import signal
 import sys
 import threading
+from contextlib import contextmanager
+from pathlib import Path
 
+from ..table.history import bgstats, write_csv
 from .common import DEVICE, USAGE, fail, user_path
-from .history import bgstats, write_csv
 
 
 def add_run_options(r) -> None:
@@ -36,6 +38,36 @@ def run_settings(args):
         return None
     return VenueSettings.parse(args.venue, args.table, args.venue_name, username=args.venue_user,
                                password_file=args.venue_password_file, ca_file=args.venue_ca)
+
+
+@contextmanager
+def start_publisher(settings, runner, plan):
+    """Venue mode for a built table (``settings`` None: nothing): one listener of the
+    session's verdicts, appended to the store's outbox, sent from its own thread. Yields
+    the :class:`~companion.venue.publish.VenuePublisher` (None without venue mode, or
+    when the store cannot hold the outbox: that is reported on stderr) and closes it,
+    before the store closes, on the way out."""
+    if settings is None:
+        yield None
+        return
+    from ..core.errors import StoreError
+    from ..venue.publish import VenuePublisher
+
+    session = runner.session
+    try:
+        publisher = VenuePublisher(settings, session, clocks=runner.clocks, turn_limit=plan.timers.limit,
+                                   disk=Path(plan.store).parent)
+    except StoreError as err:
+        print(f"companion: {err}", file=sys.stderr, flush=True)
+        yield None
+        return
+    session.listeners.append(publisher)  # the runner hands it on to the next game's session
+    publisher.start()
+    publisher.connect()  # a broker that is down or slow never slows the table
+    try:
+        yield publisher
+    finally:
+        publisher.close()
 
 
 def _exports(venue: str) -> dict:
