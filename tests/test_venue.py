@@ -211,3 +211,11 @@ def test_the_publisher_follows_the_table_to_its_next_game():
     assert [s["game_id"] for s in statuses] == [first.game_id, second.game_id]
     assert statuses[-1]["game_name"] == "Sweet Deals" and [p["name"] for p in statuses[-1]["players"]] == \
         ["Cy", "Di", "Ed"]
+
+
+def test_the_config_and_the_topics_agree_on_a_name():
+    """[venue] table/name in the config are checked as the topics check them."""
+    from companion.service.config import _TOPIC_LEVEL
+    from companion.venue.settings import NAME
+
+    assert _TOPIC_LEVEL.pattern == NAME.pattern
