@@ -219,3 +219,51 @@ def test_the_config_and_the_topics_agree_on_a_name():
     from companion.venue.settings import NAME
 
     assert _TOPIC_LEVEL.pattern == NAME.pattern
+
+
+def test_device_health_reaches_the_status():
+    """A reader unplugged and the tray sensor lost, as their threads report them, are in
+    the table's status, and the dashboard raises both flags."""
+    from companion.core.clock import FakeClock
+    from companion.core.events import DeviceStatus
+    from companion.table.session import Session
+    from companion.venue.publish import VenuePublisher
+
+    session = Session.start("sugarrr", ["Ana", "Ben"], EventStore(":memory:"), FakeClock(0.0), resume=False)
+    pub = VenuePublisher(VenueSettings.parse("mqtt://127.0.0.1:1", "t1"), session)
+    session.listeners.append(pub)
+    session.handle(DeviceStatus("scanner", "disconnected", 1.0, "the scanner was unplugged"))
+    session.handle(DeviceStatus("tray", "disconnected", 2.0, "no ADXL345 at 0x53"))
+    rows = pub.outbox.pending(limit=100)
+    status = json.loads(rows[-1].payload)
+    assert status["devices"]["scanner"] == {"status": "disconnected", "detail": "the scanner was unplugged"}
+    d = Dashboard(None, "cafe")
+    d.handle(rows[-1].topic, rows[-1].payload)
+    assert set(flags(d.tables["t1"], d.tables["t1"].received)) == {"reader unplugged (scanner)", "tray sensor offline"}
+
+
+def test_the_cafe_history_as_a_bg_stats_file():
+    """Finished games of two tables (each numbering its games from 1): one play each,
+    told apart, at the café."""
+    import io
+
+    from companion.cli.venue import _exports
+
+    d = Dashboard(None, "corner-cafe")
+    for table, winner in (("table-1", "Ana"), ("table-2", "Cy")):
+        players = [{"name": winner, "score": 9, "breakdown": {}}, {"name": "Ben", "score": 3, "breakdown": {}}]
+        d.handle(f"sugar/corner-cafe/tables/{table}/result", json.dumps({
+            "game": "sugarrr", "players": players, "winners": [winner], "tie_break": None, "reason": None,
+            "game_id": 1, "stream": table, "game_name": "Sugarrr!", "players_seated": [winner, "Ben"],
+            "started": 1_700_000_000.0, "finished": 1_700_001_800.0}).encode())
+    exports = _exports("corner-cafe")
+    bg = exports["bgstats"](d.records())
+    assert len(bg["plays"]) == 2 and len({p["uuid"] for p in bg["plays"]}) == 2
+    assert bg["locations"][0]["name"] == "corner-cafe"
+    assert {p["comments"] for p in bg["plays"]} == {"Sugar Table Companion game #1 at table-1",
+                                                     "Sugar Table Companion game #1 at table-2"}
+    assert {s["rank"] for p in bg["plays"] for s in p["playerScores"] if s["winner"]} == {1}
+    out = io.StringIO()
+    exports["csv"](d.records(), out)
+    lines = out.getvalue().splitlines()
+    assert lines[0].startswith("table,game_id,") and len(lines) == 5
