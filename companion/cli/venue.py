@@ -138,11 +138,13 @@ def cmd_venue(args) -> int:
 
 def add_parsers(sub) -> None:
     v = sub.add_parser("venue", help="the café's dashboard: every table on one live web page")
-    v.add_argument("--broker", required=True, metavar="URL", help="the café's broker: mqtt://HOST[:PORT] or mqtts://...")
+    v.add_argument("--broker", required=True, metavar="URL",
+                   help="the café's broker: mqtt://HOST[:PORT] or mqtts://HOST[:PORT]")
     v.add_argument("--listen", default="127.0.0.1:8080", metavar="HOST:PORT",
                    help="where the page is served (default: %(default)s, this computer only; "
                         "0.0.0.0:8080 for phones and the TV on the café's network)")
-    v.add_argument("--venue-name", default="cafe", metavar="CAFE", help="the café's name in the topics (default: cafe)")
+    v.add_argument("--venue-name", default="cafe", metavar="CAFE",
+                   help="the café's name in the topics (default: cafe)")
     v.add_argument("--password-file", type=user_path, metavar="FILE",
                    help="ask for this password (first line of FILE) before showing the page (any user name)")
     v.add_argument("--broker-user", metavar="USER", help="the broker user name for the dashboard")

@@ -216,12 +216,13 @@ class Dashboard:
         with self.changed:
             t = self.tables[name]
             s = t.status
-            return {"table": name, "online": t.online, "dropped": t.dropped, "game": s.get("game_name") or s.get("game"),
-                    "players": s.get("players") or [], "turn_of": s.get("turn_of"), "turn": s.get("turn"),
+            return {"table": name, "online": t.online, "dropped": t.dropped,
+                    "game": s.get("game_name") or s.get("game"), "players": s.get("players") or [], "turn_of": s.get("turn_of"), "turn": s.get("turn"),
                     "phase": s.get("phase"), "over": bool(s.get("over")), "paused": bool(s.get("paused")),
                     "prompt": s.get("prompt") or "", "last": s.get("last") or {}, "clocks": s.get("clocks") or {},
                     "counters": s.get("counters") or {}, "turn_now": turn_now(t, now), "flags": flags(t, now),
-                    "recent": list(t.recent), "last_seq": t.last_seq, "events": len(t.seqs), "gaps": t.gaps, "devices": s.get("devices") or {},
+                    "recent": list(t.recent), "last_seq": t.last_seq, "events": len(t.seqs), "gaps": t.gaps,
+                    "devices": s.get("devices") or {},
                     "disk_free_mb": s.get("disk_free_mb"), "received": t.received, "now": now,
                     "version": t.version, "winners": self._winners(name, s)}
 
