@@ -267,3 +267,26 @@ def test_the_cafe_history_as_a_bg_stats_file():
     exports["csv"](d.records(), out)
     lines = out.getvalue().splitlines()
     assert lines[0].startswith("table,game_id,") and len(lines) == 5
+
+
+def test_sugarrr_scores_so_far_are_the_screens():
+    """Sugarrr!'s screen shows each player's pile scored as it stands; the status too."""
+    from companion.games.sugarrr import rules
+    from companion.table.replay import replay
+    from companion.venue.publish import VenuePublisher
+
+    seen = []
+
+    def on_start(session):
+        pub = VenuePublisher(VenueSettings.parse("mqtt://127.0.0.1:1", "t1"), session)
+        session.listeners.append(pub)
+        seen.append(pub)
+
+    runner = replay(DATA / "sugarrr-family.trace", window=False, on_start=on_start)
+    statuses = [json.loads(r.payload) for r in seen[0].outbox.pending(limit=10000) if r.topic.endswith("/status")]
+    middle = statuses[len(statuses) // 2]
+    assert not middle["over"] and any(p["score"] for p in middle["players"])
+    final = {p["name"]: p["score"] for p in statuses[-1]["players"]}
+    assert final == {p["name"]: p["score"] for p in golden("sugarrr-family")["players"]}
+    view = runner.session.view
+    assert [rules.score_pile(n, p).total for n, p in zip(view.players, view.piles)] == list(final.values())

@@ -17,7 +17,8 @@ number of the newest event so far in this store's stream):
 
 ``status`` (retained, QoS 1)
     ``online``, ``at`` (the table's clock, s), ``game``, ``game_name``, ``game_id``,
-    ``players`` ``[{"name", "seat", "score"}]`` (score None until the final result),
+    ``players`` ``[{"name", "seat", "score"}]`` (the score so far where the game's screen
+    shows one, ``rules.live_scores``; else None until the final result),
     ``turn_of`` (a name, None when over), ``turn``, ``phase``, ``over``, ``paused``,
     ``counters``, ``prompt``, ``last`` ``{"verdict", "text"}``, ``clocks`` ``{"turn",
     "game", "left", "limit"}`` (seconds), ``devices`` ``{name: {"status", "detail"}}``,
@@ -164,7 +165,7 @@ class VenuePublisher:
         view = s.view
         seq = self.outbox.next_seq() - 1 if seq is None else seq
         result = s.result()
-        scores = {p.name: p.score for p in result.players} if result is not None else {}
+        scores = {p.name: p.score for p in result.players} if result is not None else self._live(view)
         counters = getattr(s.rules, "counters", None)
         try:
             shown = {str(k): v for k, v in counters(view).items()} if counters else {}
@@ -179,6 +180,16 @@ class VenuePublisher:
                   "clocks": self._clocks(), "devices": dict(self.devices), "disk_free_mb": self._disk_free(),
                   "refused_in_a_row": self._refused[1]}
         return (self._status_topic, status, 1, True)
+
+    def _live(self, view) -> dict[str, int]:
+        """The scores so far, where the game's screen shows them (``rules.live_scores``)."""
+        live = getattr(self.session.rules, "live_scores", None)
+        if live is None:
+            return {}
+        try:
+            return dict(zip(view.players, live(view)))
+        except Exception:  # a game's scoring failing must not stop the status
+            return {}
 
     def _clocks(self) -> dict[str, float | None]:
         if self.clocks is not None:

@@ -47,6 +47,12 @@ def counters(view: State) -> dict[str, int]:
     return {"Fruit Deck": view.deck}
 
 
+def live_scores(view: State) -> list[int]:
+    """Each player's score so far, in seat order: their score pile scored as it stands
+    (Sugarrr! rulebook, "Scoring"), the number the screen shows beside each name."""
+    return [score_pile(who, pile).total for who, pile in zip(view.players, view.piles)]
+
+
 def public_view(state: State, viewer) -> State:
     """Everything the companion knows of a Sugarrr! game is on the table for all to see
     (hands are only scanned at the very end, into score piles), so every viewer sees it."""
