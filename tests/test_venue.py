@@ -290,3 +290,34 @@ def test_sugarrr_scores_so_far_are_the_screens():
     assert final == {p["name"]: p["score"] for p in golden("sugarrr-family")["players"]}
     view = runner.session.view
     assert [rules.score_pile(n, p).total for n, p in zip(view.players, view.piles)] == list(final.values())
+
+
+def test_companion_venue_serves_the_page_until_sigterm(mosquitto, tmp_path):
+    """``companion venue``: says where the page is, asks for its password, serves it,
+    and stops cleanly on SIGTERM."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import urllib.request
+
+    from venue_helpers import free_port
+
+    port = free_port()
+    (tmp_path / "page.pw").write_text("sugar\n")
+    proc = subprocess.Popen([sys.executable, "-m", "companion", "venue", "--broker", mosquitto.url, "--listen",
+                             f"127.0.0.1:{port}", "--venue-name", "cli-cafe", "--password-file",
+                             str(tmp_path / "page.pw")], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, "SDL_VIDEODRIVER": "dummy"})
+    try:
+        line = proc.stdout.readline()
+        assert f"http://127.0.0.1:{port}/" in line and "password required" in line
+        import base64
+
+        request = urllib.request.Request(f"http://127.0.0.1:{port}/", headers={
+            "Authorization": "Basic " + base64.b64encode(b"host:sugar").decode()})
+        page = urllib.request.urlopen(request).read().decode()
+        assert "<title>cli-cafe: Sugar tables</title>" in page and "EventSource" in page
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=20) == 0
