@@ -1,7 +1,11 @@
 """The venue outbox: the messages a table owes the café's broker, kept in its game store.
 
 The session's thread only appends here (one small commit per verdict, not waited on:
-see :meth:`EventStore.transaction` with ``durable=False``); the publisher's thread reads
+see :meth:`EventStore.transaction` with ``durable=False``). The publisher's thread puts
+it on disk at once (:meth:`EventStore.sync`, broker or not), and the table's next stored
+input would too: a power cut can lose only the messages of the last few milliseconds,
+never a game input (those are committed and synced before the screen changes). The
+publisher's thread also reads
 the oldest unsent rows, hands them to the broker in order and marks them sent once the
 broker acknowledged them. A broker that is down leaves the rows waiting; a power cut or a
 restart leaves them in the file, to go out (again) when the companion starts: a message

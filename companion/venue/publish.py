@@ -103,6 +103,7 @@ class VenuePublisher:
         self._last = {"verdict": None, "text": ""}
         self._published_result: int | None = None
         self._wake = threading.Event()
+        self._unsynced = threading.Event()   # outbox rows written since the last sync
         self._stopping = threading.Event()
         self._thread: threading.Thread | None = None
         self.connected = threading.Event()
@@ -229,6 +230,7 @@ class VenuePublisher:
             self.failures += 1
             _log.error("venue: the outbox could not be written (%s); the dashboard misses this input", err)
             return
+        self._unsynced.set()
         self._wake.set()
 
     # ------------------------------------------------------------ the sending thread
@@ -311,6 +313,12 @@ class VenuePublisher:
             while not self._stopping.is_set():
                 self._wake.wait(1.0)
                 self._wake.clear()
+                if self._unsynced.is_set():  # broker or not: the outbox on disk, off the table's thread
+                    self._unsynced.clear()
+                    try:
+                        self.session.store.sync()
+                    except OSError as err:
+                        _log.warning("venue: could not sync the outbox: %s", err)
                 if not self.connected.is_set():
                     continue
                 if fresh.is_set() and self._last_status is not None:
@@ -320,11 +328,6 @@ class VenuePublisher:
                         mids[info.mid] = 0  # not an outbox row
                 room = WINDOW - len(handed)
                 rows = self.outbox.pending(limit=room, after=last) if room > 0 else []
-                if rows:
-                    try:
-                        self.session.store.sync()  # on disk before it is sent
-                    except OSError as err:
-                        _log.warning("venue: could not sync the outbox: %s", err)
                 for row in rows:
                     info = client.publish(row.topic, row.payload, qos=row.qos, retain=row.retain)
                     with lock:
