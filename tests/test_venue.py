@@ -321,3 +321,15 @@ def test_companion_venue_serves_the_page_until_sigterm(mosquitto, tmp_path):
     finally:
         proc.send_signal(signal.SIGTERM)
         assert proc.wait(timeout=20) == 0
+
+
+def test_the_history_file_outlives_the_dashboard(tmp_path):
+    history = tmp_path / "cafe.jsonl"
+    first = Dashboard(None, "cafe", history=history)
+    result = {"game": "sugarrr", "players": [{"name": "Ana", "score": 5, "breakdown": {}}], "winners": ["Ana"],
+              "tie_break": None, "reason": None, "game_id": 3, "stream": "s", "finished": 10.0, "started": 1.0}
+    assert first.handle("sugar/cafe/tables/t1/result", json.dumps(result).encode())
+    assert not first.handle("sugar/cafe/tables/t1/result", json.dumps(result).encode())  # retained again: once
+    again = Dashboard(None, "cafe", history=history)
+    assert [(g["table"], g["winners"]) for g in again.finished()] == [("t1", ["Ana"])]
+    assert len(history.read_text().splitlines()) == 1
