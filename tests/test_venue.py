@@ -230,7 +230,8 @@ def test_device_health_reaches_the_status():
     from companion.venue.publish import VenuePublisher
 
     session = Session.start("sugarrr", ["Ana", "Ben"], EventStore(":memory:"), FakeClock(0.0), resume=False)
-    pub = VenuePublisher(VenueSettings.parse("mqtt://127.0.0.1:1", "t1"), session)
+    screen = ["connected"]
+    pub = VenuePublisher(VenueSettings.parse("mqtt://127.0.0.1:1", "t1"), session, screen=lambda: screen[0])
     session.listeners.append(pub)
     session.handle(DeviceStatus("scanner", "disconnected", 1.0, "the scanner was unplugged"))
     session.handle(DeviceStatus("tray", "disconnected", 2.0, "no ADXL345 at 0x53"))
@@ -240,6 +241,10 @@ def test_device_health_reaches_the_status():
     d = Dashboard(None, "cafe")
     d.handle(rows[-1].topic, rows[-1].payload)
     assert set(flags(d.tables["t1"], d.tables["t1"].received)) == {"reader unplugged (scanner)", "tray sensor offline"}
+    screen[0] = "disconnected"  # the panel's cable came loose: the next status says so
+    session.handle(DeviceStatus("scanner", "connected", 3.0, ""))
+    d.handle(rows[-1].topic, pub.outbox.pending(limit=100)[-1].payload)
+    assert set(flags(d.tables["t1"], d.tables["t1"].received)) == {"screen not working", "tray sensor offline"}
 
 
 def test_the_cafe_history_as_a_bg_stats_file():

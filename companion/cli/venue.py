@@ -56,7 +56,7 @@ def start_publisher(settings, runner, plan):
     session = runner.session
     try:
         publisher = VenuePublisher(settings, session, clocks=runner.clocks, turn_limit=plan.timers.limit,
-                                   disk=Path(plan.store).parent)
+                                   disk=Path(plan.store).parent, screen=lambda: _screen(runner))
     except StoreError as err:
         print(f"companion: {err}", file=sys.stderr, flush=True)
         yield None
@@ -68,6 +68,13 @@ def start_publisher(settings, runner, plan):
         yield publisher
     finally:
         publisher.close()
+
+
+def _screen(runner) -> str | None:
+    """The display's health for the venue status (None: a headless table)."""
+    if runner.display is None:
+        return None
+    return "connected" if runner.app is not None else "disconnected"
 
 
 def _exports(venue: str) -> dict:

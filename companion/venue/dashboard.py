@@ -7,7 +7,8 @@ numbered per table (``seq`` within the table's ``stream``): a repeat (a number a
 seen) is dropped, so every event counts once, in order. :meth:`Dashboard.handle` is the
 whole of that logic and needs no broker (tests feed it messages).
 
-"Needs help" flags (:func:`flags`): a reader unplugged, the tray sensor offline, the same
+"Needs help" flags (:func:`flags`): a reader unplugged, the tray sensor offline, the screen
+not working, the same
 input refused three times in a row, a turn over its limit, the table offline (gone
 without a goodbye: the broker's last will; a table that was closed is shown as closed).
 
@@ -70,7 +71,10 @@ def flags(table: TableView, now: float) -> list[str]:
         out.append("table offline")
     for name, dev in sorted((s.get("devices") or {}).items()):
         if dev.get("status") != "connected":
-            out.append("tray sensor offline" if name.startswith("tray") else f"reader unplugged ({name})")
+            if name == "display":
+                out.append("screen not working")
+            else:
+                out.append("tray sensor offline" if name.startswith("tray") else f"reader unplugged ({name})")
     if table.refused_in_a_row >= REFUSED_FLAG:
         out.append(f"the same input refused {table.refused_in_a_row} times")
     turn, limit = turn_now(table, now), (s.get("clocks") or {}).get("limit")

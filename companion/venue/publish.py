@@ -79,7 +79,9 @@ class VenuePublisher:
     game and calls :meth:`start`); ``clocks`` a callable returning the runner's clocks
     (``{"turn", "game", "left"}`` in seconds; None: worked out from the session);
     ``turn_limit`` the seconds a turn may take (None: no limit); ``disk`` the folder whose
-    free space is reported. ``client_factory`` makes the paho-mqtt client (tests).
+    free space is reported; ``screen`` a callable saying how the display is ("connected",
+    "disconnected" while it is being retried, None headless). ``client_factory`` makes the
+    paho-mqtt client (tests).
 
     :meth:`connect` starts sending; :meth:`close` says the table is going offline and stops.
     Raises :class:`~companion.core.errors.StoreError` when the store has no room for
@@ -89,7 +91,7 @@ class VenuePublisher:
 
     def __init__(self, settings: VenueSettings, session, clocks: Callable[[], dict] | None = None,
                  turn_limit: float | None = None, disk: str | Path | None = None,
-                 client_factory: Callable | None = None):
+                 client_factory: Callable | None = None, screen: Callable[[], str | None] | None = None):
         self.settings = settings
         self.session = session
         self.outbox = Outbox(session.store)
@@ -98,6 +100,7 @@ class VenuePublisher:
         self.disk = Path(disk) if disk else (Path(session.store.path).parent
                                              if session.store.path != ":memory:" else None)
         self._client_factory = client_factory
+        self.screen = screen
         self.devices: dict[str, dict[str, str]] = {}
         self._refused: tuple[tuple | None, int] = (None, 0)
         self._last = {"verdict": None, "text": ""}
@@ -178,9 +181,16 @@ class VenuePublisher:
                   "turn_of": None if s.over else view.players[view.active], "turn": view.turn,
                   "phase": str(view.phase), "over": s.over, "paused": s.paused, "counters": shown,
                   "prompt": "" if s.over else s.prompt(), "last": dict(self._last),
-                  "clocks": self._clocks(), "devices": dict(self.devices), "disk_free_mb": self._disk_free(),
+                  "clocks": self._clocks(), "devices": self._devices(), "disk_free_mb": self._disk_free(),
                   "refused_in_a_row": self._refused[1]}
         return (self._status_topic, status, 1, True)
+
+    def _devices(self) -> dict[str, dict[str, str]]:
+        devices = dict(self.devices)
+        state = self.screen() if self.screen is not None else None
+        if state is not None:
+            devices["display"] = {"status": state, "detail": ""}
+        return devices
 
     def _live(self, view) -> dict[str, int]:
         """The scores so far, where the game's screen shows them (``rules.live_scores``)."""
