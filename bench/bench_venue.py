@@ -24,7 +24,7 @@ Target: p99 <= 1 s at table speed and at 10x; 0 messages lost.
 (``benchlib.Table``: a pty scanner, the real Runner with its window, the JSON log read
 back) plays the Sugarrr! game's scans with random 60-250 ms gaps, in the same run:
 without venue mode (the baseline), with venue mode and a broker, and with venue mode and
-no broker at all (an unreachable port); each twice, interleaved. Target: scan-to-verdict
+no broker at all (an unreachable port); :data:`ROUNDS` runs of each, interleaved. Target: scan-to-verdict
 p99 with venue mode <= 1.10x the baseline's, broker there or not.
 """
 
@@ -51,6 +51,7 @@ GAMES = ("sugarrr-family", "sugar-heist-family", "sweet-deals-family")
 WINDOW = 120.0          # seconds of each game played at table speed
 LATENCY_TARGET_S = 1.0
 SLOWER_AT_MOST = 1.10
+ROUNDS = 3              # runs of each table-speed mode, interleaved (the p99s pool their scans)
 
 
 class SimTable:
@@ -261,7 +262,7 @@ def rows(quick: bool = False) -> list[dict]:
     broker = Mosquitto(Path(tempfile.mkdtemp(prefix="bench-venue-speed-"))).start()
     try:
         runs = {"off": [], "on": [], "down": []}
-        for mode in ("off", "on", "down", "off", "on", "down"):
+        for mode in ("off", "on", "down") * ROUNDS:
             url = broker.url if mode == "on" else f"mqtt://127.0.0.1:{free_port()}"
             runs[mode] += table_speed(mode, quick, url)
     finally:
@@ -273,7 +274,7 @@ def rows(quick: bool = False) -> list[dict]:
                        median=med(runs[mode]), p99=p99, baseline=base, baseline_name="p99 without venue mode",
                        ratio=p99 / base if base else None, ok=bool(runs[mode]) and p99 <= SLOWER_AT_MOST * base,
                        n=len(runs[mode]), note=f"medians: {med(runs[mode]):.2f} ms with, {med(runs['off']):.2f} ms "
-                                               "without; two runs of each, interleaved"))
+                                               f"without; {ROUNDS} runs of each, interleaved"))
     return out
 
 
