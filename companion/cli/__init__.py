@@ -23,7 +23,7 @@ def _version() -> str:
 
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="companion", description="Sugar Table Companion: checks plays and keeps score.")
-    p.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
+    p.add_argument("--version", action="store_true", help="print the version and exit (nothing may follow it)")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND",
                            help="one of these (companion COMMAND --help for its options):")
     run.add_parsers(sub)
@@ -39,6 +39,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["--version"]:
+        if len(argv) > 1:  # argparse's version action printed and exited 0 whatever followed
+            print(f"companion: --version takes nothing after it (got {' '.join(argv[1:])[:60]!r})", file=sys.stderr)
+            return 2
+        print(f"companion {_version()}")
+        return 0
     args = build_parser().parse_args(argv)
     try:
         return args.func(args)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from ..service.config import SYSTEM_CONFIG
 from ..service.doctor import draw_report, report, run_checks
-from .common import user_path
+from .common import pygame_error, user_path
 
 
 def cmd_doctor(args) -> int:
@@ -29,7 +29,12 @@ def cmd_doctor(args) -> int:
         try:
             app.show(lambda s: draw_report(s, checks))
             if args.png:
-                print(f"screen written to {app.save(args.png)}")
+                try:
+                    print(f"screen written to {app.save(args.png)}")
+                except (OSError, pygame_error()) as err:
+                    print(f"companion: cannot write the screen picture {args.png}: "
+                          f"{getattr(err, 'strerror', None) or err}", file=sys.stderr)
+                    return 1
             elif args.screen:
                 import time
 

@@ -31,7 +31,11 @@ def cmd_history(args) -> int:
         write_csv(games, sys.stdout)
         return 0
     if form == "bgstats":
-        print(json.dumps(bgstats(games, args.store), ensure_ascii=False, indent=1))
+        try:
+            data = bgstats(games, args.store, store.inputs)
+        except StoreError as err:
+            return fail(str(err), DEVICE)
+        print(json.dumps(data, ensure_ascii=False, indent=1))
         return 0
     if not games:
         print(f"No games yet in {args.store}.")

@@ -61,12 +61,42 @@ def cmd_run(args) -> int:
 def _read_stdin(runner) -> None:
     """Typed lines come from stdin when there is no window to type into (headless, no
     screen yet, or SDL's invisible driver under --simulate)."""
+    from ..devices.scan.normalise import typed_line
+
     def read() -> None:
-        for line in sys.stdin:
+        encoding = getattr(sys.stdin, "encoding", None) or "utf-8"
+        try:
+            fd = sys.stdin.fileno()
+        except (AttributeError, OSError, ValueError):  # not a real file (a test's StringIO)
+            fd = None
+        lines = (typed_line(line, encoding) for line in _fd_lines(fd)) if fd is not None else sys.stdin
+        for line in lines:
             runner.typed(line)
         runner.inputs.join()  # end of input: stop once everything typed is handled
         runner.stop()
     threading.Thread(target=read, daemon=True, name="stdin").start()
+
+
+def _fd_lines(fd: int):
+    """Lines of bytes read from ``fd`` with ``os.read`` (bytes: one bad byte must not end
+    the input). Not through ``sys.stdin.buffer``: this thread may still be blocked in a
+    read at exit, and the interpreter cannot take the buffer's lock from a daemon thread
+    then (a fatal error instead of exit status 0)."""
+    import os
+
+    pending = b""
+    while True:
+        try:
+            chunk = os.read(fd, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        *lines, pending = (pending + chunk).split(b"\n")
+        for line in lines:
+            yield line + b"\n"
+    if pending:
+        yield pending
 
 
 def add_parsers(sub) -> None:
@@ -105,9 +135,11 @@ def add_parsers(sub) -> None:
     r.add_argument("--log-format", choices=["text", "json"], default="text", help="text (default) or json lines")
     r.add_argument("--store", default=str(DEFAULT_STORE), type=user_path, help="the game database (default: %(default)s)")
     r.add_argument("--record", metavar="FILE", type=user_path,
-                   help="write what the devices sent as a trace file (docs/trace-format.md). A trace of the "
-                        "same game, resumed, is added to; another trace is replaced; any other existing file "
-                        "is refused")
+                   help="write what the devices sent as a trace file (docs/trace-format.md). It holds every "
+                        "card scanned, hidden ones too (face-down Battle Cards, secret hands), so it is written "
+                        "readable by you only (mode 0600): do not share it before the game is over. A trace of "
+                        "the same game, resumed, is added to; another trace is replaced; any other existing "
+                        "file is refused")
     r.add_argument("--new-game", action="store_true", help="set an unfinished game aside and start a new one")
     r.add_argument("--tap-off", type=float, default=1.0, help="seconds in which the same code again is ignored")
     from .venue import add_run_options

@@ -177,9 +177,11 @@ def _log(plan: TablePlan, session: Session) -> None:
 
 
 def _json_start(session: Session) -> None:
-    print(json.dumps({"event": "start", "game": session.game, "game_id": session.game_id,
-                      "players": list(session.state.players), "resumed_inputs": session.resumed_inputs}),
-          flush=True)
+    line = {"event": "start", "game": session.game, "game_id": session.game_id,
+            "players": list(session.state.players), "resumed_inputs": session.resumed_inputs}
+    if session.last_saved is not None:  # what the last input saved before the stop was and did
+        line["last_input"] = session.last_saved
+    print(json.dumps(line), flush=True)
 
 
 def _next_session(plan: TablePlan, chosen, store: EventStore, clock: Clock) -> Session:

@@ -82,6 +82,13 @@ class TextLog:
         s = self.session
         resumed = f" (resumed, {s.resumed_inputs} inputs)" if s.resumed_inputs else ""
         self.out.write(f"{s.desc.name}: {', '.join(s.state.players)}{resumed}\n")
+        if s.last_saved is not None:  # its verdict may never have been seen (a power cut)
+            last = s.last_saved
+            what = {"scan": lambda: "a hidden card" if last["code"] == "hidden" else f"scan {last['code']}",
+                    "touch": lambda: f"/{last['command']}", "button": lambda: f"button {last['button']}"}.get(
+                last["event"], lambda: last["event"])()
+            self.out.write(f"  Last saved before the stop: input {last['seq']}, {what}: {last['said']}\n"
+                           "  (the same again now is asked about before it counts)\n")
         self.status(force=True)
 
     def status(self, force: bool = False) -> None:

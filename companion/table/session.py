@@ -28,6 +28,10 @@ from ..core.store import EventStore
 from ..games import find_game
 
 TAP_OFF_SECONDS = 1.0
+#: After a resume, the same input as the last one saved before the stop, within this many
+#: seconds of the resume and before any other input counts, is asked about before it
+#: counts: its verdict may never have been seen (a power cut right after the save).
+REPEAT_WINDOW = 120.0
 _log = logging.getLogger(__name__)
 
 
@@ -141,6 +145,10 @@ class Session:
     entry: Any = None
     unsaved_result: dict | None = None
     _last_scan: tuple[tuple | None, float] = (None, float("-inf"))
+    last_saved: dict | None = None       # after a resume: the last input saved before it (see LastSaved)
+    resumed_at: float | None = None      # session clock time of the resume
+    _repeat_key: tuple | None = None     # the last saved input, as a repeat of it is recognised
+    _repeat_asked: bool = False          # the table was asked once: the next same input counts
     _done: list[_Done] = field(default_factory=list)
     pauses: list[tuple[float, float | None]] = field(default_factory=list)
 
@@ -168,6 +176,7 @@ class Session:
             session = cls(game, store, record.id, desc.rules.new_game(record.players, **record.config), clock,
                           entry=_new_entry(desc), started=record.started, **kw)
             session.turn_started = record.started
+            session.resumed_at = clock.now()
             session._replay(store.inputs(record.id))  # finishes a game whose last input was saved but not its end
             return session
         options = dict(options or {})
@@ -223,25 +232,45 @@ class Session:
     # ------------------------------------------------------------ inputs
 
     def _replay(self, inputs: list[Input]) -> None:
+        last: tuple[Input, bool, str] | None = None  # the last stored input, hidden?, what it did
         for n, item in enumerate(inputs, 1):
             if is_pause(item):
-                self._pause(item)
+                verdict = self._pause(item)
+                last = (item, False, verdict.message)
                 continue
             self._unpause(item.t)
             if is_undo(item):
                 if not self._done or self._done[-1].revealed:
                     raise StoreError(f"stored game {self.game_id} does not replay at input {n}: "
                                      "an Undo with nothing to take back")
-                self._take_back(n)
+                last = (item, False, self._take_back(n).message)
                 continue
+            secret = self.secret(item)
             try:
                 state, entry, events, message = decide(self.desc, self.state, self.entry, item)
             except (BadScan, BadCommand, IllegalAction) as err:
                 raise StoreError(f"stored game {self.game_id} does not replay at input {n} ({item}): {err}") from err
-            self._keep(n, item, state, entry, events, message)
+            said, _ = self._keep(n, item, state, entry, events, message)
+            last = (item, secret, said or f"OK, then: {self.prompt()}")  # a step that said nothing but "OK"
         self.resumed_inputs = len(inputs)
-        if inputs:
-            self.last_message, self.last_ok = f"Game resumed: {len(inputs)} inputs restored. {self.prompt()}", None
+        if inputs and last is not None:
+            item, secret, said = last
+            self.last_saved = last_saved_record(len(inputs), item, secret, said)
+            self._repeat_key = repeat_key(item)
+            self.last_message, self.last_ok = (f"Game resumed: {len(inputs)} inputs restored. "
+                                               f"{last_saved_words(self.last_saved)} {self.prompt()}"), None
+
+    def _is_unseen_repeat(self, item: Input) -> bool:
+        """Is ``item`` the last input saved before a resume, again, soon after the resume
+        and before anything else counted? Then the table is asked first (once)."""
+        if self._repeat_key is None or self.resumed_at is None:
+            return False
+        if item.t - self.resumed_at > REPEAT_WINDOW or repeat_key(item) != self._repeat_key:
+            return False
+        if self._repeat_asked:
+            return False  # asked once, and done again: it counts
+        self._repeat_asked = True
+        return True
 
     def handle(self, item: Input | DeviceStatus) -> Verdict | None:
         """Take one input from the queue. Returns its verdict (None for a device status)."""
@@ -251,6 +280,8 @@ class Session:
                 listener(item, None)
             return None
         verdict = self._judge(item)
+        if verdict.verdict == "accepted" and verdict.seq is not None:
+            self._repeat_key = None  # something else counted after the resume: no more asking
         if verdict.verdict == "accepted":
             self.last_message = verdict.message or "OK"
             self.last_ok = None if verdict.step else True
@@ -281,6 +312,10 @@ class Session:
         if is_pause(item):
             return self._pause(item, store=True)
         if is_undo(item):
+            if self.undo_label() is not None and self._is_unseen_repeat(item):
+                return Verdict("rejected", "Careful: the last thing saved before the restart was an Undo too "
+                                           f"({self.last_saved['said']}). If you really mean to take back one "
+                                           "more, tap Undo once more.")
             verdict = self._undo(item)
             if verdict.verdict == "accepted" and self.paused:
                 self._unpause(item.t)
@@ -303,6 +338,12 @@ class Session:
             _log.debug("where it failed", exc_info=True)
             return Verdict("rejected", "Something went wrong with that, so it did not count. Try another way, "
                                        "or tap Undo.", code=None if secret else code, secret=secret)
+        if self._is_unseen_repeat(item):
+            assert self.last_saved is not None
+            return Verdict("rejected", f"Careful: this is the same as the last thing saved before the restart "
+                                       f"({(self.last_saved['said'] or 'the last input').rstrip('.')}). It did count then. "
+                                       "If you really mean to do it again, do it once more.",
+                           code=None if secret else code, secret=secret)
         try:
             seq = self.store.append(self.game_id, item)  # committed before anything shows it
         except StoreError as err:
@@ -451,6 +492,45 @@ def start_session(choice, store, clock, **kw):
     if choice.resume:
         return Session.start(choice.game, [], store, clock, **kw)
     return Session.start(choice.game, list(choice.names), store, clock, new_game=True, options=choice.options, **kw)
+
+
+def repeat_key(item: Input) -> tuple:
+    """What makes two inputs "the same again" apart from their time: a scan's card code
+    (any reader), a touch's command words, a button's name, a tilt's seat."""
+    if is_undo(item):
+        return ("undo",)  # the Undo button on the screen and the GPIO Undo button alike
+    if isinstance(item, CardScanned):
+        return ("scan", normalise(item.code) if item.code is not None else None)
+    if isinstance(item, Touch):
+        return ("touch", " ".join(item.command.lower().split()))
+    if isinstance(item, ButtonPressed):
+        return ("button", item.name)
+    return (type(item).__name__,) + tuple(v for k, v in asdict(item).items() if k not in ("t", "angle"))
+
+
+def last_saved_record(seq: int, item: Input, secret: bool, said: str) -> dict:
+    """The last input saved before a resume, as the JSON log's start line gives it:
+    ``{"seq", "event": "scan"|"touch"|..., "code"|"command", "said"}``; a hidden card's
+    code is ``"hidden"``. ``said`` is what the table was told when it counted."""
+    if isinstance(item, CardScanned):
+        out = {"seq": seq, "event": "scan", "code": "hidden" if secret else
+               (normalise(item.code) if item.code is not None else None)}
+    elif isinstance(item, Touch):
+        out = {"seq": seq, "event": "touch", "command": item.command}
+    elif isinstance(item, ButtonPressed):
+        out = {"seq": seq, "event": "button", "button": item.name}
+    else:
+        out = {"seq": seq, "event": type(item).__name__}
+    out["said"] = said
+    return out
+
+
+def last_saved_words(last: dict) -> str:
+    """The screen's sentence for :func:`last_saved_record`, in the table's words (no
+    card code, no command syntax): ``The last thing saved: a tap (Mum swaps 2 cards).``"""
+    kind = {"scan": "a card scan", "touch": "a tap", "button": "a button press"}.get(last["event"], "a tray move")
+    said = last.get("said") or ""
+    return f"The last thing saved: {kind}" + (f" ({said.rstrip('.')})." if said else ".")
 
 
 def _damaged(err: StoreError, lead: str) -> str | None:

@@ -21,6 +21,7 @@ count), ``"cancel"`` (close a menu).
 
 from __future__ import annotations
 
+import errno
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -90,13 +91,42 @@ Draw = Callable[[pygame.Surface], list[Button]]
 INPUT_READY = pygame.event.custom_type()
 
 
-def wake(seq: int) -> None:
-    """Post :data:`INPUT_READY` for input number ``seq`` (safe from any thread; a closed
-    display drops it, and the main loop then takes the input at the end of its turn)."""
+def wake(seq: int) -> bool:
+    """Post :data:`INPUT_READY` for input number ``seq`` (safe from any thread). True
+    when posted; False when the display is closed or SDL's queue refused it (the main
+    loop then takes the input in its turn without a marker)."""
     try:
-        pygame.event.post(pygame.event.Event(INPUT_READY, seq=seq))
+        return bool(pygame.event.post(pygame.event.Event(INPUT_READY, seq=seq)))
     except pygame.error:
-        pass
+        return False
+
+
+def write_png(surface: pygame.Surface, path: str | os.PathLike) -> None:
+    """Save ``surface`` as a PNG at ``path``: encoded in memory, then written and flushed
+    to the disk by Python, so a full disk or an unwritable folder raises OSError (SDL's
+    own writer left an empty file and reported success). A failed write removes the
+    partial file."""
+    import io
+
+    buf = io.BytesIO()
+    pygame.image.save(surface, buf, "screen.png")
+    data = buf.getvalue()
+    try:
+        with open(path, "wb") as f:
+            f.write(data)
+            f.flush()
+            try:
+                os.fsync(f.fileno())
+            except OSError as err:
+                if err.errno not in (errno.EINVAL, errno.ENOTSUP, errno.EROFS):
+                    raise  # (a pipe or a character device cannot be synced: nothing lost)
+    except OSError:
+        try:
+            if Path(path).is_file():
+                Path(path).unlink()
+        except OSError:
+            pass
+        raise
 
 
 class App:
@@ -227,7 +257,7 @@ class App:
         drawing, or with ``as_panel`` what the panel shows. Returns the path."""
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
-        pygame.image.save(self.frame() if as_panel else self.surface, str(path))
+        write_png(self.frame() if as_panel else self.surface, path)
         return path
 
     # ------------------------------------------------------------ input
