@@ -268,6 +268,10 @@ def test_the_cafe_history_as_a_bg_stats_file():
     assert {p["comments"] for p in bg["plays"]} == {"Sugar Table Companion game #1 at table-1",
                                                      "Sugar Table Companion game #1 at table-2"}
     assert {s["rank"] for p in bg["plays"] for s in p["playerScores"] if s["winner"]} == {1}
+    import jsonschema
+
+    schema = json.loads((DATA / "bgstats-play-file.schema.json").read_text())
+    jsonschema.Draft202012Validator(schema).validate(bg)  # the app's play-file fields
     out = io.StringIO()
     exports["csv"](d.records(), out)
     lines = out.getvalue().splitlines()
