@@ -217,7 +217,7 @@ def test_a_trace_with_a_torn_or_nul_filled_tail_replays_up_to_the_damage_and_say
     scans = [json.loads(line) for line in out.splitlines() if '"event": "scan"' in line]
     assert [s["verdict"] for s in scans] == ["accepted"] * 3  # 3 of 3 scans replayed, not 0
     assert "line 5" in err and "cut short" in err
-    assert status == 1  # the game did not end: said, as for any trace that stops early
+    assert status == 2  # the game did not end: said, and exit 2 as for any trace that stops before its end
     assert "Traceback" not in err
 
 

@@ -42,7 +42,8 @@ def test_a_whole_game_in_text_mode_ends_with_the_score_table(tmp_path):
     assert proc.returncode == 0, proc.stderr
     out = proc.stdout.splitlines()
     expected = replay(trace, window=False).session.result().text().splitlines()
-    assert out[-len(expected):] == expected
+    assert out[-len(expected) - 1:-1] == expected
+    assert out[-1] == "  Game over. Type /newgame to play again with the same players. Or /undo takes the end back."
     assert any(line.startswith("Player") for line in out) and "*" in "\n".join(expected)
     # The deck count is printed when it changes, and only then.
     decks = [line for line in out if "Fruit Deck:" in line]

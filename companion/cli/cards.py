@@ -51,8 +51,11 @@ def parse_holdings(text: str, source: str, desc: Game) -> list[tuple[str, list[s
         for code in codes.split():
             try:
                 card = lookup(code, desc.slug, catalogue)
-            except BadScan as err:
-                raise ValueError(f"{source}, line {n}, code {code[:20]}: {err.message}") from None
+            except BadScan as err:  # a file, not a scanner: never "scan the card again"
+                why = err.message if "scan" not in err.message.lower() else (
+                    f"that is not a card code (a letter or digit is wrong or missing; "
+                    f"'companion cards {desc.slug}' lists every card's code)")
+                raise ValueError(f"{source}, line {n}, code {code[:20]}: {why}") from None
             if card.code in seen:
                 raise ValueError(f"{source}, line {n}, code {code}: {card.name} is listed twice "
                                  f"(first on line {seen[card.code]}): one physical card, one place")

@@ -22,8 +22,9 @@ def _finish(runner, out: Path | None, quiet_json: bool) -> int:
                         DEVICE)
         if not quiet_json:
             print(f"final scoreboard written to {png}")
-    if result is None:
-        return fail("the trace ended before the game did: no final scores", DEVICE)
+    if result is None:  # the input has no ending to replay to: exit 2, like other bad input (1 is for devices)
+        return fail(f"the trace ends before the game does, so there are no final scores (the game stood at: "
+                    f"{session.prompt()})")
     print(json.dumps(result.to_dict()) if quiet_json else result.text())
     return 0
 

@@ -49,6 +49,9 @@ def cmd_run(args) -> int:
             if plan.log_format == "text" and not session.over:
                 print(f"companion: stopped; the {session.desc.name} game is saved: start the companion again "
                       "with the same --store to carry on", file=sys.stderr, flush=True)
+            elif plan.log_format == "text":
+                print(f"companion: stopped; the {session.desc.name} game is over and in the history "
+                      f"(companion history --store {session.store.path})", file=sys.stderr, flush=True)
     except ClosedOnStart:
         return 0
     except PlanError as err:
@@ -71,6 +74,7 @@ def _read_stdin(runner) -> None:
             fd = None
         lines = (typed_line(line, encoding) for line in _fd_lines(fd)) if fd is not None else sys.stdin
         for line in lines:
+            runner.inputs.join()  # the lines before are answered first: every answer in the order typed
             runner.typed(line)
         runner.inputs.join()  # end of input: stop once everything typed is handled
         runner.stop()
@@ -157,8 +161,9 @@ def add_parsers(sub) -> None:
             if option.kind == "bool":
                 r.add_argument(option.cli_flag(), dest=option.name, action="store_true", default=None, help=help_text)
             elif option.kind == "choice":
-                r.add_argument(option.cli_flag(), dest=option.name, choices=option.choices, metavar="CHOICE",
-                               help=f"{help_text}: {', '.join(option.choices)}")
+                random = ("random",) if option.blank == "random" else ()
+                r.add_argument(option.cli_flag(), dest=option.name, choices=option.choices + random, metavar="CHOICE",
+                               help=f"{help_text}: {', '.join(option.choices + random)}")
             else:
                 r.add_argument(option.cli_flag(), dest=option.name, help=help_text)
     r.set_defaults(func=cmd_run)

@@ -395,6 +395,11 @@ class EventStore:
         self._write("UPDATE games SET finished = ?, result = ? WHERE id = ?",
                     (finished, json.dumps(result), game_id))
 
+    def unfinish(self, game_id: int) -> None:
+        """Make a finished game unfinished again, its result gone (the input that ended it
+        was taken back with Undo; the corrected end writes the result again)."""
+        self._write("UPDATE games SET finished = NULL, result = NULL WHERE id = ?", (game_id,))
+
     def abandon(self, game_id: int, finished: float) -> None:
         """Close an unfinished game without a result (a new game was asked for instead)."""
         self._write("UPDATE games SET finished = ?, result = ? WHERE id = ? AND finished IS NULL",

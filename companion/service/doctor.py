@@ -303,26 +303,64 @@ def report(checks: list[Check]) -> str:
 
 
 def draw_report(surface, checks: list[Check]) -> list:
-    """The same report on the touchscreen: a coloured mark, the check, what was found,
-    and the fix in the highlight colour under each problem."""
+    """The same report on the touchscreen (drawn at 800x480 and scaled): a title with the
+    count of problems, then each problem (FAIL first, then WARN) as its mark, its check
+    and what was found, with the fix in the highlight colour under it, each wrapped to the
+    screen's width; then one line for the checks that are fine and one for those not set
+    up. Problems that do not fit are counted at the foot ("... more: run companion doctor
+    in a terminal"): nothing is drawn cut off or under the minimum size."""
     from pygame import Rect
 
     from ..ui import theme
-    from ..ui.widgets import draw_text
+    from ..ui.widgets import draw_text, wrap
 
     w, h = surface.get_size()
     surface.fill(theme.BG)
-    draw_text(surface, "Companion check-up", Rect(16, 8, w - 32, 40), theme.MEDIUM, theme.HIGHLIGHT, bold=True)
+    fails = [c for c in checks if c.status == "fail"]
+    warns = [c for c in checks if c.status == "warn"]
+    fine = [c.name for c in checks if c.status == "ok"]
+    unset = [c.name for c in checks if c.status not in ("ok", "warn", "fail")]
+    title = ("Companion check-up: all good" if not fails and not warns else
+             f"Companion check-up: {len(fails)} to fix, {len(warns)} to look at")
+    draw_text(surface, title, Rect(16, 6, w - 32, 40), theme.MEDIUM, theme.HIGHLIGHT, bold=True)
     colours = {"ok": theme.OK, "warn": theme.WARN, "fail": theme.BAD, "skip": theme.TEXT}
-    rows = sum(1 + bool(c.fix and c.status in ("warn", "fail")) for c in checks)
-    line = max(18, min(30, (h - 60) // max(rows, 1)))
-    y = 54
-    for c in checks:
-        draw_text(surface, MARKS[c.status].strip(), Rect(16, y, 60, line), theme.SMALL, colours[c.status], bold=True)
-        draw_text(surface, c.name, Rect(80, y, 170, line), theme.SMALL, theme.TEXT, bold=True)
-        draw_text(surface, c.detail, Rect(256, y, w - 272, line), theme.SMALL, theme.TEXT)
+    font, bold = theme.font(theme.SMALL), theme.font(theme.SMALL, True)
+    line = font.get_linesize()
+    mark_w, x = 82, 16 + 82
+    width = w - x - 16
+    summary = [("ok", "Fine: " + ", ".join(fine))] if fine else []
+    summary += [("skip", "Not set up: " + ", ".join(unset))] if unset else []
+    y = 50
+    shown = 0
+    problems = fails + warns
+    blocks = [(wrap(f"{c.name}: {c.detail}", bold, width), wrap(f"fix: {c.fix}", font, width) if c.fix else [])
+              for c in problems]
+    needs = [(len(said) + len(fix)) * line + 4 for said, fix in blocks]
+    foot = sum(len(wrap(text, font, width)) for _, text in summary) * line
+    if y + sum(needs) > h - foot:
+        foot += line  # not all fit: keep a line to say how many more
+    for c, (said, fix), need in zip(problems, blocks, needs):
+        if y + need > h - foot:
+            break
+        draw_text(surface, MARKS[c.status].strip(), Rect(16, y, mark_w - 6, line), theme.SMALL, colours[c.status],
+                  bold=True)
+        for text in said:
+            draw_text(surface, text, Rect(x, y, width, line), theme.SMALL, theme.TEXT, bold=True)
+            y += line
+        for text in fix:
+            draw_text(surface, text, Rect(x, y, width, line), theme.SMALL, theme.HIGHLIGHT)
+            y += line
+        y += 4
+        shown += 1
+    if shown < len(problems):
+        draw_text(surface, f"{len(problems) - shown} more: run companion doctor in a terminal to see them all",
+                  Rect(x, y, width, line), theme.SMALL, theme.TEXT)
         y += line
-        if c.fix and c.status in ("warn", "fail"):
-            draw_text(surface, "fix: " + c.fix, Rect(256, y, w - 272, line), theme.SMALL, theme.HIGHLIGHT)
+    for status, text in summary:
+        lines = wrap(text, font, width)
+        draw_text(surface, MARKS[status].strip(), Rect(16, y, mark_w - 6, line), theme.SMALL, colours[status],
+                  bold=True)
+        for part in lines:
+            draw_text(surface, part, Rect(x, y, width, line), theme.SMALL, theme.TEXT)
             y += line
     return []

@@ -13,10 +13,32 @@ from ..core.game import result_from_dict
 from ..games import GAMES
 
 
-def describe(record) -> str:
-    """One game's outcome in words: unfinished, abandoned, or who won with the scores."""
+def resume_notes(games) -> dict[int, str]:
+    """For each unfinished game (``games`` newest first, as the store lists them), when
+    it is carried on: the newest unfinished game on the next ``companion run`` (or its
+    green button on the start screen); the newest unfinished game of each other kind
+    when that game is run; any older one of the same kind never (it was set aside)."""
+    notes: dict[int, str] = {}
+    kinds: set[str] = set()
+    for g in games:
+        if g.finished is not None:
+            continue
+        name = GAMES[g.game].name if g.game in GAMES else g.game
+        if not notes and not kinds:
+            notes[g.id] = "unfinished (resumes on next run)"
+        elif g.game not in kinds:
+            notes[g.id] = f"unfinished (resumes when {name} is run: companion run --game {g.game})"
+        else:
+            notes[g.id] = "unfinished (set aside: a newer game of it is carried on instead)"
+        kinds.add(g.game)
+    return notes
+
+
+def describe(record, resumes: str | None = None) -> str:
+    """One game's outcome in words: unfinished (``resumes``: when it is carried on, from
+    :func:`resume_notes`), abandoned, or who won with the scores."""
     if record.finished is None:
-        return "unfinished (resumes on next run)"
+        return resumes or "unfinished"
     if not record.result or record.result.get("abandoned"):
         return "abandoned"
     try:

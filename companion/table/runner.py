@@ -42,6 +42,7 @@ class Runner(WindowEvents, TableClocks):
     app: Any = None                      # companion.ui.app.App, or None when headless
     display: Any = None                  # companion.ui.display.Display: opens (again) later
     text_out: Any = None                 # headless: where to say what a screen-only command needs
+    json_out: Any = None                 # headless with --log-format json: the same, as a JSON line
     timers: Timers = field(default_factory=Timers)
     simulate: bool = False               # typed lines act as scans ("/cmd" as touches)
     record: Any = None                   # companion.table.trace.TraceWriter for touches

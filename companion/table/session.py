@@ -24,6 +24,7 @@ from ..core.errors import BadCommand, BadScan, DamagedStore, IllegalAction, Stor
 from ..core.events import (ButtonPressed, CardScanned, DeviceStatus, GameOver, Input, Revealed, Touch, TurnEnded,
                           Undone)
 from ..core.game import TABLE, Game
+from ..core.i18n import count
 from ..core.store import EventStore
 from ..games import find_game
 
@@ -32,6 +33,8 @@ TAP_OFF_SECONDS = 1.0
 #: seconds of the resume and before any other input counts, is asked about before it
 #: counts: its verdict may never have been seen (a power cut right after the save).
 REPEAT_WINDOW = 120.0
+#: Said when a card is read twice in a row within the tap-off time (one tap, read twice).
+TAPPED_TWICE = "That card was just scanned: it counts once."
 _log = logging.getLogger(__name__)
 
 
@@ -115,7 +118,8 @@ class _Done:
     entry: Any             # before it
     turn_started: float    # before it
     said: str              # what the table was told
-    revealed: bool         # it made hidden information public: never taken back
+    revealed: bool         # it made hidden information public: never taken back (unless it ended the game)
+    ended: bool = False    # it ended the game: taken back until the table starts a new one
 
 
 @dataclass
@@ -150,6 +154,7 @@ class Session:
     _repeat_key: tuple | None = None     # the last saved input, as a repeat of it is recognised
     _repeat_asked: bool = False          # the table was asked once: the next same input counts
     _done: list[_Done] = field(default_factory=list)
+    _replaying: bool = False
     pauses: list[tuple[float, float | None]] = field(default_factory=list)
 
     @classmethod
@@ -178,6 +183,8 @@ class Session:
             session.turn_started = record.started
             session.resumed_at = clock.now()
             session._replay(store.inputs(record.id))  # finishes a game whose last input was saved but not its end
+            if session.over:
+                session._finish(session._done[-1].item.t if session._done else record.started)
             return session
         options = dict(options or {})
         state = desc.rules.new_game(players, **options)  # raises ValueError before anything is stored
@@ -214,6 +221,10 @@ class Session:
         """What the table should do now."""
         return self.flow.prompt(self.state, self.entry)
 
+    def in_setup(self) -> bool:
+        """Is the game still being set up (its descriptor's ``setup_phases``)?"""
+        return getattr(self.state, "phase", None) in self.desc.setup_phases
+
     @property
     def over(self) -> bool:
         return bool(self.state.over)
@@ -232,6 +243,13 @@ class Session:
     # ------------------------------------------------------------ inputs
 
     def _replay(self, inputs: list[Input]) -> None:
+        self._replaying = True  # the store is told the game's end once, after the replay (see start)
+        try:
+            self._replay_each(inputs)
+        finally:
+            self._replaying = False
+
+    def _replay_each(self, inputs: list[Input]) -> None:
         last: tuple[Input, bool, str] | None = None  # the last stored input, hidden?, what it did
         for n, item in enumerate(inputs, 1):
             if is_pause(item):
@@ -240,7 +258,7 @@ class Session:
                 continue
             self._unpause(item.t)
             if is_undo(item):
-                if not self._done or self._done[-1].revealed:
+                if not self._can_take_back():
                     raise StoreError(f"stored game {self.game_id} does not replay at input {n}: "
                                      "an Undo with nothing to take back")
                 last = (item, False, self._take_back(n).message)
@@ -257,7 +275,7 @@ class Session:
             item, secret, said = last
             self.last_saved = last_saved_record(len(inputs), item, secret, said)
             self._repeat_key = repeat_key(item)
-            self.last_message, self.last_ok = (f"Game resumed: {len(inputs)} inputs restored. "
+            self.last_message, self.last_ok = (f"Game resumed: {count(len(inputs), 'input')} restored. "
                                                f"{last_saved_words(self.last_saved)} {self.prompt()}"), None
 
     def _is_unseen_repeat(self, item: Input) -> bool:
@@ -300,8 +318,9 @@ class Session:
             last_code, last_t = self._last_scan
             key = (item.reader, code)  # the same card on another reader is another tap
             self._last_scan = (key, item.t)
-            if code and key == last_code and item.t - last_t < self.tap_off:
-                return Verdict("ignored", "the same card again within the tap-off window",
+            again = getattr(self.flow, "scan_again_counts", None)
+            if code and key == last_code and item.t - last_t < self.tap_off and not (again and again(self.state, item)):
+                return Verdict("ignored", TAPPED_TWICE,
                                code=None if secret else code, secret=secret)
         else:
             self._last_scan = (None, float("-inf"))  # after a tap, the same card again is a new scan
@@ -355,6 +374,8 @@ class Session:
         self._unpause(item.t)
         step = new_state is self.state and not events
         said, events = self._keep(seq, item, new_state, entry, events, message)
+        if not said.strip():  # every accepted input is answered in words: what to do next
+            said = self.prompt()
         return Verdict("accepted", None, tuple(events), seq, None if secret else code, secret, again + said, step)
 
     def _keep(self, seq, item: Input, state, entry, events, message: str) -> tuple[str, list]:
@@ -362,28 +383,44 @@ class Session:
         the table is told and the events (a GameOver carrying the result)."""
         said = " ".join(e.message for e in events if e.message) or message
         revealed = any(isinstance(e, Revealed) for e in events)
-        self._done.append(_Done(seq, item, self.state, self.entry, self.turn_started, said, revealed))
+        ended = any(isinstance(e, GameOver) for e in events)
+        self._done.append(_Done(seq, item, self.state, self.entry, self.turn_started, said, revealed, ended))
+        setting_up = self.in_setup()
         self.state, self.entry = state, entry
         for event in events:
             if isinstance(event, TurnEnded):
                 self.turn_started = item.t
-        if any(isinstance(e, GameOver) for e in events):
+        if setting_up and not self.in_setup():  # set-up is over: the first turn's clock starts now
+            self.turn_started = item.t
+        if ended:
             result = self.result()
             events = [replace(e, result=result) if isinstance(e, GameOver) and e.result is None else e
                       for e in events]
-            self._finish(item.t)
+            if not self._replaying:
+                self._finish(item.t)
         return said, events
 
+    def _can_take_back(self) -> bool:
+        """Is there an input Undo may take back? The newest input still in force, unless
+        it showed hidden cards to everyone; the input that ended the game always may be
+        (its end showed everything anyway, and a wrong winner must not stand), until the
+        table starts a new game."""
+        if not self._done:
+            return False
+        last = self._done[-1]
+        return last.ended or not last.revealed
+
     def _undo(self, item: Input) -> Verdict:
-        if self.over:
-            return Verdict("rejected", "The game is over: the scores are final.")
         if not self._done:
             return Verdict("rejected", "There is nothing to take back.")
         last = self._done[-1]
-        if last.revealed:
+        if not self._can_take_back():
             return Verdict("rejected", f"That cannot be taken back: \"{last.said}\" showed hidden cards to "
                                        "everyone.")
         try:
+            if last.ended:  # the game is unfinished again: its result leaves the history until it ends again
+                self.store.unfinish(self.game_id)
+                self.unsaved_result = None
             seq = self.store.append(self.game_id, item)
         except StoreError as err:
             return Verdict("rejected", _damaged(err, "I could not save the Undo, so nothing was taken back")
@@ -403,7 +440,7 @@ class Session:
         rule, still toggles when the game is rebuilt). Stored like any input, so the
         clocks, which leave pauses out, are the same after a restart."""
         if self.over:
-            return Verdict("rejected", "The game is over: there is nothing to pause.")
+            return Verdict("rejected", "The game is over: there is nothing to pause. " + commands.AFTER_GAME)
         resume = self.paused
         seq = None
         verb = item.command.split()[:1] if store and isinstance(item, Touch) else []
@@ -436,14 +473,22 @@ class Session:
 
     def undo_label(self) -> str | None:
         """What an Undo would take back now, in words (None when nothing can be)."""
-        if self.over or not self._done or self._done[-1].revealed:
+        if not self._can_take_back():
             return None
-        return self._done[-1].said or "the last input"
+        last = self._done[-1]
+        if last.ended:  # the end itself: say what taking it back does
+            return "The end of the game: play goes back to before it, and its result leaves the history."
+        return last.said or "the last input"
 
     def _take_back(self, seq) -> Undone:
+        """Take back the newest input still in force (its Undo is already stored)."""
         last = self._done.pop()
         self.state, self.entry, self.turn_started = last.state, last.entry, last.turn_started
         what = last.said.split(". ")[0].rstrip(".!") if last.said else "the last input"
+        if last.ended:
+            if what.lower().startswith("game over"):
+                what = "the end of the game"
+            what += ". The game is not over yet"
         return Undone(f"Undone: {what}. {self.prompt()}", last.seq or 0)
 
     def _finish(self, t: float) -> None:

@@ -55,6 +55,8 @@ class TableInfo:
     (:mod:`companion.ui.timers`): ``game_seconds``, ``turn_left`` (None: no limit),
     ``warning`` and ``paused``; ``can_pause`` shows the Pause button; ``bid_left`` the
     bidder's countdown while an auction waits on a bid (Sweet Deals, ``--bid-seconds``).
+    ``after_game``: a final screen whose foot holds :func:`companion.ui.chrome.after_game`'s
+    buttons (the footer line then sits between them: :func:`companion.ui.chrome.footer`).
     """
 
     verdict: str = ""
@@ -73,6 +75,7 @@ class TableInfo:
     paused: bool = False
     can_pause: bool = False              # show the Pause button
     bid_left: float | None = None        # an auction's countdown for the bidder (None: none)
+    after_game: bool = False             # a final screen with History, Undo and New game along its foot
 
 
 #: The layout every game's screen draws; the App scales it to the panel.

@@ -18,6 +18,7 @@ GAME = Game(
         Option("alternate", "bool", say("option_alternate"), False),
     ),
     demo="sugar-heist-family.trace",
+    tie_break=lambda breakdown: breakdown["candy"],  # most candy stashed (docs/rules-notes.md)
     new_game_message=say("new_game"),
     summary=say("summary"),
     # Each flavour's colour, the letter of its card codes and a shape, so a colour-blind

@@ -173,7 +173,14 @@ def _scan(state: State, entry: Entry, code: str, seat: int | None):
         if seat is not None and seat != who:
             raise _no(say("flip_not", who=_who(state, who), other=_who(state, seat)))
         return entry, Flip(code), ""
-    if step in ("haul", "prize", "pinata", "spy"):
+    if step == "haul":
+        f = state.frame
+        if f.vault is None:  # a Steal: from whichever vault the card is in
+            return entry, Take(code), say("taken_from_player", card=c.name, target=_who(state, f.target))
+        return entry, Take(code), say("taken_from_vault", card=c.name, target=_who(state, f.target), vault=f.vault + 1)
+    if step == "prize":
+        return entry, Take(code), say("taken_from_discard", card=c.name)
+    if step in ("pinata", "spy"):
         return entry, Take(code), ""
     if step in ("collect", "pick", "royale"):
         return entry, Take(code, seat), ""
@@ -348,9 +355,11 @@ def _touch(state: State, entry: Entry, command: str):
             raise BadCommand(command, say("name_flavour", names=', '.join(FLAVOURS)))
         if step in ("flavour", "keep"):
             return entry, Declare(flavour), ""
-        if len(entry.cards) == 2:
+        stashing = state.frame is None and step in (STASH, FINAL) or step == "stash"
+        if stashing and len(entry.cards) == 2 and _two_pure(entry.cards, entry):
             return _complete(state, replace(entry, flavour=flavour))
-        return replace(entry, flavour=flavour), None, say("pure_sugars_will_be", flavour=flavour)
+        # no pair of Pure Sugars waits for a flavour: refused, never kept for later
+        raise _no(say("no_pure_pair_waiting", prompt=prompt(state, entry)))
     if verb == "combine":  # "combine A B": the acting player's vaults; "combine P A B": player P's
         numbers = _numbers(args, command, 2, optional=1)
         if len(numbers) == 3:
@@ -493,12 +502,18 @@ def _prompt_frame(state: State, entry: Entry) -> str:
         if state.battle_draw == 0 and not state.battle_discard:
             return say("flip_or_call_off", who=_who(state, B.flipper(state)))
         return say("flip_top_battle_card", who=_who(state, B.flipper(state)))
+    if step == "haul" and f.haul_max - len(f.haul) <= 0:  # never "scan up to 0 more"
+        return say("prompt_haul_full", actor=actor)
     if step == "haul" and f.vault is None:
         return say("prompt_next_steal", actor=actor, haul_max=f.haul_max - len(f.haul), target=_who(state, f.target))
     if step == "haul":
+        if f.haul_max - len(f.haul) <= 0:  # never "scan up to 0 more"
+            return say("prompt_haul_full", actor=actor)
         return (say("prompt_haul", actor=actor, haul_max=f.haul_max - len(f.haul), target=_who(state, f.target),
                     vault=f.vault + 1))
     if step == "prize":
+        if f.haul_max - len(f.haul) <= 0:
+            return say("prompt_prize_full", target=_who(state, f.target))
         return say("prompt_prize", target=_who(state, f.target), haul_max=f.haul_max - len(f.haul))
     if step == "spy":
         return say("prompt_spy", actor=actor, target=_who(state, f.target))
@@ -521,6 +536,17 @@ def _prompt_frame(state: State, entry: Entry) -> str:
     if step == "stash":
         return say("stash_pairs_vault_tap", actor=actor, new_vault=f.new_vault + 1)
     return ""
+
+
+def scan_again_counts(state: State, item: Input) -> bool:
+    """True when the same card read again at once is a new scan, not the reader's double
+    read: a Battle Card the player whose turn it is just bought, scanned again to play it
+    (the session's tap-off would otherwise swallow the play)."""
+    if not isinstance(item, CardScanned) or not item.code or state.frame is not None:
+        return False
+    code = item.code.strip().upper()
+    c = CARDS.get(code)
+    return c is not None and c.is_battle and B.owner(state, code) == state.active
 
 
 def secret(state: State, item: Input) -> bool:

@@ -162,13 +162,23 @@ def _board(surface: pygame.Surface, state: State, info: TableInfo, buttons: list
         marks = say("hand_battle", hand=state.hands[seat], battle=len(state.held[seat]))
         draw_text(surface, marks, Rect(row.left + 10, name.bottom, name_w - 14, row.bottom - name.bottom - 2),
                   theme.SMALL, theme.TEXT_DIM)
-        if state.stage == SWAP and seat != state.active and state.frame is None:
-            buttons.append(Button(Rect(row.left, row.top, name_w, row.height), f"from {seat + 1}"))
         tap = _vault_command(state, seat)
-        for i, (vault, rect) in enumerate(zip(state.vaults[seat], vault_rects(row, len(state.vaults[seat]), name_w))):
+        rects = vault_rects(row, len(state.vaults[seat]), name_w)
+        for i, (vault, rect) in enumerate(zip(state.vaults[seat], rects)):
             _vault_chip(surface, rect, vault, i)
             if tap:
                 buttons.append(Button(rect, f"vault {i + 1}"))
+        if state.stage == SWAP and seat != state.active and state.frame is None:
+            # The swap: a player's row is where a card from their hand is tapped (then scanned);
+            # the free end of the row says so, and the whole row takes the tap.
+            free = Rect((rects[-1].right if rects else row.left + name_w) + 8, row.top + 6, 0, row.height - 12)
+            free.width = row.right - 8 - free.left
+            if free.width >= 120:
+                panel(surface, free, theme.BG, theme.HIGHLIGHT, width=2)
+                draw_wrapped(surface, say("swap_row_hint", who=who), free.inflate(-10, -4), theme.MIN_SIZE,
+                             theme.HIGHLIGHT, max_lines=2, align="center")
+                buttons.append(Button(free, f"from {seat + 1}"))
+            buttons.append(Button(Rect(row.left, row.top, name_w, row.height), f"from {seat + 1}"))
 
 
 def _vault_chip(surface: pygame.Surface, rect: Rect, vault: Vault, index: int) -> None:
@@ -458,8 +468,7 @@ def draw_final(surface: pygame.Surface, result: Result, info: TableInfo | None =
         draw_text(surface, str(p.score), Rect(row.right - 96, row.top, 82, row_h), theme.TITLE + 8,
                   theme.HIGHLIGHT if won else theme.TEXT, bold=True, align="right")
     if info and (info.prompt or info.verdict):
-        draw_text(surface, info.prompt or info.verdict, Rect(10, H - 46, W - 20, 40), theme.MEDIUM, theme.TEXT,
-                  align="center")
+        chrome.footer(surface, info.prompt or info.verdict, info)
     return []
 
 

@@ -182,6 +182,8 @@ def do_trade(state: State, action: Trade, events: list) -> State:
         if m.giver == m.taker:
             raise no(say("cant_swap_card_with", who=state.players[m.taker]))
     for seat, k in enumerate(giving):
+        if k > state.hands[seat] and not state.hands[seat]:
+            raise no(say("has_no_hand", who=state.players[seat]))
         if k > state.hands[seat]:
             raise no(say("has_only_hand", who=state.players[seat], cards=messages.count(state.hands[seat],
                                                                                         say("word_candy_card"))))

@@ -255,6 +255,7 @@ TEXT: dict[str, str] = {
     "scanned_of_7": _("{n} of 7 scanned"),
     "hand_size": _("{cards}"),
     "bake_sale_used": _("Bake Sale used"),
+    "bake_sale_left": _("1 Bake Sale"),
     "bake_sale_ready": _("Bake Sale ready"),
     "summary": _("offer desserts, bid coins and swap cards to collect sets of the same dessert"),
     # labels: buttons (the flow's Commands name the same words), columns, piles
