@@ -5,3 +5,17 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 sys.path.insert(0, os.path.dirname(__file__))
+
+
+import pytest  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def mosquitto(tmp_path_factory):
+    """A private Mosquitto broker on a free port for the whole test session (skipped,
+    with the reason, where the binary is missing)."""
+    from venue_helpers import Mosquitto
+
+    broker = Mosquitto(tmp_path_factory.mktemp("mosquitto")).start()
+    yield broker
+    broker.stop()

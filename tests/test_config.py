@@ -74,6 +74,12 @@ def test_an_empty_file_is_every_default():
 
 
 BAD = [
+    ({"venue": {"broker": "http://cafe"}}, "[venue] broker", '"mqtt://HOST[:PORT]"'),
+    ({"venue": {"table": "table 3"}}, "[venue] table", "letters, digits, - and _"),
+    ({"venue": {"name": "café/1"}}, "[venue] name", "letters, digits, - and _"),
+    ({"venue": {"user": ""}}, "[venue] user", "the broker user name"),
+    ({"venue": {"password_file": "pw.txt"}}, "[venue] password_file", "an absolute path"),
+    ({"venue": {"ca_file": 3}}, "[venue] ca_file", "an absolute path"),
     ({"game": {"game": "chess"}}, "[game] game", '"sugarrr", "sugar-blast"'),
     ({"game": {"names": "Mum,Dad"}}, "[game] names", "a list of different player names"),
     ({"game": {"names": ["Mum", "Mum"]}}, "[game] names", "different player names"),

@@ -12,7 +12,7 @@ import importlib
 import sys
 
 #: The command modules, in the order ``companion --help`` lists their commands.
-MODULES = ("run", "replay", "cards", "nfc", "history", "screenshots", "tray", "doctor")
+MODULES = ("run", "replay", "cards", "nfc", "history", "screenshots", "tray", "doctor", "venue")
 #: Each command -> the module that adds its parser and runs it. Only that module is
 #: imported when the command runs, so ``companion run`` never loads the labels (reportlab),
 #: NFC writing, history export, the doctor or the screenshots (a cold start on a Pi Zero
@@ -20,7 +20,8 @@ MODULES = ("run", "replay", "cards", "nfc", "history", "screenshots", "tray", "d
 #: parsers the modules add.
 COMMANDS = {"run": "run", "demo": "replay", "replay": "replay", "cards": "cards", "score": "cards",
             "labels": "cards", "hint": "cards", "enroll": "nfc", "nfc": "nfc", "history": "history",
-            "screenshots": "screenshots", "calibrate": "tray", "tilt": "tray", "doctor": "doctor"}
+            "screenshots": "screenshots", "calibrate": "tray", "tilt": "tray", "doctor": "doctor",
+            "venue": "venue"}
 
 
 def _version() -> str:

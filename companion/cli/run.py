@@ -24,14 +24,20 @@ def cmd_run(args) -> int:
 
     game_flag = args.game is not None
     args.game = args.game or game_choices()[0]
+    from .venue import run_settings, start_publisher
+
     try:
         cfg = apply_to_run(args, str(DEFAULT_STORE))  # the config fills what the command line left out
         plan = make_plan(args, cfg, game_flag)
-    except (ConfigError, PlanError) as err:
+        venue = run_settings(args)  # checked before anything is opened or stored
+    except (ConfigError, PlanError, ValueError) as err:
         return fail(str(err), getattr(err, "status", 2))
     try:
-        with open_table(plan, SystemClock(), notifier=Notifier.from_env()) as table:
+        with open_table(plan, SystemClock(), notifier=Notifier.from_env()) as table, \
+                start_publisher(venue, table.runner, plan) as publisher:
             runner = table.runner
+            if publisher is None and venue is not None:
+                return 1  # the store could not hold the outbox: said on stderr
             signal.signal(signal.SIGTERM, lambda *_: runner.stop())
             if plan.simulate and (plan.headless or runner.app is None or virtual_screen()):
                 _read_stdin(runner)
@@ -140,6 +146,9 @@ def add_parsers(sub) -> None:
                         "file is refused")
     r.add_argument("--new-game", action="store_true", help="set an unfinished game aside and start a new one")
     r.add_argument("--tap-off", type=float, default=1.0, help="seconds in which the same code again is ignored")
+    from .venue import add_run_options
+
+    add_run_options(r)
     r.add_argument("--config", type=user_path, help="settings file (default ~/.config/sugar-companion/config.toml; "
                                     "the Pi service: /etc/companion/companion.toml)")
     seen: set[str] = set()

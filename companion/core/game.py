@@ -15,7 +15,9 @@ through its descriptor and the three modules it names:
     the history; a seat number is one player). The state has ``players`` (names in seat
     order), ``active`` (0-based seat), ``phase`` (a string), ``turn`` (from 1) and
     ``over`` (bool). Optional: ``score_holdings(holdings) -> Result`` for
-    ``companion score`` (``holdings``: ``[(name, [code, ...]), ...]``; raises ValueError).
+    ``companion score`` (``holdings``: ``[(name, [code, ...]), ...]``; raises ValueError);
+    ``live_scores(view) -> [int, ...]``: each seat's score so far, where the game's screen
+    shows one during play (the venue dashboard shows the same).
 
 ``flow`` (turns table inputs into rule actions)
     ``NEW_GAME``: the first message. ``new_entry() -> entry``: the empty half-entered input.

@@ -33,9 +33,11 @@ from .events import Input, Touch, input_from_dict, input_to_dict  # noqa: F401  
 DEFAULT_STORE = Path(os.environ.get("XDG_DATA_HOME", Path.home() / ".local/share")) / "sugar-companion" / "table.db"
 #: The store format this version writes (``PRAGMA user_version``). 0 is a file written
 #: before formats were numbered: format 1 if its games have no ``config`` column, else 2.
-SCHEMA_VERSION = 2
-#: Tables a companion store may hold (the NFC enrolments live beside the games).
-_OUR_TABLES = {"games", "inputs", "enrolments"}
+#: Format 3 adds the venue outbox (messages for a café's broker, companion.venue.outbox).
+SCHEMA_VERSION = 3
+#: Tables a companion store may hold (the NFC enrolments and the venue outbox live beside
+#: the games).
+_OUR_TABLES = {"games", "inputs", "enrolments", "outbox"}
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -53,6 +55,16 @@ CREATE TABLE IF NOT EXISTS inputs (
     t         REAL NOT NULL,
     payload   TEXT NOT NULL,          -- JSON of the input (companion.core.events)
     PRIMARY KEY (game_id, seq)
+);
+CREATE TABLE IF NOT EXISTS outbox (
+    id        INTEGER PRIMARY KEY,    -- the order messages go out in
+    stream    TEXT NOT NULL,          -- this store's message stream (a UUID: one per store)
+    seq       INTEGER NOT NULL,       -- the newest event's number when written (1, 2, 3 ...)
+    topic     TEXT NOT NULL,
+    payload   BLOB NOT NULL,
+    qos       INTEGER NOT NULL,
+    retain    INTEGER NOT NULL,
+    sent      INTEGER NOT NULL DEFAULT 0  -- 1 once the broker acknowledged it
 );
 """
 
@@ -293,17 +305,28 @@ class EventStore:
             self.migrated_from = version
 
     @contextmanager
-    def transaction(self):
+    def transaction(self, durable: bool = True):
         """One write transaction on the store's connection, committed on exit; any SQLite
         error rolls it back and becomes a :class:`StoreError`. Other tables that live in
-        the same file (NFC enrolments) write through this, as durably as game inputs."""
+        the same file (NFC enrolments) write through this, as durably as game inputs.
+
+        ``durable=False`` commits without waiting for the disk (``synchronous=NORMAL`` for
+        this one commit: no fsync). Such a commit is on disk once the next durable commit
+        returns (the same write-ahead log is synced then), or after :meth:`sync`; the
+        venue outbox writes this way so a table never waits on its messages."""
         if self.readonly:
             raise StoreError(f"the game store {self.path} was opened read-only")
         with self._lock:
             try:
-                self._db.execute("BEGIN IMMEDIATE")
-                yield self._db
-                self._db.execute("COMMIT")
+                if not durable:
+                    self._db.execute("PRAGMA synchronous=NORMAL")
+                try:
+                    self._db.execute("BEGIN IMMEDIATE")
+                    yield self._db
+                    self._db.execute("COMMIT")
+                finally:
+                    if not durable:
+                        self._db.execute("PRAGMA synchronous=FULL")
             except sqlite3.Error as exc:
                 try:
                     if self._db.in_transaction:
@@ -313,6 +336,25 @@ class EventStore:
                 if _corrupt(exc):
                     raise self._damaged(exc) from exc
                 raise StoreError(f"could not save to the game store {self.path}: {exc}") from exc
+
+    def sync(self) -> None:
+        """Put every commit so far on disk (fsync the write-ahead log), from any thread,
+        without the store's lock: what :meth:`transaction` with ``durable=False`` left to
+        the operating system's cache is safe from a power cut when this returns. Raises
+        OSError when the disk fails; does nothing for ``":memory:"``."""
+        if self.path == ":memory:":
+            return
+        import os
+
+        for path in (self.path + "-wal", self.path):
+            try:
+                fd = os.open(path, os.O_RDONLY)
+            except FileNotFoundError:
+                continue
+            try:
+                os.fsync(fd)
+            finally:
+                os.close(fd)
 
     def _write(self, sql: str, args: tuple) -> sqlite3.Cursor:
         with self.transaction() as db:

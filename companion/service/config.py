@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 import tomllib
 from dataclasses import dataclass, fields
 from pathlib import Path
@@ -106,7 +107,23 @@ def _option_key(option) -> "Key":
 _PIN = "a BCM GPIO number from 2 to 27 (GPIO17 is pin 11 on the header), or leave the key out for none"
 
 #: Keys holding a file path, where a leading ``~`` is the home folder.
-_PATHS = ("path", "calibration")
+_PATHS = ("path", "calibration", "password_file", "ca_file")
+
+
+#: A table's or café's name is one level of an MQTT topic (companion.venue.settings.NAME).
+_TOPIC_LEVEL = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,39}")
+
+
+def _is_topic_name(v: Any) -> bool:
+    return isinstance(v, str) and _TOPIC_LEVEL.fullmatch(v) is not None
+
+
+def _is_broker(v: Any) -> bool:
+    return isinstance(v, str) and v.split("://")[0] in ("mqtt", "mqtts") and len(v.split("://")) == 2 \
+        and bool(v.split("://")[1].strip("/"))
+
+
+_TOPIC_NAME = "letters, digits, - and _ (at most 40), e.g. \"table-3\""
 
 KEYS: tuple[Key, ...] = (
     Key("game", "game", next(iter(GAMES)), lambda v: v in GAMES, "one of " + _quoted(GAMES)),
@@ -140,6 +157,15 @@ KEYS: tuple[Key, ...] = (
     Key("gpio", "led", None, _is_pin, _PIN),
     Key("gpio", "bounce", 0.05, lambda v: _is_number(v) and 0 < v <= 1, "seconds, above 0 and at most 1"),
     Key("log", "format", "text", lambda v: v in ("text", "json"), '"text" or "json"'),
+    Key("venue", "broker", None, _is_broker,
+        '"mqtt://HOST[:PORT]" or "mqtts://HOST[:PORT]" (the café\'s broker), or leave it out: no venue mode'),
+    Key("venue", "table", None, _is_topic_name, _TOPIC_NAME),
+    Key("venue", "name", None, _is_topic_name, _TOPIC_NAME + " (the café; default \"cafe\")"),
+    Key("venue", "user", None, lambda v: isinstance(v, str) and bool(v), "the broker user name, or leave it out"),
+    Key("venue", "password_file", None, lambda v: isinstance(v, str) and v.startswith("/"),
+        "an absolute path of a file holding the broker password on its first line, or leave it out"),
+    Key("venue", "ca_file", None, lambda v: isinstance(v, str) and v.startswith("/"),
+        "an absolute path of the broker's CA certificate (PEM, for mqtts://), or leave it out"),
 )
 
 
@@ -267,6 +293,12 @@ RUN_OPTIONS = (
     ("tray", "sensor", "tray", None),
     ("gpio", "buzzer", "buzzer", None),
     ("log", "format", "log_format", "text"),
+    ("venue", "broker", "venue", None),
+    ("venue", "table", "table", None),
+    ("venue", "name", "venue_name", None),
+    ("venue", "user", "venue_user", None),
+    ("venue", "password_file", "venue_password_file", None),
+    ("venue", "ca_file", "venue_ca", None),
 )
 
 

@@ -80,11 +80,12 @@ def ranks(result) -> dict[str, int]:
     return {name: 1 if name in result.winners else i for i, name in enumerate(order, 1)}
 
 
-def write_csv(games, out) -> None:
+def write_csv(games, out, table_of=None) -> None:
     """One row per player per game (spreadsheet-ready): rank 1 is the best (every winner
     of a shared win); an unfinished or abandoned game has one row per player with no
-    score. Text a spreadsheet would run as a formula is escaped (:func:`cell`)."""
-    w = csv.DictWriter(out, CSV_FIELDS)
+    score. Text a spreadsheet would run as a formula is escaped (:func:`cell`).
+    ``table_of(game)`` (a café's history, several tables) adds a first column, ``table``."""
+    w = csv.DictWriter(out, (("table",) if table_of else ()) + CSV_FIELDS)
     w.writeheader()
 
     def write(row: dict) -> None:
@@ -93,6 +94,8 @@ def write_csv(games, out) -> None:
     for g in games:
         when = dt.datetime.fromtimestamp(g.started).strftime("%Y-%m-%d %H:%M")
         base = {"game_id": g.id, "date": when, "game": g.game}
+        if table_of:
+            base["table"] = table_of(g)
         result = None
         if g.finished is not None and g.result and not g.result.get("abandoned"):
             try:
@@ -149,7 +152,7 @@ def played_seconds(record, inputs) -> float:
     return game_seconds(record.started, record.finished, pauses)
 
 
-def bgstats(games, store_path: str, inputs_of=None) -> dict:
+def bgstats(games, store_path: str, inputs_of=None, location: str = LOCATION, table_of=None) -> dict:
     """This table's finished games as a Board Game Stats play file (the JSON the app
     opens with "open in" / import): ``players``, ``locations``, ``games`` and ``plays``,
     each play with ``playerScores`` pointing at them by ``playerRefId``/``gameRefId``.
@@ -163,17 +166,21 @@ def bgstats(games, store_path: str, inputs_of=None) -> dict:
     the microsecond), so two tables with the same file name, or a store started afresh,
     never give two games one uuid, and the same game exports with the same uuid every
     time. ``durationMin`` leaves paused time out when ``inputs_of(game_id)`` gives the
-    stored inputs (:func:`played_seconds`)."""
+    stored inputs (:func:`played_seconds`). A café's history (``table_of(game)``: the
+    table it was played at; game ids are each table's own) names the table in each
+    play's comment, and ``location`` is the café."""
     def uid(*parts) -> str:
         return str(uuid.uuid5(BGSTATS_NS, "/".join(map(str, (Path(store_path).name, *parts)))))
 
     def play_uid(g) -> str:
-        return str(uuid.uuid5(BGSTATS_NS, f"play/{g.id}/{g.game}/{','.join(g.players)}/{g.started!r}"))
+        where = f"{table_of(g)}/" if table_of else ""  # a café: each table numbers its own games
+        return str(uuid.uuid5(BGSTATS_NS, f"play/{where}{g.id}/{g.game}/{','.join(g.players)}/{g.started!r}"))
 
     players: dict[str, dict] = {}
     kinds: dict[str, dict] = {}
     plays = []
-    for g, result in sorted(finished_results(games), key=lambda gr: gr[0].id):
+    order = (lambda gr: gr[0].id) if table_of is None else (lambda gr: (gr[0].finished or 0, table_of(gr[0])))
+    for g, result in sorted(finished_results(games), key=order):
         desc = GAMES.get(g.game)
         if g.game not in kinds:
             kinds[g.game] = {"id": len(kinds) + 1, "uuid": uid("game", g.game), "name": desc.name if desc else g.game,
@@ -193,11 +200,12 @@ def bgstats(games, store_path: str, inputs_of=None) -> dict:
                       "playDate": when.strftime("%Y-%m-%d %H:%M:%S"),
                       "durationMin": max(0, round(seconds / 60)),
                       "ignored": False, "manualWinner": False, "rounds": 0, "usesTeams": False,
-                      "board": "", "comments": f"Sugar Table Companion game #{g.id}",
+                      "board": "", "comments": f"Sugar Table Companion game #{g.id}"
+                      + (f" at {table_of(g)}" if table_of else ""),
                       "playerScores": scores})
     return {"about": "Plays from the Sugar Table Companion: open this file with Board Game Stats to import them.",
             "players": list(players.values()),
-            "locations": [{"id": 1, "uuid": uid("location"), "name": LOCATION}],
+            "locations": [{"id": 1, "uuid": uid("location"), "name": location}],
             "games": list(kinds.values()), "plays": plays}
 
 

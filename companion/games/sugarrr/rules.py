@@ -18,6 +18,7 @@ Market Row and the Fruit Deck stay unseen; the Fruit Deck and Market Row are cou
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import lru_cache
 from typing import Iterable
 
 from companion.core.events import GameOver, Outcome, TurnEnded  # noqa: F401  (core events this game returns)
@@ -45,6 +46,18 @@ def result(state: State) -> CoreResult | None:
 def counters(view: State) -> dict[str, int]:
     """The pile the table counts, for the text log: the Fruit Deck."""
     return {"Fruit Deck": view.deck}
+
+
+def live_scores(view: State) -> list[int]:
+    """Each player's score so far, in seat order: their score pile scored as it stands
+    (Sugarrr! rulebook, "Scoring"), the number the screen shows beside each name."""
+    return list(_pile_totals(tuple(view.players), view.piles))
+
+
+@lru_cache(maxsize=4)
+def _pile_totals(players: tuple[str, ...], piles: tuple[tuple[str, ...], ...]) -> tuple[int, ...]:
+    """The piles change only when fruit is gathered or attracted: most inputs reuse this."""
+    return tuple(score_pile(who, pile).total for who, pile in zip(players, piles))
 
 
 def public_view(state: State, viewer) -> State:

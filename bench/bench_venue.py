@@ -1,0 +1,282 @@
+"""Venue mode at a café's scale (issue 25): 50 tables into one local Mosquitto.
+
+    .venv/bin/python bench/bench_venue.py [--quick]
+
+**Scale.** 50 simulated tables (the real :class:`Session` with an on-disk store and the
+real :class:`VenuePublisher`, in this process) play the recorded Sugarrr!, Sugar Heist
+and Sweet Deals family games (scans and touches at their recorded times) into one
+private ``mosquitto``; the dashboard is ``companion venue`` in its own process, and this
+process follows its page's server-sent events as a browser would. Measured: from a
+verdict (the session's listener, ``time.time()``) to the first page update that shows
+it (an SSE ``table`` event with that table's ``last_seq`` at or past it), p99; and
+messages lost (events published minus events the dashboard counted, read from its
+``/state.json``). Two runs:
+
+- at table speed, a window of each game (:data:`WINDOW` s; 30 s and 10 tables with
+  ``--quick``): whole games would take the Sugar Heist game's 1537 s. Table ``i`` is
+  first fast-forwarded (its publisher not yet listening) to its own point in its game,
+  so the 50 windows cover the games' beginnings, middles and ends;
+- at 10x table speed, whole games (154 s for the longest).
+
+Target: p99 <= 1 s at table speed and at 10x; 0 messages lost.
+
+**The table's own speed.** One table as ``companion run --log-format json`` builds it
+(``benchlib.Table``: a pty scanner, the real Runner with its window, the JSON log read
+back) plays the Sugarrr! game's scans with random 60-250 ms gaps, in the same run:
+without venue mode (the baseline), with venue mode and a broker, and with venue mode and
+no broker at all (an unreachable port); :data:`ROUNDS` runs of each, interleaved. Target: scan-to-verdict
+p99 with venue mode <= 1.10x the baseline's, broker there or not.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+
+from benchlib import DATA, Table, gaps, main, med, pct, row, trace_inputs  # noqa: E402
+
+TABLES = 50
+GAMES = ("sugarrr-family", "sugar-heist-family", "sweet-deals-family")
+WINDOW = 120.0          # seconds of each game played at table speed
+LATENCY_TARGET_S = 1.0
+SLOWER_AT_MOST = 1.10
+ROUNDS = 3              # runs of each table-speed mode, interleaved (the p99s pool their scans)
+
+
+class SimTable:
+    """One simulated table: its inputs at their recorded times, a session, a publisher."""
+
+    def __init__(self, i: int, folder: Path, url: str, venue: str):
+        from companion.core.clock import FakeClock
+        from companion.core.store import EventStore
+        from companion.table.session import Session
+        from companion.venue.publish import VenuePublisher
+        from companion.venue.settings import VenueSettings
+
+        self.name = f"table-{i + 1}"
+        trace, self.inputs = trace_inputs(DATA / f"{GAMES[i % len(GAMES)]}.trace")
+        self.clock = FakeClock(0.0)
+        self.store = EventStore(str(folder / f"{self.name}.db"))
+        self.session = Session.start(trace.game, list(trace.players), self.store, self.clock, resume=False,
+                                     options=trace.options)
+        self.publisher = VenuePublisher(VenueSettings.parse(url, self.name, venue), self.session)
+        self.verdicts: dict[int, float] = {}   # event seq -> time.time() at the verdict
+        self.end = self.inputs[-1][0] if self.inputs else 0.0
+
+    def fast_forward(self, upto: float) -> list:
+        """Play (unpublished) every input before ``upto`` s; returns the rest."""
+        rest = []
+        for t, kind, value in self.inputs:
+            if t < upto:
+                self.clock.set(t)
+                self.session.handle(self._input(t, kind, value))
+            else:
+                rest.append((t, kind, value))
+        return rest
+
+    def _input(self, t, kind, value):
+        from companion.core.events import CardScanned, Touch
+
+        return CardScanned(value.upper(), "scanner", t) if kind == "scan" else Touch(value, t)
+
+    def attach(self) -> None:
+        self.session.listeners.append(self._verdict)
+        self.session.listeners.append(self.publisher)
+        self.publisher.start()
+        self.publisher.connect()
+
+    def _verdict(self, item, verdict) -> None:
+        if verdict is not None:
+            self.verdicts[self.publisher.outbox.next_seq()] = time.time()
+
+    def handle(self, t, kind, value) -> None:
+        self.clock.set(t)
+        self.session.handle(self._input(t, kind, value))
+
+
+class PageReader:
+    """This process's "browser": the dashboard's /events stream, each table update's
+    arrival time and ``last_seq``."""
+
+    def __init__(self, url: str):
+        self.updates: dict[str, list[tuple[int, float]]] = {}
+        self.stop = False
+        self.response = urllib.request.urlopen(url + "events", timeout=600)
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        kind = None
+        for raw in self.response:
+            now = time.time()
+            line = raw.decode().rstrip("\n")
+            if line.startswith("event: "):
+                kind = line[7:]
+            elif line.startswith("data: ") and kind == "table":
+                d = json.loads(line[6:])
+                self.updates.setdefault(d["table"], []).append((d["last_seq"], now))
+            if self.stop:
+                return
+
+
+def scale(speed: float, window: float | None, quick: bool) -> dict:
+    """One scale run; ``window`` None plays whole games."""
+    from venue_helpers import Mosquitto, free_port, wait_for
+
+    tmp = Path(tempfile.mkdtemp(prefix="bench-venue-"))
+    broker = Mosquitto(tmp / "broker").start()
+    venue = f"bench{int(speed)}"
+    port = free_port()
+    dash = subprocess.Popen([sys.executable, "-m", "companion", "venue", "--broker", broker.url, "--venue-name", venue,
+                             "--listen", f"127.0.0.1:{port}"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+    page = f"http://127.0.0.1:{port}/"
+    dash.stdout.readline()  # "the dashboard is on ..."
+    wait_for(lambda: json.loads(urllib.request.urlopen(page + "state.json").read())["broker"], what="dashboard up")
+    reader = PageReader(page)
+    n = 10 if quick else TABLES
+    tables = [SimTable(i, tmp, broker.url, venue) for i in range(n)]
+    plans = []
+    for i, table in enumerate(tables):
+        start = 0.0 if window is None else max(0.0, (table.end - window) * i / max(1, n - 1))
+        rest = table.fast_forward(start)
+        if window is not None:
+            rest = [x for x in rest if x[0] < start + window]
+        plans.append((start, rest))
+        table.attach()
+    began = time.monotonic()
+    events = []
+    for table, (start, rest) in zip(tables, plans):
+        for t, kind, value in rest:
+            events.append(((t - start) / speed, table, t, kind, value))
+    events.sort(key=lambda e: e[0])
+    behind = []
+    for at, table, t, kind, value in events:
+        wait = began + at - time.monotonic()
+        if wait > 0:
+            time.sleep(wait)
+        else:
+            behind.append(-wait)
+        table.handle(t, kind, value)
+    played = time.monotonic() - began
+    for table in tables:
+        table.publisher.close(timeout=30)
+    published = {t.name: t.publisher.outbox.next_seq() - 1 for t in tables}
+    first = {t.name: (min(t.verdicts) if t.verdicts else 1) for t in tables}
+
+    def counted():
+        state = json.loads(urllib.request.urlopen(page + "state.json").read())
+        return {d["table"]: d for d in state["tables"]}
+
+    try:
+        wait_for(lambda: all(counted().get(k, {}).get("last_seq") == v for k, v in published.items()), timeout=60,
+                 what="the dashboard catching up")
+    except AssertionError:
+        pass
+    seen = counted()
+    sent = sum(published[k] - first[k] + 1 for k in published)
+    got = sum(seen.get(k, {}).get("events", 0) for k in published)
+    # the dashboard counts every event it got from the table's first published one on
+    lost = sent - got
+    lat = []
+    for table in tables:
+        ups = reader.updates.get(table.name, [])
+        j = 0
+        for seq in sorted(table.verdicts):
+            while j < len(ups) and ups[j][0] < seq:
+                j += 1
+            if j < len(ups):
+                lat.append(max(0.0, ups[j][1] - table.verdicts[seq]))
+    reader.stop = True
+    dash.terminate()
+    dash.wait(timeout=10)
+    broker.stop()
+    return {"lat": lat, "lost": lost, "sent": sent, "played": played, "tables": n,
+            "behind_p99": pct(behind, 99) if behind else 0.0, "messages": sum(t.publisher.sent for t in tables)}
+
+
+def table_speed(mode: str, quick: bool, url: str | None) -> list[float]:
+    """Scan-to-verdict (ms) of one ``companion run``-built table, venue mode or not."""
+    from companion.venue.publish import VenuePublisher
+    from companion.venue.settings import VenueSettings
+
+    trace, inputs = trace_inputs(DATA / "sugarrr-family.trace")
+    scans = [v for _, k, v in inputs if k == "scan"]
+    if quick:
+        scans = scans[:40]
+    table = Table(trace.game, list(trace.players), trace.options, tap_off=0.0)
+    pub = None
+    if mode != "off":
+        pub = VenuePublisher(VenueSettings.parse(url, "speed", "bench"), table.session)
+        table.session.listeners.append(pub)
+        pub.start()
+        pub.connect()
+    pauses = gaps(len(scans), 0.06, 0.25, seed=7)
+
+    def driver(tb):
+        out = []
+        for code, pause in zip(scans, pauses):
+            time.sleep(pause)
+            t0 = tb.scan(code)
+            got = tb.next_verdict()
+            if got is not None:
+                out.append((got[0] - t0) * 1000)
+        return out
+
+    try:
+        return table.run(driver)
+    finally:
+        if pub is not None:
+            pub.close(timeout=5)
+        table.close()
+
+
+def rows(quick: bool = False) -> list[dict]:
+    from venue_helpers import MOSQUITTO, Mosquitto, free_port
+
+    if MOSQUITTO is None:
+        return [row("venue bench", "a mosquitto broker", ok=False, note="no mosquitto: apt-get install -y mosquitto")]
+    out = []
+    window = 30.0 if quick else WINDOW
+    for speed, win in ((1.0, window), (10.0, None)):
+        r = scale(speed, win, quick)
+        what = "whole games" if win is None else f"{win:.0f} s of each game"
+        out.append(row(f"{r['tables']} tables at {speed:g}x table speed: verdict to page update",
+                       f"p99 <= {LATENCY_TARGET_S:g} s", median=med(r["lat"]) * 1000, p99=pct(r["lat"], 99) * 1000,
+                       ok=bool(r["lat"]) and pct(r["lat"], 99) <= LATENCY_TARGET_S * 1000 and r["lost"] == 0,
+                       n=len(r["lat"]),
+                       note=f"{what}, {r['sent']} events ({r['messages']} messages acknowledged) in {r['played']:.0f} s; "
+                            f"the player ran late by p99 {r['behind_p99'] * 1000:.0f} ms"))
+        out.append(row(f"{r['tables']} tables at {speed:g}x: messages lost", "0", median=r["lost"], unit="events",
+                       ok=r["lost"] == 0, n=r["sent"]))
+    broker = Mosquitto(Path(tempfile.mkdtemp(prefix="bench-venue-speed-"))).start()
+    try:
+        runs = {"off": [], "on": [], "down": []}
+        for mode in ("off", "on", "down") * ROUNDS:
+            url = broker.url if mode == "on" else f"mqtt://127.0.0.1:{free_port()}"
+            runs[mode] += table_speed(mode, quick, url)
+    finally:
+        broker.stop()
+    base = pct(runs["off"], 99)
+    for mode, name in (("on", "broker there"), ("down", "no broker")):
+        p99 = pct(runs[mode], 99)
+        out.append(row(f"scan to verdict with venue mode ({name})", f"p99 <= {SLOWER_AT_MOST:.2f}x without",
+                       median=med(runs[mode]), p99=p99, baseline=base, baseline_name="p99 without venue mode",
+                       ratio=p99 / base if base else None, ok=bool(runs[mode]) and p99 <= SLOWER_AT_MOST * base,
+                       n=len(runs[mode]), note=f"medians: {med(runs[mode]):.2f} ms with, {med(runs['off']):.2f} ms "
+                                               f"without; {ROUNDS} runs of each, interleaved"))
+    return out
+
+
+if __name__ == "__main__":
+    sys.exit(main(rows, "venue"))

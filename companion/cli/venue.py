@@ -1,0 +1,164 @@
+"""``companion venue``: the café's dashboard (every table on one live web page), and the
+``--venue`` options of ``companion run`` that put a table on it. Parsing and wiring only:
+the work lives in :mod:`companion.venue`."""
+
+from __future__ import annotations
+
+import signal
+import sys
+import threading
+from contextlib import contextmanager
+from pathlib import Path
+
+from .common import DEVICE, USAGE, fail, user_path
+
+
+def add_run_options(r) -> None:
+    """The venue options of ``companion run`` (also the config's ``[venue]``)."""
+    g = r.add_argument_group("venue mode (a café's dashboard, through an MQTT broker)")
+    g.add_argument("--venue", metavar="URL", help="the café's broker: mqtt://HOST[:PORT] or mqtts://HOST[:PORT]")
+    g.add_argument("--table", metavar="NAME", help="this table's name on the dashboard (letters, digits, - and _)")
+    g.add_argument("--venue-name", metavar="CAFE", help="the café's name in the topics (default: cafe)")
+    g.add_argument("--venue-user", metavar="USER", help="the broker user name for this table")
+    g.add_argument("--venue-password-file", metavar="FILE", type=user_path,
+                   help="a file holding the broker password on its first line")
+    g.add_argument("--venue-ca", metavar="FILE", type=user_path, help="the broker's CA certificate (PEM), for mqtts://")
+
+
+def run_settings(args):
+    """The table's :class:`~companion.venue.settings.VenueSettings` (None when no
+    ``--venue``). Raises ValueError with a message for the user."""
+    from ..venue.settings import VenueSettings
+
+    if not getattr(args, "venue", None):
+        for flag in ("table", "venue_name", "venue_user", "venue_password_file", "venue_ca"):
+            if getattr(args, flag, None):
+                raise ValueError(f"--{flag.replace('_', '-')} is for venue mode: add --venue mqtt://HOST")
+        return None
+    return VenueSettings.parse(args.venue, args.table, args.venue_name, username=args.venue_user,
+                               password_file=args.venue_password_file, ca_file=args.venue_ca)
+
+
+@contextmanager
+def start_publisher(settings, runner, plan):
+    """Venue mode for a built table (``settings`` None: nothing): one listener of the
+    session's verdicts, appended to the store's outbox, sent from its own thread. Yields
+    the :class:`~companion.venue.publish.VenuePublisher` (None without venue mode, or
+    when the store cannot hold the outbox: that is reported on stderr) and closes it,
+    before the store closes, on the way out."""
+    if settings is None:
+        yield None
+        return
+    from ..core.errors import StoreError
+    from ..venue.publish import VenuePublisher
+
+    session = runner.session
+    try:
+        publisher = VenuePublisher(settings, session, clocks=runner.clocks, turn_limit=plan.timers.limit,
+                                   disk=Path(plan.store).parent, screen=lambda: _screen(runner))
+    except StoreError as err:
+        print(f"companion: {err}", file=sys.stderr, flush=True)
+        yield None
+        return
+    session.listeners.append(publisher)  # the runner hands it on to the next game's session
+    publisher.start()
+    publisher.connect()  # a broker that is down or slow never slows the table
+    try:
+        yield publisher
+    finally:
+        publisher.close()
+
+
+def _screen(runner) -> str | None:
+    """The display's health for the venue status (None: a headless table)."""
+    if runner.display is None:
+        return None
+    return "connected" if runner.app is not None else "disconnected"
+
+
+def _exports(venue: str) -> dict:
+    """The history exporters of ``companion history``, for a café's tables."""
+    from ..table.history import bgstats, write_csv  # the dashboard's only: kept off `companion run`
+
+    def tables(records):
+        where = {id(g): table for table, g in records}
+        return [g for _, g in records], (lambda g: where[id(g)])
+
+    def csv(records, out):
+        games, table_of = tables(records)
+        write_csv(games, out, table_of=table_of)
+
+    def bg(records):
+        games, table_of = tables(records)
+        return bgstats(games, venue, location=venue, table_of=table_of)
+
+    return {"csv": csv, "bgstats": bg}
+
+
+def _listen(text: str) -> tuple[str, int]:
+    host, _, port = text.rpartition(":")
+    if not host or not port.isdigit() or not 0 <= int(port) <= 65535:
+        raise ValueError(f"--listen {text}: give HOST:PORT, e.g. 127.0.0.1:8080 (0.0.0.0:8080 for every network)")
+    return host.strip("[]"), int(port)
+
+
+def cmd_venue(args) -> int:
+    from ..venue.dashboard import Dashboard
+    from ..venue.settings import Broker, check_name
+    from ..venue.web import DashboardServer
+
+    try:
+        broker = Broker.parse(args.broker, "--broker", username=args.broker_user,
+                              password_file=args.broker_password_file, ca_file=args.ca_file)
+        venue = check_name(args.venue_name, "--venue-name")
+        host, port = _listen(args.listen)
+        password = None
+        if args.password_file:
+            password = Broker("x", 1, password_file=args.password_file).password()
+    except ValueError as err:
+        return fail(str(err), USAGE)
+    try:
+        dashboard = Dashboard(broker, venue, history=args.history)
+    except OSError as err:
+        return fail(f"cannot read the history {args.history}: {err.strerror or err}", DEVICE)
+    try:
+        server = DashboardServer(dashboard, (host, port), _exports(venue), password=password, title=args.title)
+    except OSError as err:
+        return fail(f"cannot listen on {args.listen}: {err.strerror or err}", DEVICE)
+    dashboard.connect()
+    shown = server.url().replace("0.0.0.0", "THIS-COMPUTER")
+    print(f"companion: the {venue} dashboard is on {shown} (tables from {broker.url()})"
+          + ("; password required" if password else ""), flush=True)
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    thread = server.serve_in_thread()
+    try:
+        while not stop.wait(0.5):
+            pass
+    except KeyboardInterrupt:
+        pass
+    server.stop()
+    thread.join(timeout=2)
+    dashboard.close()
+    print("companion: the dashboard stopped", file=sys.stderr, flush=True)
+    return 0
+
+
+def add_parsers(sub) -> None:
+    v = sub.add_parser("venue", help="the café's dashboard: every table on one live web page")
+    v.add_argument("--broker", required=True, metavar="URL",
+                   help="the café's broker: mqtt://HOST[:PORT] or mqtts://HOST[:PORT]")
+    v.add_argument("--listen", default="127.0.0.1:8080", metavar="HOST:PORT",
+                   help="where the page is served (default: %(default)s, this computer only; "
+                        "0.0.0.0:8080 for phones and the TV on the café's network)")
+    v.add_argument("--venue-name", default="cafe", metavar="CAFE",
+                   help="the café's name in the topics (default: cafe)")
+    v.add_argument("--password-file", type=user_path, metavar="FILE",
+                   help="ask for this password (first line of FILE) before showing the page (any user name)")
+    v.add_argument("--broker-user", metavar="USER", help="the broker user name for the dashboard")
+    v.add_argument("--broker-password-file", type=user_path, metavar="FILE", help="the broker password's file")
+    v.add_argument("--ca-file", type=user_path, metavar="FILE", help="the broker's CA certificate (PEM), for mqtts://")
+    v.add_argument("--history", type=user_path, metavar="FILE",
+                   help="keep every finished game in this file (JSON lines), so the history outlives a restart")
+    v.add_argument("--title", help="the page's title (default: the café's name)")
+    v.set_defaults(func=cmd_venue)

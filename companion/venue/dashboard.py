@@ -1,0 +1,304 @@
+"""The café's side: every table's messages from the broker, kept as the dashboard shows them.
+
+:class:`Dashboard` subscribes to ``sugar/<venue>/tables/+/+`` (QoS 1, a persistent
+session, so events published while it is away wait at the broker for it) and keeps, per
+table, the newest status, the events in order and the finished games. Events are
+numbered per table (``seq`` within the table's ``stream``): a repeat (a number already
+seen) is dropped, so every event counts once, in order. :meth:`Dashboard.handle` is the
+whole of that logic and needs no broker (tests feed it messages).
+
+"Needs help" flags (:func:`flags`): a reader unplugged, the tray sensor offline, the screen
+not working, the same
+input refused three times in a row, a turn over its limit, the table offline (gone
+without a goodbye: the broker's last will; a table that was closed is shown as closed).
+
+>>> d = Dashboard(None, "cafe")
+>>> d.handle("sugar/cafe/tables/t1/events", b'{"stream": "s", "seq": 1, "verdict": "accepted", "text": "OK"}')
+True
+>>> d.handle("sugar/cafe/tables/t1/events", b'{"stream": "s", "seq": 1, "verdict": "accepted", "text": "OK"}')
+False
+>>> d.tables["t1"].seqs
+[1]
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..core.store import GameRecord
+from .settings import Broker, check_name, split_topic, venue_filter
+
+_log = logging.getLogger(__name__)
+
+#: Refusals of the same input in a row that raise the "needs help" flag.
+REFUSED_FLAG = 3
+#: Events kept per table for the page's recent list.
+RECENT = 8
+
+
+@dataclass
+class TableView:
+    """What the dashboard knows of one table. ``seqs``: every event number counted, in
+    the order counted (the loss test reads it); ``received``: the dashboard's clock when
+    the status came (seconds since the epoch)."""
+
+    name: str
+    stream: str | None = None
+    last_seq: int = 0
+    seqs: list[int] = field(default_factory=list)
+    status: dict[str, Any] = field(default_factory=dict)
+    online: bool = False
+    dropped: bool = False    # offline by the broker's last will (not a table that closed)
+    received: float = 0.0
+    recent: list[dict] = field(default_factory=list)
+    refused_in_a_row: int = 0
+    repeats: int = 0
+    gaps: int = 0
+    version: int = 0
+
+
+def flags(table: TableView, now: float) -> list[str]:
+    """The table's "needs help" flags, in words for the host (empty: all well)."""
+    out = []
+    s = table.status
+    if table.dropped:
+        out.append("table offline")
+    for name, dev in sorted((s.get("devices") or {}).items()):
+        if dev.get("status") != "connected":
+            if name == "display":
+                out.append("screen not working")
+            else:
+                out.append("tray sensor offline" if name.startswith("tray") else f"reader unplugged ({name})")
+    if table.refused_in_a_row >= REFUSED_FLAG:
+        out.append(f"the same input refused {table.refused_in_a_row} times")
+    turn, limit = turn_now(table, now), (s.get("clocks") or {}).get("limit")
+    if limit and turn is not None and turn > limit:
+        out.append("turn over its limit")
+    return out
+
+
+def turn_now(table: TableView, now: float) -> float | None:
+    """The turn clock now (s): the table's last reading plus the time since it came,
+    unless the game is paused or over."""
+    s = table.status
+    turn = (s.get("clocks") or {}).get("turn")
+    if turn is None:
+        return None
+    if s.get("paused") or s.get("over") or not table.online:
+        return turn
+    return turn + max(0.0, now - table.received)
+
+
+class Dashboard:
+    """The live state of a venue's tables, fed by the broker (``broker`` None: fed by
+    :meth:`handle` alone). ``history``: a JSON Lines file where every finished game is
+    kept (and read back at start), so the café's history outlives the dashboard.
+
+    Raises ValueError for a bad venue name, OSError for an unreadable history file."""
+
+    def __init__(self, broker: Broker | None, venue: str = "cafe", history: str | Path | None = None,
+                 client_id: str | None = None):
+        self.broker = broker
+        self.venue = check_name(venue, "--venue-name")
+        self.tables: dict[str, TableView] = {}
+        self.results: dict[tuple, dict] = {}
+        self.history = Path(history) if history else None
+        self.client_id = client_id or f"sugar-venue-{venue}"
+        self.version = 0
+        self.changed = threading.Condition()
+        self.connected = threading.Event()
+        self.client = None
+        if self.history is not None and self.history.exists():
+            for line in self.history.read_text(encoding="utf-8").splitlines():
+                try:
+                    record = json.loads(line)
+                    self.results[self._result_key(record)] = record
+                except (ValueError, KeyError, TypeError):
+                    continue
+
+    # ------------------------------------------------------------ messages
+
+    def handle(self, topic: str, payload: bytes) -> bool:
+        """Take one message from the broker. True when it changed what the page shows
+        (False: a repeat, an older status, another venue's or a message that is not JSON)."""
+        where = split_topic(topic)
+        if where is None or where[0] != self.venue:
+            return False
+        _, name, aspect = where
+        try:
+            msg = json.loads(payload)
+        except ValueError:
+            return False
+        if not isinstance(msg, dict):
+            return False
+        with self.changed:
+            table = self.tables.setdefault(name, TableView(name))
+            if aspect == "events":
+                took = self._event(table, msg)
+            elif aspect == "status":
+                took = self._status(table, msg)
+            elif aspect == "result":
+                took = self._result(name, msg)
+            else:
+                took = False
+            if took:
+                self.version += 1
+                table.version = self.version
+                self.changed.notify_all()
+            return took
+
+    def _new_stream(self, table: TableView, msg: dict) -> None:
+        stream = msg.get("stream")
+        if stream and stream != table.stream:
+            table.stream, table.last_seq = stream, 0  # a new store at this table: numbers start again
+
+    def _event(self, table: TableView, msg: dict) -> bool:
+        seq = msg.get("seq")
+        if not isinstance(seq, int):
+            return False
+        self._new_stream(table, msg)
+        if seq <= table.last_seq:
+            table.repeats += 1
+            return False
+        if seq != table.last_seq + 1 and table.last_seq:
+            table.gaps += 1
+        table.last_seq = seq
+        table.seqs.append(seq)
+        table.refused_in_a_row = int(msg.get("refused_in_a_row") or 0)
+        table.recent = ([{k: msg.get(k) for k in ("seq", "verdict", "text", "input", "wall")}] + table.recent)[:RECENT]
+        return True
+
+    def _status(self, table: TableView, msg: dict) -> bool:
+        if msg.get("online") is False and "game" not in msg:  # the last will: only "offline"
+            took = table.online or not table.dropped
+            table.online, table.dropped = False, True
+            return took
+        seq = msg.get("seq")
+        stream = msg.get("stream")
+        old = table.status
+        if old and stream == old.get("stream") and isinstance(seq, int) and \
+                (seq, msg.get("at", 0)) < (old.get("seq", 0), old.get("at", 0)):
+            return False  # an older status (sent again after a reconnect)
+        table.status = msg
+        table.online, table.dropped = bool(msg.get("online")), False
+        table.received = time.time()
+        if table.last_seq <= (seq or 0):
+            table.refused_in_a_row = int(msg.get("refused_in_a_row") or 0)
+        return True
+
+    @staticmethod
+    def _result_key(msg: dict) -> tuple:
+        return (msg.get("table"), msg.get("stream"), msg.get("game_id"))
+
+    def _result(self, name: str, msg: dict) -> bool:
+        if "players" not in msg or "game_id" not in msg:
+            return False
+        msg = {**msg, "table": name}
+        key = self._result_key(msg)
+        if key in self.results:
+            return False
+        self.results[key] = msg
+        if self.history is not None:
+            try:
+                with self.history.open("a", encoding="utf-8") as out:
+                    out.write(json.dumps(msg, ensure_ascii=False) + "\n")
+            except OSError as err:
+                _log.error("venue: could not keep the finished game in %s: %s", self.history, err)
+        return True
+
+    # ------------------------------------------------------------ what the page shows
+
+    def table_json(self, name: str, now: float | None = None) -> dict[str, Any]:
+        """One table as the page draws it (JSON-ready)."""
+        now = time.time() if now is None else now
+        with self.changed:
+            t = self.tables[name]
+            s = t.status
+            return {"table": name, "online": t.online, "dropped": t.dropped,
+                    "game": s.get("game_name") or s.get("game"), "players": s.get("players") or [], "turn_of": s.get("turn_of"), "turn": s.get("turn"),
+                    "phase": s.get("phase"), "over": bool(s.get("over")), "paused": bool(s.get("paused")),
+                    "prompt": s.get("prompt") or "", "last": s.get("last") or {}, "clocks": s.get("clocks") or {},
+                    "counters": s.get("counters") or {}, "turn_now": turn_now(t, now), "flags": flags(t, now),
+                    "recent": list(t.recent), "last_seq": t.last_seq, "events": len(t.seqs), "gaps": t.gaps,
+                    "devices": s.get("devices") or {},
+                    "disk_free_mb": s.get("disk_free_mb"), "received": t.received, "now": now,
+                    "version": t.version, "winners": self._winners(name, s)}
+
+    def _winners(self, name: str, status: dict) -> list[str]:
+        if not status.get("over"):
+            return []
+        r = self.results.get((name, status.get("stream"), status.get("game_id")))
+        return list(r.get("winners") or []) if r else []
+
+    def finished(self) -> list[dict[str, Any]]:
+        """Every finished game seen, newest first: table, game, players with scores, winners."""
+        with self.changed:
+            games = sorted(self.results.values(), key=lambda r: (r.get("finished") or 0, r.get("table") or ""),
+                           reverse=True)
+        return [{"table": r.get("table"), "game": r.get("game_name") or r.get("game"), "game_id": r.get("game_id"),
+                 "players": [{"name": p.get("name"), "score": p.get("score")} for p in r.get("players", [])],
+                 "winners": r.get("winners") or [], "finished": r.get("finished")} for r in games]
+
+    def records(self) -> list[tuple[str, GameRecord]]:
+        """The finished games as ``(table, GameRecord)`` in the order they finished, for
+        the history exports (``companion history``'s CSV and BG Stats writers)."""
+        with self.changed:
+            games = sorted(self.results.values(), key=lambda r: (r.get("finished") or 0, r.get("table") or ""))
+        out = []
+        for r in games:
+            result = {k: r.get(k) for k in ("game", "players", "winners", "tie_break", "reason")}
+            players = tuple(r.get("players_seated") or [p.get("name") for p in r.get("players", [])])
+            out.append((r.get("table") or "", GameRecord(int(r.get("game_id") or 0), str(r.get("game")), players,
+                                                         float(r.get("started") or 0), float(r.get("finished") or 0),
+                                                         result, {}, 0)))
+        return out
+
+    # ------------------------------------------------------------ the broker
+
+    def connect(self) -> "Dashboard":
+        """Subscribe (paho-mqtt's network thread; returns at once, broker or not: it
+        keeps trying)."""
+        import paho.mqtt.client as mqtt
+
+        client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=self.client_id, clean_session=False,
+                             protocol=mqtt.MQTTv311)
+        self.broker.configure(client)
+        client.reconnect_delay_set(0.2, 5.0)
+
+        def on_connect(c, userdata, flags_, reason_code, properties):
+            if reason_code.is_failure:
+                _log.warning("venue: the broker %s refused the dashboard: %s", self.broker.url(), reason_code)
+                return
+            c.subscribe(venue_filter(self.venue), qos=1)
+            self.connected.set()
+
+        def on_disconnect(c, userdata, flags_, reason_code, properties):
+            self.connected.clear()
+            with self.changed:
+                self.version += 1
+                self.changed.notify_all()
+
+        def on_message(c, userdata, message):
+            try:
+                self.handle(message.topic, message.payload)
+            except Exception:  # one bad message must not stop the dashboard
+                _log.exception("venue: a message on %s could not be read", message.topic)
+
+        client.on_connect, client.on_disconnect, client.on_message = on_connect, on_disconnect, on_message
+        client.connect_async(self.broker.host, self.broker.port, keepalive=15)
+        client.loop_start()
+        self.client = client
+        return self
+
+    def close(self) -> None:
+        """Stop listening (the broker keeps the session: events wait for the next start)."""
+        if self.client is not None:
+            self.client.disconnect()
+            self.client.loop_stop()
+            self.client = None

@@ -1,0 +1,96 @@
+"""The venue outbox: the messages a table owes the café's broker, kept in its game store.
+
+The session's thread only appends here (one small commit per verdict, not waited on:
+see :meth:`EventStore.transaction` with ``durable=False``). The publisher's thread puts
+it on disk at once (:meth:`EventStore.sync`, broker or not), and the table's next stored
+input would too: a power cut can lose only the messages of the last few milliseconds,
+never a game input (those are committed and synced before the screen changes). The
+publisher's thread also reads
+the oldest unsent rows, hands them to the broker in order and marks them sent once the
+broker acknowledged them. A broker that is down leaves the rows waiting; a power cut or a
+restart leaves them in the file, to go out (again) when the companion starts: a message
+may then reach the broker twice, and consumers drop repeats by their sequence number.
+
+Each store has its own message stream (a UUID): event numbers count 1, 2, 3 ... within a
+stream, so a dashboard that sees a new stream for a table starts counting afresh.
+
+>>> from companion.core.store import EventStore
+>>> box = Outbox(EventStore(":memory:"))
+>>> box.next_seq()
+1
+>>> box.put([("sugar/cafe/tables/t1/events", {"seq": 1, "verdict": "accepted"}, 1, False)], seq=1)
+>>> [(r.topic, r.seq) for r in box.pending()]
+[('sugar/cafe/tables/t1/events', 1)]
+>>> box.mark_sent(box.pending()[-1].id); box.pending(), box.next_seq()
+([], 2)
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from dataclasses import dataclass
+
+from ..core.store import EventStore
+
+
+
+@dataclass(frozen=True)
+class Row:
+    """One waiting message: ``payload`` is the JSON bytes sent as they are."""
+
+    id: int
+    seq: int
+    topic: str
+    payload: bytes
+    qos: int
+    retain: bool
+
+
+class Outbox:
+    """The ``outbox`` table of an :class:`EventStore` (store format 3).
+
+    Raises :class:`~companion.core.errors.StoreError` from every method when the store
+    cannot be read or written."""
+
+    def __init__(self, store: EventStore):
+        self.store = store
+        rows = store.query("SELECT stream, seq FROM outbox ORDER BY id DESC LIMIT 1")
+        self.stream = rows[0][0] if rows else str(uuid.uuid4())
+        self._seq = rows[0][1] if rows else 0
+
+    def next_seq(self) -> int:
+        """The number the next event gets."""
+        return self._seq + 1
+
+    def put(self, messages: list[tuple[str, dict, int, bool]], seq: int | None = None) -> None:
+        """Append ``(topic, payload, qos, retain)`` messages in one commit (not waited on:
+        on disk at the session's next stored input, or the publisher's :meth:`sync`).
+        ``seq``: the event number these messages carry (the newest so far when None).
+        Every payload gets the ``stream``."""
+        seq = self._seq if seq is None else seq
+        rows = [(self.stream, seq, topic, json.dumps({**payload, "stream": self.stream}, ensure_ascii=False,
+                                                     separators=(",", ":")).encode(), qos, int(retain))
+                for topic, payload, qos, retain in messages]
+        with self.store.transaction(durable=False) as db:
+            db.executemany("INSERT INTO outbox (stream, seq, topic, payload, qos, retain) VALUES (?, ?, ?, ?, ?, ?)",
+                           rows)
+        self._seq = max(self._seq, seq)
+
+    def pending(self, limit: int = 100, after: int = 0) -> list[Row]:
+        """The oldest unsent messages after row ``after``, oldest first (at most ``limit``)."""
+        rows = self.store.query("SELECT id, seq, topic, payload, qos, retain FROM outbox WHERE sent = 0 AND id > ? "
+                                "ORDER BY id LIMIT ?", (after, limit))
+        return [Row(i, s, t, bytes(p), q, bool(r)) for i, s, t, p, q, r in rows]
+
+    def waiting(self) -> int:
+        """How many messages wait to be sent."""
+        return self.store.query("SELECT COUNT(*) FROM outbox WHERE sent = 0")[0][0]
+
+    def mark_sent(self, upto: int) -> None:
+        """Every row up to id ``upto`` was acknowledged: mark it sent and let go of older
+        sent rows (one commit, not waited on: a row sent again after a power cut is a
+        repeat the consumers drop)."""
+        with self.store.transaction(durable=False) as db:
+            db.execute("UPDATE outbox SET sent = 1 WHERE id <= ? AND sent = 0", (upto,))
+            db.execute("DELETE FROM outbox WHERE sent = 1 AND id < (SELECT MAX(id) FROM outbox WHERE sent = 1)")
