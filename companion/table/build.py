@@ -82,7 +82,7 @@ def open_table(plan: TablePlan, clock: Clock, notifier: Any = None,
                 stack.callback(watch.stop)
         store = _open_store(plan, notice)
         stack.callback(store.close)
-        plan = _choose(plan, display, store, watch, notice)
+        plan = _choose(plan, display, store, watch, notice, notifier)
         session = _start(plan, store, clock, notice)
         _log(plan, session)
         record = _record(plan, store, session, clock)
@@ -114,17 +114,25 @@ def _open_store(plan: TablePlan, notice) -> EventStore:
     return store
 
 
-def _choose(plan: TablePlan, display, store: EventStore, watch, notice) -> TablePlan:
+def _choose(plan: TablePlan, display, store: EventStore, watch, notice, notifier=None) -> TablePlan:
     """No game and no players asked for: the start screen chooses them (on a screen
-    people can see; otherwise the config's game, resumed, as before)."""
+    people can see; otherwise the config's game, resumed, as before). The start screen
+    waits for a person, so systemd hears ``READY=1`` before it and a watchdog ping from
+    it while it waits (a start screen nobody touches is not a hung companion)."""
     if not (plan.ask and display is not None and display.app is not None and not virtual_screen()):
         return plan
     import pygame
 
     from ..ui.start import choose
 
+    tick = None
+    if notifier is not None:
+        import time
+
+        notifier.ready("start screen: waiting for the players to choose a game")
+        tick = lambda: notifier.watchdog(time.monotonic())  # noqa: E731
     try:
-        choice = choose(display.app, store, watch=watch)
+        choice = choose(display.app, store, watch=watch, tick=tick)
     except pygame.error as err:  # the screen went: carry on as without it (and retry it)
         display.lost(err)
         return plan

@@ -101,6 +101,7 @@ class Display:
     next_try: float = float("-inf")
     opened: int = 0                      # how many times it has opened (a lost screen reopens)
     backoff: tuple[float, ...] = field(default=BACKOFF)
+    problem: str = ""                    # why there is no screen now ("" while it is open)
 
     def ensure(self) -> Any:
         """The open App, opening it if it is closed and the wait is over; None while there
@@ -118,6 +119,7 @@ class Display:
             self.next_try = now + delay
             if not isinstance(err, DisplayUnavailable):
                 err = DisplayUnavailable(asked_driver() or "(SDL's own choice)", str(err))
+            self.problem = str(err)
             if self.failures == 1:
                 self.log(err.explain() + f" Trying the screen again in {delay:g} s.")
             else:
@@ -127,7 +129,7 @@ class Display:
         if self.failures:
             self.log(f"the screen is open (SDL driver {pygame.display.get_driver()!r}) after "
                      f"{self.failures} failed tr{'y' if self.failures == 1 else 'ies'}.")
-        self.failures, self.next_try = 0, float("-inf")
+        self.failures, self.next_try, self.problem = 0, float("-inf"), ""
         return self.app
 
     def lost(self, err: BaseException) -> None:
@@ -140,6 +142,7 @@ class Display:
                 pass
         self.failures = max(self.failures, 1)
         self.next_try = self.clock.now() + self.backoff[0]
+        self.problem = f"the screen stopped working ({err})"
         self.log(f"the screen stopped working ({err}); carrying on without it and trying again.")
 
     def close(self) -> None:
