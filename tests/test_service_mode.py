@@ -91,3 +91,63 @@ def test_no_ready_while_no_screen_could_be_opened_and_status_says_why(tmp_path, 
     got = receive(0.3)
     assert got[0] == "READY=1\nSTATUS=sugarrr: ready", got
     display.close()
+
+
+def _plan(tmp_path, **kw):
+    return TablePlan(**{"game": "sugarrr", "names": ["Ana", "Ben"], "options": {}, "store": str(tmp_path / "t.db"),
+                        **kw})
+
+
+def _key(key):
+    return [pygame.event.Event(pygame.KEYDOWN, key=key, mod=0, unicode="", scancode=0)]
+
+
+def test_escape_does_not_end_the_service_but_still_quits_a_desk_run(tmp_path):
+    with open_table(_plan(tmp_path, service=True), SystemClock()) as table:
+        runner = table.runner
+        for event in _key(pygame.K_ESCAPE) + [pygame.event.Event(pygame.QUIT)]:
+            pygame.event.post(event)
+        runner.step()
+        assert not runner.stopping  # a kiosk: nobody at the table could start it again
+    with open_table(_plan(tmp_path), SystemClock()) as table:  # --simulate on a desktop: Esc still quits
+        pygame.event.post(_key(pygame.K_ESCAPE)[0])
+        table.runner.step()
+        assert table.runner.stopping
+
+
+def _tap_lands(app, tap) -> bool:
+    from companion.ui.app import Button
+
+    app.show(lambda s: [Button(pygame.Rect(700, 400, 100, 80), "done")])  # bottom right of the drawing
+    pygame.event.clear()
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=tap, button=1, touch=False))
+    return ("touch", "done") in app.poll()
+
+
+def test_full_screen_opens_at_the_desktop_size_sdl_reports():
+    app = open_display(fullscreen=True)
+    try:
+        desktop = tuple(pygame.display.get_desktop_sizes()[0])  # SDL's dummy driver: 1024x768
+        assert app.window_size == desktop != (800, 480)
+        assert app.frame().get_size() == desktop
+        assert _tap_lands(app, (round(1024 / 2 + (750 - 400) * 1.28), round(96 + 440 * 1.28)))
+    finally:
+        app.close()
+
+
+@pytest.mark.parametrize("panel, rotation, tap", [((1024, 600), 0, (950, 550)), ((720, 1280), 90, (59, 1165)),
+                                                   ((800, 480), 0, (750, 440)), ((720, 1280), 270, (660, 114))])
+def test_kmsdrm_opens_at_the_panels_own_mode_and_taps_land_on_the_button(panel, rotation, tap, monkeypatch):
+    """Under kmsdrm SDL's desktop size is the mode the panel runs at; the 800x480 drawing
+    is scaled (and turned) onto it, and a tap on the panel finds the button drawn there."""
+    from companion.ui import display as display_mod
+
+    monkeypatch.setattr(pygame.display, "get_desktop_sizes", lambda: [panel])
+    monkeypatch.setattr(display_mod, "asked_driver", lambda: "kmsdrm")
+    app = open_display(rotation=rotation, allow_virtual=True)  # (drawn by the dummy driver here)
+    try:
+        assert app.window_size == panel and app.window.get_size() == panel
+        assert app.frame().get_size() == panel
+        assert _tap_lands(app, tap)
+    finally:
+        app.close()

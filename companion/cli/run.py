@@ -83,7 +83,12 @@ def add_parsers(sub) -> None:
     r.add_argument("--led", type=int, metavar="PIN", help="GPIO (BCM) pin of a status LED")
     r.add_argument("--headless", action="store_true", help="no screen: the text log only")
     r.add_argument("--simulate", action="store_true", help="typed lines are scans; /done, /undo etc. are touches")
-    r.add_argument("--fullscreen", action="store_true", help="fill the screen and hide the pointer")
+    r.add_argument("--fullscreen", action="store_true",
+                   help="fill the screen at the panel's own size and hide the pointer")
+    r.add_argument("--service", action="store_true",
+                   help="run as the Pi's service under systemd (the unit's ExecStart): full screen, Escape "
+                        "ignored, an unfinished game carried on whatever the config's players say, a config "
+                        "mistake shown on the screen until the file is fixed (docs/service.md)")
     r.add_argument("--turn-limit", type=float, metavar="SECONDS",
                    help="seconds per turn: the clock counts down and turns orange 10 s before the end")
     r.add_argument("--at-zero", choices=("warn", "pass"), default="warn",

@@ -66,8 +66,9 @@ def open_table(plan: TablePlan, clock: Clock, notifier: Any = None,
     if not plan.headless:
         from ..ui.display import Display, open_display
 
-        display = Display(lambda: open_display(fullscreen=plan.fullscreen, allow_virtual=plan.simulate,
-                                               rotation=plan.rotation), clock)
+        display = Display(lambda: open_display(fullscreen=plan.fullscreen or plan.service,
+                                               allow_virtual=plan.simulate, rotation=plan.rotation,
+                                               kiosk=plan.service), clock)
         display.ensure()
     with ExitStack() as stack:
         watch = None

@@ -57,17 +57,23 @@ def asked_driver() -> str:
     return os.environ.get("SDL_VIDEODRIVER", "").strip().lower()
 
 
-def open_display(size: tuple[int, int] = (800, 480), fullscreen: bool = False,
-                 allow_virtual: bool = False, rotation: int = 0):
+def open_display(size: tuple[int, int] | None = None, fullscreen: bool = False,
+                 allow_virtual: bool = False, rotation: int = 0, kiosk: bool = False):
     """The :class:`~companion.ui.app.App` window, or :class:`DisplayUnavailable`.
 
+    ``size`` None: full screen (``fullscreen``) and SDL's ``kmsdrm`` driver open at the
+    panel's own mode (:func:`~companion.ui.app.panel_size`: a 1024x600 or 720x1280
+    panel is filled, and taps are measured on it); a window on a desktop is 800x480.
+    ``kiosk``: Escape and a window close are ignored (the Pi's service).
     An invisible driver (``offscreen``, ``dummy``) is accepted only when
     ``SDL_VIDEODRIVER`` names it or ``allow_virtual`` is set."""
-    from .app import App
+    from .app import DESIGN, App
 
     asked = asked_driver()
+    if size is None and not (fullscreen or asked == "kmsdrm"):
+        size = DESIGN
     try:
-        app = App(size=size, fullscreen=fullscreen, rotation=rotation)
+        app = App(size=size, fullscreen=fullscreen, rotation=rotation, kiosk=kiosk)
     except pygame.error as err:
         try:
             pygame.display.quit()
