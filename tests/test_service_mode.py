@@ -3,6 +3,8 @@ screen waits for a person), watchdog pings while it waits, and the kiosk's other
 
 import os
 import socket
+import subprocess
+import sys
 import threading
 import time
 
@@ -10,6 +12,7 @@ import pygame
 import pytest
 
 from companion.core.clock import SystemClock
+from companion.core.events import CardScanned
 from companion.core.store import EventStore
 from companion.service.sdnotify import Notifier
 from companion.table import build
@@ -18,6 +21,7 @@ from companion.table.plan import TablePlan
 from companion.table.runner import Runner
 from companion.table.session import Session
 from companion.ui.display import Display, DisplayUnavailable, open_display
+from sugarrr_helpers import STARTS
 
 
 @pytest.fixture
@@ -151,3 +155,56 @@ def test_kmsdrm_opens_at_the_panels_own_mode_and_taps_land_on_the_button(panel, 
         assert _tap_lands(app, tap)
     finally:
         app.close()
+
+
+def _unfinished(db, game, names, codes=()):
+    """A store holding an unfinished game of ``game`` (as a power cut leaves it)."""
+    store = EventStore(str(db))
+    session = Session.start(game, names, store, SystemClock())
+    for code in codes:
+        session.handle(CardScanned(code, "scanner", time.time()))
+    store.close()
+
+
+def _service(tmp_path, db, config_lines, *extra, stdin=""):
+    cfg = tmp_path / "companion.toml"
+    cfg.write_text("\n".join(config_lines + [f'[store]\npath = "{db}"']) + "\n")
+    env = dict(os.environ, XDG_CONFIG_HOME=str(tmp_path / "xdg"))
+    env.pop("NOTIFY_SOCKET", None)
+    return subprocess.run([sys.executable, "-m", "companion.cli", "run", "--service", "--config", str(cfg),
+                           "--headless", "--simulate", *extra], input=stdin, capture_output=True, text=True,
+                          timeout=60, env=env)
+
+
+def test_after_a_power_cut_the_service_carries_on_a_game_of_other_players_whatever_the_config_says(tmp_path):
+    db = tmp_path / "table.db"
+    _unfinished(db, "sugarrr", ["Mum", "Dad", "Maya"], STARTS[:2])
+    proc = _service(tmp_path, db, ["[game]", "players = 2"], stdin=STARTS[2] + "\n")
+    assert proc.returncode == 0, proc.stderr  # not exit 2 (and a crash loop)
+    assert "Traceback" not in proc.stderr
+    store = EventStore(str(db))
+    games = store.games()
+    assert len(games) == 1 and games[0].players == ("Mum", "Dad", "Maya") and games[0].finished is None
+    assert [i.code for i in store.inputs(games[0].id)] == STARTS[:3]
+
+
+def test_after_a_power_cut_the_service_carries_on_a_game_of_another_kind(tmp_path):
+    db = tmp_path / "table.db"
+    _unfinished(db, "sugar-heist", ["Zach", "Pam", "Alex"])
+    proc = _service(tmp_path, db, ["[game]", 'game = "sugarrr"', 'names = ["Ana", "Ben"]'])
+    assert proc.returncode == 0, proc.stderr
+    assert "carrying on the unfinished Sugar Heist game with Zach, Pam, Alex" in proc.stderr
+    games = EventStore(str(db)).games()
+    assert [(g.game, g.finished) for g in games] == [("sugar-heist", None)]  # no new Sugarrr! game
+
+
+def test_the_screen_says_the_game_was_carried_on(tmp_path):
+    db = tmp_path / "table.db"
+    _unfinished(db, "sugar-heist", ["Zach", "Pam", "Alex"])
+    plan = _plan(tmp_path, service=True, store=str(db), names=["Player 1", "Player 2"])
+    with open_table(plan, SystemClock()) as table:
+        assert table.session.game == "sugar-heist"
+        assert table.session.last_message.startswith("Carried on after a restart: the Sugar Heist game with "
+                                                     "Zach, Pam, Alex")
+        table.runner.render()
+        table.runner.app.save(tmp_path / "carried-on.png")

@@ -22,6 +22,16 @@ def cmd_run(args) -> int:
     from ..table.build import ClosedOnStart, open_table, virtual_screen
     from ..table.plan import PlanError, make_plan
 
+    notifier = Notifier.from_env()
+    stop = threading.Event()
+    current: dict = {}
+
+    def on_term(*_) -> None:  # systemd's stop: from the start screen, a wait or the table's loop
+        stop.set()
+        if "runner" in current:
+            current["runner"].stop()
+    signal.signal(signal.SIGTERM, on_term)
+
     game_flag = args.game is not None
     args.game = args.game or game_choices()[0]
     try:
@@ -30,9 +40,10 @@ def cmd_run(args) -> int:
     except (ConfigError, PlanError) as err:
         return fail(str(err), getattr(err, "status", 2))
     try:
-        with open_table(plan, SystemClock(), notifier=Notifier.from_env()) as table:
-            runner = table.runner
-            signal.signal(signal.SIGTERM, lambda *_: runner.stop())
+        with open_table(plan, SystemClock(), notifier=notifier, stopping=stop.is_set) as table:
+            runner = current["runner"] = table.runner
+            if stop.is_set():
+                runner.stop()
             if plan.simulate and (plan.headless or runner.app is None or virtual_screen()):
                 _read_stdin(runner)
             try:

@@ -50,10 +50,12 @@ def _notice(line: str) -> None:
 
 @contextmanager
 def open_table(plan: TablePlan, clock: Clock, notifier: Any = None,
-               notice: Callable[[str], None] = _notice) -> Iterator[Table]:
+               notice: Callable[[str], None] = _notice,
+               stopping: Callable[[], bool] = lambda: False) -> Iterator[Table]:
     """Build the table for ``plan`` and close all of it on exit. ``notifier`` tells
     systemd (:class:`companion.service.sdnotify.Notifier`); ``notice`` gets each line
-    for the operator (stderr). Raises :class:`~companion.table.plan.PlanError` (with its
+    for the operator (stderr); ``stopping()`` True ends a wait for a person or a screen
+    (SIGTERM). Raises :class:`~companion.table.plan.PlanError` (with its
     exit status) for a store, game or reader that cannot be used, and
     :class:`ClosedOnStart` when the window is closed on the start screen."""
     if plan.theme:
@@ -83,8 +85,13 @@ def open_table(plan: TablePlan, clock: Clock, notifier: Any = None,
                 stack.callback(watch.stop)
         store = _open_store(plan, notice)
         stack.callback(store.close)
-        plan = _choose(plan, display, store, watch, notice, notifier)
+        plan, carried = _carry_on(plan, store, notice)
+        plan = _choose(plan, display, store, watch, notice, notifier, stopping)
         session = _start(plan, store, clock, notice)
+        if carried:
+            session.last_message = (f"Carried on after a restart: the {session.desc.name} game with "
+                                    f"{', '.join(session.state.players)} ({session.resumed_inputs} inputs restored). "
+                                    f"{session.prompt()}")
         _log(plan, session)
         record = _record(plan, store, session, clock)
         if record is not None:
@@ -115,11 +122,32 @@ def _open_store(plan: TablePlan, notice) -> EventStore:
     return store
 
 
-def _choose(plan: TablePlan, display, store: EventStore, watch, notice, notifier=None) -> TablePlan:
+def _carry_on(plan: TablePlan, store: EventStore, notice) -> tuple[TablePlan, bool]:
+    """Under the service (``plan.service``) an unfinished game in the store is carried
+    on, whatever game and players the config names: the Pi came back from a power cut or
+    a crash, and the config's players are for the next new game. Returns the plan (the
+    stored game's, no names) and whether a game is carried on."""
+    if not plan.service or plan.new_game:
+        return plan, False
+    waiting = store.unfinished()
+    if waiting is None:
+        return plan, False
+    name = find_game(waiting.game).name
+    if plan.names or waiting.game != plan.game:
+        notice(f"carrying on the unfinished {name} game with {', '.join(waiting.players)} (the config's game "
+               "and players are for the next new game)")
+    return replace(plan, game=waiting.game, names=[], ask=False, game_given=True, options={},
+                   given_options={}), True
+
+
+def _choose(plan: TablePlan, display, store: EventStore, watch, notice, notifier=None,
+            stopping: Callable[[], bool] = lambda: False) -> TablePlan:
     """No game and no players asked for: the start screen chooses them (on a screen
     people can see; otherwise the config's game, resumed, as before). The start screen
     waits for a person, so systemd hears ``READY=1`` before it and a watchdog ping from
     it while it waits (a start screen nobody touches is not a hung companion)."""
+    if plan.ask and plan.service and display is not None and display.app is None:
+        _wait_for_screen(display, notifier, stopping)  # nobody can choose a game without one
     if not (plan.ask and display is not None and display.app is not None and not virtual_screen()):
         return plan
     import pygame
@@ -146,6 +174,20 @@ def _choose(plan: TablePlan, display, store: EventStore, watch, notice, notifier
                    "are refused")
     return replace(plan, game=choice.game, names=list(choice.names) if not choice.resume else [],
                    options=choice.options, new_game=not choice.resume)
+
+
+def _wait_for_screen(display, notifier, stopping: Callable[[], bool]) -> None:
+    """The service has no game to carry on and no players: only the start screen can
+    begin one, so wait for the screen (tried again with the display's back-off), saying
+    why in systemd's STATUS and keeping its watchdog and start timeout fed."""
+    import time
+
+    while display.ensure() is None and not stopping():
+        if notifier is not None:
+            notifier.waiting(f"no screen for the start screen: {display.problem}", time.monotonic())
+        time.sleep(max(0.05, min(1.0, display.next_try - display.clock.now())))
+    if display.app is None:
+        raise ClosedOnStart("stopped while waiting for the screen")
 
 
 def _start(plan: TablePlan, store: EventStore, clock: Clock, notice) -> Session:
