@@ -208,3 +208,75 @@ def test_the_screen_says_the_game_was_carried_on(tmp_path):
                                                      "Zach, Pam, Alex")
         table.runner.render()
         table.runner.app.save(tmp_path / "carried-on.png")
+
+
+def test_a_config_mistake_is_shown_and_waited_out_then_the_fixed_file_starts_the_table(tmp_path, listener):
+    """No exit (systemd would crash-loop it into its start limit): the mistake in the
+    journal at error priority with the file and line, READY=1 with a STATUS naming it
+    once the panel shows it, watchdog pings, and the table starts when the file is fixed."""
+    path, receive = listener
+    db, cfg = tmp_path / "table.db", tmp_path / "companion.toml"
+    good = f'[game]\nnames = ["Ana", "Ben"]\n[display]\nfullscreen = true\n[store]\npath = "{db}"\n'
+    cfg.write_text(good.replace("fullscreen", "fulscreen"))
+    err = tmp_path / "stderr"
+    with open(err, "w") as stderr:
+        st = os.fstat(stderr.fileno())
+        env = dict(os.environ, NOTIFY_SOCKET=path, WATCHDOG_USEC="400000", JOURNAL_STREAM=f"{st.st_dev}:{st.st_ino}",
+                   XDG_CONFIG_HOME=str(tmp_path / "xdg"))
+        proc = subprocess.Popen([sys.executable, "-m", "companion.cli", "run", "--service", "--simulate",
+                                 "--config", str(cfg)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                stderr=stderr, text=True, env=env)
+        try:
+            first = receive(30, until=lambda got: sum(m == "WATCHDOG=1" for m in got) >= 2)
+            assert first[0].startswith("READY=1\nSTATUS=config mistake: In " + str(cfg) + ", line 4:"), first
+            assert "Unknown key 'fulscreen' in [display]: allowed keys are fullscreen" in first[0]
+            assert proc.poll() is None  # still there, pinging: not a crash loop
+            journal = err.read_text()
+            assert f"<3>companion: In {cfg}, line 4: Unknown key 'fulscreen' in [display]" in journal, journal
+
+            cfg.write_text(good)  # fixed and saved
+            later = receive(30, until=lambda got: any(m.startswith("STATUS=sugarrr: ready") for m in got))
+            assert any(m.startswith("STATUS=sugarrr: ready") for m in later), later
+            proc.stdin.write("\n".join(STARTS[:2]) + "\n")
+            proc.stdin.close()
+            assert proc.wait(30) == 0
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+    store = EventStore(str(db))
+    game = store.unfinished("sugarrr")
+    assert game.players == ("Ana", "Ben") and [i.code for i in store.inputs(game.id)] == STARTS[:2]
+
+
+def test_outside_the_service_a_config_mistake_is_still_exit_2(tmp_path):
+    cfg = tmp_path / "companion.toml"
+    cfg.write_text("[display]\nfulscreen = true\n")
+    proc = subprocess.run([sys.executable, "-m", "companion.cli", "run", "--headless", "--simulate", "--config",
+                           str(cfg)], capture_output=True, text=True, timeout=60,
+                          env=dict(os.environ, XDG_CONFIG_HOME=str(tmp_path)))
+    assert proc.returncode == 2 and "unknown key 'fulscreen'" in proc.stderr
+
+
+@pytest.mark.parametrize("size, rotation", [((800, 480), 0), ((1024, 600), 0), ((720, 1280), 90)])
+def test_the_config_mistake_screen_fits_every_panel(tmp_path, size, rotation):
+    from companion.service.config import ConfigError, load
+    from companion.service.config_wait import texts
+    from companion.ui.app import App
+    from companion.ui.problem import draw_problem
+    from companion.ui.widgets import record_text
+
+    cfg = tmp_path / "companion.toml"
+    cfg.write_text("[game]\nplayers = 2\n[display]\nrotation = 45\n")
+    with pytest.raises(ConfigError) as caught:
+        load(cfg)
+    assert caught.value.line == 4
+    title, where, what, fix = texts(caught.value, "/etc/companion/companion.toml")  # as on the Pi
+    assert where == "In /etc/companion/companion.toml, line 4:" and what.startswith("[display] rotation = 45: allowed values are 0, 90")
+    app = App(size=size, rotation=rotation)
+    try:
+        with record_text() as drawn:
+            app.show(lambda s: draw_problem(s, title, where, what, fix))
+        assert len(drawn) == 4 and all(d.readable for d in drawn), [(d.text, d.size) for d in drawn if not d.readable]
+        app.save(tmp_path / f"config-mistake-{size[0]}x{size[1]}.png", as_panel=True)
+    finally:
+        app.close()

@@ -5,20 +5,25 @@ screen) and its loop runs (:mod:`companion.table.runner`)."""
 
 from __future__ import annotations
 
+import argparse
 import json
 import signal
 import sys
 import threading
 
 from ..core.clock import SystemClock
+from ..core.journal import INFO, say
 from ..core.store import DEFAULT_STORE
 from ..games import GAMES
 from .common import fail, game_choices, user_path
 
 
 def cmd_run(args) -> int:
+    from ..core.journal import setup_logging
     from ..service.config import ConfigError, apply_to_run
+    from ..service.config_wait import rotation_hint, wait_for_fix
     from ..service.sdnotify import Notifier
+    from ..ui.display import open_display
     from ..table.build import ClosedOnStart, open_table, virtual_screen
     from ..table.plan import PlanError, make_plan
 
@@ -32,13 +37,27 @@ def cmd_run(args) -> int:
             current["runner"].stop()
     signal.signal(signal.SIGTERM, on_term)
 
+    setup_logging()
     game_flag = args.game is not None
     args.game = args.game or game_choices()[0]
-    try:
-        cfg = apply_to_run(args, str(DEFAULT_STORE))  # the config fills what the command line left out
-        plan = make_plan(args, cfg, game_flag)
-    except (ConfigError, PlanError) as err:
-        return fail(str(err), getattr(err, "status", 2))
+    given = vars(args).copy()
+    while True:
+        try:
+            cfg = apply_to_run(args, str(DEFAULT_STORE))  # the config fills what the command line left out
+            plan = make_plan(args, cfg, game_flag)
+            break
+        except (ConfigError, PlanError) as err:
+            if not (args.service and args.config):  # outside the service: exit 2, as for any usage error
+                return fail(str(err), getattr(err, "status", 2))
+            # The service shows the mistake and waits for the file to be fixed: exiting would
+            # crash-loop the unit into systemd's start limit (docs/service.md).
+            if not wait_for_fix(err, getattr(err, "path", None) or args.config, notifier, stop.is_set,
+                                open_screen=lambda: open_display(fullscreen=True, allow_virtual=args.simulate,
+                                                                 rotation=rotation_hint(args.config, args.rotation),
+                                                                 kiosk=True),
+                                wake=stop):
+                return 0  # stopped while waiting (SIGTERM): a clean stop
+            args = argparse.Namespace(**given)
     try:
         with open_table(plan, SystemClock(), notifier=notifier, stopping=stop.is_set) as table:
             runner = current["runner"] = table.runner
@@ -52,8 +71,8 @@ def cmd_run(args) -> int:
                 pass
             session = runner.session
             if plan.log_format == "text" and not session.over:
-                print(f"companion: stopped; the {session.desc.name} game is saved: start the companion again "
-                      "with the same --store to carry on", file=sys.stderr, flush=True)
+                say(f"stopped; the {session.desc.name} game is saved: start the companion again "
+                    "with the same --store to carry on", INFO)
     except ClosedOnStart:
         return 0
     except PlanError as err:
