@@ -280,3 +280,29 @@ def test_the_config_mistake_screen_fits_every_panel(tmp_path, size, rotation):
         app.save(tmp_path / f"config-mistake-{size[0]}x{size[1]}.png", as_panel=True)
     finally:
         app.close()
+
+
+def test_log_lines_reach_the_journal_with_their_priorities(tmp_path):
+    """Under systemd (stderr is $JOURNAL_STREAM) each line carries the sd-daemon prefix:
+    no screen is an error <3>, a part left out a warning <4>, the saved game info <6>."""
+    err = tmp_path / "stderr"
+    with open(err, "w") as stderr:
+        st = os.fstat(stderr.fileno())
+        env = dict(os.environ, SDL_VIDEODRIVER="kmsdrm", JOURNAL_STREAM=f"{st.st_dev}:{st.st_ino}",
+                   XDG_CONFIG_HOME=str(tmp_path / "xdg"))
+        proc = subprocess.run([sys.executable, "-m", "companion.cli", "run", "--names", "Ana,Ben", "--simulate",
+                               "--buzzer", "17", "--store", str(tmp_path / "t.db")], input=STARTS[0] + "\n",
+                              stdout=subprocess.PIPE, stderr=stderr, text=True, timeout=60, env=env)
+    lines = err.read_text().splitlines()
+    assert proc.returncode == 0, lines
+    assert any(l.startswith("<3>companion: no screen: SDL video driver 'kmsdrm'") for l in lines), lines
+    assert any(l.startswith("<4>companion: no buzzer/LED feedback") for l in lines), lines
+    assert any(l.startswith("<6>companion: stopped; the Sugarrr! game is saved") for l in lines), lines
+    assert all(l.startswith("<") for l in lines), [l for l in lines if not l.startswith("<")]
+
+
+def test_without_the_journal_lines_have_no_prefix(tmp_path, capsys):
+    from companion.core.journal import ERR, say
+
+    say("no screen", ERR)
+    assert capsys.readouterr().err == "companion: no screen\n"

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from ..core.clock import Clock
+from ..core.journal import WARNING, say
 from ..core.enrolment import Enrolments
 from ..core.errors import CompanionError, StoreError
 from ..core.events import CardScanned
@@ -45,7 +46,9 @@ class Table:
 
 
 def _notice(line: str) -> None:
-    print(f"companion: {line}", file=sys.stderr, flush=True)
+    """A line for the operator about the table's set-up: something left out or not used
+    (journal: warning)."""
+    say(line, WARNING)
 
 
 @contextmanager

@@ -21,11 +21,12 @@ those drivers unless they were asked for (``SDL_VIDEODRIVER=dummy`` in the tests
 from __future__ import annotations
 
 import os
-import sys
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
 import pygame
+
+from ..core.journal import ERR, INFO, say
 
 #: SDL's drivers that draw on nothing a person can see.
 VIRTUAL_DRIVERS = ("offscreen", "dummy")
@@ -89,7 +90,12 @@ def open_display(size: tuple[int, int] | None = None, fullscreen: bool = False,
 
 
 def _stderr(line: str) -> None:
-    print(f"companion: {line}", file=sys.stderr, flush=True)
+    """A display problem for the journal (error priority: there is no picture)."""
+    say(line, ERR)
+
+
+def _info(line: str) -> None:
+    say(line, INFO)
 
 
 @dataclass
@@ -101,7 +107,8 @@ class Display:
 
     opener: Callable[[], Any]
     clock: Any
-    log: Callable[[str], None] = _stderr
+    log: Callable[[str], None] = _stderr   # why there is no screen (journal: error)
+    info: Callable[[str], None] = _info    # the screen is open again (journal: info)
     app: Any = None
     failures: int = 0
     next_try: float = float("-inf")
@@ -133,7 +140,7 @@ class Display:
             return None
         self.opened += 1
         if self.failures:
-            self.log(f"the screen is open (SDL driver {pygame.display.get_driver()!r}) after "
+            self.info(f"the screen is open (SDL driver {pygame.display.get_driver()!r}) after "
                      f"{self.failures} failed tr{'y' if self.failures == 1 else 'ies'}.")
         self.failures, self.next_try, self.problem = 0, float("-inf"), ""
         return self.app
