@@ -108,7 +108,7 @@ class Display:
     opener: Callable[[], Any]
     clock: Any
     log: Callable[[str], None] = _stderr   # why there is no screen (journal: error)
-    info: Callable[[str], None] = _info    # the screen is open again (journal: info)
+    info: Callable[[str], None] | None = None  # the screen is open again (None: to ``log``, or the journal at info)
     app: Any = None
     failures: int = 0
     next_try: float = float("-inf")
@@ -140,7 +140,8 @@ class Display:
             return None
         self.opened += 1
         if self.failures:
-            self.info(f"the screen is open (SDL driver {pygame.display.get_driver()!r}) after "
+            tell = self.info or (_info if self.log is _stderr else self.log)
+            tell(f"the screen is open (SDL driver {pygame.display.get_driver()!r}) after "
                      f"{self.failures} failed tr{'y' if self.failures == 1 else 'ies'}.")
         self.failures, self.next_try, self.problem = 0, float("-inf"), ""
         return self.app
