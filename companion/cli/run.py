@@ -11,7 +11,6 @@ import signal
 import sys
 import threading
 
-from ..core.clock import SystemClock
 from ..core.journal import INFO, say
 from ..core.store import DEFAULT_STORE
 from ..games import GAMES
@@ -24,7 +23,7 @@ def cmd_run(args) -> int:
     from ..service.config_wait import rotation_hint, wait_for_fix
     from ..service.sdnotify import Notifier
     from ..ui.display import open_display
-    from ..table.build import ClosedOnStart, open_table, virtual_screen
+    from ..table.build import ClosedOnStart, open_table, table_clock, virtual_screen
     from ..table.plan import PlanError, make_plan
 
     notifier = Notifier.from_env()
@@ -59,7 +58,7 @@ def cmd_run(args) -> int:
                 return 0  # stopped while waiting (SIGTERM): a clean stop
             args = argparse.Namespace(**given)
     try:
-        with open_table(plan, SystemClock(), notifier=notifier, stopping=stop.is_set) as table:
+        with open_table(plan, table_clock(plan.store), notifier=notifier, stopping=stop.is_set) as table:
             runner = current["runner"] = table.runner
             if stop.is_set():
                 runner.stop()

@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
-from ..core.clock import Clock
+from ..core.clock import Clock, TableClock
 from ..core.journal import WARNING, say
 from ..core.enrolment import Enrolments
 from ..core.errors import CompanionError, StoreError
@@ -114,6 +114,29 @@ def open_table(plan: TablePlan, clock: Clock, notifier: Any = None,
         yield Table(runner, plan)
 
 
+def table_clock(store_path: str) -> TableClock:
+    """The table's clock for the store at ``store_path`` (:class:`~companion.core.clock.TableClock`:
+    monotonic within a run, the same-boot anchor kept beside the store, and after a reboot
+    going on from the unfinished game's last stored time)."""
+    last = None
+    if store_path != ":memory:" and Path(store_path).exists():
+        try:
+            store = EventStore(store_path, readonly=True)
+        except StoreError:
+            store = None  # open_table says what is wrong with it
+        if store is not None:
+            try:
+                waiting = store.unfinished()
+                if waiting is not None:
+                    inputs = store.inputs(waiting.id)
+                    last = max([waiting.started] + [i.t for i in inputs[-1:]])
+            except StoreError:
+                pass
+            finally:
+                store.close()
+    return TableClock.for_store(store_path, last)
+
+
 def _open_store(plan: TablePlan, notice) -> EventStore:
     try:
         store = EventStore(plan.store, exclusive=True)
@@ -183,12 +206,14 @@ def _wait_for_screen(display, notifier, stopping: Callable[[], bool]) -> None:
     """The service has no game to carry on and no players: only the start screen can
     begin one, so wait for the screen (tried again with the display's back-off), saying
     why in systemd's STATUS and keeping its watchdog and start timeout fed."""
+    import threading
     import time
 
+    pause = threading.Event()  # (never set: a wait that is not time.sleep, which libfaketime breaks)
     while display.ensure() is None and not stopping():
         if notifier is not None:
             notifier.waiting(f"no screen for the start screen: {display.problem}", time.monotonic())
-        time.sleep(max(0.05, min(1.0, display.next_try - display.clock.now())))
+        pause.wait(max(0.05, min(1.0, display.next_try - display.clock.now())))
     if display.app is None:
         raise ClosedOnStart("stopped while waiting for the screen")
 
