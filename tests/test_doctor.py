@@ -105,7 +105,7 @@ def test_no_input_devices_warns_and_unreadable_ones_fail_with_the_group_to_join(
         return  # root reads every device: the unreadable case needs an ordinary user
     os.chmod(root / "dev/input/event0", 0)
     by_name, _ = checks_on(root, config)
-    assert by_name["Touch input"].status == "fail" and by_name["Touch input"].fix == "sudo usermod -aG input $USER"
+    assert by_name["Touch input"].status == "fail" and by_name["Touch input"].fix == f"sudo usermod -aG input {MAYA.name}"
 
 
 def test_i2c_off_names_the_raspi_config_command(pi):
@@ -162,7 +162,7 @@ def test_gpio_not_openable_names_the_group(pi):
         pytest.skip("root can open everything")
     os.chmod(root / "dev/gpiochip0", 0o000)
     by_name, _ = checks_on(root, config)
-    assert by_name["GPIO"].fix == "sudo usermod -aG gpio $USER"
+    assert by_name["GPIO"].fix == f"sudo usermod -aG gpio {MAYA.name}"
 
 
 def test_the_report_screen_draws(pi, tmp_path):

@@ -10,8 +10,6 @@ them on a made-up Pi.
 
 from __future__ import annotations
 
-import ctypes
-import ctypes.util
 import os
 import re
 from dataclasses import dataclass, field
@@ -20,8 +18,7 @@ from typing import Any, Callable
 #: The user the service runs as (the unit's User=).
 SERVICE_USER = "companion"
 
-#: The libraries SDL's kmsdrm driver opens at run time, and the Debian packages that hold them.
-GRAPHICS_LIBS = {"libgbm.so.1": "libgbm1", "libEGL.so.1": "libegl1", "libGLESv2.so.2": "libgles2"}
+from ..ui.display import GRAPHICS_LIBS, loads
 
 #: The UART devices a PN532 on header pins 8/10 is reached by, and the console names for them.
 UART_NAMES = ("serial0", "ttyAMA0", "ttyS0", "ttyAMA10")
@@ -126,15 +123,7 @@ def check_user(m) -> Any:
     return Check("User", "ok", f"run as root: checking what the service's user {user.name} may open")
 
 
-def _load(name: str) -> bool:
-    try:
-        ctypes.CDLL(ctypes.util.find_library(name.split(".so")[0][3:]) or name)
-    except OSError:
-        return False
-    return True
-
-
-def check_graphics(environ: dict, load: Callable[[str], bool] = _load) -> Any:
+def check_graphics(environ: dict, load: Callable[[str], bool] = loads) -> Any:
     """SDL's kmsdrm driver draws through GBM and EGL (OpenGL ES): without these libraries
     there is no picture. Raspberry Pi OS Lite lacks them; its desktop image has them."""
     Check = _check()

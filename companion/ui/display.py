@@ -35,17 +35,57 @@ VIRTUAL_DRIVERS = ("offscreen", "dummy")
 BACKOFF = (1.0, 2.0, 5.0, 10.0, 30.0, 60.0)
 
 FIX = ("To fix it on the Pi: add the companion's user to the video and render groups "
-       "(sudo usermod -aG video,render $USER, then log in again), run it on the console seat "
+       "(sudo usermod -aG video,render {user}, then log in again), run it on the console seat "
        "(tty1; the systemd unit's TTYPath=/dev/tty1), and set SDL_VIDEODRIVER=kmsdrm; "
        "on a desktop, run it inside the desktop session (DISPLAY or WAYLAND_DISPLAY set).")
 
+#: The libraries SDL's kmsdrm driver opens at run time, and the Debian packages that hold
+#: them (Raspberry Pi OS Lite has none of them; the desktop image has all).
+GRAPHICS_LIBS = {"libgbm.so.1": "libgbm1", "libEGL.so.1": "libegl1", "libGLESv2.so.2": "libgles2"}
+
+
+def loads(name: str) -> bool:
+    """Can this process load the shared library ``name`` (as SDL does, by its soname)?"""
+    import ctypes
+
+    try:
+        ctypes.CDLL(name)
+    except OSError:
+        return False
+    return True
+
+
+def missing_graphics(load=loads) -> list[str]:
+    """Which of :data:`GRAPHICS_LIBS` cannot be loaded here."""
+    return [name for name in GRAPHICS_LIBS if not load(name)]
+
+
+def fix_for(driver: str, load=loads) -> str:
+    """What to do about a screen that did not open with ``driver``: the missing graphics
+    libraries first (no group or tty fixes a missing library), else the groups (naming
+    this user), the console seat and the driver."""
+    import getpass
+
+    if driver in ("kmsdrm", "(SDL's own choice)", ""):
+        lost = missing_graphics(load)
+        if lost:
+            return (f"To fix it: sudo apt install {' '.join(GRAPHICS_LIBS[n] for n in lost)} (SDL's kmsdrm driver "
+                    f"draws through {', '.join(lost)}, which are not installed).")
+    try:
+        user = getpass.getuser()
+    except (KeyError, OSError):
+        user = str(os.getuid())
+    return FIX.format(user=user)
+
 
 class DisplayUnavailable(RuntimeError):
-    """The screen could not be opened: ``driver`` tried, SDL's ``error``, and a ``fix``."""
+    """The screen could not be opened: ``driver`` tried, SDL's ``error``, and a ``fix``
+    (default :func:`fix_for` the driver)."""
 
-    def __init__(self, driver: str, error: str, fix: str = FIX):
+    def __init__(self, driver: str, error: str, fix: str | None = None):
         super().__init__(f"no screen: SDL video driver {driver!r}: {error}")
-        self.driver, self.error, self.fix = driver, error, fix
+        self.driver, self.error = driver, error
+        self.fix = fix if fix is not None else fix_for(driver)
 
     def explain(self) -> str:
         """The whole log line: what failed, the fix, and what happens meanwhile."""
