@@ -306,3 +306,48 @@ def test_without_the_journal_lines_have_no_prefix(tmp_path, capsys):
 
     say("no screen", ERR)
     assert capsys.readouterr().err == "companion: no screen\n"
+
+
+def test_the_service_waits_for_a_screen_before_the_start_screen_and_says_why(tmp_path, listener, monkeypatch):
+    """No game to carry on and no players: only the start screen can begin one, so the
+    service waits for its screen (no READY, a STATUS naming why, pings) instead of exiting."""
+    from companion.ui import display as display_mod
+
+    path, receive = listener
+    monkeypatch.setattr(build, "virtual_screen", lambda: False)
+    real, tries = display_mod.open_display, []
+
+    def flaky(**kw):
+        tries.append(1)
+        if len(tries) <= 2:
+            raise DisplayUnavailable("kmsdrm", "Could not initialize EGL")
+        return real(**kw)
+    monkeypatch.setattr(display_mod, "open_display", flaky)
+
+    class Hurried:  # each look at the clock is 5 s later: the display's back-off is over at once
+        t = 0.0
+
+        def now(self):
+            self.t += 5.0
+            return self.t
+
+    plan = TablePlan(game="sugarrr", names=[], options={}, store=str(tmp_path / "t.db"), ask=True, service=True)
+    heard: list[str] = []
+    done = threading.Event()
+
+    def systemd():
+        heard.extend(receive(20, until=lambda got: any(m.startswith("READY=1") for m in got)))
+        done.set()  # then systemctl stop
+    watcher = threading.Thread(target=systemd, daemon=True)
+    watcher.start()
+    with pytest.raises(ClosedOnStart):
+        with open_table(plan, Hurried(), notifier=Notifier(path, watchdog_usec=200_000), notice=lambda line: None,
+                        stopping=done.is_set):
+            pass
+    watcher.join(5)
+    ready = next(i for i, m in enumerate(heard) if m.startswith("READY=1"))
+    before = heard[:ready]
+    assert before and before[0] == "STATUS=no screen for the start screen: no screen: SDL video driver 'kmsdrm': " \
+                                    "Could not initialize EGL", heard
+    assert any(m.startswith("EXTEND_TIMEOUT_USEC=") for m in before)
+    assert heard[ready].startswith("READY=1\nSTATUS=start screen") and len(tries) == 3

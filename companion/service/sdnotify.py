@@ -59,14 +59,16 @@ class Notifier:
 
     def send(self, *lines: str) -> bool:
         """Send ``KEY=VALUE`` lines as one datagram. True when sent; False when not under
-        systemd or the socket is gone (never raises: a status message is not worth a crash)."""
+        systemd, the socket is gone or its queue is full (never raises and never blocks: a
+        status message is not worth a crash or a hang)."""
         if self.address is None:
             return False
         target = "\0" + self.address[1:] if self.address.startswith("@") else self.address
         try:
             if self._sock is None:
                 self._sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM | socket.SOCK_CLOEXEC)
-            self._sock.sendto("\n".join(lines).encode("utf-8"), target)
+            # Never blocks: a full socket queue drops this message rather than hang the table.
+            self._sock.sendto("\n".join(lines).encode("utf-8"), socket.MSG_DONTWAIT, target)
         except OSError:
             return False
         return True

@@ -187,7 +187,7 @@ def _choose(plan: TablePlan, display, store: EventStore, watch, notice, notifier
         notifier.ready("start screen: waiting for the players to choose a game")
         tick = lambda: notifier.watchdog(time.monotonic())  # noqa: E731
     try:
-        choice = choose(display.app, store, watch=watch, tick=tick)
+        choice = choose(display.app, store, stopping=stopping, watch=watch, tick=tick)
     except pygame.error as err:  # the screen went: carry on as without it (and retry it)
         display.lost(err)
         return plan
