@@ -24,12 +24,11 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
 from .config import ConfigError, load, parse
-from .doctor_pi import (Identity, check_desktop, check_graphics, check_panel, check_power, check_serial_console,
+from .doctor_pi import (Check, Identity, check_desktop, check_graphics, check_panel, check_power, check_serial_console,
                         check_user, drive_pins)
 
 #: Where the installer puts the example config and the README (hardware/install.sh).
@@ -38,17 +37,6 @@ README = "/opt/companion/README.md"
 RULES = "/etc/udev/rules.d/99-sugar-companion.rules"
 
 MARKS = {"ok": "OK  ", "warn": "WARN", "fail": "FAIL", "skip": "--  "}
-
-
-@dataclass(frozen=True)
-class Check:
-    """One line of the report: what was checked, how it went, what was found, and the
-    command (or step) that fixes it when it is not ok."""
-
-    name: str
-    status: str
-    detail: str
-    fix: str = ""
 
 
 class Machine:

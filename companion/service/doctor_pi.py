@@ -30,10 +30,15 @@ UNDERVOLTAGE_NOW, UNDERVOLTAGE_SEEN = 1 << 0, 1 << 16
 DISPLAY_MANAGERS = ("display-manager", "lightdm", "gdm3", "gdm", "sddm")
 
 
-def _check():
-    from .doctor import Check
+@dataclass(frozen=True)
+class Check:
+    """One line of the report: what was checked, how it went, what was found, and the
+    command (or step) that fixes it when it is not ok."""
 
-    return Check
+    name: str
+    status: str
+    detail: str
+    fix: str = ""
 
 
 @dataclass(frozen=True)
@@ -109,7 +114,6 @@ class Identity:
 
 def check_user(m) -> Any:
     """Run as root: the service user exists (its access is what the other checks test)."""
-    Check = _check()
     user = m.user
     if user.no_service_user:
         return Check("User", "warn", f"run as {user.name}, and there is no {SERVICE_USER} user (the service's is "
@@ -126,7 +130,6 @@ def check_user(m) -> Any:
 def check_graphics(environ: dict, load: Callable[[str], bool] = loads) -> Any:
     """SDL's kmsdrm driver draws through GBM and EGL (OpenGL ES): without these libraries
     there is no picture. Raspberry Pi OS Lite lacks them; its desktop image has them."""
-    Check = _check()
     driver = environ.get("SDL_VIDEODRIVER", "")
     if driver and driver != "kmsdrm":
         return Check("Graphics libraries", "skip", f"SDL_VIDEODRIVER={driver}: kmsdrm's libraries not needed")
@@ -140,7 +143,6 @@ def check_graphics(environ: dict, load: Callable[[str], bool] = loads) -> Any:
 
 def check_desktop(m) -> Any:
     """A desktop (a display manager) holds the display, so kmsdrm cannot open it."""
-    Check = _check()
     running = [dm for dm in DISPLAY_MANAGERS if m.run(["systemctl", "is-active", f"{dm}.service"]) == "active"]
     if m.run(["systemctl", "--version"]) is None and not running:
         return Check("Desktop", "skip", "no systemctl here")
@@ -153,7 +155,6 @@ def check_desktop(m) -> Any:
 
 def check_panel(m) -> Any:
     """A connected panel (/sys/class/drm/*/status) and the mode it runs at."""
-    Check = _check()
     drm = m.path("/sys/class/drm")
     connectors = sorted(p for p in drm.glob("card*-*") if (p / "status").exists()) if drm.is_dir() else []
     if not connectors:
@@ -181,7 +182,6 @@ def check_serial_console(m, scanners: list[str]) -> Any:
     and garbles every read: cmdline.txt must not name it."""
     from ..devices.readers import parse_reader
 
-    Check = _check()
     uart = [s for s in scanners if parse_reader(s).kind == "nfc" and _uart(str(m.path(parse_reader(s).path)))]
     cmdline = m.read("/boot/firmware/cmdline.txt") or m.read("/boot/cmdline.txt") or ""
     consoles = [c.split("=", 1)[1].split(",")[0] for c in cmdline.split() if c.startswith("console=")]
@@ -197,7 +197,6 @@ def check_serial_console(m, scanners: list[str]) -> Any:
 def check_power(m) -> Any:
     """Undervoltage from ``vcgencmd get_throttled``: a weak supply makes the Pi, the
     scanners and the card storage fail at random."""
-    Check = _check()
     out = m.run(["vcgencmd", "get_throttled"])
     if out is None:
         return Check("Power", "skip", "no vcgencmd here (not a Raspberry Pi OS)")
