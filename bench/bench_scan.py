@@ -26,7 +26,9 @@ Baselines, in the same run:
   800x480 dummy window gets the same posted clicks at the same gaps, commits one row the
   same way, writes a JSON line into a pipe read back the same way, and flips the frame.
 
-Targets: scan p99 <= 8 ms; touch p99 <= 16.7 ms (one 60 Hz frame).
+Targets: scan p99 <= 8 ms; touch p99 <= 16.7 ms (one 60 Hz frame). Held to 1/8 of a
+core (``run.py --zero``, a Pi Zero 2 W's speed): scan and touch p99 <= 33 ms (two
+frames), input to its frame on screen p99 <= 50 ms.
 """
 
 from __future__ import annotations
@@ -42,10 +44,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from benchlib import FRAME_MS, TIMEOUT, Table, WalCommit, demo_trace, gaps, main, med, pct, row, trace_inputs  # noqa: E402
+from benchlib import (FRAME_MS, TIMEOUT, Table, WalCommit, at_speed, demo_trace, gaps, main, med, pct, row,  # noqa: E402
+                      trace_inputs)
 
-SCAN_TARGET_MS = 8.0
-TOUCH_TARGET_MS = FRAME_MS
+# Issue 15's targets at this machine's speed; issue 24's at 1/8 of a core (run.py --zero).
+SCAN_TARGET_MS = at_speed(8.0, 33.0)
+TOUCH_TARGET_MS = at_speed(FRAME_MS, 33.0)
+FRAME_TARGET_MS = at_speed(None, 50.0)  # input to its frame: information at full speed
 
 
 class BareScanPath:
@@ -128,7 +133,8 @@ def play(quick: bool) -> dict:
             if {"put", "handle", "handled"} <= st.keys() and t0 <= st["put"] <= st["handle"] <= st["handled"] <= t1:
                 out.setdefault(kind + "_parts", []).append(
                     ((t1 - t0) * 1000, [(st["put"] - t0) * 1000, (st["handle"] - st["put"]) * 1000,
-                                        (st["handled"] - st["handle"]) * 1000, (t1 - st["handled"]) * 1000]))
+                                        (st["handled"] - st["handle"]) * 1000, st.get("handle_cpu", 0.0) * 1000,
+                                        (t1 - st["handled"]) * 1000]))
             out["verdicts"][record["verdict"]] = out["verdicts"].get(record["verdict"], 0) + 1
             shown = t.frame_showing(len(t.lines))
             if shown is not None:
@@ -198,7 +204,7 @@ def breakdown(parts: list, first: str) -> str:
         return ""
     parts = sorted(parts, key=lambda p: p[0])
     slow = parts[int(len(parts) * 0.95):] or parts[-1:]
-    names = (first, "waiting for the loop", "Session.handle + log write", "log line read back")
+    names = (first, "waiting for the loop", "Session.handle + log write", "of which CPU", "log line read back")
     cols = list(zip(*[p[1] for p in slow]))
     return "; slowest 5 %: " + ", ".join(f"{n} {med(list(c)):.2f}" for n, c in zip(names, cols)) + " ms"
 
@@ -242,8 +248,12 @@ def rows(quick: bool = False) -> list[dict]:
         row("verdicts end to end = companion replay of the trace", "all the same", median=same, unit="inputs",
             baseline=len(ref), baseline_name="replay's verdicts", ok=same == len(ref) == len(got), n=len(got),
             note="the game the bench played, input by input, against the reference replay (FakeClock)"),
-        row("input to its frame on screen (info)", "-", median=med(r["frame"]), p99=pct(r["frame"], 99),
-            n=len(r["frame"]), note="from the byte written / click posted to the flip after the verdict line"),
+        row("input to its frame on screen", "info" if FRAME_TARGET_MS is None else f"p99 <= {FRAME_TARGET_MS:g} ms", median=med(r["frame"]),
+            p99=pct(r["frame"], 99), n=len(r["frame"]),
+            ok=None if FRAME_TARGET_MS is None else bool(r["frame"]) and pct(r["frame"], 99) <= FRAME_TARGET_MS,
+            note=f"from the byte written / click posted to the flip after the verdict line; "
+                 f"{len(r['frame'])} of {len(scan) + len(touch)} verdicts' frames seen; max "
+                 f"{max(r['frame'], default=float('nan')):.1f} ms"),
     ]
     return out
 

@@ -26,9 +26,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from benchlib import FRAME_MS, demo_trace, main, med, pct, row  # noqa: E402
+from benchlib import FRAME_MS, at_speed, demo_trace, main, med, pct, row  # noqa: E402
 
-P99_MS = 8.0
+# Issue 15 at this machine's speed; issue 24 at 1/8 of a core (run.py --zero): p99 <= 33 ms.
+P99_MS = at_speed(8.0, 33.0)
+MAX_MS = at_speed(FRAME_MS, None)
 
 
 def frames_of(slug: str, limit: int | None = None) -> tuple[list[float], list[float], list[float]]:
@@ -64,6 +66,13 @@ def frames_of(slug: str, limit: int | None = None) -> tuple[list[float], list[fl
     return measured, base, cpu
 
 
+TARGET = f"p99 <= {P99_MS:g}" + (f", max <= {MAX_MS:.1f} ms" if MAX_MS else " ms")
+
+
+def within(ms: list[float]) -> bool:
+    return pct(ms, 99) <= P99_MS and (MAX_MS is None or max(ms) <= MAX_MS)
+
+
 def rows(quick: bool = False) -> list[dict]:
     from companion.games import GAMES
 
@@ -79,15 +88,15 @@ def rows(quick: bool = False) -> list[dict]:
         every_cpu += c
         every += m
         every_base += b
-        out.append(row(f"redraw over a whole game: {slug}", f"p99 <= {P99_MS:g}, max <= {FRAME_MS:.1f} ms",
+        out.append(row(f"redraw over a whole game: {slug}", TARGET,
                        median=med(m), p99=pct(m, 99), baseline=med(b), baseline_name="blit ready frame+flip",
-                       ok=pct(m, 99) <= P99_MS and max(m) <= FRAME_MS, n=len(m),
+                       ok=within(m), n=len(m),
                        note=f"{len(m)} frames at 800x480; max {max(m):.2f} ms"))
     if every:
-        out.append(row("redraw, every frame of every game", f"p99 <= {P99_MS:g}, max <= {FRAME_MS:.1f} ms",
+        out.append(row("redraw, every frame of every game", TARGET,
                        median=med(every), p99=pct(every, 99), baseline=med(every_base),
                        baseline_name="blit ready frame+flip",
-                       ok=pct(every, 99) <= P99_MS and max(every) <= FRAME_MS, n=len(every),
+                       ok=within(every), n=len(every),
                        note=f"{len(every)} frames; max {max(every):.2f} ms; the first frame of each game "
                             f"(fonts load) is left out: {', '.join(f'{x:.0f}' for x in first)} ms"))
         out.append(row("redraw CPU time of the loop thread (info)", "-", median=med(every_cpu),

@@ -34,6 +34,114 @@ FRAME_MS = 1000 / 60
 TIMEOUT = 5.0  # seconds to wait for one verdict line before calling the input lost
 
 
+# ---------------------------------------------------------------- a Zero 2 W's speed
+
+#: Set (by ``run.py --zero``) in a bench process that runs held to 1/8 of a core.
+ZERO = os.environ.get("BENCH_ZERO") == "1"
+#: The CPU quota that stands for a Raspberry Pi Zero 2 W: 1.25 ms of CPU every 10 ms.
+ZERO_QUOTA_US, ZERO_PERIOD_US = 1250, 10000
+
+
+def at_speed(full, zero):
+    """``zero`` in a bench held to 1/8 of a core (:data:`ZERO`), else ``full``: a target
+    that differs between the two speeds."""
+    return zero if ZERO else full
+
+
+class CpuQuota:
+    """A child cgroup whose processes together get ``quota_us`` of CPU time every
+    ``period_us`` (cgroup v2 ``cpu.max``, or v1 ``cpu.cfs_quota_us``/``cpu.cfs_period_us``,
+    whichever the machine mounts). Creating it needs root: :meth:`create` raises
+    ``PermissionError`` or ``OSError`` with the reason otherwise.
+
+    ``procs`` is the file a process writes its pid into to join the quota; ``outside`` the
+    file of the cgroup this process was in, to leave it again (the reading side of a bench
+    stays out of the quota). Both go to a bench's children in the environment
+    (``BENCH_ZERO_PROCS``, ``BENCH_OUTSIDE_PROCS``)."""
+
+    def __init__(self, path: Path, outside: Path, v2: bool):
+        self.path, self.outside, self.v2 = path, outside, v2
+        self.procs = path / "cgroup.procs"
+
+    @classmethod
+    def create(cls, quota_us: int = ZERO_QUOTA_US, period_us: int = ZERO_PERIOD_US) -> "CpuQuota":
+        """Make the cgroup (``bench-zero-PID``) beside this process's own; raises
+        ``OSError`` (``PermissionError`` without root) saying why it cannot."""
+        root = Path("/sys/fs/cgroup")
+        lines = Path("/proc/self/cgroup").read_text().splitlines()
+        v1 = [ln.split(":", 2) for ln in lines if ln.count(":") >= 2]
+        for _, controllers, rel in v1:
+            names = controllers.split(",")
+            if "cpu" in names:
+                base = root / controllers
+                if not base.is_dir():
+                    base = root / "cpu"
+                if not (base / "cpu.cfs_quota_us").exists():
+                    continue
+                own = base / rel.lstrip("/")
+                path = own / f"bench-zero-{os.getpid()}"
+                path.mkdir(exist_ok=True)
+                (path / "cpu.cfs_period_us").write_text(str(period_us))
+                (path / "cpu.cfs_quota_us").write_text(str(quota_us))
+                return cls(path, own / "cgroup.procs", v2=False)
+        for hier, controllers, rel in v1:
+            if hier == "0" and controllers == "":
+                for mount in (root, root / "unified"):
+                    if "cpu" in (mount / "cgroup.controllers").read_text().split() if (mount / "cgroup.controllers").exists() else []:
+                        own = mount / rel.lstrip("/")
+                        path = own / f"bench-zero-{os.getpid()}"
+                        path.mkdir(exist_ok=True)
+                        (path / "cpu.max").write_text(f"{quota_us} {period_us}")
+                        return cls(path, own / "cgroup.procs", v2=True)
+        raise OSError("no cgroup CPU controller is mounted (neither v1 cpu.cfs_quota_us nor v2 cpu.max)")
+
+    def env(self) -> dict:
+        """What a bench process run under the quota finds in its environment."""
+        return {"BENCH_ZERO": "1", "BENCH_ZERO_PROCS": str(self.procs), "BENCH_OUTSIDE_PROCS": str(self.outside)}
+
+    def throttled(self) -> tuple[int, float]:
+        """``(periods throttled, seconds throttled)`` so far (cpu.stat)."""
+        stat = dict(line.split() for line in (self.path / "cpu.stat").read_text().splitlines() if line.strip())
+        if self.v2:
+            return int(stat.get("nr_throttled", 0)), int(stat.get("throttled_usec", 0)) / 1e6
+        return int(stat.get("nr_throttled", 0)), int(stat.get("throttled_time", 0)) / 1e9
+
+    def close(self) -> None:
+        """Move anything left back outside and remove the cgroup."""
+        try:
+            for pid in self.procs.read_text().split():
+                try:
+                    self.outside.write_text(pid)
+                except OSError:
+                    pass
+            self.path.rmdir()
+        except OSError:
+            pass
+
+
+def join_quota(procs: str | None = None) -> Callable[[], None]:
+    """A ``preexec_fn`` that puts the child into the CPU quota whose ``cgroup.procs`` is
+    ``procs`` (default: this bench's, ``BENCH_ZERO_PROCS``); it does nothing outside ``--zero``.
+    (A ``preexec_fn`` runs before the child's own environment is set, so the path is
+    read here, in the parent.)"""
+    procs = procs or os.environ.get("BENCH_ZERO_PROCS")
+
+    def join() -> None:
+        if procs:
+            with open(procs, "w") as f:
+                f.write(str(os.getpid()))
+    return join
+
+
+def leave_quota() -> None:
+    """Take the calling process out of the bench's CPU quota (``preexec_fn`` of a child
+    on the reading side); nothing outside ``--zero``."""
+    outside = os.environ.get("BENCH_OUTSIDE_PROCS")
+    if outside and ZERO:
+        with open(outside, "w") as f:
+            f.write(str(os.getpid()))
+
+
 # ---------------------------------------------------------------- rows and the table
 
 def row(metric: str, target: str, *, median: float | None = None, p99: float | None = None,
@@ -89,6 +197,40 @@ def format_table(rows: list[dict]) -> str:
     out = [" | ".join(h.ljust(w) for h, w in zip(head, widths)), "-+-".join("-" * w for w in widths)]
     out += [" | ".join(str(c).ljust(w) for c, w in zip(line, widths)) for line in lines]
     notes = [f"  [{r.get('bench', '')}] {r['metric']}: {r['note']}" for r in rows if r.get("note")]
+    return "\n".join(out + ([""] + notes if notes else []))
+
+
+def format_side_by_side(full: list[dict], zero: list[dict]) -> str:
+    """The table of ``run.py --zero``: each row at this machine's speed and held to 1/8 of
+    a core, side by side (a row only one pass gave shows ``-`` in the other)."""
+    head = ["bench", "metric", "target", "median", "p99", "unit", "baseline (median)", "ratio", "result",
+            "1/8 core: target", "median", "p99", "baseline (median)", "ratio", "result"]
+    result = {True: "PASS", False: "FAIL", None: "info"}
+
+    def cells(r):
+        if r is None:
+            return ["-"] * 6
+        base = "-" if r.get("baseline") is None else f"{_num(r['baseline'], r['unit'])} {r.get('baseline_name', '')}".strip()
+        return [r["target"], _num(r.get("median"), r["unit"]), _num(r.get("p99"), r["unit"]), base,
+                "-" if r.get("ratio") is None else f"{r['ratio']:.2f}x", result[r.get("ok")]]
+    keys: list[tuple] = []
+    by_full = {(r.get("bench", ""), r["metric"]): r for r in full}
+    by_zero = {(r.get("bench", ""), r["metric"]): r for r in zero}
+    for r in full + zero:
+        k = (r.get("bench", ""), r["metric"])
+        if k not in keys:
+            keys.append(k)
+    lines = []
+    for k in keys:
+        f, z = by_full.get(k), by_zero.get(k)
+        c = cells(f)
+        zc = cells(z)
+        lines.append([k[0], k[1], c[0], c[1], c[2], (f or z)["unit"], c[3], c[4], c[5]] + zc)
+    widths = [max(len(str(x[i])) for x in [head] + lines) for i in range(len(head))]
+    out = [" | ".join(h.ljust(w) for h, w in zip(head, widths)), "-+-".join("-" * w for w in widths)]
+    out += [" | ".join(str(c).ljust(w) for c, w in zip(line, widths)) for line in lines]
+    notes = [f"  [{r.get('bench', '')}] {r['metric']}: {r['note']}" for r in full if r.get("note")]
+    notes += [f"  [{r.get('bench', '')} at 1/8 core] {r['metric']}: {r['note']}" for r in zero if r.get("note")]
     return "\n".join(out + ([""] + notes if notes else []))
 
 
@@ -161,6 +303,7 @@ class Table:
         from companion.table.runner import Runner
         from companion.table.session import Session
 
+        self._framed = threading.Condition()  # notified after each frame (no polling in the measured process)
         self._tmp = tempfile.TemporaryDirectory(prefix="bench-table-", dir=tmp)
         self.db = Path(self._tmp.name) / "table.db"
         self.clock = SystemClock()
@@ -182,7 +325,9 @@ class Table:
             def timed_show(draw, _show=show):
                 handled = self.handled
                 _show(draw)
-                self.frames.append((time.perf_counter(), handled))
+                with self._framed:
+                    self.frames.append((time.perf_counter(), handled))
+                    self._framed.notify_all()
                 for b in self.app.buttons:
                     self.known.setdefault(b.command, b.rect)
             self.app.show = timed_show
@@ -220,10 +365,12 @@ class Table:
             if isinstance(item, DeviceStatus):
                 return _handle(item)
             self.stamps["handle"] = time.perf_counter()
+            cpu = time.thread_time()
             try:
                 return _handle(item)
             finally:
                 self.stamps["handled"] = time.perf_counter()
+                self.stamps["handle_cpu"] = time.thread_time() - cpu  # the rest is waiting (fsync, a core)
         inputs.put = timed_put
         self.session.handle = timed_handle
         self.pty = PtyScanner()
@@ -257,13 +404,15 @@ class Table:
     def button(self, command: str, wait: float = 2.0):
         """The rect of the button for ``command`` on the screen now (waits for a redraw)."""
         end = time.monotonic() + wait
-        while True:
-            for b in list(self.app.buttons):
-                if b.command == command:
-                    return b.rect
-            if time.monotonic() >= end:
-                return None
-            time.sleep(0.002)
+        with self._framed:
+            while True:
+                for b in list(self.app.buttons):
+                    if b.command == command:
+                        return b.rect
+                left = end - time.monotonic()
+                if left <= 0:
+                    return None
+                self._framed.wait(left)  # the buttons change with a frame
 
     def click(self, command: str, finger: bool = False, wait: float = 0.2) -> float | None:
         """Post a press and release on the button for ``command`` (opening its menu first
@@ -296,12 +445,15 @@ class Table:
         """When the first frame drawn after the ``k``-th verdict finished (perf_counter),
         waiting up to ``wait`` s for it."""
         end = time.monotonic() + wait
-        while time.monotonic() < end:
-            later = [f for f, handled in self.frames[-8:] if handled >= k]
-            if later:
-                return later[0]
-            time.sleep(0.001)
-        return None
+        with self._framed:
+            while True:
+                later = [f for f, handled in self.frames[-8:] if handled >= k]
+                if later:
+                    return later[0]
+                left = end - time.monotonic()
+                if left <= 0:
+                    return None
+                self._framed.wait(left)  # woken by the next frame: no polling beside the loop
 
     # -- running ---------------------------------------------------------------------
 
@@ -357,8 +509,10 @@ class LogReader:
     def __init__(self):
         import subprocess
 
+        # Under --zero the reader leaves the CPU quota: it stands for whatever watches the
+        # log on the Pi, not for the table.
         self.proc = subprocess.Popen([sys.executable, "-u", "-c", self.CHILD], stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, text=True, bufsize=1)
+                                     stdout=subprocess.PIPE, text=True, bufsize=1, preexec_fn=leave_quota)
         self.sink = self.proc.stdin
 
     def lines(self):

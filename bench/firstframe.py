@@ -1,6 +1,12 @@
-"""``python -m firstframe ARGS...``: ``companion ARGS...`` that exits as soon as the first
-frame is on the screen, printing ``FIRST-FRAME`` on stdout. Used by bench_resume.py to
-time a fresh process from its start to its first drawn frame; nothing else changes."""
+"""``python -m firstframe [--start-screen] ARGS...``: ``companion ARGS...`` that exits as
+soon as the first frame is on the screen, printing ``FIRST-FRAME`` on stdout. Used by
+bench_resume.py to time a fresh process from its start to its first drawn frame; nothing
+else changes.
+
+``--start-screen``: the benches' SDL dummy driver is an invisible screen, on which
+``companion run`` never shows the start screen (nobody could tap it); this flag makes the
+table treat the dummy window as a screen people see, so ``run`` with no game and no names
+opens the start screen as it does on the Pi's panel."""
 
 import os
 import sys
@@ -20,6 +26,12 @@ def _show_once(self, draw):
 _app.App.show = _show_once
 
 if __name__ == "__main__":
+    args = sys.argv[1:]
+    if args[:1] == ["--start-screen"]:
+        args = args[1:]
+        from companion.table import build
+
+        build.virtual_screen = lambda: False
     from companion.cli import main
 
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(main(args))

@@ -1,12 +1,20 @@
 """``make bench``: run every ``bench/bench_*.py`` and print one table.
 
-    .venv/bin/python bench/run.py [--quick] [--only scan,tilt] [--timeout 900]
+    .venv/bin/python bench/run.py [--quick] [--only scan,tilt] [--timeout 900] [--zero | --zero-only]
 
 Each bench runs in a fresh process (``run.py --one FILE``), so one bench's pygame window,
 threads or peak memory never leak into the next. A bench that follows the protocol in
 README.md (a ``rows(quick=False)`` function) gives rows; a script without ``rows()`` is
 run as a script and gives one row, PASS when it exits 0. A bench that crashes or times out
 gives a FAIL row. Exits 1 when any row FAILs.
+
+``--zero`` runs every bench twice, at this machine's speed and then held to 1/8 of a core
+(a Raspberry Pi Zero 2 W's speed: a child cgroup with a CPU quota of 1.25 ms every 10 ms,
+:class:`benchlib.CpuQuota`; the bench process and everything it starts join it, except
+the process that reads the verdict lines back), and prints the two side by side, each
+with its own targets. ``--zero-only`` runs the second pass alone. Both need root; without
+it they say why and exit 2. A bench whose figures do not depend on the speed (it defines
+``SPEED_INDEPENDENT = True``, e.g. instruction counts) runs once.
 """
 
 from __future__ import annotations
@@ -23,7 +31,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from benchlib import format_table, row  # noqa: E402
+from benchlib import CpuQuota, format_table, format_side_by_side, join_quota, row  # noqa: E402
 
 MARK = "BENCH-ROWS "
 
@@ -46,17 +54,32 @@ def has_rows(path: Path) -> bool:
     return re.search(r"^def rows\(", path.read_text(encoding="utf-8"), re.MULTILINE) is not None
 
 
-def run_bench(path: Path, quick: bool, timeout: float) -> list[dict]:
+def speed_independent(path: Path) -> bool:
+    import re
+
+    return re.search(r"^SPEED_INDEPENDENT = True", path.read_text(encoding="utf-8"), re.MULTILINE) is not None
+
+
+def load() -> str:
+    return " ".join(f"{x:.1f}" for x in os.getloadavg())
+
+
+def run_bench(path: Path, quick: bool, timeout: float, quota: CpuQuota | None = None) -> list[dict]:
     name = path.stem.removeprefix("bench_")
     env = dict(os.environ, SDL_VIDEODRIVER=os.environ.get("SDL_VIDEODRIVER", "dummy"),
                SDL_AUDIODRIVER=os.environ.get("SDL_AUDIODRIVER", "dummy"), PYGAME_HIDE_SUPPORT_PROMPT="1")
+    for key in ("BENCH_ZERO", "BENCH_ZERO_PROCS", "BENCH_OUTSIDE_PROCS"):
+        env.pop(key, None)
+    if quota is not None:
+        env.update(quota.env())
     protocol = has_rows(path)
     cmd = [sys.executable, str(HERE / "run.py"), "--one", str(path)] if protocol else [sys.executable, str(path)]
     if quick and protocol:
         cmd.append("--quick")
     t0 = time.monotonic()
     try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env, cwd=HERE.parent)
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env, cwd=HERE.parent,
+                              preexec_fn=join_quota(str(quota.procs)) if quota is not None else None)
     except subprocess.TimeoutExpired:
         return [dict(row("bench finished", f"within {timeout:.0f} s", ok=False, unit="s",
                          note=f"timed out after {timeout:.0f} s"), bench=name)]
@@ -81,27 +104,61 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--only", help="comma-separated bench names (e.g. scan,tilt)")
     ap.add_argument("--timeout", type=float, default=900.0, help="seconds per bench before it counts as FAIL")
     ap.add_argument("--dir", default=str(HERE), help="where the bench_*.py files are (default: this folder)")
+    speed = ap.add_mutually_exclusive_group()
+    speed.add_argument("--zero", action="store_true",
+                       help="also run every bench held to 1/8 of a core (a Pi Zero 2 W's speed); needs root")
+    speed.add_argument("--zero-only", action="store_true", help="only the 1/8-core pass; needs root")
     args = ap.parse_args(argv)
     if args.one:
         return one(Path(args.one), args.quick)
+    quota = None
+    if args.zero or args.zero_only:
+        try:
+            quota = CpuQuota.create()
+        except OSError as err:
+            why = "it needs root" if isinstance(err, PermissionError) or os.geteuid() != 0 else str(err)
+            print(f"bench: cannot hold the benches to 1/8 of a core with a cgroup CPU quota: {why} ({err})",
+                  file=sys.stderr)
+            return 2
     files = sorted(Path(args.dir).glob("bench_*.py"))
     if args.only:
         wanted = {n.strip() for n in args.only.split(",")}
         files = [f for f in files if f.stem.removeprefix("bench_") in wanted]
     rows: list[dict] = []
-    for path in files:
-        print(f"bench: {path.name} ...", file=sys.stderr, flush=True)
-        got = run_bench(path, args.quick, args.timeout)
-        for r in got:
-            print(f"  {r['metric']}: {r.get('median')} {r['unit']} -> "
-                  f"{ {True: 'PASS', False: 'FAIL', None: 'info'}[r.get('ok')] }", file=sys.stderr, flush=True)
-        rows += got
-    print(format_table(rows))
-    failed = [r for r in rows if r.get("ok") is False]
-    load = " ".join(f"{x:.1f}" for x in os.getloadavg())
-    print(f"\nload average at the end {load} on {os.cpu_count()} cores")
-    print(f"{len(rows)} rows, {sum(r.get('ok') is True for r in rows)} PASS, {len(failed)} FAIL, "
-          f"{sum(r.get('ok') is None for r in rows)} information only")
+    zero_rows: list[dict] = []
+    loads: list[str] = []
+    started = load()
+    try:
+        for path in files:
+            passes = [None] if quota is None else ([quota] if args.zero_only and not speed_independent(path)
+                                                   else [None] if speed_independent(path) else [None, quota])
+            for q in passes:
+                at = "at 1/8 core" if q is not None else "at full speed"
+                before = load()
+                print(f"bench: {path.name} {at} (load average {before}) ...", file=sys.stderr, flush=True)
+                got = run_bench(path, args.quick, args.timeout, q)
+                loads.append(f"  {path.stem.removeprefix('bench_')} {at}: load average {before} before, {load()} after")
+                for r in got:
+                    print(f"  {r['metric']}: {r.get('median')} {r['unit']} -> "
+                          f"{ {True: 'PASS', False: 'FAIL', None: 'info'}[r.get('ok')] }", file=sys.stderr, flush=True)
+                (zero_rows if q is not None else rows).extend(got)
+    finally:
+        if quota is not None:
+            quota.close()
+    if quota is None:
+        print(format_table(rows))
+    else:
+        print(format_side_by_side(rows, zero_rows))
+        print("\n1/8 core: the bench process (the table, its baseline, the processes it starts) held to "
+              "1.25 ms of CPU every 10 ms by a cgroup CPU quota; the process reading the verdict lines back "
+              "runs outside it")
+    every = rows + zero_rows
+    failed = [r for r in every if r.get("ok") is False]
+    print(f"\nload average (1, 5, 15 min) at the start {started}, at the end {load()}, on {os.cpu_count()} cores; "
+          "each bench:")
+    print("\n".join(loads))
+    print(f"{len(every)} rows, {sum(r.get('ok') is True for r in every)} PASS, {len(failed)} FAIL, "
+          f"{sum(r.get('ok') is None for r in every)} information only")
     return 1 if failed else 0
 
 

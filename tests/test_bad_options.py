@@ -258,3 +258,30 @@ def test_a_tilde_in_the_configs_store_path_is_the_home_folder(monkeypatch, tmp_p
     cfg = parse({"store": {"path": "~/table.db"}, "tray": {"calibration": "~/cal.toml"}}, "companion.toml")
     assert cfg["store"]["path"] == str(tmp_path / "table.db")
     assert cfg["tray"]["calibration"] == str(tmp_path / "cal.toml")
+
+
+def test_goal_random_or_left_out_draws_a_goal_card_headless(tmp_path):
+    """The trial: --help offers "Random" but --goal random was refused, and leaving --goal
+    out was refused headless ("Players choose or take 1 random Goal Card")."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    from companion.core.store import EventStore
+    from companion.games.sugar_blast import GOAL_NAMES
+
+    for n, extra in enumerate((["--goal", "random"], [])):
+        db = tmp_path / f"t{n}.db"
+        proc = subprocess.run([sys.executable, "-m", "companion", "run", "--game", "sugar-blast", "--names", "Ana,Ben",
+                               "--headless", "--simulate", "--store", str(db), *extra], input="/help\n",
+                              capture_output=True, text=True, timeout=120,
+                              env=dict(os.environ, SDL_VIDEODRIVER="dummy"))
+        assert proc.returncode == 0, proc.stderr
+        goal = EventStore(db).games()[0].config["goal"]
+        assert goal in GOAL_NAMES and f"--goal: {goal} (drawn at random)" in proc.stderr
+    solo = subprocess.run([sys.executable, "-m", "companion", "run", "--game", "sugar-blast", "--names", "Ana",
+                           "--solo", "--headless", "--simulate", "--store", str(tmp_path / "solo.db")], input="",
+                          capture_output=True, text=True, timeout=120, env=dict(os.environ, SDL_VIDEODRIVER="dummy"))
+    assert solo.returncode == 0 and "drawn at random" not in solo.stderr  # solo plays without a Goal Card
+    assert json.dumps(EventStore(tmp_path / "solo.db").games()[0].config["goal"]) == "null"

@@ -64,7 +64,53 @@ def test_the_harness_runs_every_bench_and_exits_1_on_a_fail(tmp_path, capsys):
 @pytest.mark.parametrize("name", sorted(p.stem for p in BENCH.glob("bench_*.py")))
 def test_every_bench_here_follows_the_protocol(name):
     """Each bench in this repository gives rows, so its targets decide PASS/FAIL in the
-    table (bench_fuzz_readers runs as a script: its exit status is its verdict)."""
-    if name == "bench_fuzz_readers":
-        pytest.skip("runs as a script; it exits 1 when a decoder fails")
+    table."""
     assert run.has_rows(BENCH / f"{name}.py")
+
+
+def test_the_side_by_side_table_shows_both_speeds_and_a_row_only_one_pass_gave():
+    full = [dict(benchlib.row("scan", "p99 <= 8 ms", median=2.0, p99=7.5, ok=True), bench="scan")]
+    zero = [dict(benchlib.row("scan", "p99 <= 33 ms", median=9.0, p99=30.0, ok=True), bench="scan"),
+            dict(benchlib.row("cold start", "p99 <= 1.5 s", median=1200.0, ok=False), bench="resume")]
+    text = benchlib.format_side_by_side(full, zero)
+    head, _, scan, cold = text.splitlines()[:4]
+    assert "1/8 core: target" in head
+    assert "p99 <= 8 ms" in scan and "p99 <= 33 ms" in scan and "7.50" in scan and "30.0" in scan
+    assert cold.split("|")[8].strip() == "-" and "FAIL" in cold  # no full-speed figures for it
+
+
+def test_zero_without_a_quota_says_why_and_exits_2(tmp_path, monkeypatch, capsys):
+    write(tmp_path, "bench_good.py", "from benchlib import row\n"
+          "def rows(quick=False):\n    return [row('fast thing', '<= 1 ms', median=0.5, ok=True)]\n")
+
+    def refuse(*a, **k):
+        raise PermissionError(13, "Permission denied", "/sys/fs/cgroup/cpu/bench-zero")
+    monkeypatch.setattr(run.CpuQuota, "create", classmethod(lambda cls, *a, **k: refuse()))
+    assert run.main(["--dir", str(tmp_path), "--zero"]) == 2
+    assert "1/8 of a core" in capsys.readouterr().err
+
+
+def _can_make_a_quota() -> bool:
+    try:
+        benchlib.CpuQuota.create().close()
+        return True
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not _can_make_a_quota(), reason="needs root and a cgroup CPU controller")
+def test_zero_runs_the_bench_inside_the_quota_and_the_log_reader_outside(tmp_path, capsys):
+    write(tmp_path, "bench_where.py", "import os\nfrom benchlib import LogReader, ZERO, row\n"
+          "def inside(pid='self'):\n"
+          "    return 'bench-zero-' in open(f'/proc/{pid}/cgroup').read()\n"
+          "def rows(quick=False):\n"
+          "    reader = LogReader()\n"
+          "    out = inside(reader.proc.pid)\n"
+          "    reader.close()\n"
+          "    return [row('bench in the quota', 'only at 1/8', ok=inside() == ZERO, unit='-'),\n"
+          "            row('log reader outside', 'always', ok=not out, unit='-')]\n")
+    assert run.main(["--dir", str(tmp_path), "--zero"]) == 0
+    out = capsys.readouterr().out
+    rows = [line for line in out.splitlines() if line.startswith("where")]
+    assert len(rows) == 2 and all(line.count("PASS") == 2 for line in rows)  # both speeds, side by side
+    assert "load average" in out

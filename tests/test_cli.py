@@ -39,7 +39,7 @@ def test_score_from_stdin_in_plain_text():
 
 def test_score_rejects_bad_codes_naming_line_and_code(tmp_path):
     cases = {
-        f"Ana: {fruit('Pear', 2)}\nBen: SRS7\n": ("line 2", "SRS7", "garbled"),
+        f"Ana: {fruit('Pear', 2)}\nBen: SRS7\n": ("line 2", "SRS7", "not a card code", "companion cards sugarrr"),
         f"Ana: {make_code('SH', 'L07')}\n": ("line 1", "Sugar Heist"),
         f"Ana: {salad(1)}\nBen: {salad(1)}\n": ("line 2", "listed twice", "line 1"),
         "just words\n": ("line 1", "NAME: CODE"),
@@ -50,6 +50,7 @@ def test_score_rejects_bad_codes_naming_line_and_code(tmp_path):
         assert proc.stdout == ""
         for w in words:
             assert w in proc.stderr, (w, proc.stderr)
+        assert "scan" not in proc.stderr  # a file is read, not scanned
 
 
 def test_cards_json_lists_all_148_with_names():
@@ -68,7 +69,7 @@ def test_history_lists_unfinished_and_finished_games(tmp_path):
     s.handle(CardScanned(STARTS[0], "scanner", 1_700_000_001))
     proc = companion("history", "--store", str(db))
     assert proc.returncode == 0
-    assert "Ana, Ben" in proc.stdout and "1 inputs" in proc.stdout and "unfinished" in proc.stdout
+    assert "Ana, Ben" in proc.stdout and "  1 input  " in proc.stdout and "unfinished" in proc.stdout
 
 
 def test_binary_and_missing_files_are_clear_errors(tmp_path):
@@ -94,12 +95,13 @@ def test_a_typo_in_a_reader_or_tray_never_touches_the_unfinished_game(tmp_path):
     assert len(games) == 1 and games[0].finished is None and games[0].inputs == 1
 
 
-def test_run_sugar_blast_needs_a_goal_and_keeps_it_on_resume(tmp_path):
+def test_run_sugar_blast_draws_a_goal_when_none_is_given_and_keeps_it_on_resume(tmp_path):
     db = tmp_path / "blast.db"
     base = ["run", "--game", "sugar-blast", "--names", "Ana,Ben", "--headless", "--simulate", "--store", str(db)]
-    proc = companion(*base, stdin="")
-    assert proc.returncode == 2 and "choose a Goal Card" in proc.stderr
-    proc = companion(*base, "--goal", "five-different", "--log-format", "json", stdin="/palette R\n/cell 0 0\n")
+    proc = companion(*base, stdin="")  # left out: one is drawn at random (rulebook: "take 1 random Goal Card")
+    assert proc.returncode == 0 and "(drawn at random)" in proc.stderr
+    proc = companion(*base, "--new-game", "--goal", "five-different", "--log-format", "json",
+                     stdin="/palette R\n/cell 0 0\n")
     assert proc.returncode == 0, proc.stderr
     verdicts = [json.loads(line).get("verdict") for line in proc.stdout.splitlines()]
     assert verdicts.count("accepted") == 2
@@ -120,14 +122,14 @@ def test_a_sugar_heist_third_card_while_a_pair_waits_is_refused_not_a_crash(tmp_
     proc = run_headless(tmp_path, "--game", "sugar-heist", "--names", "Mum,Leo,Maya",
                         stdin="SHN16U\nSHN09S\nSHC12F\n/vault 5\n/vault 1\n")
     assert proc.returncode == 0 and "Traceback" not in proc.stderr + proc.stdout
-    assert "REJECTED SHC12F: The pair of Nutty Butt is waiting: tap its vault first" in proc.stdout
+    assert "REJECTED card: The pair of Nutty Butt is waiting: tap its vault first" in proc.stdout
     assert "REJECTED vault 5: Mum has 2 vaults: there is no vault 5." in proc.stdout
     assert "Mum stashes a pair of Nutty Butt" in proc.stdout
 
 
 def test_a_repeated_scan_is_said_to_be_ignored(tmp_path):
     proc = run_headless(tmp_path, "--names", "A,B", stdin="SRS215\nSRS215\n")
-    assert "ignored SRS215: the same card again within the tap-off window" in proc.stdout
+    assert "ignored card: That card was just scanned: it counts once." in proc.stdout
 
 
 def test_names_with_control_characters_or_too_long_are_refused(tmp_path):
@@ -147,4 +149,4 @@ def test_without_game_or_names_the_stores_unfinished_game_is_carried_on(tmp_path
     run_headless(tmp_path, "--game", "sugar-heist", "--names", "Mum,Leo", stdin="SHN16U\n")
     proc = run_headless(tmp_path, stdin="SHN09S\n")
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.startswith("Sugar Heist: Mum, Leo (resumed, 1 inputs)")
+    assert proc.stdout.startswith("Sugar Heist: Mum, Leo (resumed, 1 input)")

@@ -75,3 +75,74 @@ def test_bad_scans_have_a_reason(raw, words):
 
 def test_check_code_splits_prefix_and_body():
     assert check_code(make_code("SR", "S71")) == ("SR", "S71")
+
+
+def _before(length: int) -> dict[int, str]:
+    """For each running value of the check (1-36), a string of ``length`` characters
+    that leads to it."""
+    from itertools import product
+
+    from companion.core.codes import _running
+
+    found: dict[int, str] = {}
+    for chars in product(CHARS, repeat=length):
+        found.setdefault(_running("".join(chars)), "".join(chars))
+        if len(found) == 36:
+            return found
+    raise AssertionError(f"only {len(found)} running values reached with {length} characters")
+
+
+def test_the_check_misses_exactly_the_neighbour_swaps_the_module_names():
+    """codes.py states exactly which neighbour swaps pass the check (it used to claim
+    all were caught, and five printed cards had a swapped twin that passes). Every
+    running value x every pair of characters, in the body and at the check's place."""
+    from companion.core.codes import check_character, swap_passes
+
+    def valid(code):
+        return check_character(code[:-1]) == code[-1]
+
+    for before in _before(2).values():  # a swap inside the payload, then one more character
+        for a in CHARS:
+            for b in CHARS:
+                if a == b:
+                    continue
+                payload = before + a + b + "0"
+                swapped = before + b + a + "0"
+                assert valid(swapped + check_character(payload)) == swap_passes(before, a, b), (before, a, b)
+    for before in _before(4).values():  # the last body character and the check character
+        for a in CHARS:
+            k = check_character(before + a)
+            if k != a:
+                assert valid(before + k + a) == swap_passes(before, a, k), (before, a, k)
+    passing = sum(swap_passes(b, x, y) for b in _before(2).values() for x in CHARS for y in CHARS if x < y)
+    assert passing == 36  # one pair of neighbours in each of the 36 running values: 36 of 36 x 630
+
+
+def test_no_printed_card_is_one_changed_character_or_one_swap_from_another_printed_card():
+    """What makes the check's one gap harmless: a swap the check misses gives a code that
+    is no printed card of any game, which the table refuses."""
+    from companion.games import GAMES
+
+    printed = {info.code for desc in GAMES.values() if desc.has_cards for info in desc.cards()}
+    assert len(printed) > 300
+    for code in printed:
+        for i in range(len(code)):
+            for ch in CHARS:
+                assert ch == code[i] or code[:i] + ch + code[i + 1:] not in printed
+            if i + 1 < len(code):
+                assert code[:i] + code[i + 1] + code[i] + code[i + 2:] == code or \
+                    code[:i] + code[i + 1] + code[i] + code[i + 2:] not in printed
+
+
+@pytest.mark.parametrize("twin, game", [("SDC301", "sweet-deals"), ("SRDG01", "sugarrr"), ("SHBP01", "sugar-heist")])
+def test_a_swapped_twin_that_passes_the_check_is_refused_at_the_table(twin, game):
+    from companion.core.clock import FakeClock
+    from companion.core.events import CardScanned
+    from companion.core.store import EventStore
+    from companion.table.session import Session
+
+    check_code(twin)  # it passes the check character...
+    session = Session.start(game, ["Ana", "Ben", "Cy"], EventStore(":memory:"), FakeClock())
+    verdict = session.handle(CardScanned(twin, "scanner", 0.0))
+    assert verdict.verdict == "rejected"  # ...and is no card: refused, never read as one
+    assert "card I know" in verdict.reason or "could not be read" in verdict.reason  # (hidden: not named)

@@ -123,3 +123,36 @@ def test_doctor_store_option_checks_that_file(damaged):
     assert "Traceback" not in proc.stderr
     line = next(l for l in proc.stdout.splitlines() if "Game store" in l)
     assert line.startswith("FAIL") and "is damaged" in line
+
+
+GAME_ROW_DAMAGE = [  # rows SQLite reads without complaint, holding what the companion never wrote
+    "UPDATE games SET players = '[1,2]'",
+    "UPDATE games SET config = '[]'",
+    "UPDATE games SET result = '[1]', finished = 5",
+    "UPDATE games SET started = 'yesterday'",
+]
+INPUT_ROW_DAMAGE = [  # only commands that read the inputs (resuming the game) meet these
+    "UPDATE inputs SET payload = '{\"type\":\"CardScanned\",\"code\":5,\"reader\":[],\"t\":\"x\"}'",
+    "UPDATE inputs SET payload = '{\"type\":\"Touch\",\"command\":5,\"t\":1}'",
+]
+CASES = ([(d, argv) for d in GAME_ROW_DAMAGE for argv in (["history"], ["history", "--format", "csv"],
+                                                          ["history", "--format", "bgstats"],
+                                                          ["run", "--headless", "--simulate"])]
+         + [(d, ["run", "--headless", "--simulate"]) for d in INPUT_ROW_DAMAGE])
+
+
+@pytest.mark.parametrize("damage, argv", CASES)
+def test_damage_sqlite_can_still_read_is_a_damaged_store_not_a_traceback(tmp_path, damage, argv):
+    path = tmp_path / "table.db"
+    store = EventStore(path)
+    gid = store.new_game("sugarrr", ["A", "B"], 0.0)
+    store.append(gid, Touch("pause", 1.0))
+    store.close()
+    db = sqlite3.connect(path)
+    db.execute(damage)
+    db.commit()
+    db.close()
+    proc = companion(*argv, "--store", str(path), stdin="\n")
+    assert "Traceback" not in proc.stderr, proc.stderr
+    assert proc.returncode == 1, (proc.returncode, proc.stderr)
+    assert f"the game store {path} is damaged" in proc.stderr

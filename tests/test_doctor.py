@@ -196,3 +196,42 @@ def test_a_store_folder_that_does_not_exist_yet_names_the_command_that_makes_it(
     check = doctor.check_store(doctor.Machine(root), "/var/lib/companion/table.db")
     assert check.status == "fail" and "/var/lib/companion does not exist" in check.detail
     assert check.fix.startswith("sudo install -d -o companion -g companion -m 0750 ")
+
+
+def test_the_report_screen_reads_at_every_panel_size_nothing_cut(tmp_path):
+    """The doctor's screen had every WARN mark and most details cut off ("WA...")."""
+    import subprocess
+    import sys
+
+    proc = subprocess.run([sys.executable, "-m", "companion", "screenshots", "--out", str(tmp_path), "--game",
+                           "sugar-blast"], capture_output=True, text=True, timeout=600,
+                          env=dict(os.environ, SDL_VIDEODRIVER="dummy"))
+    assert proc.returncode == 0, proc.stderr
+    for size in ("800x480", "1024x600", "720x1280"):
+        assert (tmp_path / "doctor" / size / "01-doctor.png").exists()
+    assert "reads badly" not in proc.stdout
+    assert proc.stdout.splitlines()[-1].endswith("0 cut, 0 undersized (under 20 px em), 0 overlapping")
+
+
+def test_the_report_screen_shows_every_problem_and_its_fix_whole():
+    import pygame
+
+    from companion.cli.screenshots import doctor_sample
+    from companion.service.doctor import draw_report
+    from companion.ui import theme
+    from companion.ui.widgets import record_text
+
+    pygame.display.init()
+    pygame.font.init()
+    theme.clear_fonts()  # an earlier test quit pygame: its fonts are gone
+    try:
+        surface = pygame.Surface((800, 480))
+        with record_text() as drawn:
+            draw_report(surface, doctor_sample())
+        texts = [d.text for d in drawn]
+        assert all(d.readable for d in drawn), [d.text for d in drawn if not d.readable]
+        assert texts.count("WARN") == 6 and texts.count("FAIL") == 1
+        assert "fix: sudo raspi-config nonint do_i2c 0" in texts
+        assert "Fine: Config, Game store" in texts and "Not set up: Tray sensor, GPIO" in texts
+    finally:
+        pygame.quit()

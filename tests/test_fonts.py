@@ -77,3 +77,30 @@ def test_run_warns_about_letters_no_font_draws():
         assert "'李雷'" in proc.stderr and "'Player 2'" in proc.stderr and "fonts-noto-cjk" in proc.stderr
     else:
         assert "李雷" not in proc.stderr
+
+
+def _pixels(surface):
+    return pygame.image.tobytes(surface, "RGBA")
+
+
+def test_hebrew_and_arabic_names_read_right_to_left(app):
+    """The trial: names in right-to-left scripts were drawn mirrored (pygame-ce's FreeType
+    has no shaping). The letters are drawn in display order, Arabic in its joined forms."""
+    dejavu = pygame.font.match_font("dejavusans")
+    if not dejavu or fonts.missing("דנה ليلى"):
+        pytest.skip("no font with Hebrew and Arabic here (install fonts-noto-core)")
+    assert fonts.visual("דנה") == "הנד"              # dalet-nun-he, drawn he-nun-dalet from the left
+    assert fonts.visual("Mum and דנה") == "Mum and הנד"  # a left-to-right line keeps its order
+    arabic = fonts.visual("ليلى")  # laila: lam, yeh, lam, alef maksura
+    assert all(0xFE70 <= ord(ch) <= 0xFEFF for ch in arabic)  # joined presentation forms
+    assert arabic == "\ufef0\ufee0\ufef4\ufedf"  # final alef maksura, medial lam, medial yeh, initial lam
+    assert fonts.visual("Mia") == "Mia"
+    # What is drawn is the display order: the same pixels as the letters laid out by hand
+    # (FreeType given them left to right), not the mirrored logical order.
+    big = theme.font(theme.BIG)
+    drawn = _pixels(fonts.render("דנה", big, theme.BIG, False, theme.TEXT))
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(fonts, "visual", lambda text: text)  # as before: no reordering
+        by_hand = _pixels(fonts.render("הנד", big, theme.BIG, False, theme.TEXT))
+        mirrored = _pixels(fonts.render("דנה", big, theme.BIG, False, theme.TEXT))
+    assert drawn == by_hand and drawn != mirrored

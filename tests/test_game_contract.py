@@ -224,6 +224,36 @@ def test_undo_then_the_same_input_again_is_the_same_game(played):
     assert session.over
 
 
+def test_undo_reaches_the_input_that_ended_the_game_and_the_history_keeps_the_corrected_end(played, tmp_path):
+    # A child taps Done too soon: Undo takes the end back (even one that showed every
+    # hand), the game is unfinished again in the store (its result out of the history),
+    # a restart resumes it there, and the corrected end is the only result kept.
+    slug, config, players, inputs, session = played
+    db = tmp_path / "table.db"
+    table = fresh(slug, players, config, db)
+    for item in inputs[:-1]:
+        assert table.handle(item).verdict == "accepted"
+    before = state_digest(table.state)
+    assert table.handle(inputs[-1]).verdict == "accepted" and table.over
+    assert table.store.games()[0].finished is not None
+    assert table.undo_label()  # the final screen offers it
+    v = table.handle(Touch("undo", inputs[-1].t + 1))
+    assert v.verdict == "accepted", v.reason
+    assert "not over" in v.message and not table.over
+    assert state_digest(table.state) == before
+    record = table.store.games()[0]
+    assert record.finished is None and record.result is None
+    history = companion("history", "--store", str(db))
+    clean(history)
+    assert "unfinished" in history.stdout and "won by" not in history.stdout
+    table.store.close()
+    resumed = Session.start(slug, [], EventStore(db), FakeClock(), tap_off=0)  # a power cut after the Undo
+    assert not resumed.over and state_digest(resumed.state) == before
+    assert resumed.handle(inputs[-1]).verdict == "accepted" and resumed.over
+    games = resumed.store.games()
+    assert len(games) == 1 and games[0].result == session.result().to_dict()
+
+
 # ---------------------------------------------------------------- a power cut
 
 CHILD = """
@@ -342,5 +372,7 @@ def test_history_and_replay_answer_for_every_game_finished_or_not(played, tmp_pa
     trace = (DATA / GAMES[slug].demo).read_text().splitlines(keepends=True)
     half = tmp_path / "half.trace"
     half.write_text("".join(trace[:len(trace) // 2]))
-    clean(companion("replay", str(half)), ok=(1,))
+    cut = companion("replay", str(half))
+    clean(cut, ok=(2,))  # bad input (the trace has no end), not a device or store problem (1)
+    assert "the trace ends before the game does" in cut.stderr
     clean(companion("replay", str(DATA / GAMES[slug].demo), "--json"))

@@ -578,3 +578,126 @@ def test_a_bug_in_the_decoder_is_reported_and_the_reader_carries_on(rig, monkeyp
     next_status(q, "connected")  # the thread runs again and reopens the device
     assert scanner.running
     assert codes(send_and_collect(fake, scanner, q, key_events("SBL9Q"))) == ["SBL9Q"]
+
+
+# --- SYN_DROPPED: the kernel's buffer overran while the reader stalled ------------------------
+
+
+def _syn(code: int) -> tuple[int, int, int]:
+    return (e.EV_SYN, code, 0)
+
+
+def test_an_overrun_never_joins_the_halves_of_two_scans_into_a_third_card(caplog):
+    """The head of one label, an overrun (its tail, its Enter and the head of the next
+    label lost), the next label's tail: joined they spell a real card nobody scanned.
+    The cut scan is dropped and said (None: scan again), and the next whole scan reads."""
+    real = "SRS71M"  # a valid code: what the two halves would spell
+    events = [(ev.type, ev.code, ev.value) for ev in key_events(real[:3], terminator=None)]
+    events += [_syn(e.SYN_DROPPED), _syn(e.SYN_REPORT)]  # the kernel: the events lost, then a report
+    events += [(ev.type, ev.code, ev.value) for ev in key_events(real[3:])]
+    decoder = KeyDecoder()
+    with caplog.at_level(logging.WARNING):
+        assert feed_raw(decoder, events) == [None]
+    assert "SYN_DROPPED" in caplog.text and decoder.overruns == 1
+    assert decode(key_events("SBL9Q"), decoder) == ["SBL9Q"]
+
+
+def test_an_overrun_between_scans_drops_the_next_one_whose_start_may_be_lost():
+    decoder = KeyDecoder()
+    assert decode(key_events("SRS71M"), decoder) == ["SRS71M"]
+    assert feed_raw(decoder, [_syn(e.SYN_DROPPED), _syn(e.SYN_REPORT)]) == [None]
+    assert decode(key_events("S71M"), decoder) == []  # a tail: dropped
+    assert decode(key_events("SRS71M"), decoder) == ["SRS71M"]
+
+
+def test_a_held_shift_whose_release_was_lost_is_forgotten_after_an_overrun():
+    decoder = KeyDecoder()
+    feed_raw(decoder, keys((e.KEY_LEFTSHIFT, 1)))
+    feed_raw(decoder, [_syn(e.SYN_DROPPED), _syn(e.SYN_REPORT)] + keys((e.KEY_ENTER, 1)))
+    assert feed_raw(decoder, keys((e.KEY_A, 1), (e.KEY_ENTER, 1))) == ["a"]
+
+
+def test_a_stalled_reader_overrun_by_the_kernel_buffer_accepts_no_joined_card(clock):
+    """The driver for real against an emulated device whose 64-event buffer overruns
+    while the reader thread is stalled (deterministically: held inside its first event)."""
+    import threading
+
+    q: queue.Queue = queue.Queue()
+    fake = FakeInputDevice(BY_ID)
+    fake.buffer_size = 64  # the kernel's smallest evdev client buffer (EVDEV_MIN_BUFFER_SIZE)
+    scanner = HidScanner(BY_ID, q, clock, name="left", opener=fake.open)
+    stalled, release = threading.Event(), threading.Event()
+    consume = scanner._consume
+
+    def stall_once(*event):
+        if not stalled.is_set():
+            stalled.set()
+            release.wait(5.0)
+        consume(*event)
+
+    scanner._consume = stall_once
+    scanner.start()
+    try:
+        assert q.get(timeout=2.0).status == "connected"
+        sent = ["SRS71M", "SHX02K", "SDC310"]
+        fake.send(key_events(sent[0]))
+        assert stalled.wait(2.0)
+        fake.send(key_events(sent[1]) + key_events(sent[2]))  # overruns the 64-event buffer
+        assert fake.overruns >= 1
+        release.set()
+        deadline = time.monotonic() + 3.0  # the overrun's leftovers read, and the scanner quiet:
+        while (fake.pending or scanner._decoder.pending) and time.monotonic() < deadline:
+            time.sleep(0.01)               # the dropping ends (not timed: a wait for a state)
+        fake.send(key_events("SBL9Q"))
+        deadline = time.monotonic() + 3.0
+        got = []
+        while "SBL9Q" not in got and time.monotonic() < deadline:
+            try:
+                item = q.get(timeout=0.2)
+            except queue.Empty:
+                continue
+            if isinstance(item, CardScanned):
+                got.append(item.code)
+        assert got and got[-1] == "SBL9Q" and None in got, got  # the cut scan is said, the next one reads
+        assert all(code is None or code in sent + ["SBL9Q"] for code in got), got
+    finally:
+        release.set()
+        scanner.stop()
+
+
+# --- hid:auto ------------------------------------------------------------------------------
+
+
+def test_hid_auto_never_grabs_a_keyboard_with_no_leds_and_no_f_keys(dev_input):
+    """The report: hid:auto took the first device by name, a small keyboard that reports
+    no LEDs and no F-keys (what a scanner looks like). It takes the device named as a
+    scanner, and a lookalike alone is left alone with the fix."""
+    from companion.devices.scan.hid import auto_scanner
+
+    root, add, opener = dev_input
+    add(1, by_id="usb-Acme_Mini_Keyboard-event-kbd", name="Acme Mini Keyboard", capabilities=SCANNER_CAPABILITIES)
+    dirs = (str(root / "by-id"), str(root / "by-path"))
+    with pytest.raises(LookupError, match="hid:VVVV:PPPP"):
+        auto_scanner(*dirs, opener=opener)
+    add(2, by_id="usb-Zebra_DS2208-event-kbd", name="Zebra DS2208", capabilities=SCANNER_CAPABILITIES)
+    assert auto_scanner(*dirs, opener=opener) == str(root / "by-id" / "usb-Zebra_DS2208-event-kbd")
+    add(3, by_id="usb-Honeywell_1900-event-kbd", name="Honeywell 1900 Barcode Scanner",
+        capabilities=SCANNER_CAPABILITIES)
+    with pytest.raises(LookupError, match="several scanners"):
+        auto_scanner(*dirs, opener=opener)
+
+
+def test_hid_auto_with_nothing_plugged_in_says_so(tmp_path):
+    from companion.devices.scan.hid import auto_scanner
+
+    with pytest.raises(LookupError, match="no keyboard-mode scanner"):
+        auto_scanner(str(tmp_path / "by-id"), str(tmp_path / "by-path"))
+
+
+def test_resolve_hid_auto_uses_auto_scanner(monkeypatch):
+    from companion.devices import readers
+    from companion.devices.scan import hid
+
+    monkeypatch.setattr(hid, "auto_scanner", lambda: "/dev/input/by-id/usb-Zebra-event-kbd")
+    spec = readers.resolve(readers.ReaderSpec("hid", "auto", 2))
+    assert spec.path == "/dev/input/by-id/usb-Zebra-event-kbd" and spec.seat == 2

@@ -98,7 +98,7 @@ def test_sweet_deals_open_hands_and_bidding_name_the_other_game_too():
         if command:
             assert session.handle(Touch(command, 0.0)).verdict == "accepted"
         verdict = session.handle(CardScanned("SRS215", "scanner", 0.0))
-        assert verdict.reason == "That card (SRS215) is from Sugarrr!, not Sweet Deals."
+        assert verdict.reason == "That card is from Sugarrr!, not Sweet Deals."
 
 
 # ---------------------------------------------------------------- no silence

@@ -525,3 +525,17 @@ def test_a_tag_taken_away_mid_read_and_back_is_one_scan(clock):
     reader._poll()
     reader._poll()
     assert [item.code for item in drain(q)] == ["SRS71M"]
+
+
+@pytest.mark.parametrize("length", [1100, 1800])
+def test_a_tag_holding_more_than_1_kb_gives_one_scan_by_its_uid_not_a_crash_loop(rig, caplog, length):
+    """The report: a tag with more than about 1 kB made the reader crash-loop (a page
+    number past 255, a traceback every 0.5 s, no verdict). Now: one scan, by its UID."""
+    emu, reader, q, _ = rig
+    with caplog.at_level(logging.WARNING):
+        emu.place(OTHER_UID, data_area=ndef_tlv(ndef_text_message("SRS71M" + " " * length)))
+        assert next_of(q, CardScanned).code == "SHX02K"  # its enrolment
+        assert emu.wait_polls(emu.counts[0x4A] + 3)
+    assert "unexpected error" not in caplog.text and "Traceback" not in caplog.text
+    assert "using its UID" in caplog.text and reader.running
+    assert q.empty() or all(not isinstance(item, CardScanned) for item in list(q.queue))

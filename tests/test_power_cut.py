@@ -334,3 +334,119 @@ def test_sigterm_stops_cleanly_and_keeps_every_input(tmp_path, run_companion):
 
     _, inputs = stored(db)
     assert inputs == accepted
+
+
+CUTS_AFTER_TOUCH = (7, 66, 93)  # trace lines typed before each cut: the last is /column 4, /swap 2, /swap 3
+
+
+def test_a_touch_repeated_after_each_resume_is_asked_about_not_doubled(tmp_path, run_companion):
+    """Power cuts right after a touch was saved (its verdict unseen): each restart says
+    what the last saved input was and did (start line, JSON), and the family repeating
+    that touch is asked first instead of it counting twice. Over three cuts the store
+    holds each typed input once: no doubled input, the same state as an uncut game."""
+    db = tmp_path / "table.db"
+    lines = trace_lines(200)[:CUTS_AFTER_TOUCH[-1]]
+    accepted: list = []
+    typed_so_far = 0
+    child = run_companion(db)
+    child.start_line()
+    for cut in CUTS_AFTER_TOUCH:
+        accepted += feed_from(child, lines[typed_so_far:cut], len(accepted))
+        typed_so_far = cut
+        last = lines[cut - 1]
+        assert last.startswith("/") and label(accepted[-1]) == last, "the cut should come right after a touch"
+        power_cut(child)
+        state_before = expected_session(accepted).state
+        assert legal(state_before, last), f"repeating {last} would count again without the question"
+
+        child = run_companion(db)
+        start = child.start_line()
+        assert start["resumed_inputs"] == len(accepted)
+        said = start["last_input"]
+        assert said["seq"] == len(accepted) and said["event"] == "touch" and said["command"] == last[1:]
+        assert said["said"], "the start line says what the last saved input did"
+
+        verdict = child.send(last)  # the family did not see it count, and does it again
+        assert verdict["verdict"] == "rejected", verdict
+        assert "same as the last thing saved before the restart" in verdict["reason"]
+        _, inputs = stored(db)
+        assert inputs == accepted, "the repeated touch was stored"
+    power_cut(child)
+    _, inputs = stored(db)
+    assert [label(i) for i in inputs] == [label(i) for i in accepted]
+    assert state_digest(expected_session(inputs).state) == state_digest(
+        expected_session(accepted).state)
+
+
+def test_a_repeat_asked_about_counts_when_done_once_more(tmp_path):
+    """After the question, the same touch again counts (the family meant it); and any
+    other input first ends the asking."""
+    from companion.table.session import Session
+
+    db = tmp_path / "table.db"
+    lines = trace_lines(200)[:66]
+    store = EventStore(db)
+    session = Session.start("sugarrr", NAMES, store, FakeClock(), tap_off=0)
+    for typed in lines:
+        session.handle(Touch(typed[1:], 0.0) if typed.startswith("/") else CardScanned(typed.upper(), "k", 0.0))
+    n = len(store.inputs(session.game_id))
+    store.close()
+
+    store = EventStore(db)
+    clock = FakeClock(100.0)
+    resumed = Session.start("sugarrr", NAMES, store, clock, tap_off=0)
+    assert resumed.last_saved["command"] == "swap 2"
+    assert "The last thing saved: a tap (" in resumed.last_message and "swap 2" not in resumed.last_message
+    first = resumed.handle(Touch("swap 2", 101.0))
+    assert first.verdict == "rejected" and len(store.inputs(resumed.game_id)) == n
+    again = resumed.handle(Touch("swap 2", 102.0))
+    assert again.verdict == "accepted" and len(store.inputs(resumed.game_id)) == n + 1
+    store.close()
+
+
+def test_no_question_long_after_the_resume(tmp_path):
+    from companion.table.session import REPEAT_WINDOW, Session
+
+    db = tmp_path / "table.db"
+    store = EventStore(db)
+    session = Session.start("sugarrr", NAMES, store, FakeClock(), tap_off=0)
+    for typed in trace_lines(200)[:66]:
+        session.handle(Touch(typed[1:], 0.0) if typed.startswith("/") else CardScanned(typed.upper(), "k", 0.0))
+    store.close()
+    store = EventStore(db)
+    resumed = Session.start("sugarrr", NAMES, store, FakeClock(100.0), tap_off=0)
+    assert resumed.handle(Touch("swap 2", 100.0 + REPEAT_WINDOW + 1)).verdict == "accepted"
+    store.close()
+
+
+def feed_from(child: Companion, lines: list[str], already: int) -> list:
+    """:func:`feed` for a resumed game whose numbering goes on from ``already``."""
+    accepted = []
+    for typed in lines:
+        verdict = child.send(typed)
+        if verdict["verdict"] == "accepted":
+            accepted.append(input_from_log(verdict))
+            assert verdict["seq"] == already + len(accepted), verdict
+    return accepted
+
+
+def test_an_undo_repeated_after_a_resume_is_asked_about_too(tmp_path):
+    """The last saved input was an Undo (the screen's); the GPIO Undo button right after
+    the restart would take back one more: it asks first."""
+    from companion.core.events import ButtonPressed
+
+    db = tmp_path / "table.db"
+    store = EventStore(db)
+    session = Session.start("sugarrr", NAMES, store, FakeClock(), tap_off=0)
+    for typed in trace_lines(200)[:12]:
+        session.handle(Touch(typed[1:], 0.0) if typed.startswith("/") else CardScanned(typed.upper(), "k", 0.0))
+    assert session.handle(Touch("undo", 1.0)).verdict == "accepted"
+    n = len(store.inputs(session.game_id))
+    store.close()
+    store = EventStore(db)
+    resumed = Session.start("sugarrr", NAMES, store, FakeClock(50.0), tap_off=0)
+    assert resumed.last_saved["command"] == "undo" and resumed.last_saved["said"].startswith("Undone")
+    first = resumed.handle(ButtonPressed("undo", 51.0))
+    assert first.verdict == "rejected" and "Undo" in first.reason and len(store.inputs(resumed.game_id)) == n
+    assert resumed.handle(ButtonPressed("undo", 52.0)).verdict == "accepted"
+    store.close()

@@ -7,6 +7,8 @@ import subprocess
 import sys
 import time
 
+import pytest
+
 from companion.devices.emulated.serial_scanner import PtyScanner
 from companion.table.replay import replay
 from companion.table.trace import read
@@ -188,3 +190,76 @@ def test_keyboard_mode_scans_are_recorded_and_replay_through_the_real_reader(tmp
     assert {r.kind for r in read(path).records} == {"key"}
     runner = replay(path, window=False)
     assert [c[0] for c in runner.session.state.columns] == STARTS
+
+
+def _three_scans(path, tail: bytes) -> None:
+    header = {"trace": 1, "game": "sugarrr", "players": ["Ana", "Ben"], "t0": 0.0}
+    lines = [json.dumps(header)] + [json.dumps({"t": 1.0 + i, "device": "scanner", "data": code + "\r"})
+                                    for i, code in enumerate(STARTS[:3])]
+    path.write_bytes(("\n".join(lines) + "\n").encode() + tail)
+
+
+
+@pytest.mark.parametrize("tail", [
+    b'{"t": 4.0, "device": "scanner", "da',   # the last line torn by the power cut
+    b"\x00" * 4096,                             # ext4: the last block's data never written
+    b'{"t": 4.0, "dev' + b"\x00" * 300,        # both
+])
+def test_a_trace_with_a_torn_or_nul_filled_tail_replays_up_to_the_damage_and_says_where(tmp_path, capsys, tail):
+    from companion import cli
+
+    path = tmp_path / "cut.trace"
+    _three_scans(path, tail)
+    trace = read(path)
+    assert len(trace.records) == 3 and "line 5" in trace.damaged and "3 records" in trace.damaged
+    status = cli.main(["replay", str(path), "--log-json"])
+    out, err = capsys.readouterr()
+    scans = [json.loads(line) for line in out.splitlines() if '"event": "scan"' in line]
+    assert [s["verdict"] for s in scans] == ["accepted"] * 3  # 3 of 3 scans replayed, not 0
+    assert "line 5" in err and "cut short" in err
+    assert status == 2  # the game did not end: said, and exit 2 as for any trace that stops before its end
+    assert "Traceback" not in err
+
+
+def test_damage_before_the_tail_is_still_refused(tmp_path):
+    from companion.table.trace import TraceError
+
+    path = tmp_path / "bad.trace"
+    _three_scans(path, b"")
+    text = path.read_text().splitlines()
+    text[2] = text[2][:10]
+    path.write_text("\n".join(text) + "\n")
+    with pytest.raises(TraceError, match="line 3"):
+        read(path)
+
+
+def test_a_last_line_without_a_newline_that_is_whole_is_kept(tmp_path):
+    path = tmp_path / "ok.trace"
+    _three_scans(path, b'{"t": 4.0, "device": "scanner", "data": "' + STARTS[3].encode() + b'\\r"}')
+    trace = read(path)
+    assert len(trace.records) == 4 and trace.damaged is None
+
+
+def test_a_record_file_is_readable_by_its_owner_only_and_help_says_it_holds_hidden_cards(tmp_path):
+    import stat
+
+    from companion.table.trace import TraceWriter
+
+    path = tmp_path / "game.trace"
+    path.write_text("")  # an empty file there already (0644): made private too
+    path.chmod(0o644)
+    writer = TraceWriter(path, "sugar-heist", ["Ana", "Ben"], 0.0, game_id=1, store="x.db")
+    writer.bytes("scanner", 1.0, b"SHX02K\r")
+    writer.close()
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    fresh = tmp_path / "new.trace"
+    TraceWriter(fresh, "sugarrr", ["Ana", "Ben"], 0.0).close()
+    assert stat.S_IMODE(fresh.stat().st_mode) == 0o600
+    again = TraceWriter(path, "sugar-heist", ["Ana", "Ben"], 5.0, game_id=1, store="x.db")  # resumed: appended
+    again.close()
+    assert again.appended and stat.S_IMODE(path.stat().st_mode) == 0o600
+    env = dict(os.environ, COLUMNS="200")
+    helptext = subprocess.run([sys.executable, "-m", "companion.cli", "run", "--help"], capture_output=True,
+                              text=True, env=env).stdout
+    flat = " ".join(helptext.split())
+    assert "hidden ones too" in flat and "0600" in flat

@@ -113,7 +113,52 @@ def test_a_turn_limit_running_out_during_an_auction_never_passes_a_bidder(tmp_pa
     runner.step()
     runner.step()
     assert session.view.bidding.to_act == waiting and session.state.phase == "bid"  # nobody was passed
-    assert "Time is up for A's turn (the clock only warns)." in said.getvalue()
+    assert "Time is up for A's turn, but a bid is never passed for a player: bid or Pass." in said.getvalue()
     clock.set(120.0)
     runner.step()
     assert said.getvalue().count("Time is up") == 1  # once a turn
+
+
+def test_the_turn_limit_waits_for_set_up_and_starts_with_the_first_turn(tmp_path):
+    """The trial: "Time is up for Player 1's turn" while the column starters were
+    scanned. Set-up is no one's turn; the first turn's clock starts when it ends."""
+    import io
+
+    from companion.core.events import CardScanned
+    from sugarrr_helpers import STARTS
+
+    clock = FakeClock(100.0)
+    session = Session.start("sugarrr", ["Ana", "Ben"], EventStore(tmp_path / "t.db"), clock)
+    said = io.StringIO()
+    runner = Runner(session, clock, timers=Timers(limit=5, at_zero="pass"), text_out=said)
+    for n, code in enumerate(STARTS):
+        clock.set(110.0 + 10 * n)  # ten seconds a card: well past the 5 s limit
+        runner.inputs.put(CardScanned(code, "scanner", clock.now()))
+        runner.step()
+    assert "Time is up" not in said.getvalue() and session.turn_started == 150.0
+    clock.set(153.0)
+    runner.step()
+    assert "Time is up" not in said.getvalue()
+    clock.set(156.0)
+    runner.step()
+    assert said.getvalue().count("Time is up for Ana's turn") == 1
+
+
+def test_at_zero_pass_says_so_when_the_rules_allow_no_pass(tmp_path):
+    import io
+
+    from companion.core.events import CardScanned
+    from sugarrr_helpers import STARTS
+
+    clock = FakeClock(100.0)
+    session = Session.start("sugarrr", ["Ana", "Ben"], EventStore(tmp_path / "t.db"), clock)
+    said = io.StringIO()
+    runner = Runner(session, clock, timers=Timers(limit=5, at_zero="pass"), text_out=said)
+    for code in STARTS:
+        runner.inputs.put(CardScanned(code, "scanner", clock.now()))
+        runner.step()
+    clock.set(200.0)  # Sugarrr! allows a Pass only in the Final Round
+    runner.step()
+    line = "Time is up for Ana's turn, but the rules allow no pass now: play on."
+    assert line in said.getvalue() and session.last_message == line  # on the screen too
+    assert session.state.active == 0

@@ -3,6 +3,7 @@
 import sqlite3
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -183,3 +184,28 @@ def test_a_store_on_a_read_only_file_system_says_so(read_only_fs):
     with pytest.raises(StoreError) as err:
         EventStore(read_only_fs / "new.db")
     assert "not a companion game store" not in str(err.value) and "writable" in str(err.value)
+
+
+@pytest.mark.parametrize("shm", ["kept", "gone"])
+def test_history_after_a_power_cut_reads_the_games_still_in_the_wal_on_a_read_only_file_system(read_only_fs, shm):
+    """The report: after a cut most games are still in the WAL (never checkpointed), and
+    the read-only fallback read the main file alone: "no such table: games"."""
+    path = read_only_fs / "table.db"
+    script = ("import os, sys; from companion.core.store import EventStore; from companion.core.events import Touch\n"
+              "s = EventStore(sys.argv[1]); g = s.new_game('sugarrr', ['Ana', 'Ben'], 0.0)\n"
+              "s.append(g, Touch('done', 1.0)); os._exit(0)  # the power cut: no close, no checkpoint\n")
+    subprocess.run([sys.executable, "-c", script, str(path)], check=True)
+    assert Path(f"{path}-wal").stat().st_size > 0
+    if shm == "gone":
+        Path(f"{path}-shm").unlink(missing_ok=True)
+    assert subprocess.run(["mount", "-o", "remount,ro", str(read_only_fs)]).returncode == 0
+    proc = subprocess.run([sys.executable, "-m", "companion", "history", "--store", str(path)],
+                          capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert "Ana, Ben" in proc.stdout and "unfinished" in proc.stdout
+    ro = EventStore(path, readonly=True)
+    try:
+        assert [list(g.players) for g in ro.games()] == [["Ana", "Ben"]]
+        assert ro.inputs(ro.games()[0].id) == [Touch("done", 1.0)]
+    finally:
+        ro.close()

@@ -54,7 +54,8 @@ def hint(tmp_path, board):
 
 def test_two_blasts_from_one_swap_are_each_tilted_and_refilled_on_their_own(tmp_path):
     out = play(tmp_path, f"/board {TWO}", "/start", "/swap 4 3 4 4", "/blast 2", "/keep G", "/tilt", "/refill RPB")
-    assert out[2] == "2 Blasts at once! Choose which one to solve first."
+    assert out[2] == ("2 Blasts at once! Blast 1: 3 Blue down column 5; Blast 2: 3 Green along row 5. "
+                      "Choose which one to solve first.")
     assert out[3].startswith("3-Blast! Remove the 3 Green candies")
     # Green is removed, then tilted and refilled alone: the Blue column waits
     assert out[4] == "Ana keeps 1 Green; 2 candies to the discards. Ana: tilt the board toward you, then let it go."
@@ -71,7 +72,8 @@ def test_blue_first_then_the_green_row_that_still_stands_after_the_refill(tmp_pa
                "/blast 2")
     assert out[3].startswith("3-Blast! Remove the 3 Blue candies")
     assert out[5].startswith("The candies slid toward Ana")
-    assert out[6] == "2 Blasts at once! Choose which one to solve first."
+    assert out[6] == ("2 Blasts at once! Blast 1: 3 Red down column 5; Blast 2: 3 Green along row 5. "
+                      "Choose which one to solve first.")
     assert out[7].startswith("3-Blast! Remove the 3 Green candies")
     # (a Blast broken by the first one's removal is not solved: test_sugar_blast_rules,
     # test_two_blasts_at_once_the_player_chooses_which_to_solve_first)

@@ -92,3 +92,49 @@ def test_an_input_that_revealed_a_card_cannot_be_undone(recorded):
             break
     undo = fresh.handle(Touch("undo", 1e6))
     assert undo.verdict == "rejected" and "cannot be taken back" in undo.reason
+
+
+def playable(table, item) -> bool:
+    """Would scanning ``item`` again be accepted now (rules and flow, tap-off aside)?"""
+    from companion.core.errors import CompanionError
+    from companion.table.session import decide
+
+    try:
+        decide(table.desc, table.state, table.entry, item)
+    except CompanionError:
+        return False
+    return True
+
+
+def test_an_attack_bought_then_scanned_again_at_once_is_played_not_taken_for_a_double_read():
+    # The family's evening: Leo buys an Attack and scans it again straight away to play
+    # it; the tap-off (1 s) must not swallow that scan, or they tap Done and lose the Heist.
+    from pathlib import Path
+
+    from companion.core.clock import FakeClock
+    from companion.core.events import CardScanned
+    from companion.core.store import EventStore
+    from companion.games.sugar_heist.cards import CARDS
+    from companion.table.replay import replay
+    from companion.table.session import Session
+
+    demo = replay(Path(__file__).parent / "data" / "sugar-heist-family.trace", window=False).session
+    record = demo.store.games()[0]
+    inputs = demo.store.inputs(demo.game_id)
+    table = Session.start("sugar-heist", list(record.players), EventStore(":memory:"), FakeClock(), resume=False,
+                          options=record.config)  # the default tap-off
+    bought = None
+    for item in inputs:
+        held = sum(len(h) for h in table.state.held)
+        assert table.handle(item).verdict == "accepted"
+        if isinstance(item, CardScanned) and CARDS[item.code].kind == "attack" and \
+                sum(len(h) for h in table.state.held) > held and playable(table, item):
+            bought = item
+            break
+    assert bought is not None
+    again = table.handle(CardScanned(bought.code, bought.reader, bought.t + 0.4))
+    assert again.verdict == "accepted", again
+    assert table.state.frame is not None and table.state.frame.card == bought.code  # the Attack is being played
+    # once it is being played, the same card read again at once is the reader's double read
+    twice = table.handle(CardScanned(bought.code, bought.reader, bought.t + 0.5))
+    assert twice.verdict == "ignored" and twice.reason == "That card was just scanned: it counts once."

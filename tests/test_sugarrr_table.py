@@ -55,7 +55,7 @@ def test_a_fruit_o_saur_in_a_score_pile_is_not_said_to_live_in_the_valley(tmp_pa
     # (a tap between two scans of one card: within a second they would be one tap-off)
     out = play(tmp_path, *SETUP, fruit("Strawberry", 4), "/done", saur("Strawberry", 1), "/column 9",
                saur("Strawberry", 1), saur("Grapes", 2))
-    assert out[-2] == ("REJECTED " + saur("Strawberry", 1) + ": Tyrannostrawbrus Rex 1 is a Fruit-O-Saur in Ana's "
+    assert out[-2] == ("REJECTED card: Tyrannostrawbrus Rex 1 is a Fruit-O-Saur in Ana's "
                        "score pile: it cannot be played on a column.")
     assert out[-1].endswith("it stays in The Valley, it cannot be played on a column.")
 
@@ -73,15 +73,25 @@ def test_counts_say_1_card_and_no_cards(tmp_path):
 
 
 def test_a_card_that_fits_two_columns_is_a_step_not_a_rejection(tmp_path):
-    # Strawberry 2 fits column 1 (a 2) and column 2 (a Strawberry).
+    # Strawberry 2 fits column 1 (a 2) and column 2 (a Strawberry). A "column 2" tap keeps
+    # its old meaning (stored games replay as played): choose it, then scan again.
     out = play(tmp_path, *SETUP, fruit("Strawberry", 2), "/column 2", fruit("Strawberry", 2))
-    assert out[-3] == "Strawberry 2 fits columns 1 and 2: tap the column it goes on, then scan it again."
+    assert out[-3] == "Strawberry 2 fits columns 1 and 2: tap the column it goes on."
     assert out[-1] == "Strawberry 2 on column 2 (2 cards)."
+
+
+def test_the_tap_after_a_two_column_card_plays_it_there_without_a_second_scan(tmp_path):
+    # The trial: with a Fruit Salad column nearly every first card needed a tap and a
+    # second scan. The screen's column now sends "place N": one tap plays the card.
+    out = play(tmp_path, *SETUP, fruit("Strawberry", 2), "/place 2", "/place 1")
+    assert out[-3] == "Strawberry 2 fits columns 1 and 2: tap the column it goes on."
+    assert out[-2] == "Strawberry 2 on column 2 (2 cards)."
+    assert out[-1].startswith("REJECTED place 1: No card is waiting for a column.")
 
 
 def test_a_card_scanned_twice_is_named_without_its_copy_number(tmp_path):
     out = play(tmp_path, *SETUP, SETUP[2])
-    assert out[-1] == f"REJECTED {SETUP[2]}: That Grapes 5 card is already in column 3: it was scanned before."
+    assert out[-1] == "REJECTED card: That Grapes 5 card is already in column 3: it was scanned before."
 
 
 def test_the_prompt_after_a_two_column_card_names_the_columns_to_tap():
@@ -94,5 +104,5 @@ def test_the_prompt_after_a_two_column_card_names_the_columns_to_tap():
     for n, code in enumerate(SETUP + [fruit("Strawberry", 2)]):
         verdict = s.handle(CardScanned(code, "scanner", n * 2.0))
     assert verdict.verdict == "accepted" and s.last_ok is not False
-    assert s.prompt() == "Ana: tap column 1 or 2 for Strawberry 2, then scan it again."
+    assert s.prompt() == "Ana: tap column 1 or 2 for Strawberry 2."
     assert s.state.phase == "turn" and s.state.columns[0] == (SETUP[0],)  # nothing was played yet

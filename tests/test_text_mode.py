@@ -42,7 +42,8 @@ def test_a_whole_game_in_text_mode_ends_with_the_score_table(tmp_path):
     assert proc.returncode == 0, proc.stderr
     out = proc.stdout.splitlines()
     expected = replay(trace, window=False).session.result().text().splitlines()
-    assert out[-len(expected):] == expected
+    assert out[-len(expected) - 1:-1] == expected
+    assert out[-1] == "  Game over. Type /newgame to play again with the same players. Or /undo takes the end back."
     assert any(line.startswith("Player") for line in out) and "*" in "\n".join(expected)
     # The deck count is printed when it changes, and only then.
     decks = [line for line in out if "Fruit Deck:" in line]
@@ -90,3 +91,25 @@ def test_history_exports_a_finished_game_as_csv_rows_in_seat_order_with_ranks(tm
     assert [r["player"] for r in rows] == ["Mum", "Dad", "Maya", "Leo"]
     assert [(r["rank"], r["winner"], r["score"]) for r in rows][0] == ("1", "yes", "63")
     assert {r["status"] for r in rows} == {"finished"} and rows[3]["rank"] == "4"
+
+
+def test_an_invalid_utf8_byte_on_stdin_is_one_garbled_read_and_the_lines_after_it_still_count(tmp_path):
+    """The report: one invalid UTF-8 byte under a UTF-8 locale stopped --simulate input
+    with a traceback, and the lines after it were lost."""
+    from sugarrr_helpers import STARTS
+
+    # A full UTF-8 locale (en_GB.UTF-8 on a Pi) gives stdin strict UTF-8 decoding; C.UTF-8,
+    # all this machine may have, gets surrogateescape from Python, so it is set as a Pi has it.
+    env = dict(os.environ, PYGAME_HIDE_SUPPORT_PROMPT="1", LC_ALL="C.UTF-8", LANG="C.UTF-8",
+               PYTHONIOENCODING="utf-8:strict", SDL_VIDEODRIVER="dummy")
+    env.pop("PYTHONUTF8", None)
+    typed = STARTS[0].encode() + b"\nSR\xff\xfeX1\n" + b"\n".join(s.encode() for s in STARTS[1:]) + b"\n"
+    proc = subprocess.run([sys.executable, "-m", "companion.cli", "run", "--names", "Ana,Ben", "--headless",
+                           "--simulate", "--store", str(tmp_path / "t.db"), "--log-format", "json"],
+                          input=typed, capture_output=True, timeout=120, env=env)
+    assert proc.returncode == 0, proc.stderr
+    assert b"Traceback" not in proc.stderr
+    lines = [json.loads(line) for line in proc.stdout.decode().splitlines()]
+    scans = [line for line in lines if line.get("event") == "scan"]
+    assert [s["verdict"] for s in scans] == ["accepted", "rejected"] + ["accepted"] * (len(STARTS) - 1)
+    assert "scan the card again" in scans[1]["reason"]

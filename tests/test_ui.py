@@ -13,8 +13,9 @@ import pygame  # noqa: E402
 import pytest  # noqa: E402
 
 from companion.games.sugarrr import rules, screen  # noqa: E402
-from companion.games.sugarrr.cards import FRUITS, code_for  # noqa: E402
-from companion.ui import theme  # noqa: E402
+from companion.core.errors import IllegalAction  # noqa: E402
+from companion.games.sugarrr.cards import FRUIT_DECK_SIZE, FRUITS, code_for  # noqa: E402
+from companion.ui import chrome, theme  # noqa: E402
 from companion.ui.app import App, Button, TableInfo  # noqa: E402
 
 
@@ -127,7 +128,9 @@ def test_menus_cover_the_screen_with_their_own_buttons(app):
     app.show(lambda s: screen.draw_game(s, state, TableInfo(menu="swap")))
     assert commands(app.buttons) == {"swap 1", "swap 2", "swap 3", "swap 4", "swap 5", "cancel"}
     app.show(lambda s: screen.draw_game(s, state, TableInfo(menu="deck", deck_draft=41)))
-    assert commands(app.buttons) == {"draft 36", "draft 40", "draft 42", "draft 46", "deck 41", "cancel"}
+    most = rules.deck_most(state)
+    keys = {f"draft {41 * 10 + d if 41 * 10 + d <= most else d}" for d in range(10)}
+    assert commands(app.buttons) == {"draft 40", "draft 42", "draft 0", "deck 41", "cancel"} | keys
 
 
 def test_final_screen_names_the_winner_and_fits_four_players(app, tmp_path):
@@ -189,3 +192,47 @@ def test_every_fruit_has_a_letter_a_child_connects_with_it_and_its_own_shape(fru
     assert fruit_name.startswith(look.letter)
     assert len({screen.look_for(f).letter for f in FRUITS}) == len(FRUITS)
     assert len({screen.look_for(f).shape for f in FRUITS} | {screen.look_for(None).shape}) == len(FRUITS) + 1
+
+
+def test_the_deck_count_is_typed_in_three_taps_and_an_impossible_count_is_refused(app):
+    """The trial: correcting the Fruit Deck from 88 to 40 took 10 taps, and a count
+    set-up makes impossible (more cards than are left outside hands, columns and piles)
+    was taken."""
+    state, _ = mid_game()
+    draft = 88
+
+    def tap(label_digit):
+        nonlocal draft
+        app.show(lambda s: screen.draw_game(s, state, TableInfo(menu="deck", deck_draft=draft)))
+        key = [b for b in app.buttons if b.command.startswith("draft ")]
+        chosen = {b.command for b in key}
+        new = chrome.typed_count(draft, label_digit, rules.deck_most(state))
+        assert f"draft {new}" in chosen
+        draft = new
+
+    tap(4)
+    tap(0)
+    assert draft == 40  # two keys, then OK
+    most = rules.deck_most(state)
+    assert most < FRUIT_DECK_SIZE - 5 * len(state.players)
+    with pytest.raises(IllegalAction, match="can hold 0 to"):
+        rules.check(state, rules.SetDeck(most + 1))
+    rules.check(state, rules.SetDeck(most))
+
+
+def test_a_card_waiting_for_its_column_is_played_by_one_tap_on_a_column_it_fits(app):
+    from sugarrr_helpers import started
+
+    from companion.games.sugarrr import flow
+
+    state = started()
+    from companion.games.sugarrr.cards import code_for as code
+
+    card = code("fruit", "Strawberry", 2)  # fits column 1 (Pineapple 2) and column 2 (Strawberry 3)
+    entry, action, _ = flow.read(state, flow.new_entry(), flow.CardScanned(card, "scanner", 0.0))
+    assert action is None and entry.card == card
+    app.show(lambda s: screen.draw_game(s, state, TableInfo(entry=entry)))
+    taps = commands(app.buttons)
+    assert {"place 1", "place 2", "column 3", "column 4", "column 5"} <= taps
+    _, action, _ = flow.read(state, entry, flow.Touch("place 2", 0.0))
+    assert action == rules.PlayCard(card, 1)

@@ -159,3 +159,32 @@ def test_a_secret_scan_never_reaches_the_logs_accepted_or_rejected(tmp_path, mon
     assert hidden not in logs and "SRP5?X" not in logs
     scans = [json.loads(x) for x in json_out.getvalue().splitlines() if '"scan"' in x]
     assert [s["code"] for s in scans] == ["hidden"] * 3
+
+
+def test_the_final_screen_offers_undo_and_taking_the_end_back_shows_the_game_again(tmp_path):
+    # A child tapped Done too soon: the final screen has Undo between History and New game;
+    # it asks first, and the game is back where it was, unfinished in the store.
+    import os
+    from pathlib import Path
+
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    from companion.table.replay import replay
+    from companion.ui.widgets import record_text
+
+    runner = replay(Path(__file__).parent / "data" / "sugarrr-family.trace")
+    runner.new_session = lambda choice: None  # as `companion run` has: the after-game buttons
+    with record_text() as drawn:
+        runner.render(force=True)
+    assert [b.command for b in runner.app.buttons] == ["history", "menu undo", "newgame"]
+    assert "Undo" in [d.text for d in drawn]
+    runner.touch("menu undo", now=True)
+    with record_text() as asked:
+        runner.render()
+    assert [b.command for b in runner.app.buttons] == ["cancel", "undo"]  # asks first, saying what it does
+    assert any(d.text.startswith("The end of the game: play goes back to before it") for d in asked)
+    runner.touch("undo", now=True)
+    runner.render()
+    session = runner.session
+    assert not session.over and session.last_message.startswith("Undone: the end of the game. The game is not over")
+    assert session.store.games()[0].finished is None
+    assert "newgame" not in [b.command for b in runner.app.buttons]

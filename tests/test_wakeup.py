@@ -240,3 +240,30 @@ def test_a_clock_second_on_a_scaled_or_turned_panel_matches_a_whole_frame(tmp_pa
         assert sum(1 for d in differ if d > 64) < digits / 4, (sum(1 for d in differ if d > 64), digits)
     finally:
         app.close()
+
+
+def test_a_whole_frame_leaves_checking_its_clocks_to_the_first_second_that_ticks(tmp_path, monkeypatch):
+    """Whether the clocks can be redrawn alone is checked (each clock drawn again and
+    compared) once, when the next second ticks, not on every whole frame: a frame drawn
+    for an input reaches the screen sooner (issue 24)."""
+    from companion.ui.timers import Timers
+
+    compared = []
+    tobytes = pygame.image.tobytes
+    monkeypatch.setattr(pygame.image, "tobytes", lambda *a, **k: compared.append(1) or tobytes(*a, **k))
+    clock = FakeClock(1000.0)
+    session = Session.start("sugarrr", ["Ana", "Ben"], EventStore(tmp_path / "t.db"), clock)
+    runner = Runner(session, clock, app=App(), timers=Timers(limit=90.0))
+    try:
+        for _ in range(3):
+            runner.render(force=True)
+        assert compared == []  # three whole frames, no check
+        clock.advance(1.0)
+        runner.render()
+        assert compared  # the second that ticked checked the last frame's clocks
+        checked = len(compared)
+        clock.advance(1.0)
+        runner.render()
+        assert len(compared) == checked  # once per whole frame
+    finally:
+        runner.app.close()

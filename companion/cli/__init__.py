@@ -8,37 +8,52 @@ device or store problem, 2 bad input (a bad file, code or option), and never a t
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
-from importlib.metadata import PackageNotFoundError, version
 
-from . import cards, doctor, history, nfc, replay, run, screenshots, tray
+#: The command modules, in the order ``companion --help`` lists their commands.
+MODULES = ("run", "replay", "cards", "nfc", "history", "screenshots", "tray", "doctor")
+#: Each command -> the module that adds its parser and runs it. Only that module is
+#: imported when the command runs, so ``companion run`` never loads the labels (reportlab),
+#: NFC writing, history export, the doctor or the screenshots (a cold start on a Pi Zero
+#: 2 W, bench/bench_resume.py). tests/test_cli_commands.py checks this table against the
+#: parsers the modules add.
+COMMANDS = {"run": "run", "demo": "replay", "replay": "replay", "cards": "cards", "score": "cards",
+            "labels": "cards", "hint": "cards", "enroll": "nfc", "nfc": "nfc", "history": "history",
+            "screenshots": "screenshots", "calibrate": "tray", "tilt": "tray", "doctor": "doctor"}
 
 
 def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version  # ~50 ms: only for --version
+
     try:
         return version("sugar-table-companion")
     except PackageNotFoundError:  # run from a source tree that was never installed
         return "unknown"
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The whole command line, or, for a known ``command``, the parser with only that
+    command's module loaded (its parsers are the same either way)."""
     p = argparse.ArgumentParser(prog="companion", description="Sugar Table Companion: checks plays and keeps score.")
-    p.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
+    p.add_argument("--version", action="store_true", help="print the version and exit (nothing may follow it)")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND",
                            help="one of these (companion COMMAND --help for its options):")
-    run.add_parsers(sub)
-    replay.add_parsers(sub)
-    cards.add_parsers(sub)
-    nfc.add_parsers(sub)
-    history.add_parsers(sub)
-    screenshots.add_parsers(sub)
-    tray.add_parsers(sub)
-    doctor.add_parsers(sub)
+    for name in (COMMANDS[command],) if command in COMMANDS else MODULES:
+        importlib.import_module(f"{__name__}.{name}").add_parsers(sub)
     return p
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["--version"]:
+        if len(argv) > 1:  # argparse's version action printed and exited 0 whatever followed
+            print(f"companion: --version takes nothing after it (got {' '.join(argv[1:])[:60]!r})", file=sys.stderr)
+            return 2
+        print(f"companion {_version()}")
+        return 0
+    command = next((a for a in argv if not a.startswith("-")), None)  # the top level has no valued options
+    args = build_parser(command).parse_args(argv)
     try:
         return args.func(args)
     except KeyboardInterrupt:

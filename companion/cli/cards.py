@@ -8,6 +8,7 @@ import json
 from ..core.catalogue import lookup
 from ..core.errors import BadScan
 from ..core.game import Game, NoCards
+from ..core.names import name_problem
 from .common import DEVICE, fail, game, game_choices, read_text, user_path
 
 
@@ -40,14 +41,21 @@ def parse_holdings(text: str, source: str, desc: Game) -> list[tuple[str, list[s
         name = name.strip()
         if not name:
             raise ValueError(f"{source}, line {n}: the player has no name")
+        problem = name_problem(name)
+        if problem is not None:
+            shown = ascii(name[:20]) + ("..." if len(name) > 20 else "")
+            raise ValueError(f"{source}, line {n}: the name {shown} {problem}")
         if any(name == other for other, _ in players):
             raise ValueError(f"{source}, line {n}: {name} appears twice: one line per player")
         cards = []
         for code in codes.split():
             try:
                 card = lookup(code, desc.slug, catalogue)
-            except BadScan as err:
-                raise ValueError(f"{source}, line {n}, code {code[:20]}: {err.message}") from None
+            except BadScan as err:  # a file, not a scanner: never "scan the card again"
+                why = err.message if "scan" not in err.message.lower() else (
+                    f"that is not a card code (a letter or digit is wrong or missing; "
+                    f"'companion cards {desc.slug}' lists every card's code)")
+                raise ValueError(f"{source}, line {n}, code {code[:20]}: {why}") from None
             if card.code in seen:
                 raise ValueError(f"{source}, line {n}, code {code}: {card.name} is listed twice "
                                  f"(first on line {seen[card.code]}): one physical card, one place")
@@ -76,6 +84,9 @@ def cmd_score(args) -> int:
 
 def cmd_labels(args) -> int:
     from ..cards.labels import make_labels
+
+    if not str(args.out).strip():
+        return fail("--out needs a file name for the PDF, e.g. --out labels.pdf")
 
     try:
         cards = game(args.game).cards()

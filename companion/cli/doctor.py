@@ -8,8 +8,8 @@ import sys
 from pathlib import Path
 
 from ..service.config import SYSTEM_CONFIG
-from ..service.doctor import draw_report, report, report_pages, run_checks
-from .common import user_path
+from ..service.doctor import draw_report, report, run_checks
+from .common import pygame_error, user_path
 
 
 def cmd_doctor(args) -> int:
@@ -27,17 +27,18 @@ def cmd_doctor(args) -> int:
 
         app = App()
         try:
-            pages = len(report_pages(checks, app.size))
-            for page in range(pages):  # a long report is shown (and saved) a page at a time
-                app.show(lambda s, page=page: draw_report(s, checks, page))
-                if args.png:
-                    png = Path(args.png)
-                    png = png if page == 0 else png.with_name(f"{png.stem}-{page + 1}{png.suffix}")
-                    print(f"screen written to {app.save(png)}")
-                elif args.screen:
-                    import threading
+            app.show(lambda s: draw_report(s, checks))
+            if args.png:
+                try:
+                    print(f"screen written to {app.save(args.png)}")
+                except (OSError, pygame_error()) as err:
+                    print(f"companion: cannot write the screen picture {args.png}: "
+                          f"{getattr(err, 'strerror', None) or err}", file=sys.stderr)
+                    return 1
+            elif args.screen:
+                import time
 
-                    threading.Event().wait(args.screen / pages)
+                time.sleep(args.screen)
         finally:
             app.close()
     return 1 if any(c.status == "fail" for c in checks) else 0

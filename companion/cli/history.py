@@ -8,9 +8,10 @@ import sys
 from pathlib import Path
 
 from ..core.errors import StoreError
+from ..core.i18n import count
 from ..core.store import DEFAULT_STORE, EventStore
 from ..games import GAMES
-from ..table.history import as_json, bgstats, describe, write_csv
+from ..table.history import as_json, bgstats, describe, resume_notes, write_csv
 from .common import DEVICE, fail, user_path
 
 
@@ -31,14 +32,20 @@ def cmd_history(args) -> int:
         write_csv(games, sys.stdout)
         return 0
     if form == "bgstats":
-        print(json.dumps(bgstats(games, args.store), ensure_ascii=False, indent=1))
+        try:
+            data = bgstats(games, args.store, store.inputs)
+        except StoreError as err:
+            return fail(str(err), DEVICE)
+        print(json.dumps(data, ensure_ascii=False, indent=1))
         return 0
     if not games:
         print(f"No games yet in {args.store}.")
+    notes = resume_notes(games)
     for g in games:
         when = dt.datetime.fromtimestamp(g.started).strftime("%Y-%m-%d %H:%M")
         name = GAMES[g.game].name if g.game in GAMES else g.game
-        print(f"#{g.id}  {when}  {name}  {', '.join(g.players)}  {g.inputs} inputs  {describe(g)}")
+        print(f"#{g.id}  {when}  {name}  {', '.join(g.players)}  {count(g.inputs, 'input')}  "
+              f"{describe(g, notes.get(g.id))}")
     return 0
 
 

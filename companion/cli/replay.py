@@ -18,11 +18,13 @@ def _finish(runner, out: Path | None, quiet_json: bool) -> int:
         try:
             png = runner.app.save(out / f"{session.game}-final.png")
         except (OSError, pygame_error()) as exc:
-            return fail(f"cannot write the scoreboard picture in {out}: {exc}")
+            return fail(f"cannot write the scoreboard picture in {out}: {getattr(exc, 'strerror', None) or exc}",
+                        DEVICE)
         if not quiet_json:
             print(f"final scoreboard written to {png}")
-    if result is None:
-        return fail("the trace ended before the game did: no final scores", DEVICE)
+    if result is None:  # the input has no ending to replay to: exit 2, like other bad input (1 is for devices)
+        return fail(f"the trace ends before the game does, so there are no final scores (the game stood at: "
+                    f"{session.prompt()})")
     print(json.dumps(result.to_dict()) if quiet_json else result.text())
     return 0
 
@@ -44,6 +46,9 @@ def cmd_replay(args, trace_path: Path | None = None) -> int:
         return fail(f"{path}: {err}")
     try:
         session = runner.session
+        damage = getattr(runner, "trace_damage", None)
+        if damage:
+            print(f"companion: {damage}", file=sys.stderr, flush=True)
         if not args.json and not listeners:
             print(f"Replayed {path.name}: {session.desc.name} with {', '.join(session.state.players)}")
         return _finish(runner, out, args.json)

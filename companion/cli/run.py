@@ -72,6 +72,9 @@ def cmd_run(args) -> int:
             if plan.log_format == "text" and not session.over:
                 say(f"stopped; the {session.desc.name} game is saved: start the companion again "
                     "with the same --store to carry on", INFO)
+            elif plan.log_format == "text":
+                say(f"stopped; the {session.desc.name} game is over and in the history "
+                    f"(companion history --store {session.store.path})", INFO)
     except ClosedOnStart:
         return 0
     except PlanError as err:
@@ -84,12 +87,43 @@ def cmd_run(args) -> int:
 def _read_stdin(runner) -> None:
     """Typed lines come from stdin when there is no window to type into (headless, no
     screen yet, or SDL's invisible driver under --simulate)."""
+    from ..devices.scan.normalise import typed_line
+
     def read() -> None:
-        for line in sys.stdin:
+        encoding = getattr(sys.stdin, "encoding", None) or "utf-8"
+        try:
+            fd = sys.stdin.fileno()
+        except (AttributeError, OSError, ValueError):  # not a real file (a test's StringIO)
+            fd = None
+        lines = (typed_line(line, encoding) for line in _fd_lines(fd)) if fd is not None else sys.stdin
+        for line in lines:
+            runner.inputs.join()  # the lines before are answered first: every answer in the order typed
             runner.typed(line)
         runner.inputs.join()  # end of input: stop once everything typed is handled
         runner.stop()
     threading.Thread(target=read, daemon=True, name="stdin").start()
+
+
+def _fd_lines(fd: int):
+    """Lines of bytes read from ``fd`` with ``os.read`` (bytes: one bad byte must not end
+    the input). Not through ``sys.stdin.buffer``: this thread may still be blocked in a
+    read at exit, and the interpreter cannot take the buffer's lock from a daemon thread
+    then (a fatal error instead of exit status 0)."""
+    import os
+
+    pending = b""
+    while True:
+        try:
+            chunk = os.read(fd, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        *lines, pending = (pending + chunk).split(b"\n")
+        for line in lines:
+            yield line + b"\n"
+    if pending:
+        yield pending
 
 
 def add_parsers(sub) -> None:
@@ -133,9 +167,11 @@ def add_parsers(sub) -> None:
     r.add_argument("--log-format", choices=["text", "json"], default="text", help="text (default) or json lines")
     r.add_argument("--store", default=str(DEFAULT_STORE), type=user_path, help="the game database (default: %(default)s)")
     r.add_argument("--record", metavar="FILE", type=user_path,
-                   help="write what the devices sent as a trace file (docs/trace-format.md). A trace of the "
-                        "same game, resumed, is added to; another trace is replaced; any other existing file "
-                        "is refused")
+                   help="write what the devices sent as a trace file (docs/trace-format.md). It holds every "
+                        "card scanned, hidden ones too (face-down Battle Cards, secret hands), so it is written "
+                        "readable by you only (mode 0600): do not share it before the game is over. A trace of "
+                        "the same game, resumed, is added to; another trace is replaced; any other existing "
+                        "file is refused")
     r.add_argument("--new-game", action="store_true", help="set an unfinished game aside and start a new one")
     r.add_argument("--tap-off", type=float, default=1.0, help="seconds in which the same code again is ignored")
     r.add_argument("--config", type=user_path, help="settings file (default ~/.config/sugar-companion/config.toml; "
@@ -150,8 +186,9 @@ def add_parsers(sub) -> None:
             if option.kind == "bool":
                 r.add_argument(option.cli_flag(), dest=option.name, action="store_true", default=None, help=help_text)
             elif option.kind == "choice":
-                r.add_argument(option.cli_flag(), dest=option.name, choices=option.choices, metavar="CHOICE",
-                               help=f"{help_text}: {', '.join(option.choices)}")
+                random = ("random",) if option.blank == "random" else ()
+                r.add_argument(option.cli_flag(), dest=option.name, choices=option.choices + random, metavar="CHOICE",
+                               help=f"{help_text}: {', '.join(option.choices + random)}")
             else:
                 r.add_argument(option.cli_flag(), dest=option.name, help=help_text)
     r.set_defaults(func=cmd_run)

@@ -14,7 +14,7 @@ from pathlib import Path
 from ..core.clock import SystemClock
 from ..devices.tray import EmulatedTray, bus_opener, load_tilt_config, open_chip, save_calibration
 from ..ui.calibration import draw_calibration
-from .common import user_path
+from .common import pygame_error, user_path
 
 
 def _writable(path: str | None) -> str | None:
@@ -89,16 +89,28 @@ def cmd_calibrate(args) -> int:
         return 2
     finally:
         bus.close()
+        picture_failed = None
         if app is not None:
             if cal.done and args.screen_png:
                 app.show(lambda s: draw_calibration(s, cal, None))
-                app.save(args.screen_png)
+                try:
+                    app.save(args.screen_png)
+                except (OSError, pygame_error()) as err:
+                    picture_failed = getattr(err, "strerror", None) or str(err)
             app.close()
     if not cal.done:
         print(f"companion: calibration timed out after {args.timeout:.0f} s ({cal.prompt})", file=sys.stderr)
         return 1
-    path = save_calibration(cal.result, Path(args.out) if args.out else None)
+    try:
+        path = save_calibration(cal.result, Path(args.out) if args.out else None)
+    except OSError as err:
+        print(f"companion: cannot save the calibration to {args.out or 'its file'}: {err.strerror or err} "
+              "(is the disk full?): nothing was saved", file=sys.stderr)
+        return 1
     print(f"Saved to {path}.")
+    if picture_failed:
+        print(f"companion: cannot write the screen picture {args.screen_png}: {picture_failed}", file=sys.stderr)
+        return 1
     return 0
 
 
@@ -139,17 +151,22 @@ def cmd_tilt_record(args) -> int:
         return 1
     t0 = time.monotonic()
     n = 0
-    with open(args.file, "w", encoding="utf-8") as f:
-        f.write("t,ax,ay,az\n")
-        while time.monotonic() - t0 < args.seconds:
-            try:
-                x, y, z = chip.read_g()
-            except OSError:
-                continue  # an I2C error is never a sample
-            f.write(f"{time.monotonic() - t0:.4f},{x:.4f},{y:.4f},{z:.4f}\n")
-            n += 1
-            time.sleep(0.01)
-    bus.close()
+    try:
+        with open(args.file, "w", encoding="utf-8") as f:
+            f.write("t,ax,ay,az\n")
+            while time.monotonic() - t0 < args.seconds:
+                try:
+                    x, y, z = chip.read_g()
+                except OSError:
+                    continue  # an I2C error is never a sample
+                f.write(f"{time.monotonic() - t0:.4f},{x:.4f},{y:.4f},{z:.4f}\n")
+                n += 1
+                time.sleep(0.01)
+    except OSError as err:  # a full disk, or the file went away
+        print(f"companion: cannot write {args.file}: {err.strerror or err} (is the disk full?)", file=sys.stderr)
+        return 1
+    finally:
+        bus.close()
     print(f"{n} samples written to {args.file}")
     return 0
 

@@ -9,9 +9,27 @@ A code is always :data:`CODE_LENGTH` (6) upper-case characters from ``0-9A-Z``::
     +---------- game prefix (SR Sugarrr!, SH Sugar Heist, SB Sugar Blast, SD Sweet Deals)
 
 Why this shape: every code has the same length, so a scan that lost or gained a
-character is the wrong length and rejected; MOD 37,36 catches every single changed
-character and every swap of two neighbours, so a garbled scan is never read as another
-card. Only ``0-9A-Z`` is used, which fits Code 128 and a QR code in alphanumeric mode.
+character is the wrong length and rejected. Only ``0-9A-Z`` is used, which fits Code 128
+and a QR code in alphanumeric mode.
+
+What the check character catches, exactly (``tests/test_codes.py`` checks every case by
+enumerating the check's 36 running values):
+
+* **every single changed character**, in any of the six places, the check included;
+* **every swap of two neighbours but one kind**: a swap of two neighbouring characters
+  whose values are next to each other in ``0-9A-Z`` (``0 1``, ``1 2``, ... ``Y Z``, and
+  ``Z 0``) passes when the check's running value before them plus the smaller one
+  (``Z`` counts as -1 beside ``0``) is 18 modulo 36 (:func:`swap_passes`). That is 1 in
+  630 neighbour swaps of distinct characters at a given place; the check character's own
+  place is included (``SDC310`` -> ``SDC301``).
+
+Printed codes stay as they are (they are on stickers and NFC tags already; a stronger
+check would change every label). What closes the gap is the catalogue: no printed card is
+one changed character or one neighbour swap away from another printed card (checked for
+every game in the tests), and a code that passes the check but is no card of the game
+is refused ("... is not a Sugarrr! card I know: check the sticker", or "That card could
+not be read" where the card would be hidden). So a garbled scan is never read as
+another card.
 
 >>> make_code("SR", "S71")
 'SRS71M'
@@ -67,6 +85,32 @@ def check_character(payload: str) -> str:
         p = (p + value) % m or m
         p = (2 * p) % (m + 1)
     return ALPHABET[(m + 1 - p) % m]
+
+
+def _running(payload: str) -> int:
+    """The MOD 37,36 running value after ``payload`` (1-36; 36 before any character)."""
+    p = 36
+    for ch in payload:
+        p = (p + ALPHABET.index(ch)) % 36 or 36
+        p = (2 * p) % 37
+    return p
+
+
+def swap_passes(before: str, a: str, b: str) -> bool:
+    """Would swapping the neighbours ``a b`` (following the characters ``before`` of a
+    code) leave the check character valid? True exactly for the one kind of swap the
+    check misses (see the module docstring): values next to each other in the alphabet,
+    and the running value before them plus the smaller is 18 modulo 36.
+
+    >>> swap_passes("SDC3", "1", "0"), swap_passes("SDC3", "1", "2")
+    (True, False)
+    """
+    x, y = sorted((ALPHABET.index(a), ALPHABET.index(b)))
+    if (x, y) == (0, 35):
+        x = -1  # Z beside 0: the alphabet's values wrap
+    elif y - x != 1:
+        return False
+    return (_running(before) + x) % 36 == 18
 
 
 def make_code(prefix: str, body: str) -> str:

@@ -24,6 +24,8 @@ from .game import Command, Game
 #: The session's own commands, valid in every game (``pause`` toggles to Resume).
 SESSION_COMMANDS = (Command("undo", ("Undo",)), Command("pause", ("Pause", "Resume")), Command("help", ("Help",)))
 HELP_COMMANDS = ("help", "?")
+#: What the table can do once the final scores show (the final screen's buttons).
+AFTER_GAME = "Tap New game (/newgame) to play again, or History (/history) to see past games."
 
 
 def game_commands(game: Game) -> tuple[Command, ...]:
@@ -65,7 +67,7 @@ def help_text(game: Game, state: Any, entry: Any, prompt: str, undo: bool = True
     """The answer to ``help``: every command accepted now (the prompt, which says what
     to do, is shown beside it on the screen and printed after it in headless text)."""
     if getattr(state, "over", False):
-        return "The game is over: the scores are final."
+        return "The game is over. " + AFTER_GAME + (" Or tap Undo (/undo) to take the end back." if undo else "")
     scans = " Or scan a card." if game.has_cards else ""
     return f"You can tap or type now: {listing(game, state, entry, undo)}.{scans}"
 

@@ -30,13 +30,13 @@ class WrongGame(BadScan):
     """A well-formed card code of another game (or of no game known here).
 
     ``game`` is that game's name (None: no game known here), ``playing`` the name of the
-    game being played. ``message`` names the code; :attr:`unnamed` does not (for a scan
-    that could be a hidden card: the game it is from is no secret, its code is kept out).
+    game being played. Neither ``message`` nor :attr:`unnamed` names the code (a verdict is
+    read by a child; the code stays in :attr:`code` and the JSON log).
     """
 
     def __init__(self, code: str, game: str | None, playing: str):
         where = game or "no game I know"
-        super().__init__(code, f"That card ({code}) is from {where}, not {playing}.")
+        super().__init__(code, f"That card is from {where}, not {playing}.")
         self.game = game
         self.playing = playing
         self.unnamed = f"That card is from {where}, not {playing}."

@@ -86,7 +86,18 @@ def input_from_dict(data: dict[str, Any]) -> Input:
     if cls is None:
         raise ValueError(f"unknown input type {kind!r}")
     names = {f.name for f in fields(cls)}
-    return cls(**{k: v for k, v in data.items() if k in names})
+    values = {k: v for k, v in data.items() if k in names}
+    for name, value in values.items():
+        allowed = _FIELD_TYPES.get(name, ())
+        if allowed and not (isinstance(value, allowed) and not (isinstance(value, bool) and bool not in allowed)):
+            raise ValueError(f"{kind}.{name} is {value!r}, not what an input holds")
+    return cls(**values)
+
+
+#: The value types each input field may hold (None where the field may be empty).
+_FIELD_TYPES: dict[str, tuple] = {"code": (str, type(None)), "reader": (str,), "t": (int, float),
+                                  "seat": (int, type(None)), "angle": (int, float), "name": (str,),
+                                  "command": (str,)}
 
 
 @dataclass(frozen=True)

@@ -65,6 +65,11 @@ PLAYER_KEYS = ("name", "score", "breakdown")
 
 # ---------------------------------------------------------------- the outcome
 
+#: Game slug -> its tie-break as a number from a player's ``breakdown`` (higher is
+#: better), used for every place by :meth:`Result.ranked`. Filled by the registry from
+#: each descriptor's ``tie_break`` (core names no game).
+TIE_BREAKS: dict[str, Callable[[Mapping[str, Any]], float]] = {}
+
 @dataclass(frozen=True)
 class PlayerResult:
     """One player's final score: ``score`` in the game's points (coins, candies, ...),
@@ -101,9 +106,19 @@ class Result:
     detail: Any = field(default=None, compare=False, repr=False)
 
     def ranked(self) -> list[PlayerResult]:
-        """Players best first: winners, then by score (seat order among equals)."""
+        """Players best first: winners, then by score, then by the game's own tie-break
+        for every place (:data:`TIE_BREAKS`: Sugarrr!'s most Fruit-O-Saur cards, Sweet
+        Deals' most coins, ...), then seat order among players still equal."""
         order = {p.name: i for i, p in enumerate(self.players)}
-        return sorted(self.players, key=lambda p: (p.name not in self.winners, -p.score, order[p.name]))
+        tie = TIE_BREAKS.get(self.game)
+
+        def tie_value(p: PlayerResult) -> float:
+            try:
+                return -float(tie(p.breakdown)) if tie is not None else 0.0
+            except (KeyError, TypeError, ValueError, AttributeError):  # a breakdown stored by an older version
+                return 0.0
+
+        return sorted(self.players, key=lambda p: (p.name not in self.winners, -p.score, tie_value(p), order[p.name]))
 
     def to_dict(self) -> dict[str, Any]:
         """``{"game", "players": [{"name", "score", "breakdown"}], "winners", "tie_break",
@@ -217,6 +232,8 @@ class Option:
                 return False
             raise ValueError(f"{self.cli_flag()} is yes or no, not {raw!r}")
         if self.kind == "choice":
+            if raw == "random" and self.blank == "random":
+                return None  # left to chance: drawn when the game needs one (Game.fill_random)
             if raw not in self.choices:
                 raise ValueError(f"{self.cli_flag()} {raw!r} is not one of: {', '.join(self.choices)}")
             return raw
@@ -280,6 +297,10 @@ class Game:
     says whether it has scannable cards (then ``package.cards`` has ``CARDS``, code ->
     card with ``code``, ``name``, ``copy``). ``look`` is the game's colours and shapes for
     its screen; ``demo`` the file name of its recorded session in ``tests/data``.
+    ``setup_phases``: the state's ``phase`` values that are set-up, not a turn (the turn
+    limit does not run then, and the first turn's clock starts when set-up ends).
+    ``tie_break``: the game's tie-break from a player's result ``breakdown``, a number,
+    higher better (its rulebook's rule for a tie on points), applied to every place.
     """
 
     slug: str
@@ -294,6 +315,8 @@ class Game:
     demo: str | None = None
     new_game_message: str = "New game."
     summary: str = ""
+    setup_phases: tuple[str, ...] = ("setup",)
+    tie_break: Callable[[Mapping[str, Any]], float] | None = None
 
     def module(self, name: str) -> ModuleType:
         """``rules``, ``flow``, ``screen`` or ``cards`` of this game."""
@@ -328,6 +351,23 @@ class Game:
         if unknown:
             raise ValueError(f"{self.name} has no option {unknown[0]!r}")
         return {name: option.parse(given.get(name)) for name, option in known.items()}
+
+    def fill_random(self, names: Iterable[str], options: Mapping[str, Any], rng: Any = None) -> dict[str, Any]:
+        """``options`` with each choice left to chance (an option whose ``blank`` is
+        ``"random"``, at None) drawn from its ``choices`` when the game cannot start
+        without it (Sugar Blast: "Players choose or take 1 random Goal Card", rulebook
+        Set-up; solo needs none). ``rng``: a :class:`random.Random` (default: a new one)."""
+        import random
+
+        open_ = [o for o in self.options if o.blank == "random" and o.choices and options.get(o.name) is None]
+        if not open_:
+            return dict(options)
+        try:
+            self.rules.new_game(list(names), **options)
+            return dict(options)
+        except ValueError:
+            rng = rng or random.Random()
+            return {**options, **{o.name: rng.choice(o.choices) for o in open_}}
 
     def score_holdings(self, holdings: Iterable[tuple[str, list[str]]]) -> Result:
         """Score what each player holds at the end (``companion score``). Raises

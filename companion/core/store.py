@@ -17,6 +17,7 @@ a power cut.
 from __future__ import annotations
 
 import json
+import math
 import os
 import sqlite3
 import threading
@@ -69,6 +70,29 @@ class GameRecord:
     result: dict[str, Any] | None
     config: dict[str, Any]
     inputs: int
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def _game_record(row: tuple) -> GameRecord:
+    """A ``games`` row as a :class:`GameRecord`, every field checked: a row SQLite reads
+    but whose values are not what the companion wrote (a damaged card) raises
+    ValueError, which :meth:`EventStore._reading` reports as a damaged store."""
+    gid, game, players, started, finished, result, config, inputs = row
+    players = json.loads(players)
+    result = json.loads(result) if result else None
+    config = json.loads(config)
+    if not (isinstance(gid, int) and isinstance(game, str) and _number(started)
+            and (finished is None or _number(finished))):
+        raise ValueError(f"game {gid!r} has a wrong id, game name or time")
+    if not (isinstance(players, list) and all(isinstance(p, str) for p in players)):
+        raise ValueError(f"game {gid}: its players are not a list of names")
+    if not (result is None or isinstance(result, dict)) or not isinstance(config, dict):
+        raise ValueError(f"game {gid}: its result or options are not what was saved")
+    return GameRecord(gid, game, tuple(players), float(started), None if finished is None else float(finished),
+                      result, config, inputs)
 
 
 def _corrupt(exc: sqlite3.Error) -> bool:
@@ -190,8 +214,11 @@ class EventStore:
         self._holder = holder
 
     def _open_readonly(self) -> sqlite3.Connection:
-        """Read without writing anything, even on a read-only file system (where SQLite
-        cannot make the WAL's shared-memory file: then the file is read as immutable)."""
+        """Read without writing anything, even on a read-only file system. Where SQLite
+        cannot make the WAL's shared-memory file there, a WAL left by a power cut (where
+        the newest games still are: never checkpointed) is read from a private copy of
+        the file and its WAL in a temporary folder (removed on :meth:`close`); without a
+        WAL the file is read as immutable."""
         if not Path(self.path).exists():
             raise StoreError(f"{self.path} does not exist")
         uri = Path(self.path).resolve().as_uri()
@@ -201,7 +228,26 @@ class EventStore:
             return db
         except sqlite3.OperationalError:
             db.close()
-            return sqlite3.connect(f"{uri}?immutable=1", uri=True, check_same_thread=False, isolation_level=None)
+        wal = Path(f"{self.path}-wal")
+        if wal.exists() and wal.stat().st_size > 0:
+            return self._open_copy(wal)
+        return sqlite3.connect(f"{uri}?immutable=1", uri=True, check_same_thread=False, isolation_level=None)
+
+    def _open_copy(self, wal: Path) -> sqlite3.Connection:
+        """The store and its WAL copied to a temporary folder and opened there (SQLite
+        replays the WAL into the copy); the original files are only read."""
+        import shutil
+        import tempfile
+
+        self._copy_dir = tempfile.mkdtemp(prefix="companion-store-")
+        copy = Path(self._copy_dir) / "table.db"
+        try:
+            shutil.copyfile(self.path, copy)
+            shutil.copyfile(wal, f"{copy}-wal")
+        except OSError as err:
+            shutil.rmtree(self._copy_dir, ignore_errors=True)
+            raise StoreError(f"could not read {self.path} and its WAL: {err}") from None
+        return sqlite3.connect(str(copy), check_same_thread=False, isolation_level=None)
 
     def _version(self) -> int:
         """The file's store format; raises StoreError for a newer or foreign file."""
@@ -307,6 +353,11 @@ class EventStore:
         self._write("UPDATE games SET finished = ?, result = ? WHERE id = ?",
                     (finished, json.dumps(result), game_id))
 
+    def unfinish(self, game_id: int) -> None:
+        """Make a finished game unfinished again, its result gone (the input that ended it
+        was taken back with Undo; the corrected end writes the result again)."""
+        self._write("UPDATE games SET finished = NULL, result = NULL WHERE id = ?", (game_id,))
+
     def abandon(self, game_id: int, finished: float) -> None:
         """Close an unfinished game without a result (a new game was asked for instead)."""
         self._write("UPDATE games SET finished = ?, result = ? WHERE id = ? AND finished IS NULL",
@@ -319,8 +370,7 @@ class EventStore:
                 "SELECT g.id, g.game, g.players, g.started, g.finished, g.result, g.config, "
                 "(SELECT COUNT(*) FROM inputs i WHERE i.game_id = g.id) "
                 "FROM games g ORDER BY g.id DESC").fetchall()
-            return [GameRecord(r[0], r[1], tuple(json.loads(r[2])), r[3], r[4],
-                               json.loads(r[5]) if r[5] else None, json.loads(r[6]), r[7]) for r in rows]
+            return [_game_record(r) for r in rows]
 
     def unfinished(self, game: str | None = None) -> GameRecord | None:
         """The newest unfinished game (of ``game`` when given), or None."""
@@ -333,6 +383,11 @@ class EventStore:
         """Close the database (idempotent) and let go of the store."""
         with self._lock:
             self._db.close()
+            if getattr(self, "_copy_dir", None):
+                import shutil
+
+                shutil.rmtree(self._copy_dir, ignore_errors=True)
+                self._copy_dir = None
             if self._holder is not None:
                 self._holder.close()
                 self._holder = None

@@ -69,9 +69,11 @@ def resolve(spec: ReaderSpec) -> ReaderSpec:
         raise ValueError(f"{path} can change at every boot: use its /dev/input/by-id/ link instead")
     if path.startswith("/"):
         return spec
-    from .scan.hid import find_scanners
+    from .scan.hid import auto_scanner, find_scanners
 
-    found = find_scanners(match=None if path == "auto" else path)
+    if path == "auto":
+        return ReaderSpec(spec.kind, auto_scanner(), spec.seat, match=None)  # LookupError says what to write
+    found = find_scanners(match=path)
     if not found:
         raise LookupError(f"no keyboard-mode scanner matching {path!r} is plugged in (see `companion doctor`)")
     return ReaderSpec(spec.kind, found[0], spec.seat, match=None if path == "auto" else path)
@@ -86,8 +88,8 @@ def open_reader(spec: ReaderSpec, out: "queue.Queue", clock: Clock, name: str,
                 nfc_tap: Callable[[str, str | None, float], None] | None = None) -> Any:
     """Build and start the reader for ``spec``; it reports on ``out`` from its own thread.
 
-    ``hid:`` takes a stable path (``/dev/input/by-id/...-event-kbd``), ``auto`` (the first
-    scanner :func:`~companion.devices.scan.hid.find_scanners` finds) or a ``vendor:product``
+    ``hid:`` takes a stable path (``/dev/input/by-id/...-event-kbd``), ``auto`` (the one
+    device named as a scanner: :func:`~companion.devices.scan.hid.auto_scanner`) or a ``vendor:product``
     USB id, which the reader then also checks at every reopen (``spec.match``). Raises ValueError when no
     such scanner is found or the path is a bare eventN. ``framing`` (prefixes and suffixes
     the scanner adds) is stripped by every kind of reader. ``tap``, ``hid_tap`` and

@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import itertools
 import math
-import statistics
 from dataclasses import dataclass, fields
 from typing import Any, Iterable, Mapping, Sequence
 
@@ -265,6 +264,8 @@ def _level(value: Any) -> tuple[Vector, Vector]:
 
 
 def _median(samples: Iterable[Sequence[float]], what: str) -> Vector:
+    import statistics  # calibration only: kept off the table's start (statistics loads fractions, decimal)
+
     rows = [_vector(s, f"a {what} sample") for s in samples]
     if not rows:
         raise ValueError(f"no {what} samples: is the sensor answering?")

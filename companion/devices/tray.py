@@ -50,7 +50,22 @@ def save_calibration(cal: Calibration, path: Path | None = None) -> Path:
     when missing) and return the path. Raises OSError when it cannot be written."""
     path = path or CONFIG_DIR / "calibration.toml"
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text("# Written by `companion calibrate`.\n" + cal.to_toml(), encoding="utf-8")
+    text = "# Written by `companion calibrate`.\n" + cal.to_toml()
+    if path.exists() and not path.is_file():  # a device or a pipe: written as it is
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+        return path
+    # A new file beside it, flushed, then renamed over it: a full disk keeps the old one whole.
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    finally:
+        if tmp.exists():
+            tmp.unlink()
     return path
 
 

@@ -340,86 +340,65 @@ def report(checks: list[Check]) -> str:
     return "\n".join(lines)
 
 
-#: The report screen's layout (the 800x480 drawing): the header's height, the left edge of
-#: the text beside the marks, and the gap between checks.
-_TOP, _TEXT_X, _GAP = 52, 84, 6
-
-
-def _blocks(checks: list[Check]) -> list[Check]:
-    """The checks in the order the screen shows them: problems first (each with its
-    fix), then what was not checked, then one line for everything that is OK."""
-    order = {"fail": 0, "warn": 1, "skip": 2}
-    shown = sorted((c for c in checks if c.status != "ok"), key=lambda c: order[c.status])
-    oks = [c.name for c in checks if c.status == "ok"]
-    if oks:
-        shown.append(Check("Working", "ok", ", ".join(oks)))
-    return shown
-
-
-def _parts(c: Check) -> list[tuple[str, bool, str]]:
-    """A check's texts on the screen: (text, bold, colour name)."""
-    parts = [(c.name, True, "TEXT"), (c.detail, False, "TEXT")]
-    if c.fix and c.status in ("warn", "fail"):
-        parts.append(("fix: " + c.fix, False, "HIGHLIGHT"))
-    return parts
-
-
-def _height(c: Check, width: int) -> int:
-    from ..ui import theme
-    from ..ui.widgets import wrap
-
-    return sum(len(wrap(text, theme.font(theme.SMALL, bold), width)) * theme.font(theme.SMALL, bold).get_linesize()
-               for text, bold, _ in _parts(c))
-
-
-def report_pages(checks: list[Check], size: tuple[int, int] = (800, 480)) -> list[list[Check]]:
-    """The report screen's pages: each a list of checks that fit on it whole (every line
-    wrapped, none cut)."""
-    w, h = size
-    pages: list[list[Check]] = [[]]
-    y = _TOP
-    for c in _blocks(checks):
-        need = _height(c, w - _TEXT_X - 16) + _GAP
-        if pages[-1] and y + need > h:
-            pages.append([])
-            y = _TOP
-        pages[-1].append(c)
-        y += need
-    return pages
-
-
-def draw_report(surface, checks: list[Check], page: int = 0) -> list:
-    """The report on the touchscreen, page ``page`` (from 0) of :func:`report_pages`:
-    problems first, each with a coloured mark, what was found, and the fix in the
-    highlight colour; then what was not checked; then the checks that are OK. Every text
-    is wrapped to the screen's width, never cut."""
+def draw_report(surface, checks: list[Check]) -> list:
+    """The same report on the touchscreen (drawn at 800x480 and scaled): a title with the
+    count of problems, then each problem (FAIL first, then WARN) as its mark, its check
+    and what was found, with the fix in the highlight colour under it, each wrapped to the
+    screen's width; then one line for the checks that are fine and one for those not set
+    up. Problems that do not fit are counted at the foot ("... more: run companion doctor
+    in a terminal"): nothing is drawn cut off or under the minimum size."""
     from pygame import Rect
 
     from ..ui import theme
-    from ..ui.widgets import draw_text, draw_wrapped, wrap
+    from ..ui.widgets import draw_text, wrap
 
     w, h = surface.get_size()
     surface.fill(theme.BG)
-    pages = report_pages(checks, (w, h))
-    page = max(0, min(page, len(pages) - 1))
-    fails = sum(c.status == "fail" for c in checks)
-    warns = sum(c.status == "warn" for c in checks)
-    title = "Companion check-up: " + ("all good" if not fails and not warns else f"{fails} to fix, {warns} warnings")
-    if len(pages) > 1:
-        title += f" (page {page + 1} of {len(pages)})"
-    draw_wrapped(surface, title, Rect(16, 6, w - 32, 40), theme.MEDIUM, theme.HIGHLIGHT, bold=True, max_lines=1)
-    colours = {"ok": theme.OK, "warn": theme.WARN, "fail": theme.BAD, "skip": theme.TEXT_DIM}
-    width = w - _TEXT_X - 16
-    y = _TOP
-    for c in pages[page]:
-        draw_text(surface, MARKS[c.status].strip() or "--", Rect(16, y, _TEXT_X - 20, theme.font(theme.SMALL, True)
-                                                                 .get_linesize()), theme.SMALL, colours[c.status],
+    fails = [c for c in checks if c.status == "fail"]
+    warns = [c for c in checks if c.status == "warn"]
+    fine = [c.name for c in checks if c.status == "ok"]
+    unset = [c.name for c in checks if c.status not in ("ok", "warn", "fail")]
+    title = ("Companion check-up: all good" if not fails and not warns else
+             f"Companion check-up: {len(fails)} to fix, {len(warns)} to look at")
+    draw_text(surface, title, Rect(16, 6, w - 32, 40), theme.MEDIUM, theme.HIGHLIGHT, bold=True)
+    colours = {"ok": theme.OK, "warn": theme.WARN, "fail": theme.BAD, "skip": theme.TEXT}
+    font, bold = theme.font(theme.SMALL), theme.font(theme.SMALL, True)
+    line = font.get_linesize()
+    mark_w, x = 82, 16 + 82
+    width = w - x - 16
+    summary = [("ok", "Fine: " + ", ".join(fine))] if fine else []
+    summary += [("skip", "Not set up: " + ", ".join(unset))] if unset else []
+    y = 50
+    shown = 0
+    problems = fails + warns
+    blocks = [(wrap(f"{c.name}: {c.detail}", bold, width), wrap(f"fix: {c.fix}", font, width) if c.fix else [])
+              for c in problems]
+    needs = [(len(said) + len(fix)) * line + 4 for said, fix in blocks]
+    foot = sum(len(wrap(text, font, width)) for _, text in summary) * line
+    if y + sum(needs) > h - foot:
+        foot += line  # not all fit: keep a line to say how many more
+    for c, (said, fix), need in zip(problems, blocks, needs):
+        if y + need > h - foot:
+            break
+        draw_text(surface, MARKS[c.status].strip(), Rect(16, y, mark_w - 6, line), theme.SMALL, colours[c.status],
                   bold=True)
-        for text, bold, colour in _parts(c):
-            font = theme.font(theme.SMALL, bold)
-            tall = len(wrap(text, font, width)) * font.get_linesize()
-            draw_wrapped(surface, text, Rect(_TEXT_X, y, width, tall), theme.SMALL, getattr(theme, colour),
-                         bold=bold, max_lines=99)
-            y += tall
-        y += _GAP
+        for text in said:
+            draw_text(surface, text, Rect(x, y, width, line), theme.SMALL, theme.TEXT, bold=True)
+            y += line
+        for text in fix:
+            draw_text(surface, text, Rect(x, y, width, line), theme.SMALL, theme.HIGHLIGHT)
+            y += line
+        y += 4
+        shown += 1
+    if shown < len(problems):
+        draw_text(surface, f"{len(problems) - shown} more: run companion doctor in a terminal to see them all",
+                  Rect(x, y, width, line), theme.SMALL, theme.TEXT)
+        y += line
+    for status, text in summary:
+        lines = wrap(text, font, width)
+        draw_text(surface, MARKS[status].strip(), Rect(16, y, mark_w - 6, line), theme.SMALL, colours[status],
+                  bold=True)
+        for part in lines:
+            draw_text(surface, part, Rect(x, y, width, line), theme.SMALL, theme.TEXT)
+            y += line
     return []

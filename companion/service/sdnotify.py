@@ -22,7 +22,6 @@ ping per half of that period. A loop that hangs stops pinging, and systemd resta
 from __future__ import annotations
 
 import os
-import socket
 
 __all__ = ["Notifier"]
 
@@ -38,7 +37,7 @@ class Notifier:
         self.address = address or None
         self.interval = (watchdog_usec or 0) / 1e6 / 2  # seconds between pings; 0 = none
         self._last_ping = float("-inf")
-        self._sock: socket.socket | None = None
+        self._sock = None  # a socket.socket once the first message is sent
         self.is_ready = False    # READY=1 has gone out (it is sent once per process)
         self._status = ""        # the last STATUS= sent, so a repeated one is not sent again
 
@@ -64,6 +63,8 @@ class Notifier:
         if self.address is None:
             return False
         target = "\0" + self.address[1:] if self.address.startswith("@") else self.address
+        import socket  # loaded at the first message (READY goes out after the first frame)
+
         try:
             if self._sock is None:
                 self._sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM | socket.SOCK_CLOEXEC)

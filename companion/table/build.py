@@ -25,7 +25,6 @@ from .logs import TextLog, json_logger
 from .plan import DEVICE, USAGE, PlanError, TablePlan
 from .runner import Runner
 from .session import GameInProgress, Session, start_session
-from .trace import TraceWriter
 
 
 class ClosedOnStart(CompanionError):
@@ -104,7 +103,8 @@ def open_table(plan: TablePlan, clock: Clock, notifier: Any = None,
         runner = Runner(session, clock, app=display.app if display else None, display=display,
                         new_session=lambda chosen: _next_session(plan, chosen, store, clock),
                         simulate=plan.simulate, record=record, timers=plan.timers, framing=plan.framing,
-                        text_out=sys.stdout if plan.log_format == "text" else None, notifier=notifier)
+                        text_out=sys.stdout if plan.log_format == "text" else None,
+                        json_out=sys.stdout if plan.log_format == "json" else None, notifier=notifier)
         _readers(plan, runner, store, record, stack)
         _tray(plan, runner, record, stack)
         _gpio(plan, runner, stack, notice)
@@ -229,8 +229,14 @@ def _start(plan: TablePlan, store: EventStore, clock: Clock, notice) -> Session:
                 raise PlanError(_who_is_playing(desc, other, plan.store))
             plan.game, desc = other.game, find_game(other.game)  # carry on the store's unfinished game
         waiting = store.unfinished(plan.game)
+        options = plan.options
+        if plan.names and (waiting is None or plan.new_game):  # a new game: a choice left to chance is drawn
+            options = desc.fill_random(plan.names, plan.options)
+            for o in desc.options:
+                if options.get(o.name) != plan.options.get(o.name):
+                    notice(f"{o.cli_flag()}: {options[o.name]} (drawn at random)")
         session = Session.start(plan.game, plan.names, store, clock, tap_off=plan.tap_off, new_game=plan.new_game,
-                                options=plan.options)
+                                options=options)
         if waiting is not None and session.game_id == waiting.id:
             _unused_options(plan, waiting.config or {}, notice)
     except StoreError as err:
@@ -256,9 +262,11 @@ def _log(plan: TablePlan, session: Session) -> None:
 
 
 def _json_start(session: Session) -> None:
-    print(json.dumps({"event": "start", "game": session.game, "game_id": session.game_id,
-                      "players": list(session.state.players), "resumed_inputs": session.resumed_inputs}),
-          flush=True)
+    line = {"event": "start", "game": session.game, "game_id": session.game_id,
+            "players": list(session.state.players), "resumed_inputs": session.resumed_inputs}
+    if session.last_saved is not None:  # what the last input saved before the stop was and did
+        line["last_input"] = session.last_saved
+    print(json.dumps(line), flush=True)
 
 
 def _next_session(plan: TablePlan, chosen, store: EventStore, clock: Clock) -> Session:
@@ -272,6 +280,8 @@ def _next_session(plan: TablePlan, chosen, store: EventStore, clock: Clock) -> S
 def _record(plan: TablePlan, store: EventStore, session: Session, clock: Clock) -> TraceWriter | None:
     if not plan.record:
         return None
+    from .trace import TraceWriter  # only with --record: kept off the table's start
+
     stored = next((g.config for g in store.games() if g.id == session.game_id), {})
     try:
         return TraceWriter(plan.record, plan.game, list(session.state.players), clock.now(), stored or None,
@@ -398,7 +408,8 @@ def _unused_options(plan: TablePlan, stored: dict, notice) -> None:
     (they are not used: a game keeps the options it began with)."""
     desc = plan.desc
     given = plan.given_options
-    differ = [o for o in desc.options if given.get(o.name) not in (None, False) and given.get(o.name) != stored.get(o.name)]
+    differ = [o for o in desc.options if given.get(o.name) not in (None, False, "random")
+              and given.get(o.name) != stored.get(o.name)]
     if differ:
         shown = ", ".join(f"{o.cli_flag()} {stored.get(o.name)}" if o.kind != "bool" else
                           f"{o.cli_flag()} {'on' if stored.get(o.name) else 'off'}" for o in desc.options

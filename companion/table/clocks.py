@@ -38,8 +38,8 @@ class TableClocks:
         turn if the rules allow a pass now, never while an auction waits on a bid (a bid
         is the bidder's; it has its own countdown); otherwise the clock only shows orange."""
         s, t = self.session, self.timers
-        if t.limit is None or s.over or s.paused or self._passed == s.turn_started:
-            return
+        if t.limit is None or s.over or s.paused or self._passed == s.turn_started or s.in_setup():
+            return  # set-up is no one's turn: the limit starts with the first turn
         if not t.expired(timers.turn_seconds(s.turn_started, self.clock.now(), s.pauses)):
             return
         self._passed = s.turn_started
@@ -49,10 +49,20 @@ class TableClocks:
         # A bid is the bidder's: the turn clock never passes it.
         if t.at_zero != "pass" or bidding or not self._allowed(item):
             item = None
-        self._say(f"Time is up for {who}: passing the turn." if item is not None
-                  else f"Time is up for {who}'s turn (the clock only warns).")
+        if item is not None:
+            said = f"Time is up for {who}: passing the turn."
+        elif t.at_zero == "pass" and bidding:
+            said = f"Time is up for {who}'s turn, but a bid is never passed for a player: bid or Pass."
+        elif t.at_zero == "pass":
+            said = f"Time is up for {who}'s turn, but the rules allow no pass now: play on."
+        else:
+            said = f"Time is up for {who}'s turn."
+        self._say(said)
         if item is not None:
             self.inputs.put(item)
+        else:  # on the screen too (a neutral line): nothing was done for the player
+            s.last_message, s.last_ok = said, None
+            self.dirty = True
 
     def _allowed(self, item) -> bool:
         """Would the rules accept ``item`` now (nothing is changed)?"""

@@ -13,10 +13,32 @@ from ..core.game import result_from_dict
 from ..games import GAMES
 
 
-def describe(record) -> str:
-    """One game's outcome in words: unfinished, abandoned, or who won with the scores."""
+def resume_notes(games) -> dict[int, str]:
+    """For each unfinished game (``games`` newest first, as the store lists them), when
+    it is carried on: the newest unfinished game on the next ``companion run`` (or its
+    green button on the start screen); the newest unfinished game of each other kind
+    when that game is run; any older one of the same kind never (it was set aside)."""
+    notes: dict[int, str] = {}
+    kinds: set[str] = set()
+    for g in games:
+        if g.finished is not None:
+            continue
+        name = GAMES[g.game].name if g.game in GAMES else g.game
+        if not notes and not kinds:
+            notes[g.id] = "unfinished (resumes on next run)"
+        elif g.game not in kinds:
+            notes[g.id] = f"unfinished (resumes when {name} is run: companion run --game {g.game})"
+        else:
+            notes[g.id] = "unfinished (set aside: a newer game of it is carried on instead)"
+        kinds.add(g.game)
+    return notes
+
+
+def describe(record, resumes: str | None = None) -> str:
+    """One game's outcome in words: unfinished (``resumes``: when it is carried on, from
+    :func:`resume_notes`), abandoned, or who won with the scores."""
     if record.finished is None:
-        return "unfinished (resumes on next run)"
+        return resumes or "unfinished"
     if not record.result or record.result.get("abandoned"):
         return "abandoned"
     try:
@@ -32,11 +54,42 @@ CSV_FIELDS = ("game_id", "date", "game", "seat", "player", "score", "rank", "win
               "status")
 
 
+#: What makes a spreadsheet read a cell as a formula (or a DDE command) when it starts a
+#: cell: OWASP's list for CSV injection. Such a text cell is written with a leading ``'``.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\n")
+
+
+def cell(value):
+    """A CSV cell a spreadsheet shows as the text it is: text starting with one of
+    :data:`FORMULA_STARTS` gets a leading apostrophe (OWASP, "CSV Injection"); numbers
+    are left alone.
+
+    >>> cell("-Maya"), cell("=1+1"), cell("Ana"), cell(-3)
+    ("'-Maya", "'=1+1", 'Ana', -3)
+    """
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
+def ranks(result) -> dict[str, int]:
+    """Each player's rank for the exports: 1 for every winner (a shared win is a shared
+    first place), the others their place in :meth:`Result.ranked` (1 + how many are
+    ranked ahead of them). ``{name: rank}``."""
+    order = [p.name for p in result.ranked()]
+    return {name: 1 if name in result.winners else i for i, name in enumerate(order, 1)}
+
+
 def write_csv(games, out) -> None:
-    """One row per player per game (spreadsheet-ready): rank 1 is the best; an
-    unfinished or abandoned game has one row per player with no score."""
+    """One row per player per game (spreadsheet-ready): rank 1 is the best (every winner
+    of a shared win); an unfinished or abandoned game has one row per player with no
+    score. Text a spreadsheet would run as a formula is escaped (:func:`cell`)."""
     w = csv.DictWriter(out, CSV_FIELDS)
     w.writeheader()
+
+    def write(row: dict) -> None:
+        w.writerow({k: cell(v) for k, v in row.items()})
+
     for g in games:
         when = dt.datetime.fromtimestamp(g.started).strftime("%Y-%m-%d %H:%M")
         base = {"game_id": g.id, "date": when, "game": g.game}
@@ -49,11 +102,11 @@ def write_csv(games, out) -> None:
         if result is None:
             status = "unfinished" if g.finished is None else "abandoned"
             for seat, name in enumerate(g.players, 1):
-                w.writerow({**base, "seat": seat, "player": name, "status": status})
+                write({**base, "seat": seat, "player": name, "status": status})
             continue
-        rank = {p.name: i for i, p in enumerate(result.ranked(), 1)}
+        rank = ranks(result)
         for seat, p in enumerate(result.players, 1):
-            w.writerow({**base, "seat": seat, "player": p.name, "score": p.score, "rank": rank[p.name],
+            write({**base, "seat": seat, "player": p.name, "score": p.score, "rank": rank[p.name],
                         "winner": "yes" if p.name in result.winners else "no", "tie_break": result.tie_break or "",
                         "reason": result.reason or "", "status": "finished"})
 
@@ -76,7 +129,27 @@ BGSTATS_NS = uuid.UUID("6f1c3f8e-6a52-4d6e-9f4b-5ad1c0b7e7a1")
 LOCATION = "Sugar Table"
 
 
-def bgstats(games, store_path: str) -> dict:
+def played_seconds(record, inputs) -> float:
+    """Seconds a finished game was played: start to finish, paused time left out, as the
+    game clock counts it (a Pause or Resume toggles; any other input ends a pause, as
+    the session does). ``inputs``: the game's stored inputs."""
+    from ..ui.timers import game_seconds
+    from .session import is_pause
+
+    pauses: list[tuple[float, float | None]] = []
+    for item in inputs:
+        paused = bool(pauses) and pauses[-1][1] is None
+        if is_pause(item):
+            if paused:
+                pauses[-1] = (pauses[-1][0], item.t)
+            else:
+                pauses.append((item.t, None))
+        elif paused:
+            pauses[-1] = (pauses[-1][0], item.t)
+    return game_seconds(record.started, record.finished, pauses)
+
+
+def bgstats(games, store_path: str, inputs_of=None) -> dict:
     """This table's finished games as a Board Game Stats play file (the JSON the app
     opens with "open in" / import): ``players``, ``locations``, ``games`` and ``plays``,
     each play with ``playerScores`` pointing at them by ``playerRefId``/``gameRefId``.
@@ -85,9 +158,17 @@ def bgstats(games, store_path: str) -> dict:
     docs/scoreboard.md for the sources): dates ``YYYY-MM-DD HH:MM:SS`` local time,
     scores as text, ``rank`` 1 for the best, ``seatOrder`` from 1, ``startPlayer`` the
     first seat. Players are matched by name across games (a table's names are its
-    regulars)."""
+    regulars). Every winner of a shared win has rank 1 (:func:`ranks`). A play's
+    ``uuid`` comes from the game's own record (id, game, players and its start time to
+    the microsecond), so two tables with the same file name, or a store started afresh,
+    never give two games one uuid, and the same game exports with the same uuid every
+    time. ``durationMin`` leaves paused time out when ``inputs_of(game_id)`` gives the
+    stored inputs (:func:`played_seconds`)."""
     def uid(*parts) -> str:
         return str(uuid.uuid5(BGSTATS_NS, "/".join(map(str, (Path(store_path).name, *parts)))))
+
+    def play_uid(g) -> str:
+        return str(uuid.uuid5(BGSTATS_NS, f"play/{g.id}/{g.game}/{','.join(g.players)}/{g.started!r}"))
 
     players: dict[str, dict] = {}
     kinds: dict[str, dict] = {}
@@ -97,7 +178,7 @@ def bgstats(games, store_path: str) -> dict:
         if g.game not in kinds:
             kinds[g.game] = {"id": len(kinds) + 1, "uuid": uid("game", g.game), "name": desc.name if desc else g.game,
                              "cooperative": False, "highestWins": True, "noPoints": False, "usesTeams": False}
-        rank = {p.name: i for i, p in enumerate(result.ranked(), 1)}
+        rank = ranks(result)
         scores = []
         for seat, p in enumerate(result.players, 1):
             if p.name not in players:
@@ -107,9 +188,10 @@ def bgstats(games, store_path: str) -> dict:
                            "winner": p.name in result.winners, "rank": rank[p.name], "seatOrder": seat,
                            "startPlayer": seat == 1, "newPlayer": False})
         when = dt.datetime.fromtimestamp(g.started)
-        plays.append({"uuid": uid("play", g.id), "gameRefId": kinds[g.game]["id"], "locationRefId": 1,
+        seconds = played_seconds(g, inputs_of(g.id)) if inputs_of is not None else g.finished - g.started
+        plays.append({"uuid": play_uid(g), "gameRefId": kinds[g.game]["id"], "locationRefId": 1,
                       "playDate": when.strftime("%Y-%m-%d %H:%M:%S"),
-                      "durationMin": max(0, round((g.finished - g.started) / 60)),
+                      "durationMin": max(0, round(seconds / 60)),
                       "ignored": False, "manualWinner": False, "rounds": 0, "usesTeams": False,
                       "board": "", "comments": f"Sugar Table Companion game #{g.id}",
                       "playerScores": scores})

@@ -18,43 +18,63 @@ class InputQueue(queue.Queue):
     """The session's one input queue: every device thread puts its inputs here.
 
     Each input gets a number in arrival order, and ``notify(n)`` (when set) is called
-    after it is queued: with a window, that posts a marker among the window's events, so
-    the main loop handles a scan and a touch in the order they happened (SDL keeps its
-    events in one queue). ``ready`` is set on every put, to wake a waiting loop.
+    with it **in the same step**, under one lock, before the loop can see the input:
+    with a window, that posts a marker among the window's events (SDL keeps its events in
+    one queue), so the device inputs' numbers and the window's taps form one order, fixed
+    when each input arrives. The loop handles a device input only when its marker comes
+    up among the window's events, never by how long it waited: the order does not depend
+    on how fast the loop runs. ``notify`` returns True when the marker was posted; an
+    input whose marker could not be posted (no window, the window closed) is
+    :meth:`unmarked` and taken at once in its turn. ``ready`` is set on every put, to wake a
+    waiting loop.
     """
 
     def __init__(self) -> None:
         super().__init__()
         self.ready = threading.Event()
-        self.notify: Callable[[int], None] | None = None
+        self.notify: Callable[[int], bool | None] | None = None
         self.ids: deque[int] = deque()
-        self.times: deque[float] = deque()  # time.monotonic() each waiting input was queued
+        self.times: deque[float] = deque()  # time.monotonic() each waiting input was queued (benches)
         self._count = 0
-        self._mine = threading.local()
+        self._order = threading.Lock()      # numbering + marker + visibility: one step
+        self._unmarked: set[int] = set()
 
     def _put(self, item) -> None:  # called with the queue's mutex held
         self._count += 1
-        self._mine.seq = self._count
         self.ids.append(self._count)
         self.times.append(time.monotonic())
         self.queue.append(item)
 
     def _get(self):
-        self.ids.popleft()
+        self._unmarked.discard(self.ids.popleft())
         self.times.popleft()
         return self.queue.popleft()
 
     def put(self, item, block: bool = True, timeout: float | None = None) -> None:
-        super().put(item, block, timeout)
-        notify = self.notify
-        if notify is not None:
-            notify(self._mine.seq)  # the marker first: a loop woken by ready finds it
+        with self._order:
+            super().put(item, block, timeout)
+            number = self._count
+            notify = self.notify
+            if notify is None or not notify(number):
+                self._unmarked.add(number)
         self.ready.set()
 
     def first_id(self) -> int | None:
         """The number of the oldest waiting input, or None."""
         with self.mutex:
             return self.ids[0] if self.ids else None
+
+    def last_id(self) -> int:
+        """The number of the newest input queued so far (0 before any). Every input up
+        to it has its marker among the window's events already, if it has one."""
+        with self._order:
+            return self._count
+
+    def first_unmarked(self) -> bool:
+        """True when the oldest waiting input has no marker among the window's events
+        (its marker could not be posted): the loop takes it without waiting for one."""
+        with self._order, self.mutex:
+            return bool(self.ids) and self.ids[0] in self._unmarked
 
     def first_age(self) -> float:
         """Seconds the oldest waiting input has waited (0 when none waits)."""
@@ -66,10 +86,6 @@ class InputQueue(queue.Queue):
 #: device), how often the loop looks at the window's events: a touch is handled within
 #: this plus the verdict's own time, inside one 60 Hz frame.
 WINDOW_POLL = 1 / 100
-#: With a window, a device input is handled when its marker comes up among the window's
-#: events (so a touch made before it is handled first); one whose marker has not come up
-#: after this many seconds (the window's queue dropped it) is handled anyway.
-MARKER_GRACE = 0.05
 #: The longest the loop sleeps when nothing is due (seconds): the turn clock's next second
 #: usually comes first; systemd's watchdog is pinged at least this often.
 IDLE_WAIT = 1.0

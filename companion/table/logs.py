@@ -11,6 +11,7 @@ from typing import IO, Callable
 
 from ..core.commands import annotate, game_commands
 from ..core.events import CardScanned
+from ..core.i18n import count
 from .session import Session, Verdict, log_record
 
 
@@ -49,8 +50,8 @@ def _what(item, verdict: Verdict) -> str:
     """The input as the log names it: the card read (never a hidden one), or the command."""
     if verdict.secret:
         return "a hidden card"
-    if isinstance(item, CardScanned):
-        return verdict.code or item.code or "an unreadable scan"
+    if isinstance(item, CardScanned):  # never the code: the reason names the card in words
+        return "card" if (verdict.code or item.code) else "an unreadable scan"
     return getattr(item, "command", type(item).__name__)
 
 
@@ -80,16 +81,27 @@ class TextLog:
     def start(self) -> None:
         """The opening lines: the game, the players, and (resumed or new) where things stand."""
         s = self.session
-        resumed = f" (resumed, {s.resumed_inputs} inputs)" if s.resumed_inputs else ""
+        resumed = f" (resumed, {count(s.resumed_inputs, 'input')})" if s.resumed_inputs else ""
         self.out.write(f"{s.desc.name}: {', '.join(s.state.players)}{resumed}\n")
+        if s.last_saved is not None:  # its verdict may never have been seen (a power cut)
+            last = s.last_saved
+            what = {"scan": lambda: "a hidden card" if last["code"] == "hidden" else f"scan {last['code']}",
+                    "touch": lambda: f"/{last['command']}", "button": lambda: f"button {last['button']}"}.get(
+                last["event"], lambda: last["event"])()
+            self.out.write(f"  Last saved before the stop: input {last['seq']}, {what}: {last['said']}\n"
+                           "  (the same again now is asked about before it counts)\n")
         self.status(force=True)
 
     def status(self, force: bool = False) -> None:
         s = self.session
+        if not s.over:
+            self._ended = False  # an Undo took the end back: the corrected end prints its table again
         if s.over:
             result = s.result()
             if result is not None and not self._ended:
                 self.out.write(result.text() + "\n")
+                undo = " Or /undo takes the end back." if s.undo_label() is not None else ""
+                self.out.write(f"  Game over. Type /newgame to play again with the same players.{undo}\n")
             self._ended = True
             self.out.flush()
             return
@@ -101,5 +113,9 @@ class TextLog:
         state = s.state
         who = state.players[state.active]
         prompt = annotate(s.prompt(), game_commands(s.desc))  # "tap Can't stash (/cant)"
-        self.out.write(f"  Now: {who}'s turn (turn {state.turn}). {prompt}\n")
+        named = [p for p in state.players if f"{p}:" in prompt]  # "Dad: scan your 7 cards"
+        if len(named) == 1 and named[0] != who:  # another player acts now (a deal scanned in set-up, a defender): no "Mum's turn"
+            self.out.write(f"  Now: {prompt}\n")
+        else:
+            self.out.write(f"  Now: {who}'s turn (turn {state.turn}). {prompt}\n")
         self.out.flush()

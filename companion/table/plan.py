@@ -16,6 +16,7 @@ from typing import Any
 
 from ..core.clock import SystemClock
 from ..core.errors import CompanionError
+from ..core.names import NAME_MAX, name_problem
 from ..devices.readers import ReaderSpec, parse_reader, resolve
 from ..devices.scan.normalise import Framing
 from ..devices.tilt import TiltConfig
@@ -26,7 +27,6 @@ from ..ui.timers import Timers
 #: Exit statuses (as the CLI's): 1 a device or store problem, 2 bad input.
 DEVICE, USAGE = 1, 2
 #: Characters: a longer name does not fit a screen, a log line or a score table.
-NAME_MAX = 40
 #: The longest a timer may be set to: 24 hours, in each option's own unit.
 TIMER_LIMITS = {"turn_limit": ("--turn-limit", "seconds per turn", 24 * 3600),
                 "chess_clock": ("--chess-clock", "minutes per player", 24 * 60),
@@ -147,10 +147,12 @@ def _names(args) -> list[str]:
         names = [f"Player {i}" for i in range(1, args.players + 1)]
     if any(not n for n in names):
         raise PlanError("--names has an empty name: write them like --names Mum,Dad,Maya")
-    if any(not n.isprintable() for n in names):
-        raise PlanError("--names has a tab or control character in a name: use letters, digits and spaces")
-    if any(len(n) > NAME_MAX for n in names):
-        raise PlanError(f"--names: a name is at most {NAME_MAX} characters")
+    for n in names:
+        problem = name_problem(n)
+        if problem is not None and len(n) > NAME_MAX:
+            raise PlanError(f"--names: a name is at most {NAME_MAX} characters")
+        if problem is not None:
+            raise PlanError(f"--names: a name {problem}")
     seen: dict[str, str] = {}
     for n in names:  # the start screen's rule too: the history and BG Stats tell players apart by name
         if n.casefold() in seen:

@@ -23,6 +23,7 @@ from ..core.clock import FakeClock
 from ..core.errors import DeviceError
 from ..core.events import CardScanned
 from ..core.store import EventStore
+from ..games import find_game
 from ..devices.emulated.serial_scanner import PtyScanner
 from ..devices.scan.serial import SerialScanner
 from .runner import Runner
@@ -45,10 +46,11 @@ def replay(path: str | Path, store: str = ":memory:", window: bool = True, liste
     :class:`~companion.core.errors.DeviceError` if the emulated scanner loses bytes.
     """
     trace = read(path)
+    options = find_game(trace.game).options_from(trace.options)  # ValueError: an option the game lacks or refuses
     clock = FakeClock(0.0)
     store_db = EventStore(store)
     session = Session.start(trace.game, list(trace.players), store_db, clock, resume=False,
-                            options=trace.options)
+                            options=options)
     session.listeners.extend(listeners)
     if on_start is not None:  # e.g. to read the session's state from a listener
         on_start(session)
@@ -91,6 +93,7 @@ def replay(path: str | Path, store: str = ":memory:", window: bool = True, liste
     finally:
         readers.close()
     runner.render(force=True)
+    runner.trace_damage = trace.damaged  # where a torn tail stopped the replay (None: read whole)
     return runner
 
 

@@ -21,7 +21,7 @@ from ..core.events import CardScanned
 from ..devices.scan.normalise import NO_FRAMING, clean_scan
 from ..ui.timers import Timers
 from .clocks import TableClocks
-from .inputs import IDLE_WAIT, MARKER_GRACE, WINDOW_POLL, InputQueue
+from .inputs import IDLE_WAIT, WINDOW_POLL, InputQueue
 from .session import Session
 from .window import HINT_SECONDS, WindowEvents
 
@@ -42,6 +42,7 @@ class Runner(WindowEvents, TableClocks):
     app: Any = None                      # companion.ui.app.App, or None when headless
     display: Any = None                  # companion.ui.display.Display: opens (again) later
     text_out: Any = None                 # headless: where to say what a screen-only command needs
+    json_out: Any = None                 # headless with --log-format json: the same, as a JSON line
     timers: Timers = field(default_factory=Timers)
     simulate: bool = False               # typed lines act as scans ("/cmd" as touches)
     record: Any = None                   # companion.table.trace.TraceWriter for touches
@@ -64,18 +65,21 @@ class Runner(WindowEvents, TableClocks):
     screen: Any = None                   # a shared screen shown instead of the game's (start, history)
     watch: Any = None                    # companion.ui.wakeup.InputWatch: window input wakes the loop
     turns: int = 0                       # loop turns so far (wake-ups: benches and tests count them)
+    trace_damage: str | None = None      # a replay: where a torn trace tail stopped it (None: read whole)
 
     def __post_init__(self) -> None:
         self.session.listeners.append(self._heard)
         if isinstance(self.inputs, InputQueue):
             self.inputs.notify = self._wake
 
-    def _wake(self, seq: int) -> None:
-        """A device queued input ``seq``: mark its place among the window's events."""
+    def _wake(self, seq: int) -> bool:
+        """A device queued input ``seq``: mark its place among the window's events.
+        True when the marker was posted (there is a window and its queue took it)."""
         if self.app is not None:
             from ..ui.app import wake
 
-            wake(seq)
+            return wake(seq)
+        return False
 
     def wake(self) -> None:
         """Wake the loop now (safe from any thread or a signal handler): the window has
@@ -112,6 +116,14 @@ class Runner(WindowEvents, TableClocks):
             finally:
                 self.inputs.task_done()
             handled += 1
+
+    def _take_unmarked(self) -> int:
+        """Handle the inputs at the head of the queue that have no marker among the
+        window's events (in number order); returns how many."""
+        handled = 0
+        while self.inputs.first_unmarked():
+            handled += self._take_through(self.inputs.first_id() or 0)
+        return handled
 
     def _emit(self, item, now: bool) -> None:
         """An input from the window (``now``: handled at once, in its place among the
@@ -188,32 +200,37 @@ class Runner(WindowEvents, TableClocks):
         input devices (:attr:`watch`) or :meth:`stop`. With a window nothing watches, it
         waits at most :data:`WINDOW_POLL` instead, so a touch is still handled within a
         frame. Then it takes the window's events and the device inputs together, in the
-        order they happened: with a window, a device input is taken when its marker comes
-        up among the window's events (an input queued after the window was read waits for
-        the next turn, behind any touch made before it; one whose marker never comes is
-        taken after :data:`MARKER_GRACE`)."""
+        order they arrived: with a window, a device input is taken when its marker comes up
+        among the window's events (its number and its marker are one step, see
+        :class:`~companion.table.inputs.InputQueue`), so an input queued after the window
+        was read waits for the next turn, behind any touch made before it, however long
+        this turn is stalled. Nothing here depends on time: an input whose marker could
+        not be posted is taken in its turn at once, and one whose posted marker the
+        window lost (every marker up to :meth:`~InputQueue.last_id` read before the poll
+        is in what the poll drained) is taken right after the poll."""
         self.turns += 1
         if block and isinstance(self.inputs, InputQueue):
             wait = min(block, self.due())
             if self.app is not None and not self.watched():
                 wait = min(wait, WINDOW_POLL)
-            if self.app is not None and self.inputs.first_id() is not None:
-                wait = min(wait, max(0.0, MARKER_GRACE - self.inputs.first_age()) + 0.001)
+            if self.app is not None and self.inputs.first_unmarked():
+                wait = 0.0
             if wait > 0:
                 self.inputs.ready.wait(wait)
             self.inputs.ready.clear()
             block = None
+        windowed = self.app is not None and isinstance(self.inputs, InputQueue)
+        before = self.inputs.last_id() if windowed else 0
+        handled = self._take_unmarked() if windowed else 0
         self.poll_window()
         self.check_turn_limit()
-        if self.app is not None and isinstance(self.inputs, InputQueue):
-            # Only inputs whose marker came up (poll_window took them): one queued after the
-            # window's events were read waits for the next turn, behind any touch made
-            # before it. A marker the window lost is made up for after MARKER_GRACE.
-            handled = 0
-            while self.inputs.first_age() > MARKER_GRACE:
-                handled += self._take_through(self.inputs.first_id() or 0)
+        if windowed and self.app is not None:
+            # Every marker numbered up to ``before`` was in the window's queue when it was
+            # drained: an input up to it still waiting lost its marker. Then any input at
+            # the head whose marker could not be posted.
+            handled += self._take_through(before) + self._take_unmarked()
         else:
-            handled = self.session.pump(self.inputs, block)
+            handled += self.session.pump(self.inputs, block)
         self._retry_finish()
         self.render()
         return handled

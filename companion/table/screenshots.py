@@ -49,6 +49,18 @@ def _check(path: Path, drawn, app, report: list[str]) -> None:
         report.append(f"{path}: {problem}")
 
 
+def shoot_screen(path: Path, size: tuple[int, int], rotation: int, draw, report: list[str]) -> Path:
+    """One screen drawn by ``draw(surface) -> buttons`` (the doctor's report), saved as
+    the panel shows it and checked like every other."""
+    from ..ui.app import App
+
+    app = App(size=size, rotation=rotation)
+    try:
+        return _save(app, path, draw, report)
+    finally:
+        app.close()
+
+
 def shoot_shared(out: Path, size: tuple[int, int], rotation: int, report: list[str], finished=()) -> list[Path]:
     """The screens every game shares: each step of the start screen (with an unfinished
     game to carry on), each game's player and option steps, the keyboard, and the

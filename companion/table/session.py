@@ -10,7 +10,6 @@ On start, an unfinished game in the store is rebuilt by replaying its inputs.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import logging
 import queue
@@ -24,10 +23,17 @@ from ..core.errors import BadCommand, BadScan, DamagedStore, IllegalAction, Stor
 from ..core.events import (ButtonPressed, CardScanned, DeviceStatus, GameOver, Input, Revealed, Touch, TurnEnded,
                           Undone)
 from ..core.game import TABLE, Game
+from ..core.i18n import count
 from ..core.store import EventStore
 from ..games import find_game
 
 TAP_OFF_SECONDS = 1.0
+#: After a resume, the same input as the last one saved before the stop, within this many
+#: seconds of the resume and before any other input counts, is asked about before it
+#: counts: its verdict may never have been seen (a power cut right after the save).
+REPEAT_WINDOW = 120.0
+#: Said when a card is read twice in a row within the tap-off time (one tap, read twice).
+TAPPED_TWICE = "That card was just scanned: it counts once."
 _log = logging.getLogger(__name__)
 
 
@@ -40,6 +46,8 @@ UNDO_COMMANDS = ("undo",)
 
 def state_digest(state: Any) -> str:
     """A short stable fingerprint of a rules state (same state, same digest, any process)."""
+    import hashlib  # tests, benches and replay checks: kept off the table's start
+
     text = json.dumps(asdict(state), sort_keys=True, default=str)
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
@@ -111,7 +119,8 @@ class _Done:
     entry: Any             # before it
     turn_started: float    # before it
     said: str              # what the table was told
-    revealed: bool         # it made hidden information public: never taken back
+    revealed: bool         # it made hidden information public: never taken back (unless it ended the game)
+    ended: bool = False    # it ended the game: taken back until the table starts a new one
 
 
 @dataclass
@@ -141,7 +150,12 @@ class Session:
     entry: Any = None
     unsaved_result: dict | None = None
     _last_scan: tuple[tuple | None, float] = (None, float("-inf"))
+    last_saved: dict | None = None       # after a resume: the last input saved before it (see LastSaved)
+    resumed_at: float | None = None      # session clock time of the resume
+    _repeat_key: tuple | None = None     # the last saved input, as a repeat of it is recognised
+    _repeat_asked: bool = False          # the table was asked once: the next same input counts
     _done: list[_Done] = field(default_factory=list)
+    _replaying: bool = False
     pauses: list[tuple[float, float | None]] = field(default_factory=list)
 
     @classmethod
@@ -168,7 +182,10 @@ class Session:
             session = cls(game, store, record.id, desc.rules.new_game(record.players, **record.config), clock,
                           entry=_new_entry(desc), started=record.started, **kw)
             session.turn_started = record.started
+            session.resumed_at = clock.now()
             session._replay(store.inputs(record.id))  # finishes a game whose last input was saved but not its end
+            if session.over:
+                session._finish(session._done[-1].item.t if session._done else record.started)
             return session
         options = dict(options or {})
         state = desc.rules.new_game(players, **options)  # raises ValueError before anything is stored
@@ -207,6 +224,10 @@ class Session:
         """What the table should do now."""
         return self.flow.prompt(self.state, self.entry)
 
+    def in_setup(self) -> bool:
+        """Is the game still being set up (its descriptor's ``setup_phases``)?"""
+        return getattr(self.state, "phase", None) in self.desc.setup_phases
+
     @property
     def over(self) -> bool:
         return bool(self.state.over)
@@ -225,25 +246,52 @@ class Session:
     # ------------------------------------------------------------ inputs
 
     def _replay(self, inputs: list[Input]) -> None:
+        self._replaying = True  # the store is told the game's end once, after the replay (see start)
+        try:
+            self._replay_each(inputs)
+        finally:
+            self._replaying = False
+
+    def _replay_each(self, inputs: list[Input]) -> None:
+        last: tuple[Input, bool, str] | None = None  # the last stored input, hidden?, what it did
         for n, item in enumerate(inputs, 1):
             if is_pause(item):
-                self._pause(item)
+                verdict = self._pause(item)
+                last = (item, False, verdict.message)
                 continue
             self._unpause(item.t)
             if is_undo(item):
-                if not self._done or self._done[-1].revealed:
+                if not self._can_take_back():
                     raise StoreError(f"stored game {self.game_id} does not replay at input {n}: "
                                      "an Undo with nothing to take back")
-                self._take_back(n)
+                last = (item, False, self._take_back(n).message)
                 continue
+            secret = self.secret(item)
             try:
                 state, entry, events, message = decide(self.desc, self.state, self.entry, item)
             except (BadScan, BadCommand, IllegalAction) as err:
                 raise StoreError(f"stored game {self.game_id} does not replay at input {n} ({item}): {err}") from err
-            self._keep(n, item, state, entry, events, message)
+            said, _ = self._keep(n, item, state, entry, events, message)
+            last = (item, secret, said or f"OK, then: {self.prompt()}")  # a step that said nothing but "OK"
         self.resumed_inputs = len(inputs)
-        if inputs:
-            self.last_message, self.last_ok = f"Game resumed: {len(inputs)} inputs restored. {self.prompt()}", None
+        if inputs and last is not None:
+            item, secret, said = last
+            self.last_saved = last_saved_record(len(inputs), item, secret, said)
+            self._repeat_key = repeat_key(item)
+            self.last_message, self.last_ok = (f"Game resumed: {count(len(inputs), 'input')} restored. "
+                                               f"{last_saved_words(self.last_saved)} {self.prompt()}"), None
+
+    def _is_unseen_repeat(self, item: Input) -> bool:
+        """Is ``item`` the last input saved before a resume, again, soon after the resume
+        and before anything else counted? Then the table is asked first (once)."""
+        if self._repeat_key is None or self.resumed_at is None:
+            return False
+        if item.t - self.resumed_at > REPEAT_WINDOW or repeat_key(item) != self._repeat_key:
+            return False
+        if self._repeat_asked:
+            return False  # asked once, and done again: it counts
+        self._repeat_asked = True
+        return True
 
     def handle(self, item: Input | DeviceStatus) -> Verdict | None:
         """Take one input from the queue. Returns its verdict (None for a device status)."""
@@ -253,6 +301,8 @@ class Session:
                 listener(item, None)
             return None
         verdict = self._judge(item)
+        if verdict.verdict == "accepted" and verdict.seq is not None:
+            self._repeat_key = None  # something else counted after the resume: no more asking
         if verdict.verdict == "accepted":
             self.last_message = verdict.message or "OK"
             self.last_ok = None if verdict.step else True
@@ -271,8 +321,9 @@ class Session:
             last_code, last_t = self._last_scan
             key = (item.reader, code)  # the same card on another reader is another tap
             self._last_scan = (key, item.t)
-            if code and key == last_code and item.t - last_t < self.tap_off:
-                return Verdict("ignored", "the same card again within the tap-off window",
+            again = getattr(self.flow, "scan_again_counts", None)
+            if code and key == last_code and item.t - last_t < self.tap_off and not (again and again(self.state, item)):
+                return Verdict("ignored", TAPPED_TWICE,
                                code=None if secret else code, secret=secret)
         else:
             self._last_scan = (None, float("-inf"))  # after a tap, the same card again is a new scan
@@ -283,6 +334,10 @@ class Session:
         if is_pause(item):
             return self._pause(item, store=True)
         if is_undo(item):
+            if self.undo_label() is not None and self._is_unseen_repeat(item):
+                return Verdict("rejected", "Careful: the last thing saved before the restart was an Undo too "
+                                           f"({self.last_saved['said']}). If you really mean to take back one "
+                                           "more, tap Undo once more.")
             verdict = self._undo(item)
             if verdict.verdict == "accepted" and self.paused:
                 self._unpause(item.t)
@@ -305,6 +360,12 @@ class Session:
             _log.debug("where it failed", exc_info=True)
             return Verdict("rejected", "Something went wrong with that, so it did not count. Try another way, "
                                        "or tap Undo.", code=None if secret else code, secret=secret)
+        if self._is_unseen_repeat(item):
+            assert self.last_saved is not None
+            return Verdict("rejected", f"Careful: this is the same as the last thing saved before the restart "
+                                       f"({(self.last_saved['said'] or 'the last input').rstrip('.')}). It did count then. "
+                                       "If you really mean to do it again, do it once more.",
+                           code=None if secret else code, secret=secret)
         try:
             seq = self.store.append(self.game_id, item)  # committed before anything shows it
         except StoreError as err:
@@ -316,6 +377,8 @@ class Session:
         self._unpause(item.t)
         step = new_state is self.state and not events
         said, events = self._keep(seq, item, new_state, entry, events, message)
+        if not said.strip():  # every accepted input is answered in words: what to do next
+            said = self.prompt()
         return Verdict("accepted", None, tuple(events), seq, None if secret else code, secret, again + said, step)
 
     def _keep(self, seq, item: Input, state, entry, events, message: str) -> tuple[str, list]:
@@ -323,28 +386,44 @@ class Session:
         the table is told and the events (a GameOver carrying the result)."""
         said = " ".join(e.message for e in events if e.message) or message
         revealed = any(isinstance(e, Revealed) for e in events)
-        self._done.append(_Done(seq, item, self.state, self.entry, self.turn_started, said, revealed))
+        ended = any(isinstance(e, GameOver) for e in events)
+        self._done.append(_Done(seq, item, self.state, self.entry, self.turn_started, said, revealed, ended))
+        setting_up = self.in_setup()
         self.state, self.entry = state, entry
         for event in events:
             if isinstance(event, TurnEnded):
                 self.turn_started = item.t
-        if any(isinstance(e, GameOver) for e in events):
+        if setting_up and not self.in_setup():  # set-up is over: the first turn's clock starts now
+            self.turn_started = item.t
+        if ended:
             result = self.result()
             events = [replace(e, result=result) if isinstance(e, GameOver) and e.result is None else e
                       for e in events]
-            self._finish(item.t)
+            if not self._replaying:
+                self._finish(item.t)
         return said, events
 
+    def _can_take_back(self) -> bool:
+        """Is there an input Undo may take back? The newest input still in force, unless
+        it showed hidden cards to everyone; the input that ended the game always may be
+        (its end showed everything anyway, and a wrong winner must not stand), until the
+        table starts a new game."""
+        if not self._done:
+            return False
+        last = self._done[-1]
+        return last.ended or not last.revealed
+
     def _undo(self, item: Input) -> Verdict:
-        if self.over:
-            return Verdict("rejected", "The game is over: the scores are final.")
         if not self._done:
             return Verdict("rejected", "There is nothing to take back.")
         last = self._done[-1]
-        if last.revealed:
+        if not self._can_take_back():
             return Verdict("rejected", f"That cannot be taken back: \"{last.said}\" showed hidden cards to "
                                        "everyone.")
         try:
+            if last.ended:  # the game is unfinished again: its result leaves the history until it ends again
+                self.store.unfinish(self.game_id)
+                self.unsaved_result = None
             seq = self.store.append(self.game_id, item)
         except StoreError as err:
             return Verdict("rejected", _damaged(err, "I could not save the Undo, so nothing was taken back")
@@ -364,7 +443,7 @@ class Session:
         rule, still toggles when the game is rebuilt). Stored like any input, so the
         clocks, which leave pauses out, are the same after a restart."""
         if self.over:
-            return Verdict("rejected", "The game is over: there is nothing to pause.")
+            return Verdict("rejected", "The game is over: there is nothing to pause. " + commands.AFTER_GAME)
         resume = self.paused
         seq = None
         verb = item.command.split()[:1] if store and isinstance(item, Touch) else []
@@ -397,14 +476,22 @@ class Session:
 
     def undo_label(self) -> str | None:
         """What an Undo would take back now, in words (None when nothing can be)."""
-        if self.over or not self._done or self._done[-1].revealed:
+        if not self._can_take_back():
             return None
-        return self._done[-1].said or "the last input"
+        last = self._done[-1]
+        if last.ended:  # the end itself: say what taking it back does
+            return "The end of the game: play goes back to before it, and its result leaves the history."
+        return last.said or "the last input"
 
     def _take_back(self, seq) -> Undone:
+        """Take back the newest input still in force (its Undo is already stored)."""
         last = self._done.pop()
         self.state, self.entry, self.turn_started = last.state, last.entry, last.turn_started
         what = last.said.split(". ")[0].rstrip(".!") if last.said else "the last input"
+        if last.ended:
+            if what.lower().startswith("game over"):
+                what = "the end of the game"
+            what += ". The game is not over yet"
         return Undone(f"Undone: {what}. {self.prompt()}", last.seq or 0)
 
     def _finish(self, t: float) -> None:
@@ -453,6 +540,45 @@ def start_session(choice, store, clock, **kw):
     if choice.resume:
         return Session.start(choice.game, [], store, clock, **kw)
     return Session.start(choice.game, list(choice.names), store, clock, new_game=True, options=choice.options, **kw)
+
+
+def repeat_key(item: Input) -> tuple:
+    """What makes two inputs "the same again" apart from their time: a scan's card code
+    (any reader), a touch's command words, a button's name, a tilt's seat."""
+    if is_undo(item):
+        return ("undo",)  # the Undo button on the screen and the GPIO Undo button alike
+    if isinstance(item, CardScanned):
+        return ("scan", normalise(item.code) if item.code is not None else None)
+    if isinstance(item, Touch):
+        return ("touch", " ".join(item.command.lower().split()))
+    if isinstance(item, ButtonPressed):
+        return ("button", item.name)
+    return (type(item).__name__,) + tuple(v for k, v in asdict(item).items() if k not in ("t", "angle"))
+
+
+def last_saved_record(seq: int, item: Input, secret: bool, said: str) -> dict:
+    """The last input saved before a resume, as the JSON log's start line gives it:
+    ``{"seq", "event": "scan"|"touch"|..., "code"|"command", "said"}``; a hidden card's
+    code is ``"hidden"``. ``said`` is what the table was told when it counted."""
+    if isinstance(item, CardScanned):
+        out = {"seq": seq, "event": "scan", "code": "hidden" if secret else
+               (normalise(item.code) if item.code is not None else None)}
+    elif isinstance(item, Touch):
+        out = {"seq": seq, "event": "touch", "command": item.command}
+    elif isinstance(item, ButtonPressed):
+        out = {"seq": seq, "event": "button", "button": item.name}
+    else:
+        out = {"seq": seq, "event": type(item).__name__}
+    out["said"] = said
+    return out
+
+
+def last_saved_words(last: dict) -> str:
+    """The screen's sentence for :func:`last_saved_record`, in the table's words (no
+    card code, no command syntax): ``The last thing saved: a tap (Mum swaps 2 cards).``"""
+    kind = {"scan": "a card scan", "touch": "a tap", "button": "a button press"}.get(last["event"], "a tray move")
+    said = last.get("said") or ""
+    return f"The last thing saved: {kind}" + (f" ({said.rstrip('.')})." if said else ".")
 
 
 def _damaged(err: StoreError, lead: str) -> str | None:

@@ -21,11 +21,14 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import re
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
+
+from ..core.names import name_problem
 
 TRACE_VERSION = 1
 
@@ -70,28 +73,87 @@ class Trace:
     players: tuple[str, ...]
     records: tuple[Record, ...]
     options: dict = field(default_factory=dict)  # the game's set-up choices (Sugar Blast: goal, ...)
+    damaged: str | None = None  # where a torn or NUL-filled tail stopped the reading, in words
+
+
+def _tail_damage(raw: bytes) -> tuple[bytes, int | None]:
+    """``raw`` without a tail a power cut left: NUL bytes (ext4 leaves a file's last
+    blocks zero-filled when their data never reached the disk) and a last line with no
+    newline that is not a whole JSON record (torn mid-write). Returns the sound part and
+    the number of the first damaged line (None when the end is sound)."""
+    sound = raw.rstrip(b"\x00")
+    nul = len(sound) != len(raw)
+    if not sound.endswith(b"\n") and sound:
+        cut = sound.rfind(b"\n") + 1
+        try:
+            whole = isinstance(json.loads(sound[cut:].decode("utf-8")), dict)
+        except (UnicodeDecodeError, json.JSONDecodeError):
+            whole = False
+        if not whole:
+            return sound[:cut], sound[:cut].count(b"\n") + 1
+    return sound, (sound.count(b"\n") + 1 if nul else None)
+
+
+def _record(t: float, obj: dict) -> Record:
+    """One record line (its ``t`` already checked) as a :class:`Record`. Raises
+    ValueError saying what the line lacks."""
+    if "touch" in obj:
+        return Record(t, "touch", command=str(obj["touch"]))
+    if "g" in obj:
+        g = obj["g"]
+        if not (isinstance(g, list) and len(g) == 3 and all(isinstance(v, (int, float)) for v in g)):
+            raise ValueError("\"g\" must be three numbers [x, y, z] in g")
+        return Record(t, "accel", device=str(obj.get("device", "tray")), g=tuple(float(v) for v in g))
+    if "data" in obj:
+        return Record(t, "bytes", device=str(obj.get("device", "scanner")), data=str(obj["data"]).encode("latin-1"))
+    if "key" in obj:
+        key = obj["key"]
+        if not (isinstance(key, list) and len(key) == 3 and all(type(v) is int for v in key)):
+            raise ValueError("\"key\" must be three whole numbers [type, code, value] (evdev)")
+        return Record(t, "key", device=str(obj.get("device", "scanner")), key=tuple(key))
+    if "tag" in obj:
+        code = obj.get("code")
+        if not isinstance(obj["tag"], str) or not (code is None or isinstance(code, str)):
+            raise ValueError("\"tag\" must be the tag's UID in hex and \"code\" a string or null")
+        return Record(t, "tag", device=str(obj.get("device", "nfc")), uid=obj["tag"], code=code)
+    if obj.get("restart") is True:
+        return Record(t, "restart")
+    raise ValueError("a record needs \"touch\", \"data\", \"g\", \"key\", \"tag\" or \"restart\"")
 
 
 def read(path: str | Path) -> Trace:
-    """Read and validate a trace. Raises :class:`TraceError` with the line at fault."""
+    """Read and validate a trace. Raises :class:`TraceError` with the line at fault.
+
+    A tail damaged by a power cut (a last line cut short, or NUL bytes where the last
+    writes never reached the disk) is not refused: the records before it are read and
+    :attr:`Trace.damaged` says where reading stopped. Damage before the tail is refused."""
     header = None
     records: list[Record] = []
     try:
-        lines = Path(path).read_text(encoding="utf-8").splitlines()
+        raw = Path(path).read_bytes()
     except OSError as exc:
         raise TraceError(f"cannot read trace {path}: {exc.strerror}") from exc
+    sound, torn_at = _tail_damage(raw)
+    try:
+        lines = sound.decode("utf-8").splitlines()
     except UnicodeDecodeError as exc:
         raise TraceError(f"{path} is not a trace: it is not UTF-8 text") from exc
     last_t = 0.0
     for n, line in enumerate(lines, 1):
         if not line.strip() or line.lstrip().startswith("#"):
             continue
+        if n == len(lines) and torn_at is None and "\x00" in line:
+            torn_at = n  # zeros inside the last line: its end never reached the disk
+            break
         try:
             try:
                 obj = json.loads(line)
             except json.JSONDecodeError as exc:
                 raise ValueError(f"not a JSON record ({exc.msg.lower()} at character {exc.colno}): each line is "
                                  "one JSON object, e.g. {\"t\": 9.5, \"touch\": \"done\"}") from None
+            except RecursionError:
+                raise ValueError("not a trace record: its JSON is nested too deeply (a record is one flat "
+                                 "object, e.g. {\"t\": 9.5, \"touch\": \"done\"})") from None
             if header is None:
                 if not isinstance(obj, dict) or obj.get("trace") != TRACE_VERSION:
                     raise ValueError(f"the first line must be a header with \"trace\": {TRACE_VERSION}")
@@ -112,44 +174,30 @@ def read(path: str | Path) -> Trace:
             if t < last_t:
                 raise ValueError(f"time goes backwards ({t} after {last_t})")
             last_t = t
-            if "touch" in obj:
-                records.append(Record(t, "touch", command=str(obj["touch"])))
-            elif "g" in obj:
-                g = obj["g"]
-                if not (isinstance(g, list) and len(g) == 3 and all(isinstance(v, (int, float)) for v in g)):
-                    raise ValueError("\"g\" must be three numbers [x, y, z] in g")
-                records.append(Record(t, "accel", device=str(obj.get("device", "tray")),
-                                      g=tuple(float(v) for v in g)))
-            elif "data" in obj:
-                records.append(Record(t, "bytes", device=str(obj.get("device", "scanner")),
-                                      data=str(obj["data"]).encode("latin-1")))
-            elif "key" in obj:
-                key = obj["key"]
-                if not (isinstance(key, list) and len(key) == 3 and all(type(v) is int for v in key)):
-                    raise ValueError("\"key\" must be three whole numbers [type, code, value] (evdev)")
-                records.append(Record(t, "key", device=str(obj.get("device", "scanner")), key=tuple(key)))
-            elif "tag" in obj:
-                code = obj.get("code")
-                if not isinstance(obj["tag"], str) or not (code is None or isinstance(code, str)):
-                    raise ValueError("\"tag\" must be the tag's UID in hex and \"code\" a string or null")
-                records.append(Record(t, "tag", device=str(obj.get("device", "nfc")), uid=obj["tag"], code=code))
-            elif obj.get("restart") is True:
-                records.append(Record(t, "restart"))
-            else:
-                raise ValueError("a record needs \"touch\", \"data\", \"g\", \"key\", \"tag\" or \"restart\"")
+            records.append(_record(t, obj))
         except (ValueError, KeyError, TypeError, UnicodeEncodeError) as exc:
             raise TraceError(f"{path}, line {n}: {exc}") from exc
     if header is None:
-        raise TraceError(f"{path} is empty: no trace header")
+        raise TraceError(f"{path} is empty: no trace header" if torn_at is None else
+                         f"{path}, line 1: the header was cut short (a power cut?): nothing to replay")
     players = header.get("players", [])
     if not isinstance(header, dict) or not isinstance(players, list) or not all(isinstance(p, str) and p for p in players):
         raise TraceError(f"{path}, line 1: \"players\" must be a list of names")
+    for name in players:
+        problem = name_problem(name)
+        if problem is not None:
+            shown = ascii(name[:20]) + ("..." if len(name) > 20 else "")
+            raise TraceError(f"{path}, line 1: the player name {shown} {problem}")
     options = header.get("options", {})
     if not isinstance(options, dict):
         raise TraceError(f"{path}, line 1: \"options\" must be an object, e.g. {{\"goal\": \"five-different\"}}")
     if not isinstance(header.get("game"), str):
         raise TraceError(f"{path}, line 1: the header names no game, e.g. \"game\": \"sugarrr\"")
-    return Trace(header["game"], tuple(players), tuple(records), options)
+    damaged = None
+    if torn_at is not None:
+        damaged = (f"{path}, line {torn_at}: the trace is cut short there (a power cut?); "
+                   f"replayed the {len(records)} records before it")
+    return Trace(header["game"], tuple(players), tuple(records), options, damaged)
 
 
 class TraceWriter:
@@ -181,11 +229,11 @@ class TraceWriter:
         self.appended = previous is not None
         if previous is not None:
             self._t0, self._last = previous
-            self._file: IO[str] = open(path, "a", encoding="utf-8")
+            self._file: IO[str] = _private(path, append=True)
             self._line({"t": self._t(t0), "restart": True})
         else:
             self._t0 = t0
-            self._file = open(path, "w", encoding="utf-8")
+            self._file = _private(path, append=False)
             self._line({**header, "t0": t0})
 
     def _t(self, t: float) -> float:
@@ -221,6 +269,20 @@ class TraceWriter:
     def close(self) -> None:
         with self._lock:
             self._file.close()
+
+
+def _private(path: str | Path, append: bool) -> IO[str]:
+    """Open a trace for writing, readable by its owner only (mode 0600): it holds every
+    card scanned, face-down Battle Cards and secret hands included. A file that was
+    there already is made 0600 too. Raises OSError."""
+    flags = os.O_WRONLY | os.O_CREAT | (os.O_APPEND if append else os.O_TRUNC)
+    fd = os.open(path, flags, 0o600)
+    try:
+        os.fchmod(fd, 0o600)
+        return os.fdopen(fd, "a" if append else "w", encoding="utf-8")
+    except BaseException:
+        os.close(fd)
+        raise
 
 
 def written_by_us(path: str | Path) -> bool:

@@ -41,9 +41,17 @@ class WindowEvents:
         menu_hint = commands.menu_hint(self.session.desc, verb) if verb in ("swap", "deck") else None
         if verb in UI_COMMANDS and not (verb in ("swap", "deck") and (len(words) > 1 or menu_hint is None)):
             unseen = self.app is None or getattr(self.app, "invisible", False)
-            if self.text_out is not None and unseen and menu_hint is not None:
-                self.text_out.write(menu_hint + "\n")  # the game's own words for its menu
+            if self.text_out is not None and unseen:  # text mode: every screen command is answered
+                self.text_out.write((menu_hint or self._screen_only(verb, words)) + "\n")
                 self.text_out.flush()
+                return
+            if getattr(self, "json_out", None) is not None and unseen:  # the JSON log answers it too
+                import json
+
+                self.json_out.write(json.dumps({"event": "touch", "command": command, "t": self.clock.now(),
+                                                "verdict": "screen-only",
+                                                "message": menu_hint or self._screen_only(verb, words)}) + "\n")
+                self.json_out.flush()
                 return
             if verb == "cancel":
                 self.menu, self.deck_draft = None, None
@@ -63,6 +71,42 @@ class WindowEvents:
             self.record.touch(self.clock.now(), command)
         self._emit(Touch(command, self.clock.now()), now)
 
+    def _text_after_game(self, command: str) -> bool:
+        """Text mode after the final scores: ``newgame`` starts the same game again with
+        the same players and options; ``history`` says where the history is."""
+        from ..ui.start import StartChoice
+
+        s = self.session
+        if command == "history" or self.new_session is None:
+            self._say(f"The game is saved in the history: companion history --store {s.store.path}")
+            return True
+        options = next((g.config for g in s.store.games() if g.id == s.game_id), {})
+        try:
+            session = self.new_session(StartChoice(s.game, tuple(s.state.players), dict(options)))
+        except Exception as err:  # the store is full or unreadable: say so, stay on the final scores
+            self._say(f"REJECTED newgame: a new game could not be started: {err}")
+            return True
+        self._say(f"New game: {s.desc.name} again with {', '.join(s.state.players)}.")
+        self.begin(session)
+        return True
+
+    def _screen_only(self, verb: str, words: list[str]) -> str:
+        """Text mode's answer to a command only a screen acts on (``hint``, ``menu``,
+        ``cancel``, ``draft``): the hint in words where the game has one, else what to
+        type instead, and what to do now."""
+        s = self.session
+        prompt = commands.annotate(s.prompt(), commands.game_commands(s.desc))
+        if verb == "hint":
+            words_for = getattr(s.desc.screen, "hint_words", None)
+            if words_for is None:
+                return f"{s.desc.name} has no hints. {prompt}"
+            return (None if s.over else words_for(s.view)) or f"There is no hint for this step. {prompt}"
+        if verb == "cancel":
+            return f"No menu is open, so there is nothing to cancel. {prompt}"
+        if verb == "draft":
+            return f"/draft only moves the number in a menu on the screen; type the command with its number. {prompt}"
+        return f"Menus open only on the screen; type the command with its number. {prompt}"
+
     def _shared_screen(self, command: str) -> bool:
         """The start and history screens (after a game): True when ``command`` was theirs."""
         from ..ui import history, start
@@ -70,6 +114,8 @@ class WindowEvents:
         if self.screen is None:
             if not (self.session.over and command in ("newgame", "history")):
                 return False
+            if self.text_out is not None and (self.app is None or getattr(self.app, "invisible", False)):
+                return self._text_after_game(command)
             try:
                 self.screen = (start.StartFlow(self.session.store) if command == "newgame"
                                else history.HistoryScreen(self.session.store))
@@ -100,6 +146,7 @@ class WindowEvents:
 
         if self.app is None:
             return
+        self.app.later_hits = True  # matched in _pointer, in their place among the inputs
         try:
             events = self.app.poll()
         except pygame_error() as err:
@@ -112,6 +159,8 @@ class WindowEvents:
                 self.stopping = True
             elif kind == "touch":
                 self.touch(value, now=True)
+            elif kind in ("press", "drag", "release"):
+                self._pointer(kind, value)
             elif kind == "arrow" and self.tray is not None:
                 self.tray.tilt(ARROW_SEATS[value])  # the emulated tray tilts toward that seat
             elif kind == "typed" and isinstance(getattr(self.screen, "screen", None), start_screen.KeyboardScreen):
@@ -121,6 +170,18 @@ class WindowEvents:
             elif kind == "typed":  # a keyboard-mode scanner typing into the window
                 self.scan_text(value, now=True)
 
+    def _pointer(self, kind: str, pos) -> None:
+        """A press, drag or release on the window, matched to the buttons only now: every
+        input before it was handled, and the frame is redrawn first if one of them changed
+        it, so a tap lands on the screen as it stands after them however slowly the frames
+        came (a Zero 2 W falls behind at a fast table; issue 23)."""
+        if self.dirty and kind != "release":
+            self.render()
+        if self.app is None:
+            return
+        for command in self.app.pointer(kind, pos):
+            self.touch(command, now=True)
+
     def info(self):
         from ..ui.app import TableInfo
 
@@ -129,6 +190,10 @@ class WindowEvents:
             self.menu = None
         clocks = self.clocks()
         prompt = s.prompt()
+        if s.over and s.undo_label() is not None and self.new_session is not None:
+            from ..ui.messages import text
+
+            prompt = text("over_undo")  # not "the scores are final": Undo can still take the end back
         if clocks["bid"] == 0:
             from ..ui.messages import text
 
@@ -153,8 +218,12 @@ class WindowEvents:
         if result is not None:
             # Best first on every final screen (the result itself keeps seat order).
             ranked = replace(result, players=tuple(result.ranked()))
+            after = self.new_session is not None
+            info = replace(info, after_game=after)
             buttons = screen.draw_final(surface, drawable_result(ranked), info)
-            return buttons + chrome.after_game(surface) if self.new_session is not None else buttons
+            if after:  # History, Undo (the end can be taken back until a new game starts), New game
+                buttons = buttons + chrome.after_game(surface, undo=info.undo is not None)
+            return chrome.overlay(surface, info, buttons)
         buttons = chrome.overlay(surface, info, screen.draw_game(surface, drawable_view(self.session.view), info))
         chrome.end_frame(surface, info)
         return buttons

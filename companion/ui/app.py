@@ -21,6 +21,7 @@ count), ``"cancel"`` (close a menu).
 
 from __future__ import annotations
 
+import errno
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -54,6 +55,8 @@ class TableInfo:
     (:mod:`companion.ui.timers`): ``game_seconds``, ``turn_left`` (None: no limit),
     ``warning`` and ``paused``; ``can_pause`` shows the Pause button; ``bid_left`` the
     bidder's countdown while an auction waits on a bid (Sweet Deals, ``--bid-seconds``).
+    ``after_game``: a final screen whose foot holds :func:`companion.ui.chrome.after_game`'s
+    buttons (the footer line then sits between them: :func:`companion.ui.chrome.footer`).
     """
 
     verdict: str = ""
@@ -72,6 +75,7 @@ class TableInfo:
     paused: bool = False
     can_pause: bool = False              # show the Pause button
     bid_left: float | None = None        # an auction's countdown for the bidder (None: none)
+    after_game: bool = False             # a final screen with History, Undo and New game along its foot
 
 
 #: The layout every game's screen draws; the App scales it to the panel.
@@ -102,13 +106,42 @@ def panel_size() -> tuple[int, int]:
     return tuple(sizes[0]) if sizes and sizes[0][0] > 0 and sizes[0][1] > 0 else DESIGN
 
 
-def wake(seq: int) -> None:
-    """Post :data:`INPUT_READY` for input number ``seq`` (safe from any thread; a closed
-    display drops it, and the main loop then takes the input at the end of its turn)."""
+def wake(seq: int) -> bool:
+    """Post :data:`INPUT_READY` for input number ``seq`` (safe from any thread). True
+    when posted; False when the display is closed or SDL's queue refused it (the main
+    loop then takes the input in its turn without a marker)."""
     try:
-        pygame.event.post(pygame.event.Event(INPUT_READY, seq=seq))
+        return bool(pygame.event.post(pygame.event.Event(INPUT_READY, seq=seq)))
     except pygame.error:
-        pass
+        return False
+
+
+def write_png(surface: pygame.Surface, path: str | os.PathLike) -> None:
+    """Save ``surface`` as a PNG at ``path``: encoded in memory, then written and flushed
+    to the disk by Python, so a full disk or an unwritable folder raises OSError (SDL's
+    own writer left an empty file and reported success). A failed write removes the
+    partial file."""
+    import io
+
+    buf = io.BytesIO()
+    pygame.image.save(surface, buf, "screen.png")
+    data = buf.getvalue()
+    try:
+        with open(path, "wb") as f:
+            f.write(data)
+            f.flush()
+            try:
+                os.fsync(f.fileno())
+            except OSError as err:
+                if err.errno not in (errno.EINVAL, errno.ENOTSUP, errno.EROFS):
+                    raise  # (a pipe or a character device cannot be synced: nothing lost)
+    except OSError:
+        try:
+            if Path(path).is_file():
+                Path(path).unlink()
+        except OSError:
+            pass
+        raise
 
 
 class App:
@@ -149,6 +182,8 @@ class App:
             pygame.mouse.set_visible(False)  # a touchscreen needs no pointer
         pygame.key.start_text_input()
         self.buttons: list[Button] = []
+        #: Return presses unmatched from :meth:`poll` (the table's loop matches them later).
+        self.later_hits = False
         self._typed = ""
         self._dragged: set[str] | None = None  # the cells a held mouse / finger has passed
 
@@ -245,7 +280,7 @@ class App:
         drawing, or with ``as_panel`` what the panel shows. Returns the path."""
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
-        pygame.image.save(self.frame() if as_panel else self.surface, str(path))
+        write_png(self.frame() if as_panel else self.surface, path)
         return path
 
     # ------------------------------------------------------------ input
@@ -263,6 +298,11 @@ class App:
         gathered until Enter; Backspace edits; Escape quits (not in a :attr:`kiosk`, which
         ignores Escape and a window close). ``("input", n)`` marks where
         in the window's own events a device's input number ``n`` arrived (:meth:`wake`).
+
+        With :attr:`later_hits` set, presses, drags and releases are not matched to the
+        buttons here but returned as ``("press"|"drag"|"release", (x, y) | None)``, for
+        :meth:`pointer` to match once every input before them was handled and the frame
+        redrawn (so what a tap hits never depends on how fast the frames kept up).
         """
         out: list[tuple[str, str]] = []
         for event in pygame.event.get():
@@ -273,20 +313,18 @@ class App:
                     out.append(("quit", ""))
             elif event.type == pygame.MOUSEBUTTONDOWN:
                 if event.button == 1 and not getattr(event, "touch", False):
-                    self._dragged = set()
-                    self._touch(self.to_screen(event.pos), out)
+                    self._pointer("press", self.to_screen(event.pos), out)
             elif event.type == pygame.FINGERDOWN:
-                self._dragged = set()
-                self._touch(self._finger(event), out)
+                self._pointer("press", self._finger(event), out)
             elif event.type == pygame.MOUSEMOTION:
                 buttons = getattr(event, "buttons", (0,))
                 if buttons and buttons[0] and not getattr(event, "touch", False):
-                    self._drag(self.to_screen(event.pos), out)
+                    self._pointer("drag", self.to_screen(event.pos), out)
             elif event.type == pygame.FINGERMOTION:
-                self._drag(self._finger(event), out)
+                self._pointer("drag", self._finger(event), out)
             elif event.type in (pygame.MOUSEBUTTONUP, pygame.FINGERUP):
                 if not getattr(event, "touch", False):
-                    self._dragged = None
+                    self._pointer("release", None, out)
             elif event.type == pygame.TEXTINPUT:
                 self._typed += event.text
             elif event.type == pygame.KEYDOWN:
@@ -302,6 +340,25 @@ class App:
                 elif event.key == pygame.K_BACKSPACE:
                     self._typed = self._typed[:-1]
         return out
+
+    def _pointer(self, kind: str, pos, out: list) -> None:
+        if self.later_hits:
+            out.append((kind, pos))
+        else:
+            out.extend(("touch", command) for command in self.pointer(kind, pos))
+
+    def pointer(self, kind: str, pos: tuple[float, float] | None) -> list[str]:
+        """Match a press, drag or release (``kind``) at screen position ``pos`` (pixels)
+        to the buttons of the last frame drawn: the commands it touches, in order."""
+        out: list[tuple[str, str]] = []
+        if kind == "press":
+            self._dragged = set()
+            self._touch(pos, out)
+        elif kind == "drag":
+            self._drag(pos, out)
+        else:
+            self._dragged = None
+        return [command for _, command in out]
 
     def _finger(self, event) -> tuple[float, float]:
         """A finger's position (fractions of the panel) in screen pixels."""

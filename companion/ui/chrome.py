@@ -35,7 +35,7 @@ Rect = pygame.Rect
 
 UNDO_W = 96   # the Undo button at the right of the top bar
 PAUSE_W = 96  # the Pause button, right of it
-CLOCK_W = 120  # the game clock pill
+CLOCK_W = 136  # the game clock pill ("Game" and mm:ss)
 TOUCH = 48    # the least height of a touch target
 
 
@@ -56,13 +56,17 @@ class Pill:
 _clocks: list[tuple[Rect, pygame.Surface, "object"]] = []
 _tickable = False
 _overflow = False
+# The last full frame's surface and info while its clocks are not checked yet (see
+# end_frame): the check waits for the first second that ticks, off the input -> frame path.
+_unchecked: tuple[pygame.Surface, TableInfo] | None = None
 
 
 def begin_frame() -> None:
     """A full frame starts: forget the last frame's clocks."""
-    global _tickable, _overflow
+    global _tickable, _overflow, _unchecked
     _clocks.clear()
     _tickable = _overflow = False
+    _unchecked = None
 
 
 def _clock(surface: pygame.Surface, rect: Rect, info: TableInfo, redraw) -> None:
@@ -80,10 +84,20 @@ def _clock(surface: pygame.Surface, rect: Rect, info: TableInfo, redraw) -> None
 
 def end_frame(surface: pygame.Surface, info: TableInfo) -> None:
     """The full frame is drawn: its clocks may be redrawn alone only if nothing was
-    drawn over them after them (a menu, a button). Checked by drawing each again on what
-    was under it and comparing; the frame is left as it was."""
-    global _tickable
+    drawn over them after them (a menu, a button). That is checked when first asked
+    (:func:`tickable`, at the next second that ticks), not here: a frame drawn for an
+    input goes on the screen without the check's work (about a seventh of a full
+    Sugarrr! frame; on a Pi Zero 2 W it is time between the input and its frame)."""
+    global _tickable, _unchecked
     _tickable = bool(_clocks) and not _overflow
+    _unchecked = (surface, info) if _tickable else None
+
+
+def _check(surface: pygame.Surface, info: TableInfo) -> None:
+    """Draw each clock of the last full frame again on what was under it and compare
+    with the frame (still on ``surface``: nothing is drawn on it between full frames but
+    the clocks, after this check); the frame is left as it was."""
+    global _tickable
     for area, under, redraw in _clocks:
         final = surface.subsurface(area).copy()
         surface.blit(under, area)
@@ -96,6 +110,11 @@ def end_frame(surface: pygame.Surface, info: TableInfo) -> None:
 
 def tickable() -> bool:
     """True when the last full frame's clocks can be redrawn alone."""
+    global _unchecked
+    if _unchecked is not None:
+        surface, info = _unchecked
+        _unchecked = None
+        _check(surface, info)
     return _tickable
 
 
@@ -103,7 +122,7 @@ def tick_clocks(surface: pygame.Surface, info: TableInfo) -> list[Rect] | None:
     """Redraw only the clocks of the last full frame for ``info``'s times (the caller
     checked that nothing else changed); returns the rects to put on the screen, or None
     when this frame's clocks cannot be redrawn alone (see :func:`end_frame`)."""
-    if not _tickable:
+    if not tickable():
         return None
     for area, under, redraw in _clocks:
         surface.blit(under, area)
@@ -200,17 +219,17 @@ def top_bar(surface: pygame.Surface, rect: Rect, info: TableInfo, turn: int | No
 
 
 def game_clock(surface: pygame.Surface, rect: Rect, seconds: float) -> Rect:
-    """The game clock as a pill: a small clock face and ``mm:ss`` (pauses left out).
-    Returns the rect drawn in."""
+    """The game clock as a pill: the word "Game" and ``mm:ss`` (pauses left out), so it
+    is never taken for the turn's clock. Returns the rect drawn in."""
     panel(surface, rect, theme.PANEL_LIGHT, radius=rect.height // 2)
     size = theme.MEDIUM if rect.height < 50 else theme.BIG
-    r = rect.height // 2 - 6
-    c = (rect.left + rect.height // 2 + 2, rect.centery)
-    pygame.draw.circle(surface, theme.TEXT_DIM, c, r, 2)
-    pygame.draw.line(surface, theme.TEXT_DIM, c, (c[0], c[1] - r + 4), 2)
-    pygame.draw.line(surface, theme.TEXT_DIM, c, (c[0] + r - 5, c[1]), 2)
-    box = draw_text(surface, clock(seconds), Rect(c[0] + r + 4, rect.top, rect.right - c[0] - r - 10, rect.height),
-                    size, theme.TEXT, bold=True, align="center")
+    digits = clock(seconds)
+    digits_w = width_of(theme.font(size, True), digits)
+    inner = rect.inflate(-14, 0)
+    label = Rect(inner.left, rect.top, inner.width - digits_w - 4, rect.height)
+    draw_text(surface, text("clock_game"), label, theme.SMALL, theme.TEXT_DIM)
+    box = draw_text(surface, digits, Rect(label.right + 4, rect.top, digits_w, rect.height), size, theme.TEXT,
+                    bold=True, align="right")
     return rect.union(box)
 
 
@@ -314,9 +333,15 @@ def _turn_clock(surface: pygame.Surface, rect: Rect, info: TableInfo) -> Rect:
         return draw_text(surface, text("bid_left", seconds=math.ceil(info.bid_left)), rect, theme.HUGE,
                          theme.WARN if warn else theme.TEXT, bold=True, align="right")
     if info.turn_left is not None:
-        return draw_text(surface, clock(info.turn_left), rect, theme.HUGE,
-                         theme.WARN if info.warning else theme.TEXT, bold=True, align="right")
-    return draw_text(surface, clock(info.turn_seconds), rect, theme.HUGE, theme.TEXT_DIM, bold=True, align="right")
+        shown, label, ink = clock(info.turn_left), text("clock_left"), theme.WARN if info.warning else theme.TEXT
+    else:
+        shown, label, ink = clock(info.turn_seconds), text("clock_turn"), theme.TEXT_DIM
+    box = draw_text(surface, shown, rect, theme.HUGE, ink, bold=True, align="right")
+    # What the digits count, beside them (two clocks on one screen must not be guessed apart).
+    room = Rect(rect.left, rect.top, box.left - rect.left - 6, rect.height)
+    if room.width >= width_of(theme.font(theme.SMALL), label):
+        box = box.union(draw_text(surface, label, room, theme.SMALL, theme.TEXT_DIM, align="right"))
+    return box
 
 
 def menu_panel(surface: pygame.Surface, title: str) -> Rect:
@@ -364,39 +389,91 @@ def overlay(surface: pygame.Surface, info: TableInfo, buttons: list[Button]) -> 
     return out
 
 
-def after_game(surface: pygame.Surface) -> list[Button]:
-    """The History and New game buttons in the bottom corners of a final screen (every
-    game's final screen keeps its last 50 px for one centred line)."""
+_HISTORY_W, _NEW_W, _UNDO_W = 150, 170, 110
+
+
+def _after_game_rects(w: int, h: int) -> tuple[Rect, Rect, Rect]:
+    """History (bottom left), Undo and New game (bottom right) on a final screen."""
+    new = Rect(w - 8 - _NEW_W, h - 50, _NEW_W, 48)
+    return Rect(8, h - 50, _HISTORY_W, 48), Rect(new.left - 8 - _UNDO_W, h - 50, _UNDO_W, 48), new
+
+
+def footer(surface: pygame.Surface, line: str, info: TableInfo | None, colour=None, top: int = 46,
+           height: int = 40) -> None:
+    """A final screen's one centred line in its last 50 px (``top`` px above the foot):
+    across the screen, or between the History and Undo buttons when ``info.after_game``."""
     w, h = surface.get_size()
-    history = Rect(8, h - 50, 190, 48)
-    new = Rect(w - 8 - 190, h - 50, 190, 48)
-    return [Button(button(surface, history, text("history"), theme.PANEL_LIGHT, theme.TEXT, size=theme.MEDIUM),
-                   "history"),
-            Button(button(surface, new, text("new_game"), theme.OK, size=theme.MEDIUM), "newgame")]
+    rect = Rect(10, h - top, w - 20, height)
+    if info is not None and info.after_game:
+        history, undo, _ = _after_game_rects(w, h)
+        rect = Rect(history.right + 6, h - top, undo.left - 6 - history.right - 6, height)
+    draw_text(surface, line, rect, theme.MEDIUM, theme.TEXT if colour is None else colour, align="center")
+
+
+def after_game(surface: pygame.Surface, undo: bool = False) -> list[Button]:
+    """The History and New game buttons in the bottom corners of a final screen, and
+    Undo beside New game while the input that ended the game can be taken back (it asks
+    first, as on the top bar). Every game's final screen keeps its last 50 px for them
+    and one centred line (:func:`footer`)."""
+    w, h = surface.get_size()
+    history, undo_rect, new = _after_game_rects(w, h)
+    out = [Button(button(surface, history, text("history"), theme.PANEL_LIGHT, theme.TEXT, size=theme.MEDIUM),
+                  "history")]
+    if undo:
+        out.append(Button(button(surface, undo_rect, text("undo"), theme.PANEL_LIGHT, theme.TEXT, size=theme.MEDIUM),
+                          "menu undo"))
+    out.append(Button(button(surface, new, text("new_game"), theme.OK, size=theme.MEDIUM), "newgame"))
+    return out
+
+
+def typed_count(count: int, digit: int, most: int) -> int:
+    """The count after tapping ``digit`` on the count menu's keys: the digit goes on the
+    end while the number stays possible (``count * 10 + digit`` at most ``most``), else
+    it starts a new number. So from 88 (at most 93), 4 then 0 is 40: three taps with OK.
+
+    >>> typed_count(88, 4, 93), typed_count(4, 0, 93), typed_count(9, 3, 93), typed_count(9, 4, 93)
+    (4, 40, 93, 4)
+    """
+    longer = count * 10 + digit
+    return longer if longer <= most else min(digit, most)
 
 
 def count_menu(surface: pygame.Surface, title: str, count: int, most: int) -> list[Button]:
-    """Correct a counted pile (the Fruit Deck, the Candy Draw Pile): -5 -1 [count] +1 +5,
-    then OK (``deck N``) or Cancel. Each step is a ``draft N`` the window keeps, so only
-    the final count reaches the game. ``most`` is the largest count the pile can hold."""
+    """Correct a counted pile (the Fruit Deck, the Candy Draw Pile): the count with -1 and
+    +1 beside it, number keys that type a new count (:func:`typed_count`), Clear, then OK
+    (``deck N``) or Cancel. Each key is a ``draft N`` the window keeps, so only the final
+    count reaches the game. ``most`` is the largest count the pile can hold now."""
     box = menu_panel(surface, title)
     buttons = []
-    size, gap, mid = 96, 10, 150
-    x = box.centerx - (4 * size + mid + 4 * gap) // 2
-    y = box.top + 96
-    for step in (-5, -1, None, 1, 5):
+    row = Rect(box.left + 30, box.top + 72, box.width - 60, 60)
+    step_w, mid = 110, 180
+    x = row.centerx - (2 * step_w + mid + 20) // 2
+    for step in (-1, None, 1):
         if step is None:
-            draw_text(surface, str(count), Rect(x, y, mid, size), theme.HUGE + 16, theme.HIGHLIGHT,
-                      bold=True, align="center")
-            x += mid + gap
+            draw_text(surface, str(count), Rect(x, row.top - 4, mid, row.height + 8), theme.HUGE + 8,
+                      theme.HIGHLIGHT, bold=True, align="center")
+            x += mid + 10
             continue
-        rect = Rect(x, y, size, size)
+        rect = Rect(x, row.top, step_w, row.height)
         new = min(most, max(0, count + step))
-        button(surface, rect, f"{step:+d}", theme.BUTTON, size=theme.BIG + 8, enabled=new != count)
+        button(surface, rect, f"{step:+d}", theme.BUTTON, size=theme.BIG, enabled=new != count)
         if new != count:
             buttons.append(Button(rect, f"draft {new}"))
-        x += size + gap
-    ok = Rect(box.centerx - 250, box.bottom - 110, 240, 86)
+        x += step_w + 10
+    keys = [str(d) for d in (1, 2, 3, 4, 5)] + ["clear"] + [str(d) for d in (6, 7, 8, 9, 0)]
+    gap, key_h = 8, 52
+    key_w = (box.width - 60 - 5 * gap) // 6
+    for i, key in enumerate(keys):
+        rect = Rect(box.left + 30 + (i % 6) * (key_w + gap), row.bottom + 10 + (i // 6) * (key_h + gap), key_w, key_h)
+        if key == "clear":
+            button(surface, rect, text("clear"), theme.PANEL_LIGHT, theme.TEXT, size=theme.MEDIUM, enabled=count != 0)
+            if count:
+                buttons.append(Button(rect, "draft 0"))
+            continue
+        new = typed_count(count, int(key), most)
+        button(surface, rect, key, theme.BUTTON, size=theme.BIG)
+        buttons.append(Button(rect, f"draft {new}"))
+    ok = Rect(box.centerx - 250, box.bottom - 96, 240, 80)
     buttons.append(Button(button(surface, ok, "OK", theme.OK), f"deck {count}"))
-    buttons.append(cancel_button(surface, Rect(box.centerx + 10, box.bottom - 110, 240, 86)))
+    buttons.append(cancel_button(surface, Rect(box.centerx + 10, box.bottom - 96, 240, 80)))
     return buttons

@@ -100,6 +100,36 @@ def runs(text: str) -> list[tuple[str | None, str]]:
     return out
 
 
+def _rtl(ch: str) -> bool:
+    return unicodedata.bidirectional(ch) in ("R", "AL")
+
+
+def visual(text: str) -> str:
+    """``text`` in the order its letters are drawn left to right. FreeType draws glyphs
+    in the order given and pygame-ce does no text shaping, so a Hebrew or Arabic name
+    would read mirrored: the Unicode Bidirectional Algorithm (python-bidi's
+    ``get_display``, UAX #9) puts each right-to-left run in display order, and Arabic
+    letters are first given their joined forms (arabic-reshaper: initial, medial, final
+    and isolated presentation forms, as a shaping engine would pick them). Text with no
+    right-to-left letter is returned as it is. The limits: presentation forms cover
+    Arabic's letters and lam-alef ligatures, not every ligature a full shaper (HarfBuzz)
+    makes, nor marks placed over letters; a line is reordered on its own."""
+    if not any(_rtl(ch) for ch in text):
+        return text
+    return _visual(text)
+
+
+@lru_cache(maxsize=512)
+def _visual(text: str) -> str:
+    from bidi.algorithm import get_display  # python-bidi 0.4 and later
+
+    if any(unicodedata.bidirectional(ch) == "AL" for ch in text):
+        import arabic_reshaper
+
+        text = arabic_reshaper.reshape(text)
+    return get_display(text)
+
+
 def plain(text: str) -> bool:
     """Can pygame's bundled font draw all of ``text`` by itself (the fast path)?"""
     return text.isascii() or all(ord(ch) < 0x250 for ch in text)
@@ -148,7 +178,7 @@ def size(text: str, base: pygame.font.Font, px: int, bold: bool) -> tuple[int, i
     if plain(text):
         return base.size(text)
     w, h = 0, base.get_height()
-    for path, piece in runs(text):
+    for path, piece in runs(visual(text)):
         if path == "badge":
             w += base.get_height()
             continue
@@ -163,7 +193,7 @@ def render(text: str, base: pygame.font.Font, px: int, bold: bool, colour) -> py
     if plain(text):
         return base.render(text, True, colour)
     pieces = []
-    for path, piece in runs(text):
+    for path, piece in runs(visual(text)):
         if path == "badge":
             pieces.append(_badge(_seat_of(piece), base))
             continue

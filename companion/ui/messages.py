@@ -67,6 +67,10 @@ CATALOGUE: dict[str, str] = {
     # the bidding countdown (Sweet Deals)
     "bid_time_up": _("Time is up: tap Pass if you do not bid."),
     "bid_left": _("{seconds} s to bid"),
+    "clock_game": _("Game"),
+    "over_undo": _("Game over. A mistake? Tap Undo."),
+    "clock_turn": _("this turn"),
+    "clock_left": _("left"),
 }
 
 

@@ -150,6 +150,8 @@ class FakeInputDevice:
         self.grabs = 0  # grab() calls that succeeded, across opens
         self.opens = 0  # open() calls that succeeded
         self._plugged = True
+        self.buffer_size: int | None = None  # events the kernel buffers for a reader (None: no limit)
+        self.overruns = 0
         self._queue: collections.deque[InputEvent] = collections.deque()
         self._lock = threading.Lock()
         self._pipe: tuple[int, int] | None = None
@@ -172,11 +174,20 @@ class FakeInputDevice:
         return self
 
     def send(self, events: list[InputEvent]) -> None:
-        """The scanner sends ``events`` (see :func:`key_events`); lost if not open."""
+        """The scanner sends ``events`` (see :func:`key_events`); lost if not open. With
+        :attr:`buffer_size` set, a full buffer overruns as the kernel's evdev client buffer
+        does (``__pass_event`` in drivers/input/evdev.c): every unread event is dropped,
+        leaving ``SYN_DROPPED`` and the newest event; :attr:`overruns` counts them."""
         with self._lock:
             if self._pipe is None or not self._plugged:
                 return
-            self._queue.extend(events)
+            for event in events:
+                self._queue.append(event)
+                if self.buffer_size is not None and len(self._queue) >= self.buffer_size:
+                    newest = self._queue[-1]
+                    self._queue.clear()
+                    self._queue.extend([InputEvent(newest.sec, newest.usec, e.EV_SYN, e.SYN_DROPPED, 0), newest])
+                    self.overruns += 1
             self._wake()
 
     def scan(self, code: str, **options) -> None:

@@ -37,6 +37,11 @@ _TFI_PN532 = 0xD5
 _FIRMWARE = bytes([0x32, 0x01, 0x06, 0x07])  # IC PN532, version 1.6, ISO14443A/B and 18092
 _NTAG213 = (45, 0x12)  # pages, capability-container size byte (data area = size x 8 bytes)
 _NTAG215 = (135, 0x3E)
+_NTAG216 = (231, 0x6D)
+#: NTAG I2C plus 2k: 1912 bytes of user memory; the pages past 255 are in sector 1, which
+#: a plain READ cannot address (it needs SECTOR_SELECT).
+_NTAG_I2C_2K = (485, 0xEA)
+_SIZES = (_NTAG213, _NTAG215, _NTAG216, _NTAG_I2C_2K)
 
 
 @dataclass
@@ -50,11 +55,13 @@ class _Tag:
 
 
 def ntag_memory(uid: bytes, data_area: bytes) -> bytes:
-    """NTAG213 (or NTAG215 when ``data_area`` needs it) memory: UID and check bytes in pages
-    0-2, capability container ``E1 10 size 00`` in page 3, ``data_area`` from page 4."""
-    pages, size = _NTAG213 if len(data_area) <= _NTAG213[1] * 8 else _NTAG215
-    if len(data_area) > size * 8:
-        raise ValueError(f"{len(data_area)} bytes do not fit an NTAG215")
+    """NTAG213 (or NTAG215, NTAG216, NTAG I2C 2k: the smallest ``data_area`` fits) memory:
+    UID and check bytes in pages 0-2, capability container ``E1 10 size 00`` in page 3,
+    ``data_area`` from page 4."""
+    fits = [(pages, size) for pages, size in _SIZES if len(data_area) <= size * 8]
+    if not fits:
+        raise ValueError(f"{len(data_area)} bytes do not fit an NTAG I2C 2k")
+    pages, size = fits[0]
     bcc0 = 0x88 ^ uid[0] ^ uid[1] ^ uid[2]
     bcc1 = uid[3] ^ uid[4] ^ uid[5] ^ uid[6]
     head = uid[:3] + bytes([bcc0]) + uid[3:7] + bytes([bcc1, 0x48, 0, 0]) + bytes([0xE1, 0x10, size, 0])

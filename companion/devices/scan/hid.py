@@ -120,12 +120,45 @@ class KeyDecoder:
         self._caps = False
         self._chars: list[str] = []
         self._garbled = False
-        self._discarding = False  # inside an overlong scan: drop keys until its terminator
+        self._discarding = False  # inside an overlong or cut scan: drop keys until its terminator
+        self._resyncing = False  # after SYN_DROPPED: drop events up to the next SYN_REPORT
+        self.overruns = getattr(self, "overruns", 0)  # SYN_DROPPED seen (kept across resets)
+
+    def resync(self, held: set[int]) -> None:
+        """After an overrun: the modifier keys really held now (``EVIOCGKEY``, python-evdev's
+        ``active_keys()``), since their key-up events may have been lost."""
+        self._held = {k for k in held if k in _SHIFTS or k in _OTHER_MODIFIERS}
+
+    def _dropped_events(self) -> list[str | None]:
+        self.overruns += 1
+        cut = bool(self._chars) or self._garbled
+        log.warning("the scanner's events overran the kernel's buffer (SYN_DROPPED): %s",
+                    "the scan it cut is dropped" if cut else "the next scan is dropped, its start may be lost")
+        already = self._discarding and not self._chars
+        self._chars.clear()
+        self._garbled = False
+        self._held.clear()
+        self._resyncing = True
+        self._discarding = True
+        return [] if already else [None]
 
     def feed(self, event_type: int, code: int, value: int) -> list[str | None]:
         """Add one event and return the scans it completed (None for a rejected scan).
 
-        Events other than EV_KEY (EV_SYN, EV_MSC, ...) are ignored."""
+        Events other than EV_KEY (EV_SYN, EV_MSC, ...) are ignored, but for
+        ``SYN_DROPPED``: the kernel's event buffer overran (the reader stalled) and events
+        were lost, so the scan it cut (and the next one, whose start may be lost) could be
+        halves of two labels. Everything up to the next ``SYN_REPORT`` is dropped, as the
+        evdev documentation says, then every key up to the next terminator (or until the
+        scanner goes quiet: :meth:`flush`, the reader's idle gap); the scan is
+        returned as None at once (the table is told to scan again), and logged.
+        Held modifiers are forgotten (their key-ups may be lost; see :meth:`resync`)."""
+        if event_type == e.EV_SYN and code == e.SYN_DROPPED:
+            return self._dropped_events()
+        if self._resyncing:
+            if event_type == e.EV_SYN and code == e.SYN_REPORT:
+                self._resyncing = False
+            return []
         if event_type != e.EV_KEY:
             return []
         if code in _SHIFTS or code in _OTHER_MODIFIERS:
@@ -170,7 +203,7 @@ class KeyDecoder:
     @property
     def pending(self) -> bool:
         """True while a scan has started and not ended."""
-        return bool(self._chars) or self._garbled
+        return bool(self._chars) or self._garbled or self._discarding
 
     def _ctrl_only(self) -> bool:
         return bool(self._held & _CTRLS) and not self._held & _NOT_TEXT_MODIFIERS
@@ -270,6 +303,45 @@ def find_scanners(
             if _is_scanner(path, opener, wanted):
                 found.append(path)
     return found
+
+
+def auto_scanner(
+    by_id_dir: str = "/dev/input/by-id",
+    by_path_dir: str = "/dev/input/by-path",
+    opener: Callable[[str], evdev.InputDevice] = evdev.InputDevice,
+) -> str:
+    """The one keyboard-mode scanner ``hid:auto`` may grab: the only device
+    :func:`find_scanners` finds whose link or name says scanner (:data:`SCANNER_WORDS`).
+    A device that only looks like one (letters and digits, no F-keys, no LEDs) is never
+    taken by itself: a small keyboard looks the same, and a grabbed keyboard types
+    nowhere. Raises LookupError saying what to write instead: none found, only
+    lookalikes (name it by USB id, ``hid:VVVV:PPPP``), or several scanners (name one by
+    its by-id path)."""
+    found = find_scanners(by_id_dir, by_path_dir, opener=opener)
+    named = [path for path in found if _named_scanner(path, opener)]
+    if len(named) == 1:
+        return named[0]
+    if len(named) > 1:
+        raise LookupError("hid:auto found several scanners (" + ", ".join(named) + "): name the one to use, "
+                          "e.g. --scanner hid:" + named[0])
+    if found:
+        raise LookupError("hid:auto found no device named as a barcode scanner; " + ", ".join(found) +
+                          " looks like one but could be a keyboard, so it is left alone: name it by its USB id "
+                          "(hid:VVVV:PPPP, see lsusb) or its by-id path")
+    raise LookupError("no keyboard-mode scanner is plugged in (see `companion doctor`)")
+
+
+def _named_scanner(path: str, opener: Callable[[str], evdev.InputDevice]) -> bool:
+    if _has_scanner_word(os.path.basename(path)):
+        return True
+    try:
+        device = opener(path)
+    except OSError:
+        return False
+    try:
+        return _has_scanner_word(device.name)
+    finally:
+        device.close()
 
 
 def _is_scanner(path: str, opener: Callable[[str], evdev.InputDevice], wanted: tuple[int, int] | None) -> bool:
@@ -390,6 +462,8 @@ class HidScanner(ReaderThread):
                     while ready and (event := device.read_one()) is not None:
                         self._last_event = time.monotonic()
                         self._consume(event.type, event.code, event.value)
+                        if event.type == e.EV_SYN and event.code == e.SYN_DROPPED:
+                            self._resync(device)
                 except OSError as exc:  # ENODEV when unplugged; EIO, EBADF when torn down
                     self._lost(exc)
                     continue
@@ -406,6 +480,13 @@ class HidScanner(ReaderThread):
         with self._counted:  # after the put: wait_for_events() promises the scans are queued
             self._events_read += 1
             self._counted.notify_all()
+
+    def _resync(self, device) -> None:
+        """After SYN_DROPPED: ask the device which keys are held now (EVIOCGKEY)."""
+        try:
+            self._decoder.resync(set(device.active_keys()))
+        except (AttributeError, OSError):
+            pass  # an emulator without it, or the device went: the modifiers stay forgotten
 
     def _put(self, scans: list[str | None]) -> None:
         for code_text in scans:

@@ -78,3 +78,18 @@ def clean_scan(raw: bytes | str, framing: Framing = NO_FRAMING) -> str | None:
     if any(not 0x20 <= ord(ch) <= 0x7E for ch in text):
         return None
     return text
+
+
+def typed_line(raw: bytes, encoding: str = "utf-8") -> str:
+    """One line typed on stdin (``--simulate`` headless), as text: decoded with the
+    terminal's ``encoding``; a byte that is not valid there becomes U+FFFD, so the line
+    is a garbled scan (or an unknown command) with its verdict, and the lines after it
+    are still read.
+
+    >>> typed_line(b"SRS71M\\n"), typed_line(b"SR\\xffS71M\\n")
+    ('SRS71M\\n', 'SR\\ufffdS71M\\n')
+    """
+    try:
+        return raw.decode(encoding, errors="replace")
+    except LookupError:  # an encoding Python does not know: the table's codes are ASCII anyway
+        return raw.decode("utf-8", errors="replace")

@@ -326,7 +326,11 @@ class Pn532:
 
     def read_ndef_text(self, target: Target) -> str | None:
         """The Text record of an NTAG21x: capability container (page 3: E1 ver size access,
-        data area = size x 8 bytes), then TLVs from page 4. None when there is none."""
+        data area = size x 8 bytes), then TLVs from page 4. None when there is none.
+
+        At most :data:`MAX_NDEF_READ` bytes are read (pages 4-255, all a READ can address
+        without SECTOR_SELECT: NTAG I2C 1k/2k keep more in sector 1): a longer message
+        (no card code needs one) raises :class:`NdefError`, so the tag's UID is used."""
         first = self.read_pages(target.number, 3)
         if first[0] != 0xE1:
             return None  # not NDEF-formatted
@@ -337,9 +341,17 @@ class Pn532:
             except _ShortArea as short:
                 if short.needed > size:
                     raise NdefError(f"NDEF TLV runs past the {size}-byte data area") from None
+                if short.needed > MAX_NDEF_READ:
+                    raise NdefError(f"the sticker's NDEF message needs {short.needed} bytes, more than the "
+                                    f"{MAX_NDEF_READ} read for a card code") from None
                 area += self.read_pages(target.number, 4 + len(area) // 4)
                 continue
             return None if message is None else text_record(message)
+
+
+#: The most of a tag's data area the reader reads (bytes): pages 4 to 255, 4 bytes each
+#: (a Type 2 READ's page number is one byte). A card code's Text record needs ~20.
+MAX_NDEF_READ = (256 - 4) * 4
 
 
 def _as_code(text: str | None, framing: Framing = NO_FRAMING) -> str | None:

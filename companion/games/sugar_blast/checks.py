@@ -17,7 +17,7 @@ from .actions import (CASCADE, CELLS, CHOOSE, KEEP, KINDS, OVER, PER_KIND, REFIL
                       TURN, Board, Cell, ChooseBlast, KeepCandies, NoBlastsDraw, NoMoreBlasts, PlaceCandy, QuickBlast,
                       Refill, ReturnCandies, SetBoard, StartGame, State, SwapCandies, Tilted, fits, words, counts,
                       minus)
-from .messages import blast_name, candy as candy_name, count, line_of, numbers, say, where
+from .messages import blast_list, blast_name, candy as candy_name, count, line_of, numbers, say, where
 
 
 def _no(message: str) -> IllegalAction:
@@ -42,6 +42,8 @@ def waiting(state: State) -> str:
     key = {SETUP: "wait_setup", TURN: "wait_turn_quick" if state.quick else "wait_turn", CHOOSE: "wait_choose",
            KEEP: "wait_keep", TILT: "wait_tilt", RETURN: "wait_return", REFILL: "wait_refill",
            CASCADE: "wait_cascade", OVER: "over"}[state.phase]
+    if state.phase == CHOOSE:
+        return say(key, who=who, blasts=blast_list(state.pending))
     return say(key, who=who)
 
 

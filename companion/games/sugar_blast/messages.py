@@ -100,7 +100,7 @@ TEXT: dict[str, str] = {
     "bag_lacks": _("By my count there is no {candy} candy in the bag."),
     "draw_different": _("Swap the candy from the bag with a candy of a different kind on the board."),
     "drawn": _("{candy} from the bag replaces {old}; the {old} goes into the bag."),
-    "blasts_at_once": _("{n} Blasts at once! Choose which one to solve first."),
+    "blasts_at_once": _("{n} Blasts at once! {blasts}. Choose which one to solve first."),
     "choose_range": _("Choose Blast 1 to {n}."),
     # what a Blast does
     "blast_3": _("3-Blast! Remove the 3 {candy} candies and keep 1."),
@@ -164,7 +164,7 @@ TEXT: dict[str, str] = {
     "wait_setup": _("Finish entering the board, then tap Start."),
     "wait_turn": _("{who}: swap two candies next to each other."),
     "wait_turn_quick": _("{who}: enter the Blast you made."),
-    "wait_choose": _("{who}: choose which Blast to solve first."),
+    "wait_choose": _("{who}: choose which Blast to solve first ({blasts})."),
     "wait_keep": _("{who}: choose the candies to keep from this Blast."),
     "wait_tilt": _("{who}: tilt the board toward you, then let it go (or tap Tilted)."),
     "wait_return": _("Every player puts 2 of their candies back in the bag first."),
@@ -195,6 +195,8 @@ TEXT: dict[str, str] = {
     "unknown_action": _("I don't know how to do {action} in this game."),
     # the screen
     "screen_hint": _("Hint: swap the two candies in the bright blue frames."),
+    "hint_words": _("Hint: swap the candy in row {n_row1}, column {n_col1} with the one in row {n_row2}, "
+                    "column {n_col2} (type {typed})."),
     "screen_hint_draw": _("No Blasts possible: take 1 candy from the bag, tap its colour, then the candy it replaces."),
     "screen_hint_pass": _("No Blasts possible: tap No Blasts?"),
     "screen_quick_board": _("Quick mode: no board on screen. On the board: {on}, empty: {holes}."),
@@ -252,6 +254,27 @@ def line_of(cells) -> str:
     if cells[0][0] == cells[-1][0]:
         return f"row {cells[0][0] + 1}"
     return f"column {cells[0][1] + 1}"
+
+
+def placed(blast) -> str:
+    """A Blast by what and where, rows and columns from 1: "3 Blue down column 5",
+    "3 Green along row 5", "5 Red around row 2, column 3" (a bent or box shape, by its
+    top-left candy); a quick-mode Blast (no cells) by its kind: "a 4-Blast of Red"."""
+    name = NAMES[blast.candy]
+    cells = list(blast.cells)
+    if not cells:
+        return f"a {blast_name(blast.kind)} of {name}"
+    rows, cols = {r for r, _ in cells}, {c for _, c in cells}
+    if len(rows) == 1:
+        return f"{len(cells)} {name} along row {cells[0][0] + 1}"
+    if len(cols) == 1:
+        return f"{len(cells)} {name} down column {cells[0][1] + 1}"
+    return f"{len(cells)} {name} around {where((min(rows), min(cols)))}"
+
+
+def blast_list(blasts) -> str:
+    """"Blast 1: 3 Blue down column 5; Blast 2: 3 Green along row 5" (numbered as /blast N)."""
+    return "; ".join(f"Blast {n}: {placed(b)}" for n, b in enumerate(blasts, 1))
 
 
 def describe(blast, removing: int | None = None) -> str:

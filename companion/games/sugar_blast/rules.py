@@ -35,7 +35,7 @@ from . import board as B
 from .actions import *  # noqa: F401,F403  (rules is the one entry point: re-export the data)
 from .actions import (CELLS, GOALS, KINDS, PER_KIND, RETURN_EACH, SEATING, SOLO, Action, Blast, Board,  # noqa: F401
                       Cell, Counts, Result, State, fits, minus, plus, words, counts, describe)
-from .messages import count, say
+from .messages import blast_list, count, say
 
 # ---------------------------------------------------------------- goals and set-up
 
@@ -177,7 +177,7 @@ def _found(state: State, events: list[Outcome]) -> State:
         events.append(BlastFound(describe(blasts[0]), blasts))
         return replace(state, phase=KEEP, pending=blasts)
     if blasts:
-        events.append(BlastFound(say("blasts_at_once", n=len(blasts)), blasts))
+        events.append(BlastFound(say("blasts_at_once", n=len(blasts), blasts=blast_list(blasts)), blasts))
         return replace(state, phase=CHOOSE, pending=blasts)
     return _end_turn(state, events)
 

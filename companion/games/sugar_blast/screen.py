@@ -241,6 +241,20 @@ def _side(surface: pygame.Surface, state: rules.State, info: TableInfo, entry: f
     buttons.extend(_actions(surface, state, entry, actions))
 
 
+def hint_words(state: rules.State) -> str:
+    """The hint in words, for text mode (no screen to light the two candies up): the
+    swap with its rows and columns counted from 1, and how to type it (from 0); None
+    when no swap is being chosen (quick mode, or another step of a turn)."""
+    if state.quick or state.phase != rules.TURN:
+        return None
+    cells = hint_cells(state)
+    if cells is None:
+        return hint_text(state)
+    (r1, c1), (r2, c2) = cells
+    return say("hint_words", n_row1=r1 + 1, n_col1=c1 + 1, n_row2=r2 + 1, n_col2=c2 + 1,
+               typed=f"/swap {r1} {c1} {r2} {c2}")
+
+
 def hint_text(state: rules.State) -> str:
     if hint_cells(state) is None:
         return say("screen_hint_pass") if not rules.can_draw(state) else say("screen_hint_draw")
@@ -447,5 +461,5 @@ def draw_final(surface: pygame.Surface, outcome: Result, info: TableInfo | None 
                   theme.HIGHLIGHT if won else theme.TEXT, bold=True, align="right")
     draw_text(surface, "kept", Rect(W - 100, top - 26, 74, 24), theme.SMALL, theme.TEXT_DIM, align="right")
     footer = say("final_turns", turns=count(result.turns, "turn"))
-    draw_text(surface, footer, Rect(10, H - 48, W - 20, 40), theme.MEDIUM, theme.TEXT_DIM, align="center")
+    chrome.footer(surface, footer, info, theme.TEXT_DIM, top=48)
     return []

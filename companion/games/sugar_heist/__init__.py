@@ -1,6 +1,7 @@
 """Sugar Heist: stash candy pairs in vaults, swap, buy Battle Cards, heist and steal
 (rulebooks/sugar-heist.txt). ``rules`` is the game (split into ``vaults``, ``turns``,
-``battle``, ``scoring``), ``flow`` reads the table, ``screen`` draws the vault board."""
+``battle``, ``effects``, ``reasons``, ``scoring``), ``flow`` reads the table, ``screen``
+draws the vault board."""
 
 from companion.core.game import Game, Option
 from .messages import say
@@ -17,6 +18,7 @@ GAME = Game(
         Option("alternate", "bool", say("option_alternate"), False),
     ),
     demo="sugar-heist-family.trace",
+    tie_break=lambda breakdown: breakdown["candy"],  # most candy stashed (docs/rules-notes.md)
     new_game_message=say("new_game"),
     summary=say("summary"),
     # Each flavour's colour, the letter of its card codes and a shape, so a colour-blind

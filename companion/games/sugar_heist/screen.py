@@ -162,13 +162,23 @@ def _board(surface: pygame.Surface, state: State, info: TableInfo, buttons: list
         marks = say("hand_battle", hand=state.hands[seat], battle=len(state.held[seat]))
         draw_text(surface, marks, Rect(row.left + 10, name.bottom, name_w - 14, row.bottom - name.bottom - 2),
                   theme.SMALL, theme.TEXT_DIM)
-        if state.stage == SWAP and seat != state.active and state.frame is None:
-            buttons.append(Button(Rect(row.left, row.top, name_w, row.height), f"from {seat + 1}"))
         tap = _vault_command(state, seat)
-        for i, (vault, rect) in enumerate(zip(state.vaults[seat], vault_rects(row, len(state.vaults[seat]), name_w))):
+        rects = vault_rects(row, len(state.vaults[seat]), name_w)
+        for i, (vault, rect) in enumerate(zip(state.vaults[seat], rects)):
             _vault_chip(surface, rect, vault, i)
             if tap:
                 buttons.append(Button(rect, f"vault {i + 1}"))
+        if state.stage == SWAP and seat != state.active and state.frame is None:
+            # The swap: a player's row is where a card from their hand is tapped (then scanned);
+            # the free end of the row says so, and the whole row takes the tap.
+            free = Rect((rects[-1].right if rects else row.left + name_w) + 8, row.top + 6, 0, row.height - 12)
+            free.width = row.right - 8 - free.left
+            if free.width >= 120:
+                panel(surface, free, theme.BG, theme.HIGHLIGHT, width=2)
+                draw_wrapped(surface, say("swap_row_hint", who=who), free.inflate(-10, -4), theme.MIN_SIZE,
+                             theme.HIGHLIGHT, max_lines=2, align="center")
+                buttons.append(Button(free, f"from {seat + 1}"))
+            buttons.append(Button(Rect(row.left, row.top, name_w, row.height), f"from {seat + 1}"))
 
 
 def _vault_chip(surface: pygame.Surface, rect: Rect, vault: Vault, index: int) -> None:
@@ -355,7 +365,10 @@ def _menu(surface: pygame.Surface, state: State, info: TableInfo) -> list[Button
             command = f"{style} {seat + 1} {vault + 1}" if verb else f"target {seat + 1} {vault + 1}"
             label = f"{verb} {who} {vault + 1}: {what}" if verb else f"{who} {vault + 1}: {what}"
             options.append((label, command))
-        return _grid(surface, say("play_who_name", who=state.players[f.actor], name=name), options)
+        room = len(options) < (8 if len(options) > 3 else 4)  # Keep it never pushes a target off the menu
+        back = (say("button_keep"), "keep") if f.withdrawable and room else None
+        return _grid(surface, say("play_who_name", who=state.players[f.actor], name=name), options,
+                     cancel=bool(back), back=back)
     if f is not None and f.step in ("flavour", "keep"):
         choices = f.flavours if f.step == "keep" else [x for x in FLAVOURS if x not in f.flavours]
         return _grid(surface, say("which_flavour", card=CARDS[f.card].name),
@@ -371,7 +384,8 @@ def _menu(surface: pygame.Surface, state: State, info: TableInfo) -> list[Button
 
 
 def _grid(surface: pygame.Surface, title: str, options: list[tuple[str, str]], looks: bool = False,
-          cancel: bool = False) -> list[Button]:
+          cancel: bool = False, back: tuple[str, str] | None = None) -> list[Button]:
+    """A menu of big buttons; ``cancel`` adds a last one: Clear, or ``back`` (label, command)."""
     box = chrome.menu_panel(surface, title)
     cols = 2 if len(options) > 3 else 1
     per_page = 8 if cols == 2 else 4
@@ -397,8 +411,8 @@ def _grid(surface: pygame.Surface, title: str, options: list[tuple[str, str]], l
     if cancel:
         k = len(shown)
         rect = Rect(area.left + (k % cols) * (w + gap), area.top + (k // cols) * (h + gap), w, h)
-        out.append(Button(button(surface, rect, say("button_clear"), theme.PANEL_LIGHT, theme.TEXT, size=theme.MEDIUM),
-                          "clear"))
+        label, command = back or (say("button_clear"), "clear")
+        out.append(Button(button(surface, rect, label, theme.PANEL_LIGHT, theme.TEXT, size=theme.MEDIUM), command))
     return out
 
 
@@ -454,8 +468,7 @@ def draw_final(surface: pygame.Surface, result: Result, info: TableInfo | None =
         draw_text(surface, str(p.score), Rect(row.right - 96, row.top, 82, row_h), theme.TITLE + 8,
                   theme.HIGHLIGHT if won else theme.TEXT, bold=True, align="right")
     if info and (info.prompt or info.verdict):
-        draw_text(surface, info.prompt or info.verdict, Rect(10, H - 46, W - 20, 40), theme.MEDIUM, theme.TEXT,
-                  align="center")
+        chrome.footer(surface, info.prompt or info.verdict, info)
     return []
 
 

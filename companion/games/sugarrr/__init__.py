@@ -10,6 +10,7 @@ GAME = Game(
     max_players=4,
     package=__name__,
     demo="sugarrr-family.trace",
+    tie_break=lambda breakdown: breakdown["fruit_o_saur_cards"],  # most Fruit-O-Saur cards (rulebook, "Scoring")
     new_game_message="New game: scan the five starting column cards.",
     summary="play fruit cards onto columns; gather fruit or attract Fruit-O-Saurs",
     # Each fruit's colour, the letter of its card codes, and a shape that differs in

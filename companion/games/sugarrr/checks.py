@@ -51,12 +51,26 @@ def _waiting_for_a_column(state: State) -> None:
 
 # ---------------------------------------------------------------- one check per action
 
+def deck_most(state: State) -> int:
+    """The most cards the Fruit Deck can hold now: every Fruit Deck card (fruit and Fruit
+    Salad) but the 5 in each hand (dealt at set-up and refilled to 5 after each turn:
+    rulebook, "Setup" and "Gather"; those played this turn are in the columns), the
+    columns, the score piles and the columns taken out of the game. The Market Row's
+    cards are left in: players may refill from it, so the companion cannot know it."""
+    hands = HAND_SIZE * len(state.players) - len(state.played)
+    placed = sum(len(col) for col in state.columns) + len(state.removed) + \
+        sum(1 for pile in state.piles for code in pile if CARDS[code].is_fruit_deck)
+    return max(0, FRUIT_DECK_SIZE - hands - placed)
+
+
 def _set_deck(state: State, action: SetDeck) -> None:
-    """The table's count of the Fruit Deck: any time before the Final Round."""
+    """The table's count of the Fruit Deck: any time before the Final Round, and never
+    more than the cards that can be in it (:func:`deck_most`)."""
     if state.final_left is not None:
         raise IllegalAction(None, say("deck_settled"))
-    if not 0 <= action.count <= FRUIT_DECK_SIZE:
-        raise IllegalAction(None, say("deck_range", most=FRUIT_DECK_SIZE))
+    most = deck_most(state)
+    if not 0 <= action.count <= most:
+        raise IllegalAction(None, say("deck_range", most=most))
 
 
 def _start_column(state: State, action: StartColumn) -> None:

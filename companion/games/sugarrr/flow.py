@@ -8,12 +8,15 @@ allowed now). It never changes anything.
 The entry holds two things that are a step, not a rule action:
 
 - a card that fits two or more columns, scanned before a column was chosen: a normal
-  step ("tap the column it goes on, then scan it again"), not a rejection (a recorded
-  game replays the same: the tap chooses the column, the second scan plays the card);
+  step ("tap the column it goes on"), not a rejection. The screen's columns then send
+  ``place N``, which plays the waiting card on column N at once (no second scan). A
+  ``column N`` tap keeps its old meaning (choose the column; the card is scanned again),
+  so a stored game or a recorded trace replays exactly as it was played;
 - Done tapped in the Final Round before any hand card was scanned: the next Done
   confirms the hand is empty (issue 9: a hand must not be left out by accident).
 
-Touch commands: ``column N`` (1-based), ``done``, ``swap N``, ``pass``, ``deck N``.
+Touch commands: ``column N`` (1-based), ``place N`` (the waiting card goes on column N),
+``done``, ``swap N``, ``pass``, ``deck N``.
 
 >>> s = rules.new_game(["Ana", "Ben"])
 >>> read(s, new_entry(), Touch("done", 0.0))[1]
@@ -51,12 +54,14 @@ class Entry:
 
 #: The numbers each command takes (a column, how many cards to swap, the cards left in
 #: the Fruit Deck), said when one is missing or not a number.
-NUMBER_RANGES = {"column": (1, rules.COLUMNS), "swap": (1, rules.HAND_SIZE), "deck": (0, FRUIT_DECK_SIZE)}
+NUMBER_RANGES = {"column": (1, rules.COLUMNS), "place": (1, rules.COLUMNS), "swap": (1, rules.HAND_SIZE), "deck": (0, FRUIT_DECK_SIZE)}
 
 
 #: The touch commands (``companion.core.commands``): what each is typed as, its buttons' words.
 COMMANDS = (
     Command("column N", tries=lambda s: [f"column {i}" for i in range(1, rules.COLUMNS + 1)]),
+    # "column" is the word a prompt asks to tap for a waiting card ("tap column 1 or 2 for ...")
+    Command("place N", ("column",), lambda s: [f"place {i}" for i in range(1, rules.COLUMNS + 1)]),
     Command("done", ("Done",)),
     Command("swap N", ("Swap",), lambda s: [f"swap {n}" for n in range(1, rules.HAND_SIZE + 1)],
             menu=f"how many cards to swap, 1 to {rules.HAND_SIZE}"),
@@ -131,6 +136,10 @@ def _command(state: rules.State, entry: Entry, command: str) -> tuple[Entry, rul
     number = int(args[0]) if args and re.fullmatch(r"[0-9]{1,4}", args[0]) else None
     if verb == "column" and number is not None:
         return Entry(), rules.ChooseColumn(number - 1), ""
+    if verb == "place" and number is not None:
+        if entry.card is None or state.phase != rules.TURN:
+            raise IllegalAction(None, say("no_card_waiting", prompt=prompt(state, entry)))
+        return Entry(), rules.PlayCard(entry.card, number - 1), ""
     if verb == "done":
         if state.phase != rules.HAND:
             return Entry(), rules.Done(), ""
@@ -163,6 +172,8 @@ def prompt(state: rules.State, entry: Entry | None = None) -> str:
     if phase == rules.TURN and entry is not None and entry.card is not None:
         cols = listing([i + 1 for i in rules.legal_columns(state, entry.card)], "or")
         return say("prompt_pick_column", who=who, card=CARDS[entry.card].name, cols=cols)
+    if phase == rules.TURN and state.chosen is not None:  # a column tapped first is shown while it waits
+        return say("prompt_turn_chosen", who=who, col=state.chosen + 1)
     if phase == rules.TURN:
         return say("prompt_turn_final" if final else "prompt_turn", who=who)
     if phase == rules.PLAYING:

@@ -30,7 +30,7 @@ from .actions import (ATTRACT, COLUMN_LIMIT, COLUMNS, HAND, HAND_SIZE, MARKET_RO
                       PlayCard, SaurTaken, SetDeck, StartColumn, State, Swap, TakeSaur, can_total, card_code, fits,
                       legal_columns, mismatch, name)
 from .cards import CARDS, FRUIT_DECK_SIZE, SAUR_CODES, SETUP
-from .checks import busy, check, require_unseen  # noqa: F401  (part of the rules API)
+from .checks import busy, check, deck_most, require_unseen  # noqa: F401  (part of the rules API)
 from .messages import count, listing, say
 from .scoring import FruitScore, Result, ScoreSheet, result_of, score_pile  # noqa: F401  (part of the rules API)
 

@@ -49,6 +49,7 @@ TOP = Rect(0, 0, W, 48)
 PLAYERS = Rect(8, 54, 192, 252)
 COLUMNS = Rect(208, 54, 584, 162)
 VALLEY = Rect(208, 222, 584, 84)
+VALLEY_LABEL_W = 66  # "The Valley" on two lines at its left
 VERDICT = Rect(8, 312, 564, 76)
 PROMPT = Rect(8, 394, 564, 80)
 TIMER = Rect(580, 312, 212, 56)
@@ -79,14 +80,14 @@ def draw_game(surface: pygame.Surface, state: rules.State, info: TableInfo) -> l
         pills.append(chrome.Pill("FINAL ROUND", 170, True))
     buttons = chrome.top_bar(surface, TOP, info, state.turn, pills, clock_below=True)
     _players(surface, state)
-    _columns(surface, state, buttons)
+    _columns(surface, state, buttons, info.entry)
     _valley(surface, state)
     _verdict(surface, state, info)
     _actions(surface, state, buttons)
     if info.menu == "swap":
         return _swap_menu(surface, state)
     if info.menu == "deck":
-        return _deck_menu(surface, state.deck if info.deck_draft is None else info.deck_draft)
+        return _deck_menu(surface, state.deck if info.deck_draft is None else info.deck_draft, state)
     return buttons
 
 
@@ -119,11 +120,16 @@ def breakable(name: str) -> str:
     return name
 
 
-def _columns(surface: pygame.Surface, state: rules.State, buttons: list[Button]) -> None:
+def _columns(surface: pygame.Surface, state: rules.State, buttons: list[Button], entry=None) -> None:
+    # A card waiting for its column: a tap on a column it fits plays it there ("place N").
+    waiting = entry.card if entry is not None and state.phase == rules.TURN else None
+    fits = set(rules.legal_columns(state, waiting)) if waiting else set()
     for i, (col, rect) in enumerate(zip(state.columns, column_rects())):
         chosen = state.chosen == i and state.phase in (rules.TURN, rules.PLAYING)
         if chosen:
             panel(surface, rect.inflate(8, 8), theme.HIGHLIGHT, radius=theme.RADIUS + 4)
+        elif i in fits:  # a column the waiting card may go on: outlined, one tap plays it there
+            panel(surface, rect.inflate(8, 8), theme.BG, theme.HIGHLIGHT, width=3, radius=theme.RADIUS + 4)
         head = Rect(rect.left, rect.top, rect.width, 26)
         panel(surface, rect, theme.PANEL_LIGHT if chosen else theme.BG)
         head_ink = theme.TEXT_DIM if not chosen else theme.HIGHLIGHT
@@ -143,22 +149,27 @@ def _columns(surface: pygame.Surface, state: rules.State, buttons: list[Button])
             panel(surface, body, theme.BG, theme.WARN if waiting else theme.LINE)
             draw_wrapped(surface, say("screen_scan_new") if waiting else say("screen_empty"), body.inflate(-16, -16),
                          theme.MEDIUM, theme.WARN if waiting else theme.TEXT_DIM, bold=waiting)
-        buttons.append(Button(rect, f"column {i + 1}"))
+        buttons.append(Button(rect, f"place {i + 1}" if i in fits else f"column {i + 1}"))
 
 
 def _valley(surface: pygame.Surface, state: rules.State) -> None:
-    """The Valley: each Fruit-O-Saur's values 1-5, the ones already taken greyed."""
+    """The Valley, named at its left: each Fruit-O-Saur's values 1-5, the ones already
+    taken greyed."""
     there = {(CARDS[c].fruit, CARDS[c].value) for c in state.valley}
+    label = Rect(VALLEY.left, VALLEY.top, VALLEY_LABEL_W, VALLEY.height)
+    draw_wrapped(surface, say("screen_valley"), label, theme.SMALL, theme.TEXT_DIM, bold=True, max_lines=2,
+                 align="center")
     gap, h, per_row = 8, 38, 3
-    w = (VALLEY.width - gap * (per_row - 1)) // per_row
+    left = label.right + gap
+    w = (VALLEY.right - left - gap * (per_row - 1)) // per_row
     for k, fruit in enumerate(FRUITS):
-        box = Rect(VALLEY.left + (k % per_row) * (w + gap), VALLEY.top + (k // per_row) * (h + gap + 0), w, h)
+        box = Rect(left + (k % per_row) * (w + gap), VALLEY.top + (k // per_row) * (h + gap + 0), w, h)
         look = look_for(fruit)
         panel(surface, box, theme.PANEL)
-        fruit_badge(surface, (box.left + 20, box.centery), 14, look)
-        cell = (box.width - 44) // 5
+        fruit_badge(surface, (box.left + 18, box.centery), 14, look)
+        cell = (box.width - 38) // 5
         for v in range(1, 6):
-            r = Rect(box.left + 40 + (v - 1) * cell, box.top + 4, cell - 4, box.height - 8)
+            r = Rect(box.left + 36 + (v - 1) * cell, box.top + 4, cell - 3, box.height - 8)
             if (fruit, v) in there:
                 panel(surface, r, theme.dim(look.colour, 0.45), radius=6)
                 draw_text(surface, str(v), r, theme.MEDIUM + 2, theme.TEXT, bold=True, align="center")
@@ -212,9 +223,9 @@ def _swap_menu(surface: pygame.Surface, state: rules.State) -> list[Button]:
     return buttons
 
 
-def _deck_menu(surface: pygame.Surface, count: int) -> list[Button]:
+def _deck_menu(surface: pygame.Surface, count: int, state: rules.State) -> list[Button]:
     """Correct the Fruit Deck count: -5 -1 [count] +1 +5, then OK or Cancel."""
-    return chrome.count_menu(surface, say("screen_deck_menu"), count, FRUIT_DECK_SIZE)
+    return chrome.count_menu(surface, say("screen_deck_menu"), count, rules.deck_most(state))
 
 
 # ---------------------------------------------------------------- the final screen
@@ -257,6 +268,9 @@ def draw_final(surface: pygame.Surface, result: Result, info: TableInfo | None =
                      look.colour, max_lines=2, min_size=theme.MIN_SIZE, align="center")
     draw_text(surface, "Total", Rect(total_x, head.top, total_w - 6, head.height), theme.SMALL, theme.TEXT,
               bold=True, align="right")
+    # The legend of every fruit cell ("7 × 6" over "42"), where the names column has room.
+    draw_wrapped(surface, say("screen_final_legend"), Rect(12, head.top, name_w - 12, head.height), theme.MIN_SIZE,
+                 theme.TEXT_DIM, max_lines=3, min_size=theme.MIN_SIZE)
     n = len(result.players)
     bottom = H - 50 if info and (info.prompt or info.verdict) else H - 8
     gap = 6
@@ -279,8 +293,7 @@ def draw_final(surface: pygame.Surface, result: Result, info: TableInfo | None =
         draw_text(surface, str(sheet.total), Rect(total_x, row.top, total_w - 10, row.height), theme.BIG + 12,
                   theme.HIGHLIGHT if won else theme.TEXT, bold=True, align="right")
     if info and (info.prompt or info.verdict):
-        draw_text(surface, info.prompt or info.verdict, Rect(10, H - 46, W - 20, 40), theme.MEDIUM,
-                  theme.TEXT, align="center")
+        chrome.footer(surface, info.prompt or info.verdict, info)
     return []
 
 

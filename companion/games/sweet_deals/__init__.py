@@ -15,9 +15,11 @@ GAME = Game(
     options=(
         Option("mode", "choice", say("option_mode"),
                "tracked", ("tracked", "open")),
-        Option("hybrid", "choice", say("option_hybrid"), None, ("and", "or")),
+        Option("hybrid", "choice", say("option_hybrid"), None, ("card", "and", "or")),
     ),
     demo="sweet-deals-family.trace",
+    setup_phases=("deal",),
+    tie_break=lambda breakdown: breakdown["coins"],  # most coins (rulebook, "Continue Play")  # tracked: each player scans their 7 cards before the first turn
     new_game_message=say("new_game"),
     summary=say("summary"),
 )

@@ -40,8 +40,8 @@ Rect = pygame.Rect
 
 W, H = 800, 480
 TOP = Rect(0, 0, W, 48)
-PLAYERS = Rect(8, 54, 200, 290)
-MAIN = Rect(216, 54, 576, 290)
+PLAYERS = Rect(8, 54, 218, 290)
+MAIN = Rect(234, 54, 558, 290)
 VERDICT = Rect(8, 350, 560, 62)
 PROMPT = Rect(8, 416, 560, 58)
 TIMER = Rect(576, 350, 216, 44)
@@ -142,8 +142,10 @@ def _waiting_on(view: rules.State) -> int | None:
 
 def _players(surface: pygame.Surface, view: rules.State, room: Rect) -> None:
     waiting = _waiting_on(view)
+    # While the hands are dealt it is nobody's turn: the player scanning their deal is lit.
+    lit = waiting if view.phase == rules.DEAL and waiting is not None else view.active
     for seat, (name, row) in enumerate(zip(view.players, player_rows(len(view.players), room))):
-        active = seat == view.active
+        active = seat == lit
         ink = theme.TEXT_DARK if active else theme.TEXT
         panel(surface, row, theme.HIGHLIGHT if active else theme.PANEL,
               theme.OK if seat == waiting and not active else None, width=4)
@@ -157,12 +159,13 @@ def _players(surface: pygame.Surface, view: rules.State, room: Rect) -> None:
             draw_text(surface, status, Rect(row.right - 8 - status_w, row.top, status_w, half), theme.MEDIUM, ink,
                       align="right")
         if row.height >= 56:
-            # Tracked: the hand size, and "Bake Sale" while the player still has it (the
-            # whole "7 cards · Bake Sale ready" is too long for the row at 20 px).
-            # No hand size before the first card is scanned ("no cards, Bake Sale" would not fit).
+            # Tracked: the hand size, and "1 Bake Sale" while the player still has theirs to
+            # play (a count, so it reads as something the player holds; "Bake Sale ready"
+            # beside the hand size is too long for the row at 20 px). No hand size before
+            # the first card is scanned.
             if view.tracked:
                 bits = ([say("hand_size", cards=count(len(view.hands[seat]), "card"))] if view.hands[seat] else []) + \
-                    ([] if view.bake_used[seat] else [say("bake_sale")])
+                    ([] if view.bake_used[seat] else [say("bake_sale_left")])
             else:
                 bits = [say("bake_sale_used") if view.bake_used[seat] else say("bake_sale_ready")]
             draw_text(surface, ", ".join(bits), Rect(row.left + 8, row.top + half, row.width - 12, half - 4),
@@ -234,7 +237,7 @@ def _bid_panel(surface: pygame.Surface, view: rules.State, buttons: list[Button]
     bidder = b.to_act
     draw_text(surface, say("your_bid", name=view.name(bidder)), Rect(MAIN.left, MAIN.top + 42, MAIN.width, 40),
               theme.BIG + 4, look(view.offer).colour, bold=True, align="center")
-    coins = grid(Rect(MAIN.left, MAIN.top + 88, MAIN.width, 100), MAX_BID + 1, MAX_BID + 1, gap=8)
+    coins = grid(Rect(MAIN.left, MAIN.top + 88, MAIN.width, 100), MAX_BID + 1, MAX_BID + 1, gap=4)
     for n, cell in enumerate(coins):
         ok = b.problem(bidder, n) is None
         button(surface, cell, str(n), theme.BUTTON, size=theme.HUGE, enabled=ok)
@@ -273,6 +276,17 @@ def _reveal_panel(surface: pygame.Surface, view: rules.State, buttons: list[Butt
             panel(surface, cell, theme.BG, theme.LINE)
             draw_wrapped(surface, say("scan_name", name=view.name(seat)), cell.inflate(-16, -8), theme.MEDIUM,
                          theme.TEXT_DIM)
+    _none_button(surface, view, buttons)
+
+
+def _none_button(surface: pygame.Surface, view: rules.State, buttons: list[Button]) -> None:
+    """Tracked: Pass for the player asked for a card they do not have (a tied bidder, the
+    swap's two players, the offerer whose card goes face up, a Bake Sale grabber). Shown
+    whatever the hands hold: the companion never tells the table a hand lacks a card."""
+    if view.tracked and view.phase in (rules.REVEAL, rules.SWAP, rules.DISCARD, rules.BAKE_GRAB):
+        cell = Rect(MAIN.centerx - 130, MAIN.bottom - 84, 260, 80)
+        buttons.append(Button(button(surface, cell, say("button_pass"), theme.PANEL_LIGHT, theme.TEXT,
+                                     size=theme.BIG + 4), "pass"))
 
 
 def _vote_panel(surface: pygame.Surface, view: rules.State, buttons: list[Button]) -> None:
@@ -316,6 +330,10 @@ def _scan_panel(surface: pygame.Surface, view: rules.State, buttons: list[Button
         rules.BAKE_DISCARD: say("bake_sale_put_card"),
         rules.BAKE_GRAB: say("grab_go_put_face"),
     }.get(view.phase, "")
+    if view.phase == rules.SCORE and view.claim is not None:
+        what = say("show_sweet_six")
+    if view.phase in (rules.DRAW, rules.BAKE_DRAW) and view.draw_count == 0:
+        what = say("deck_empty_shuffle")
     _title(surface, what)
     draw_text(surface, who, Rect(MAIN.left, MAIN.top + 50, MAIN.width, 60), theme.TITLE + 12, theme.HIGHLIGHT,
               bold=True, align="center")
@@ -337,6 +355,7 @@ def _scan_panel(surface: pygame.Surface, view: rules.State, buttons: list[Button
     if view.phase == rules.BAKE_DISCARD and not view.tracked:
         done = Rect(MAIN.centerx - 150, MAIN.top + 150, 300, 100)
         buttons.append(Button(button(surface, done, say("button_done"), theme.OK, size=theme.HUGE), "done"))
+    _none_button(surface, view, buttons)
 
 
 _PANELS = {rules.OFFER: _offer_panel, rules.BID: _bid_panel, rules.CHOOSE: _choose_panel,
@@ -416,8 +435,7 @@ def draw_final(surface: pygame.Surface, result: Result, info: TableInfo | None =
         _final_row(surface, row, p, p.name in result.winners, cols)
     if info and (info.prompt or info.verdict):
         footer = " ".join(result.notes) if tie_words(result) and result.notes else info.prompt or info.verdict
-        draw_text(surface, footer, Rect(10, H - 42, W - 20, 38), theme.MEDIUM, theme.TEXT,
-                  align="center")
+        chrome.footer(surface, footer, info, top=42, height=38)
     return []
 
 

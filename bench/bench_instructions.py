@@ -1,0 +1,156 @@
+"""Instruction counts of the hot paths, with budgets (issue 24): figures that do not
+move with the machine's load, so a change that makes a hot path heavier shows even on a
+busy machine.
+
+    .venv/bin/python bench/bench_instructions.py
+
+Each workload of ``bench/icount.py`` runs under ``valgrind --tool=callgrind`` (``apt-get
+install -y valgrind``; ``perf stat -e instructions`` needs hardware counters, which a
+virtual machine often does not give), with a dump of the counters before each marker
+call, so each measured operation's instructions (every thread's) are in a dump of their
+own; the markers' own cost (an empty bracket) is subtracted. Rows:
+
+- one scan through ``Session.handle``, with its store commit and JSON log line (median of
+  8 scans halfway through the recorded Sugarrr! family game);
+- one touch: a tap on a drawn button taken from the window's queue into
+  ``Session.handle``, with its commit and log line (median of 5, same game);
+- one full redraw of each game halfway through its demo game (median of 3);
+- one idle second of the loop with the window on and the tray sensor at 100 Hz (the
+  sampler thread and the emulated ADXL345 it reads included: on a Pi the chip's side is
+  the I2C driver's);
+- a whole cold start, ``exec`` to the first frame (``python -m firstframe``, as
+  bench_resume.py times it, the bytecode already compiled as an installed package has
+  it): the start screen, and a resumed 300-input Sugar Blast game.
+
+Budgets: what each measured when it was set, plus about a quarter (bench/README.md); a
+row over budget FAILs. Valgrind's Ir counts are per x86-64 instruction: a Pi's ARM core
+runs a similar number of instructions for the same Python, so a budget reads as a share
+of a Zero 2 W's second only roughly.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from benchlib import ROOT, main, med, row  # noqa: E402
+
+SPEED_INDEPENDENT = True  # run.py --zero runs it once: instructions do not depend on the speed
+
+#: Budgets in millions of instructions (issue 24), set from today's counts plus ~25 %.
+BUDGET_M = {
+    "scan": 0.6,
+    "touch": 0.6,
+    "redraw sugarrr": 12.3,
+    "redraw sugar-blast": 13.8,
+    "redraw sugar-heist": 9.4,
+    "redraw sweet-deals": 4.6,
+    "idle second": 13.0,
+    "cold start screen": 560.0,
+    "cold start resume": 850.0,
+}
+WHAT = {
+    "scan": "one scan: Session.handle + store commit + log line",
+    "touch": "one touch: window event -> Session.handle + commit + log line",
+    "idle second": "idle second: loop, window on, tray at 100 Hz",
+    "cold start screen": "cold start: exec -> first frame of the start screen",
+    "cold start resume": "cold start: exec -> first frame of a resumed 300-input game",
+}
+
+
+def counts(scenario: str, out: str) -> list[tuple[str, int]]:
+    """``[(label, instructions)]`` of one workload of icount.py under callgrind."""
+    env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy", PYGAME_HIDE_SUPPORT_PROMPT="1",
+               PYTHONHASHSEED="0", PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
+    prefix = Path(out) / scenario
+    prefix.mkdir()
+    proc = subprocess.run(["valgrind", "--tool=callgrind", "--dump-before=getppid",
+                           f"--callgrind-out-file={prefix}/cg.%p", sys.executable, str(HERE / "icount.py"), scenario],
+                          capture_output=True, text=True, env=env, timeout=1800)
+    if proc.returncode != 0:
+        raise RuntimeError(f"{scenario}: exit {proc.returncode}: {proc.stderr.strip().splitlines()[-1:]}")
+    labels = json.loads(proc.stdout.strip().splitlines()[-1])
+    dumps: dict[int, int] = {}
+    for f in prefix.iterdir():
+        m = re.fullmatch(r"cg\.\d+(?:\.(\d+))?", f.name)
+        if not m or m.group(1) is None:
+            continue
+        total = re.search(r"^totals: (\d+)", f.read_text(errors="replace"), re.MULTILINE)
+        dumps[int(m.group(1))] = int(total.group(1)) if total else 0
+    # Dump 2k+1 closes what ran before the k-th marker pair; dump 2k+2 the operation.
+    return [(label, dumps[2 * k + 2]) for k, label in enumerate(labels)]
+
+
+def cold_starts(tmp: str) -> dict[str, list[int]]:
+    """Instructions of whole fresh processes to their first frame (bench_resume's
+    workloads), each after one uncounted run that writes the bytecode."""
+    import shutil as sh
+
+    from bench_resume import build_store, first_frame
+
+    db = Path(tmp) / "resume.db"
+    build_store(db, tmp)
+    pyc = str(Path(tmp) / "pycache")
+    env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy", PYGAME_HIDE_SUPPORT_PROMPT="1",
+               PYTHONHASHSEED="0", PYTHONPYCACHEPREFIX=pyc,
+               PYTHONPATH=os.pathsep.join([str(HERE), str(ROOT), os.environ.get("PYTHONPATH", "")]))
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    out: dict[str, list[int]] = {}
+    for label, args in (("cold start screen", ["--start-screen", "run", "--log-format", "json"]),
+                        ("cold start resume", ["run", "--game", "sugar-blast", "--log-format", "json"])):
+        for i in range(2):
+            store = Path(tmp) / f"{label.split()[-1]}-{i}.db"
+            if label.endswith("resume"):
+                sh.copy(db, store)
+            if i == 0:
+                first_frame(args + ["--store", str(store)], pyc)  # writes the bytecode
+                continue
+            proc = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable,
+                                   "-m", "firstframe", *args, "--store", str(store)],
+                                  capture_output=True, text=True, env=env, timeout=1800)
+            got = re.search(r"Collected : (\d+)", proc.stderr)
+            if "FIRST-FRAME" in proc.stdout and got:
+                out.setdefault(label, []).append(int(got.group(1)))
+    return out
+
+
+def rows(quick: bool = False) -> list[dict]:
+    if shutil.which("valgrind") is None:
+        return [row("instruction counts", "valgrind installed", ok=False, unit="Minstr",
+                    note="valgrind is not installed: apt-get install -y valgrind")]
+    with tempfile.TemporaryDirectory(prefix="bench-icount-") as tmp:
+        marker = med([n for _, n in counts("nothing", tmp)])
+        got: dict[str, list[int]] = {}
+        for scenario in ("scan", "touch", "redraw", "idle"):
+            for label, n in counts(scenario, tmp):
+                got.setdefault(label, []).append(max(0, n - marker))
+        got.update(cold_starts(tmp))
+    out = []
+    if got.get("touch without one verdict"):
+        out.append(row("instructions: every counted tap reached the game", "one verdict each", ok=False,
+                       unit="taps", median=len(got["touch without one verdict"])))
+    for label, budget in BUDGET_M.items():
+        values = [n / 1e6 for n in got.get(label, [])]
+        if not values:
+            out.append(row(f"instructions: {WHAT.get(label, label)}", f"<= {budget:g} M", ok=False, unit="Minstr",
+                           note="the workload did not reach this operation"))
+            continue
+        what = WHAT.get(label) or f"one full redraw, {label.split()[1]}"
+        out.append(row(f"instructions: {what}", f"<= {budget:g} M", median=med(values), p99=max(values),
+                       unit="Minstr", ok=med(values) <= budget, n=len(values),
+                       note=f"{len(values)} measured (p99 column: the most); callgrind Ir, markers' "
+                            f"{marker / 1e3:.0f} k subtracted"))
+    return out
+
+
+if __name__ == "__main__":
+    sys.exit(main(rows, "instructions"))

@@ -1,0 +1,77 @@
+"""The command line loads only the module of the command it runs (a cold start on a Pi
+Zero 2 W: ``companion run`` must not import the labels, NFC writing, history export, the
+doctor or the screenshots), and its table of commands matches the parsers."""
+
+import subprocess
+import sys
+
+from companion.cli import COMMANDS, MODULES, build_parser
+
+
+def _commands(parser) -> set[str]:
+    sub = next(a for a in parser._actions if a.dest == "command")
+    return set(sub.choices)
+
+
+def test_every_command_is_in_the_table_and_no_other():
+    assert _commands(build_parser()) == set(COMMANDS)
+    assert set(COMMANDS.values()) == set(MODULES)
+
+
+def test_each_command_module_adds_exactly_its_commands():
+    for module in MODULES:
+        mine = {c for c, m in COMMANDS.items() if m == module}
+        for command in mine:
+            assert _commands(build_parser(command)) == mine, command
+
+
+def _loaded_after(argv: list[str]) -> set[str]:
+    code = ("import sys\nfrom companion.cli import main\n"
+            f"try:\n    main({argv!r})\nexcept SystemExit:\n    pass\n"
+            "print(' '.join(sorted(m for m in sys.modules if m.startswith('companion') or m.startswith('reportlab')"
+            " or m.startswith('importlib.metadata'))))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return set(out.stdout.split())
+
+
+def test_run_loads_only_what_running_needs():
+    loaded = _loaded_after(["run", "--help"])
+    assert "companion.cli.run" in loaded
+    never = {"companion.cli.cards", "companion.cli.nfc", "companion.cli.history", "companion.cli.screenshots",
+             "companion.cli.tray", "companion.cli.doctor", "companion.cards.labels", "companion.cards.nfc_write",
+             "companion.table.history", "companion.service.doctor", "companion.table.screenshots",
+             "importlib.metadata"}
+    assert not loaded & never, loaded & never
+    assert not any(m.startswith("reportlab") for m in loaded)
+
+
+def test_version_and_an_unknown_command_still_work():
+    out = subprocess.run([sys.executable, "-m", "companion", "--version"], capture_output=True, text=True)
+    assert out.returncode == 0 and out.stdout.startswith("companion ")
+    bad = subprocess.run([sys.executable, "-m", "companion", "nosuch"], capture_output=True, text=True)
+    assert bad.returncode == 2 and "doctor" in bad.stderr  # every command offered
+
+
+def test_a_table_starts_without_what_only_other_work_needs(tmp_path):
+    """``companion run`` up to its loop loads no calibration statistics, digest hashing,
+    systemd socket (not under systemd), trace writer (no --record), installed-version
+    lookup or label/PDF, NFC-writing, history-export, doctor or screenshot code."""
+    code = ("import sys\nfrom companion.table import runner\n"
+            "def loop(self, *a, **k):\n"
+            "    print(' '.join(sorted(sys.modules)))\n"
+            "    raise SystemExit(0)\n"
+            "runner.Runner.loop = loop\n"
+            "from companion.cli import main\n"
+            f"sys.exit(main(['run', '--game', 'sugar-blast', '--names', 'Ana,Ben', '--store', {str(tmp_path / 't.db')!r},"
+            " '--goal', 'nine-any', '--log-format', 'json']))\n")
+    env = {**__import__("os").environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
+    env.pop("NOTIFY_SOCKET", None)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=60)
+    assert out.returncode == 0, out.stderr
+    loaded = set(out.stdout.split())
+    assert "pygame" in loaded and "companion.games.sugar_blast.rules" in loaded  # it did start the game
+    never = {"statistics", "hashlib", "socket", "companion.table.trace", "importlib.metadata",
+             "companion.cards.labels", "companion.cards.nfc_write", "companion.table.history",
+             "companion.service.doctor", "companion.table.screenshots", "companion.cli.cards"}
+    assert not loaded & never, loaded & never
+    assert not any(m.startswith("reportlab") for m in loaded)
