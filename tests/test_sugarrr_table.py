@@ -106,3 +106,22 @@ def test_the_prompt_after_a_two_column_card_names_the_columns_to_tap():
     assert verdict.verdict == "accepted" and s.last_ok is not False
     assert s.prompt() == "Ana: tap column 1 or 2 for Strawberry 2."
     assert s.state.phase == "turn" and s.state.columns[0] == (SETUP[0],)  # nothing was played yet
+
+
+def test_done_while_a_scanned_card_waits_for_its_column_says_to_tap_the_column(tmp_path):
+    # The trial: "REJECTED done: Play at least one card first, or tap Swap." while the
+    # prompt asked for Strawberry 2's column; Done must not leave the scanned card out.
+    out = play(tmp_path, *SETUP, fruit("Strawberry", 2), "/done", "/place 2")
+    assert out[-2] == ("REJECTED done: Strawberry 2 is still waiting: first tap the column it goes on "
+                       "(it fits columns 1 and 2).")
+    assert out[-1] == "Strawberry 2 on column 2 (2 cards)."
+
+
+def test_a_restart_says_the_last_saved_input_in_words_never_by_its_card_code(tmp_path):
+    # The trial: "Last saved before the stop: input 3, scan SRS311: ..." on a restart.
+    play(tmp_path, *SETUP[:3])
+    proc = subprocess.run([sys.executable, "-m", "companion.cli", "run", "--headless", "--simulate",
+                           "--store", str(tmp_path / "table.db")], input="", capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert "The last thing saved: a card scan (Grapes 5 starts column 3)." in proc.stdout
+    assert not any(code in proc.stdout for code in SETUP)

@@ -32,7 +32,10 @@ from .doctor_pi import (Check, Identity, check_desktop, check_graphics, check_pa
                         check_user, drive_pins)
 
 #: Where the installer puts the example config and the README (hardware/install.sh).
-EXAMPLE = "/opt/companion/companion.toml.example"
+INSTALLED_EXAMPLE = "/opt/companion/companion.toml.example"
+#: The example config a fix line names: the installed one, or the project's before installing.
+EXAMPLE = (INSTALLED_EXAMPLE if Path(INSTALLED_EXAMPLE).exists()
+           else "hardware/companion.toml.example in the project's folder")
 README = "/opt/companion/README.md"
 RULES = "/etc/udev/rules.d/99-sugar-companion.rules"
 
@@ -292,7 +295,8 @@ def check_service(m: Machine) -> Check:
         return Check("Service", "skip", "no systemctl here")
     if enabled != "enabled":
         return Check("Service", "warn", f"companion.service is {enabled or 'not installed'}",
-                     "sudo systemctl enable --now companion (the installer sets it up)")
+                     "sudo systemctl enable --now companion" if enabled else
+                     "sudo hardware/install.sh, in the project's folder (it installs and starts the service)")
     if active != "active":
         return Check("Service", "fail", f"companion.service is enabled but {active}",
                      "journalctl -u companion -n 30 says why; sudo systemctl restart companion")

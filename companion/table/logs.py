@@ -13,7 +13,7 @@ from ..core.commands import annotate, game_commands
 from ..core.events import CardScanned
 from ..core.i18n import count
 from .session import Session
-from .verdicts import Verdict, log_record
+from .verdicts import last_saved_words, Verdict, log_record
 
 
 def json_logger(out: IO[str]) -> Callable:
@@ -85,12 +85,8 @@ class TextLog:
         resumed = f" (resumed, {count(s.resumed_inputs, 'input')})" if s.resumed_inputs else ""
         self.out.write(f"{s.desc.name}: {', '.join(s.state.players)}{resumed}\n")
         if s.last_saved is not None:  # its verdict may never have been seen (a power cut)
-            last = s.last_saved
-            what = {"scan": lambda: "a hidden card" if last["code"] == "hidden" else f"scan {last['code']}",
-                    "touch": lambda: f"/{last['command']}", "button": lambda: f"button {last['button']}"}.get(
-                last["event"], lambda: last["event"])()
-            self.out.write(f"  Last saved before the stop: input {last['seq']}, {what}: {last['said']}\n"
-                           "  (the same again now is asked about before it counts)\n")
+            # In the table's words, never a card code (the screen says the same).
+            self.out.write(f"  {last_saved_words(s.last_saved)} Doing the same again now asks first.\n")
         self.status(force=True)
 
     def status(self, force: bool = False) -> None:

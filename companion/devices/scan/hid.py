@@ -525,11 +525,11 @@ class HidScanner(ReaderThread):
         self._close(device)
         if kind != self._failure:
             self._failure = kind
-            log.warning("scanner %s: %s (%s); retrying every %.1f s", self.name, message, detail, _RETRY_PERIOD)
+            log.warning("%s: %s (%s); retrying every %.1f s", self.name, message, detail, _RETRY_PERIOD)
             self._status(status, message)
 
     def _lost(self, exc: OSError) -> None:
-        log.warning("scanner %s at %s lost (%s); retrying every %.1f s", self.name, self.path, exc, _RETRY_PERIOD)
+        log.warning("%s at %s lost (%s); retrying every %.1f s", self.name, self.path, exc, _RETRY_PERIOD)
         self._decoder.reset()  # a cut-off scan must never be joined to later keys
         self._close()
         self._failure = "missing"  # the retries that follow fail with ENOENT: already said

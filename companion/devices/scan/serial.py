@@ -250,7 +250,7 @@ class SerialScanner(ReaderThread):
             self._serial = self._open()
         except DeviceError as exc:
             if first:
-                log.warning("scanner %s: %s; retrying every %.1f s", self.name, exc, _RETRY_PERIOD)
+                log.warning("%s: %s; retrying every %.1f s", self.name, exc, _RETRY_PERIOD)
                 self._status("disconnected", str(exc))
             return False
         self._framer.reset()
@@ -266,7 +266,7 @@ class SerialScanner(ReaderThread):
             raise DeviceError(f"no scanner found at {self.port}: check its USB cable") from exc
 
     def _lost(self, exc: Exception) -> None:
-        log.warning("scanner %s at %s lost (%s); retrying every %.1f s", self.name, self.port, exc, _RETRY_PERIOD)
+        log.warning("%s at %s lost (%s); retrying every %.1f s", self.name, self.port, exc, _RETRY_PERIOD)
         self._framer.reset()  # a cut-off line must never be joined to later data
         self._close()
         self._status("disconnected", UNPLUGGED)

@@ -141,6 +141,9 @@ def _command(state: rules.State, entry: Entry, command: str) -> tuple[Entry, rul
             raise IllegalAction(None, say("no_card_waiting", prompt=prompt(state, entry)))
         return Entry(), rules.PlayCard(entry.card, number - 1), ""
     if verb == "done":
+        if entry.card is not None and state.phase == rules.TURN:  # Done would leave the scanned card out
+            cols = listing([i + 1 for i in rules.legal_columns(state, entry.card)])
+            raise IllegalAction(None, say("card_waiting", card=CARDS[entry.card].name, cols=cols))
         if state.phase != rules.HAND:
             return Entry(), rules.Done(), ""
         if not state.hand and not entry.empty_hand:

@@ -51,6 +51,7 @@ TEXT: dict[str, str] = {
     "fits_nowhere": _("{card} does not go on any column: it needs the same fruit or number as a top card ({tops})."),
     "fits_several": _("{card} fits columns {cols}: tap the column it goes on."),
     "no_card_waiting": _("No card is waiting for a column. {prompt}"),
+    "card_waiting": _("{card} is still waiting: first tap the column it goes on (it fits columns {cols})."),
     "column_chosen": _("Column {col}: now scan the card for it."),
     "play_accepted": _("{card} on column {col} ({cards})."),
     "play_first": _("Play at least one card first, or tap Swap."),
