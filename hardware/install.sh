@@ -32,8 +32,10 @@ UNINSTALL=0
 WHEELHOUSE=""
 # PyPI has no wheel for evdev (pip would compile it, and Lite has no python3-dev) nor for
 # lgpio; SDL (inside pygame-ce) loads libgbm, libEGL and libGLESv2 at run time for its kmsdrm
-# driver, which Lite lacks; fontconfig finds fonts for names in other scripts.
-APT_PACKAGES=(python3-venv python3-evdev python3-lgpio i2c-tools libgbm1 libegl1 libgles2 fontconfig)
+# driver, and Mesa then loads the GPU's DRI driver (libgl1-mesa-dri: v3d/vc4 on a Pi, a
+# Recommends that --no-install-recommends would skip); all of which
+# Lite lacks; fontconfig finds fonts for names in other scripts.
+APT_PACKAGES=(python3-venv python3-evdev python3-lgpio i2c-tools libgbm1 libegl1 libgles2 libgl1-mesa-dri fontconfig)
 # Not in plain Debian (only in Raspberry Pi OS's own archive): skipped elsewhere.
 APT_PI_ONLY=(python3-lgpio)
 GROUPS_WANTED=(input video render i2c gpio dialout)
@@ -218,10 +220,16 @@ if [ -n "$ROOT" ]; then
     [ -n "$WHEELHOUSE" ] && [ -d "$WHEELHOUSE/debs" ] && run apt-get install -y --no-install-recommends "$WHEELHOUSE/debs/*.deb"
     run apt-get install -y --no-install-recommends "${APT_PACKAGES[@]}"
 else
+    # Not installed, and not a Raspberry Pi OS-only package this system's archive lacks.
     missing() {
         local p out=()
         for p in "${APT_PACKAGES[@]}"; do
-            dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || out+=("$p")
+            dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' && continue
+            if printf '%s\n' "${APT_PI_ONLY[@]}" | grep -qx "$p" && ! apt-cache show "$p" >/dev/null 2>&1; then
+                say "  $p is not in this system's archive (it is Raspberry Pi OS's): skipped" >&2
+                continue
+            fi
+            out+=("$p")
         done
         echo "${out[*]}"
     }
@@ -234,13 +242,7 @@ else
         elif ! run apt-get update; then
             say "  apt-get update failed (no network?): trying with the package lists already here"
         fi
-        # What this system's archive cannot give (python3-lgpio off Raspberry Pi OS) is skipped.
-        WANT=()
-        for p in $(missing); do
-            if apt-cache show "$p" >/dev/null 2>&1; then WANT+=("$p")
-            elif printf '%s\n' "${APT_PI_ONLY[@]}" | grep -qx "$p"; then say "  $p is not in this system's archive (it is Raspberry Pi OS's): skipped"
-            else WANT+=("$p"); fi
-        done
+        WANT=($(missing 2>/dev/null))
         if [ "${#WANT[@]}" -gt 0 ] && ! run apt-get install -y --no-install-recommends "${WANT[@]}"; then
             echo "install.sh: could not install ${WANT[*]} with apt-get. With no network, bring them in the" >&2
             echo "install.sh: wheelhouse: hardware/make-wheelhouse.sh --debs on a Pi with the same OS that is online." >&2

@@ -54,7 +54,7 @@ echo "$(ls "$DIR"/*.whl | wc -l) wheels in $DIR for $ABI $ARCH: $(cd "$DIR" && l
 if [ "$DEBS" -eq 1 ]; then
     [ "$(id -u)" -eq 0 ] || { echo "make-wheelhouse.sh: --debs needs root (apt-get)" >&2; exit 1; }
     # The packages install.sh wants; python3-lgpio exists only in Raspberry Pi OS's archive.
-    PKGS=(python3-venv python3-evdev i2c-tools libgbm1 libegl1 libgles2 fontconfig)
+    PKGS=(python3-venv python3-evdev i2c-tools libgbm1 libegl1 libgles2 libgl1-mesa-dri fontconfig)
     apt-cache show python3-lgpio >/dev/null 2>&1 && PKGS+=(python3-lgpio)
     mkdir -p "$DIR/debs/partial"
     apt-get update -q

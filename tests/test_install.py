@@ -97,7 +97,7 @@ def test_install_writes_exactly_these_files_and_runs_no_system_command(tmp_path,
     assert (root / "boot/firmware/cmdline.txt").read_text() == CMDLINE + " consoleblank=0\n"
     # The commands a real install runs are printed, not run.
     for command in ("apt-get install -y --no-install-recommends python3-venv python3-evdev python3-lgpio i2c-tools "
-                    "libgbm1 libegl1 libgles2 fontconfig",
+                    "libgbm1 libegl1 libgles2 libgl1-mesa-dri fontconfig",
                     "useradd --system --home-dir /var/lib/companion",
                     "usermod -aG input,video,render,i2c,gpio,dialout companion",
                     "install -d -o companion -g companion -m 0750 /var/lib/companion",
