@@ -41,9 +41,9 @@ from companion.core.clock import SystemClock  # noqa: E402
 from companion.core.store import EventStore  # noqa: E402
 from companion.devices.accel.sampler import TraySampler  # noqa: E402
 from companion.devices.emulated.touch import EmulatedTouchscreen  # noqa: E402
-from companion.runner import Runner  # noqa: E402
-from companion.table import Session  # noqa: E402
-from companion.tray import EmulatedTray, bus_opener, detector  # noqa: E402
+from companion.table.runner import Runner  # noqa: E402
+from companion.table.session import Session  # noqa: E402
+from companion.devices.tray import EmulatedTray, bus_opener, detector  # noqa: E402
 from companion.ui.app import App  # noqa: E402
 from companion.ui.wakeup import InputWatch  # noqa: E402
 

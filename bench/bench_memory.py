@@ -4,7 +4,7 @@
 
 For every game in ``companion.games.GAMES``, a fresh process replays its demo trace
 (``tests/data/<slug>-family.trace``) through the whole stack with the window on
-(:func:`companion.replay.replay`: pseudo-terminal scanner, emulated tray, real Runner and
+(:func:`companion.table.replay.replay`: pseudo-terminal scanner, emulated tray, real Runner and
 App at 800x480, an on-disk store) and reports its peak resident set size
 (``getrusage(RUSAGE_SELF).ru_maxrss``). Baseline, the same way: a fresh Python that
 imports pygame-ce, opens the same 800x480 window and draws one frame with text. Target:
@@ -27,7 +27,7 @@ LIMIT_MB = 60.0
 
 GAME = """
 import resource, sys
-from companion.replay import replay
+from companion.table.replay import replay
 runner = replay(sys.argv[1], store=sys.argv[2], window=True)
 assert runner.session.over, "the demo game did not finish"
 print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)

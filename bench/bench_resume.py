@@ -6,7 +6,7 @@ The store (a SQLite file in a temp dir) holds one unfinished Sugar Blast game of
 300 accepted inputs, all of them real play: a 4-player game to the "four twos" Goal Card
 simulated by ``scripts/make_sugar_blast_trace.py`` (seed 1: swaps, Blast choices, tilts
 toward the seats, refills tapped candy by candy), replayed through the whole stack
-(``companion.replay``: emulated tray chip, real driver and detector) into a scratch
+(``companion.table.replay``: emulated tray chip, real driver and detector) into a scratch
 store, and its first 300 accepted inputs put through a real Session into the bench's
 store.
 
@@ -49,8 +49,8 @@ def build_store(db: Path, tmp: str) -> str:
     import make_sugar_blast_trace as sim
     from companion.core.clock import FakeClock
     from companion.core.store import EventStore
-    from companion.replay import replay
-    from companion.table import Session, state_digest
+    from companion.table.replay import replay
+    from companion.table.session import Session, state_digest
 
     sim.PLAYERS, sim.GOAL = PLAYERS, GOAL
     table = sim.simulate(1)

@@ -206,7 +206,7 @@ def breakdown(parts: list, first: str) -> str:
 def reference(n: int | None) -> list[tuple]:
     """The verdicts ``companion replay`` gives the same trace (its first ``n`` inputs)."""
     from companion.core.events import CardScanned
-    from companion.replay import replay
+    from companion.table.replay import replay
 
     seen: list[tuple] = []
 

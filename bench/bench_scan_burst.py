@@ -61,7 +61,7 @@ def paced(items: list, send) -> None:
 def burst(n: int) -> dict:
     from companion.core.store import EventStore
     from companion.core.clock import SystemClock
-    from companion.table import Session, state_digest
+    from companion.table.session import Session, state_digest
 
     trace, inputs = trace_inputs(demo_trace("sugarrr"))
     codes = [v for _, k, v in inputs if k == "scan"]

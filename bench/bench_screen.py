@@ -3,7 +3,7 @@
     .venv/bin/python bench/bench_screen.py [--quick]
 
 For every game in ``companion.games.GAMES``, its demo trace (``tests/data/<slug>-family.trace``)
-is replayed through the whole stack (:func:`companion.replay.replay`: pseudo-terminal and
+is replayed through the whole stack (:func:`companion.table.replay.replay`: pseudo-terminal and
 real SerialScanner, real Runner with an App, 800x480, SDL dummy driver, software
 rendering), and every frame the loop draws is timed: ``App.show`` = clear, the game's
 screen and the shared chrome drawn from the session, flip. That covers every screen a
@@ -36,7 +36,7 @@ def frames_of(slug: str, limit: int | None = None) -> tuple[list[float], list[fl
     the replayed demo game of ``slug``."""
     import pygame
 
-    from companion.replay import replay
+    from companion.table.replay import replay
     from companion.ui.app import App
 
     measured, base, cpu = [], [], []

@@ -62,7 +62,8 @@ def thread_cpu(thread: threading.Thread) -> float:
 def table_phase(fifo: bool | None) -> dict:
     """One idle phase of a table; ``fifo`` None: no tray sensor at all."""
     from companion.devices.accel.sampler import TraySampler
-    from companion.devices.emulated.i2c import EmulatedAdxl345, EmulatedBus
+    from companion.devices.emulated.chips import EmulatedAdxl345
+    from companion.devices.emulated.i2c import EmulatedBus
     from companion.devices.tilt import Calibration, TiltDetector
 
     table = Table("sugar-blast", ["Mum", "Leo", "Maya"], {"goal": "five-different"})
@@ -155,7 +156,8 @@ def latency_run(name: str, seconds: float | None, fifo: bool = True) -> tuple[li
     from companion.core.clock import SystemClock
     from companion.core.events import TrayTilted
     from companion.devices.accel.sampler import TraySampler
-    from companion.devices.emulated.i2c import EmulatedAdxl345, EmulatedBus
+    from companion.devices.emulated.chips import EmulatedAdxl345
+    from companion.devices.emulated.i2c import EmulatedBus
     from companion.devices.tilt import Calibration, TiltDetector
     from companion.devices.tilt_analyze import read_samples
 

@@ -108,7 +108,7 @@ def trace_inputs(path: Path):
     """``(trace, [(t, kind, value)])``: every input of a recorded trace in order; ``kind``
     is ``"scan"`` (value the code, split reads joined), ``"touch"`` (the command) or
     ``"accel"`` (value the ``(device, (x, y, z))`` sample)."""
-    from companion.trace import read
+    from companion.table.trace import read
 
     trace = read(path)
     out, pending = [], {}
@@ -157,8 +157,9 @@ class Table:
         from companion.core.store import EventStore
         from companion.devices.emulated.serial_scanner import PtyScanner
         from companion.devices.scan.serial import SerialScanner
-        from companion.runner import Runner, json_logger
-        from companion.table import Session
+        from companion.table.logs import json_logger
+        from companion.table.runner import Runner
+        from companion.table.session import Session
 
         self._tmp = tempfile.TemporaryDirectory(prefix="bench-table-", dir=tmp)
         self.db = Path(self._tmp.name) / "table.db"
@@ -376,7 +377,7 @@ class LogReader:
 def button_map(path: Path) -> dict:
     """Every touch command of a replayed trace -> the rect its button was drawn at (the
     first time). Replays the trace headless through the real Runner and App."""
-    from companion.replay import replay
+    from companion.table.replay import replay
     from companion.ui.app import App
 
     seen: dict = {}

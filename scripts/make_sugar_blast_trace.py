@@ -31,7 +31,7 @@ from companion.core.errors import IllegalAction  # noqa: E402
 from companion.core.events import Touch, TrayLevel, TrayTilted  # noqa: E402
 from companion.games.sugar_blast import board as B  # noqa: E402
 from companion.games.sugar_blast import flow, rules  # noqa: E402
-from companion.tray import EmulatedTray  # noqa: E402
+from companion.devices.tray import EmulatedTray  # noqa: E402
 
 PLAYERS = ["Mum", "Leo", "Maya"]
 GOAL = "five-different"
@@ -78,7 +78,7 @@ class Table:
 
     def tilt(self, seat: int, expect: bool = True) -> None:
         """Samples of the tray tilted toward ``seat`` and let go (sensor taped flat, X
-        toward seat 1, as :class:`companion.tray.EmulatedTray`); the detector reports
+        toward seat 1, as :class:`companion.devices.tray.EmulatedTray`); the detector reports
         the tilt during the hold and level after it."""
         self.wait(1.0, 2.5)
         angle = self.rng.uniform(20.0, 30.0)

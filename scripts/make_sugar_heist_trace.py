@@ -38,7 +38,7 @@ from companion.games.sugar_heist.cards import BATTLE_CODES, CANDY_CODES, CARDS, 
 from companion.games.sugar_heist.state import (CardPlayed, HeistOver, VaultLocked,  # noqa: E402
                                                 VaultUnlocked)
 from companion.games.sugar_heist.vaults import fitting  # noqa: E402
-from companion.table import decide  # noqa: E402
+from companion.table.session import decide  # noqa: E402
 
 PLAYERS = ["Mum", "Leo", "Maya"]
 GAME = find_game("sugar-heist")

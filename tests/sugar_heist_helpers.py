@@ -76,7 +76,7 @@ def messages(events) -> str:
 
 
 def conserved(state: State) -> bool:
-    removed = len(state.removed)
+    removed = len(state.removed) + len(state.set_aside)
     return state.candy_total() == 86 and state.battle_total() == 44 - removed
 
 
@@ -87,3 +87,69 @@ def rejected(state, action, *words):
     for w in words:
         assert w in info.value.message, info.value.message
     return info.value.message
+
+
+class Table:
+    """A Sugar Heist table run as ``companion run --headless --simulate`` runs it: each
+    typed line goes through the same Runner (``/command`` a touch, anything else a scan)
+    into a Session; ``out`` is what the headless text log printed, ``json`` the JSON log
+    (``--log-format json``). ``verdicts`` holds every verdict, in order."""
+
+    def __init__(self, players=("Zach", "Pam"), **options):
+        import io
+
+        from companion.core.clock import FakeClock
+        from companion.core.store import EventStore
+        from companion.table.logs import TextLog, json_logger
+        from companion.table.runner import Runner
+        from companion.table.session import Session
+
+        self.out, self.json = io.StringIO(), io.StringIO()
+        self.store = EventStore(":memory:")
+        self.session = Session.start("sugar-heist", list(players), self.store, FakeClock(), resume=False, tap_off=0,
+                                     options=options)
+        self.verdicts = []
+        self.session.listeners.append(TextLog(self.out, self.session))
+        self.session.listeners.append(json_logger(self.json))
+        self.session.listeners.append(lambda item, verdict: verdict and self.verdicts.append(verdict))
+        self.runner = Runner(self.session, FakeClock(), text_out=self.out)
+
+    @property
+    def state(self) -> State:
+        return self.session.state
+
+    def type(self, *lines: str) -> str:
+        """Type lines; returns what the text log printed for them."""
+        start = len(self.out.getvalue())
+        for line in lines:
+            self.runner.typed(line, now=True)
+        return self.out.getvalue()[start:]
+
+    def ok(self, *lines: str) -> str:
+        """Type lines that must each be accepted; returns the text printed."""
+        said = []
+        for line in lines:
+            n = len(self.verdicts)
+            said.append(self.type(line))
+            assert len(self.verdicts) == n + 1 and self.verdicts[-1].verdict == "accepted", (line, said[-1])
+        return "".join(said)
+
+    def refused(self, line: str, *words: str) -> str:
+        """Type a line that must be refused with each of ``words`` in the reason."""
+        before = self.session.state, self.session.entry
+        said = self.type(line)
+        v = self.verdicts[-1]
+        assert v.verdict == "rejected", (line, said)
+        for w in words:
+            assert w in v.reason, (w, v.reason)
+        assert (self.session.state, self.session.entry) == before
+        return v.reason
+
+
+def set_up(table: Table, state: State) -> Table:
+    """Start ``table`` from ``state`` (a position built with the helpers above), as if the
+    inputs that led there had been played: the session's state and the table's entry."""
+    from companion.games.sugar_heist import flow
+
+    table.session.state, table.session.entry = state, flow.new_entry()
+    return table

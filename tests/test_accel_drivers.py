@@ -22,12 +22,8 @@ from companion.devices.accel import (
     Mpu6050,
     detect,
 )
-from companion.devices.emulated.i2c import (
-    EmulatedAdxl345,
-    EmulatedBus,
-    EmulatedLis3dh,
-    EmulatedMpu6050,
-)
+from companion.devices.emulated.chips import EmulatedAdxl345, EmulatedLis3dh, EmulatedMpu6050
+from companion.devices.emulated.i2c import EmulatedBus
 
 EMULATOR = {Adxl345: EmulatedAdxl345, Mpu6050: EmulatedMpu6050, Lis3dh: EmulatedLis3dh}
 DRIVERS = pytest.mark.parametrize("driver", CHIPS, ids=lambda d: d.name)

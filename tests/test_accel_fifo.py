@@ -11,7 +11,8 @@ from companion.core.clock import FakeClock
 from companion.core.events import DeviceStatus, TrayLevel, TrayTilted
 from companion.devices.accel import Adxl345, Lis3dh, Mpu6050, detect
 from companion.devices.accel.sampler import BATCH_S, TraySampler
-from companion.devices.emulated.i2c import EmulatedAdxl345, EmulatedBus, EmulatedLis3dh, EmulatedMpu6050
+from companion.devices.emulated.chips import EmulatedAdxl345, EmulatedLis3dh, EmulatedMpu6050
+from companion.devices.emulated.i2c import EmulatedBus
 from companion.devices.tilt import Calibration, TiltDetector
 
 CHIPS = [EmulatedAdxl345, EmulatedLis3dh, EmulatedMpu6050]

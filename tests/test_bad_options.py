@@ -109,7 +109,7 @@ def test_a_day_long_timer_is_allowed(tmp_path):
     ("chess_clock = 1441", "chess_clock"),
 ])
 def test_a_config_timer_that_is_not_finite_or_over_a_day_is_refused(tmp_path, line, words):
-    from companion.config import ConfigError, parse
+    from companion.service.config import ConfigError, parse
     import tomllib
 
     with pytest.raises(ConfigError, match=words):
@@ -151,7 +151,7 @@ def test_a_trace_that_is_not_json_at_all_says_so_in_words(tmp_path):
 
 
 def test_every_device_run_record_writes_is_read_back(tmp_path):
-    from companion.trace import read
+    from companion.table.trace import read
 
     path = tmp_path / "ok.trace"
     path.write_text(HEADER + "".join(
@@ -252,7 +252,7 @@ def test_every_path_option_expands_a_tilde(monkeypatch, tmp_path):
 
 
 def test_a_tilde_in_the_configs_store_path_is_the_home_folder(monkeypatch, tmp_path):
-    from companion.config import parse
+    from companion.service.config import parse
 
     monkeypatch.setenv("HOME", str(tmp_path))
     cfg = parse({"store": {"path": "~/table.db"}, "tray": {"calibration": "~/cal.toml"}}, "companion.toml")

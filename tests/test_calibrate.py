@@ -5,7 +5,7 @@ import random
 
 import pytest
 
-from companion.calibrate import Calibrator
+from companion.devices.calibrate import Calibrator
 from companion.devices.tilt import TiltDetector
 from companion.core.events import TrayTilted
 

@@ -7,7 +7,7 @@ import sys
 from companion.core.clock import FakeClock
 from companion.core.codes import make_code
 from companion.core.store import EventStore
-from companion.table import Session
+from companion.table.session import Session
 from sugarrr_helpers import STARTS, fruit, salad, saur
 
 

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from companion import config
-from companion.config import KEYS, ConfigError, load, parse
+from companion.service import config
+from companion.service.config import KEYS, ConfigError, load, parse
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "hardware" / "companion.toml.example"
 
@@ -151,13 +151,13 @@ def test_the_old_tilt_only_user_config_still_loads(tmp_path):
     old.write_text("[tilt]\nthreshold_deg = 18\n")
     cfg, path = load(old)
     assert path == old and cfg["tilt"] == {"threshold_deg": 18}
-    from companion.tray import load_tilt_config
+    from companion.devices.tray import load_tilt_config
     assert load_tilt_config(old).threshold_deg == 18
 
 
 def test_run_takes_its_settings_from_the_config_and_the_command_line_wins(tmp_path):
     from companion.cli import build_parser
-    from companion.cli.common import DEFAULT_STORE
+    from companion.core.store import DEFAULT_STORE
 
     f = tmp_path / "c.toml"
     f.write_text('[game]\ngame = "sugar-blast"\nnames = ["Ana", "Ben"]\ngoal = "nine-any"\n'

@@ -19,8 +19,8 @@ from companion.core.clock import FakeClock
 from companion.core.errors import DamagedStore, StoreError
 from companion.core.events import CardScanned, Touch
 from companion.core.store import EventStore
-from companion.doctor import check_store, Machine
-from companion.table import Session
+from companion.service.doctor import check_store, Machine
+from companion.table.session import Session
 
 
 def companion(*args, stdin=""):

@@ -20,9 +20,9 @@ import pytest
 from companion.core.clock import FakeClock
 from companion.core.errors import StoreError
 from companion.core.store import EventStore
-from companion.replay import replay
-from companion.runner import Runner
-from companion.table import Session, state_digest
+from companion.table.replay import replay
+from companion.table.runner import Runner
+from companion.table.session import Session, state_digest
 
 ROOT = Path(__file__).resolve().parent.parent
 TRACE = ROOT / "tests" / "data" / "sugarrr-family.trace"
@@ -147,7 +147,7 @@ import json, os, resource, shutil, signal, sys
 from companion.core.clock import FakeClock
 from companion.core.events import input_from_dict
 from companion.core.store import EventStore
-from companion.table import Session
+from companion.table.session import Session
 
 folder, players = sys.argv[1], json.loads(sys.argv[2])
 inputs = [input_from_dict(d) for d in json.loads(sys.argv[3])]

@@ -13,8 +13,8 @@ import pytest
 from companion.core.clock import FakeClock
 from companion.core.events import CardScanned
 from companion.core.store import EventStore
-from companion.runner import Runner
-from companion.table import Session
+from companion.table.runner import Runner
+from companion.table.session import Session
 from companion.ui import display as display_mod
 from companion.ui.app import App
 from companion.ui.display import Display, DisplayUnavailable, open_display

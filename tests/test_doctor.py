@@ -5,7 +5,7 @@ import os
 
 import pytest
 
-from companion.doctor import Machine, report, run_checks
+from companion.service.doctor import Machine, report, run_checks
 
 SERVICE_UP = {("systemctl", "is-enabled", "companion.service"): "enabled",
               ("systemctl", "is-active", "companion.service"): "active"}
@@ -149,7 +149,7 @@ def test_gpio_not_openable_names_the_group(pi):
 def test_the_report_screen_draws(pi, tmp_path):
     import pygame
 
-    from companion.doctor import draw_report
+    from companion.service.doctor import draw_report
     _, checks = checks_on(*pi)
     pygame.display.init()
     pygame.font.init()
@@ -169,7 +169,7 @@ def test_the_report_screen_draws(pi, tmp_path):
 def test_a_store_folder_that_does_not_exist_yet_names_the_command_that_makes_it(pi, monkeypatch):
     import shutil
 
-    from companion import doctor
+    from companion.service import doctor
 
     root, config = pi
     shutil.rmtree(root / "var/lib/companion")

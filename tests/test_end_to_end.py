@@ -8,9 +8,9 @@ from pathlib import Path
 import pygame
 import pytest
 
-from companion.replay import replay
-from companion.runner import json_logger
-from companion.trace import TraceError, read
+from companion.table.replay import replay
+from companion.table.logs import json_logger
+from companion.table.trace import TraceError, read
 
 DATA = Path(__file__).parent / "data"
 TRACE = DATA / "sugarrr-family.trace"

@@ -8,7 +8,7 @@ from companion.core.enrolment import Enrolments
 from companion.core.store import EventStore
 from companion.devices.emulated.pn532 import EmulatedPn532
 from companion.devices.scan.pn532 import Pn532Reader
-from companion.enroll import enroll
+from companion.cards.enroll import enroll
 from companion.games.sugarrr.cards import CARDS
 from sugarrr_helpers import fruit, salad
 
@@ -61,7 +61,7 @@ def test_each_scanned_card_is_paired_with_the_next_sticker_and_read_back_in_a_ga
 
 
 def test_nfc_write_puts_the_code_on_a_blank_sticker_and_a_reader_then_reads_it():
-    from companion.nfc_write import write_code
+    from companion.cards.nfc_write import write_code
 
     emulator = EmulatedPn532()
     try:

@@ -11,8 +11,8 @@ import pytest
 
 from companion.core.clock import FakeClock
 from companion.core.store import EventStore
-from companion.runner import Runner
-from companion.table import Session
+from companion.table.runner import Runner
+from companion.table.session import Session
 from companion.ui import fonts, theme
 from companion.ui.app import App
 from companion.ui.widgets import record_text, width_of

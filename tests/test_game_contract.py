@@ -27,9 +27,9 @@ from companion.core.events import (ButtonPressed, CardScanned, Touch, TrayLevel,
 from companion.core.game import PLAYER_KEYS, RESULT_KEYS, TABLE, GameState, NoCards
 from companion.core.store import EventStore
 from companion.games import GAMES
-from companion.replay import replay
-from companion.runner import UI_COMMANDS
-from companion.table import Session, decide, is_undo, state_digest
+from companion.table.replay import replay
+from companion.table.window import UI_COMMANDS
+from companion.table.session import Session, decide, is_undo, state_digest
 
 DATA = Path(__file__).parent / "data"
 WITH_DEMO = [slug for slug, g in GAMES.items() if g.demo]
@@ -231,7 +231,7 @@ import json, sys
 from companion.core.clock import FakeClock
 from companion.core.events import input_from_dict
 from companion.core.store import EventStore
-from companion.table import Session
+from companion.table.session import Session
 game, players, options, db = json.loads(sys.argv[1])
 s = Session.start(game, players, EventStore(db), FakeClock(), options=options, tap_off=0)
 for line in sys.stdin:

@@ -13,7 +13,7 @@ import zxingcpp
 from PIL import Image, ImageChops, ImageDraw
 
 from companion.games.sugarrr.cards import CARDS
-from companion.labels import PRINTABLE_MARGIN_MM, SHEETS, SYMBOLOGIES, get_sheet, make_labels
+from companion.cards.labels import PRINTABLE_MARGIN_MM, SHEETS, SYMBOLOGIES, get_sheet, make_labels
 
 PRINTER_DPI = 300
 ALL_CARDS = [(c.code, c.name, c.copy) for c in CARDS.values()]

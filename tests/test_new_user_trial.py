@@ -16,10 +16,10 @@ from companion.core.events import CardScanned, Touch
 from companion.core.game import NoCards
 from companion.core.store import EventStore
 from companion.games import GAMES
-from companion.logs import TextLog
-from companion.replay import replay
-from companion.runner import Runner
-from companion.table import Session, state_digest
+from companion.table.logs import TextLog
+from companion.table.replay import replay
+from companion.table.runner import Runner
+from companion.table.session import Session, state_digest
 from sugarrr_helpers import STARTS
 
 

@@ -111,7 +111,7 @@ def test_companion_run_wires_config_buttons_into_the_session(tmp_path, monkeypat
 
     from companion import cli
     from companion.core.events import CardScanned
-    from companion.runner import Runner
+    from companion.table.runner import Runner
     from sugarrr_helpers import STARTS
 
     factory = MockFactory()
@@ -152,8 +152,8 @@ def test_the_buzzer_sounds_once_as_a_turns_last_ten_seconds_begin(factory):
     while the warning lasts; the main loop's tick drives it."""
     from companion.core.store import EventStore
     from companion.devices.gpio import Feedback, TimerAlarm
-    from companion.runner import Runner
-    from companion.table import Session
+    from companion.table.runner import Runner
+    from companion.table.session import Session
     from companion.ui.timers import Timers
 
     clock = FakeClock(100.0)

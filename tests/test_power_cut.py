@@ -25,8 +25,8 @@ from companion.core.errors import BadCommand, BadScan, IllegalAction
 from companion.core.events import CardScanned, Touch
 from companion.core.store import EventStore
 from companion.games import find_game
-from companion.table import Session, decide, state_digest
-from companion.trace import read
+from companion.table.session import Session, decide, state_digest
+from companion.table.trace import read
 
 ROOT = Path(__file__).resolve().parent.parent
 TRACE = ROOT / "tests" / "data" / "sugarrr-family.trace"

@@ -8,8 +8,8 @@ import sys
 import time
 
 from companion.devices.emulated.serial_scanner import PtyScanner
-from companion.replay import replay
-from companion.trace import read
+from companion.table.replay import replay
+from companion.table.trace import read
 from sugarrr_helpers import STARTS, fruit
 
 
@@ -67,8 +67,8 @@ def test_a_recorded_session_replays_to_the_same_state(tmp_path):
 from companion.core.clock import FakeClock  # noqa: E402
 from companion.core.store import EventStore  # noqa: E402
 from companion.devices.emulated.pn532 import EmulatedPn532  # noqa: E402
-from companion.table import Session, state_digest  # noqa: E402
-from companion.trace import TraceWriter  # noqa: E402
+from companion.table.session import Session, state_digest  # noqa: E402
+from companion.table.trace import TraceWriter  # noqa: E402
 
 
 def run(tmp_path, trace, *scanners, names=("Ana", "Ben")):
@@ -163,7 +163,7 @@ def test_another_game_starts_the_file_afresh(tmp_path):
 def test_keyboard_mode_scans_are_recorded_and_replay_through_the_real_reader(tmp_path):
     import queue as queue_module
 
-    from companion.cli.play import _record_taps
+    from companion.table.build import _record_taps
     from companion.devices.emulated.hid import FakeInputDevice, key_events
     from companion.devices.scan.hid import HidScanner
 

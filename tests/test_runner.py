@@ -3,8 +3,8 @@
 from companion.core.clock import FakeClock
 from companion.core.events import CardScanned, Touch
 from companion.core.store import EventStore
-from companion.runner import Runner
-from companion.table import Session
+from companion.table.runner import Runner
+from companion.table.session import Session
 from sugarrr_helpers import STARTS
 
 
@@ -56,7 +56,7 @@ def test_step_hands_queued_inputs_to_the_session():
 
 
 def test_arrow_keys_tilt_the_emulated_tray_under_simulate():
-    from companion.tray import EmulatedTray
+    from companion.devices.tray import EmulatedTray
 
     class FakeApp:
         def poll(self):
@@ -159,7 +159,7 @@ def test_a_scan_queued_just_after_the_window_was_read_still_waits_for_an_earlier
 def test_an_input_whose_window_marker_was_lost_is_still_handled(tmp_path):
     import time
 
-    from companion.runner import MARKER_GRACE
+    from companion.table.inputs import MARKER_GRACE
 
     r = windowed_runner(tmp_path)
     try:

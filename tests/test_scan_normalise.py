@@ -145,8 +145,8 @@ def test_an_unpaired_nfc_sticker_is_rejected_with_what_to_do():
 def test_a_scanner_typing_into_the_window_is_cleaned_the_same_way():
     from companion.core.clock import FakeClock
     from companion.core.store import EventStore
-    from companion.runner import Runner
-    from companion.table import Session
+    from companion.table.runner import Runner
+    from companion.table.session import Session
 
     clock = FakeClock()
     session = Session.start("sugarrr", ["Ana", "Ben"], EventStore(":memory:"), clock)

@@ -15,8 +15,8 @@ import pygame
 from companion.core.clock import FakeClock
 from companion.core.events import Touch
 from companion.core.store import EventStore
-from companion.runner import Runner
-from companion.table import Session
+from companion.table.runner import Runner
+from companion.table.session import Session
 from companion.ui import chrome
 from companion.ui.app import App, TableInfo
 from companion.ui.timers import Timers

@@ -11,9 +11,9 @@ import pytest
 from companion.core.clock import SystemClock
 from companion.core.events import Touch
 from companion.core.store import EventStore
-from companion.runner import Runner
-from companion.sdnotify import Notifier
-from companion.table import Session
+from companion.table.runner import Runner
+from companion.service.sdnotify import Notifier
+from companion.table.session import Session
 
 
 @pytest.fixture

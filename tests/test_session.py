@@ -6,7 +6,7 @@ from companion.core.clock import FakeClock
 from companion.core.codes import make_code
 from companion.core.events import CardScanned, Touch
 from companion.core.store import EventStore
-from companion.table import GameInProgress, Session, state_digest
+from companion.table.session import GameInProgress, Session, state_digest
 from sugarrr_helpers import STARTS, fruit
 
 NAMES = ["Ana", "Ben"]

@@ -12,9 +12,10 @@ from companion.core.clock import FakeClock
 from companion.core.store import EventStore
 from companion.games import GAMES
 from companion.games.sugar_blast import GOAL_NAMES
-from companion.replay import replay
+from companion.table.replay import replay
 from companion.ui.app import App
-from companion.ui.start import KeyboardScreen, OptionsScreen, PlayersScreen, StartChoice, StartFlow, start_session
+from companion.table.session import start_session
+from companion.ui.start import KeyboardScreen, OptionsScreen, PlayersScreen, StartChoice, StartFlow
 from companion.ui.widgets import record_text
 
 DATA = os.path.join(os.path.dirname(__file__), "data")
@@ -183,12 +184,12 @@ def test_companion_run_without_game_or_names_asks_the_start_screen(tmp_path, mon
     """The wiring of ``companion run``: the start screen's choice becomes the session
     (the screen itself is replaced here; the tests above drive it with clicks)."""
     from companion import cli
-    from companion.cli import play
-    from companion.runner import Runner
+    from companion.table import build
+    from companion.table.runner import Runner
     from companion.ui import start
 
     asked = []
-    monkeypatch.setattr(play, "virtual_screen", lambda: False)
+    monkeypatch.setattr(build, "virtual_screen", lambda: False)
     monkeypatch.setattr(start, "choose", lambda app, store, **kw: asked.append(store.games()) or
                         StartChoice("sweet-deals", ("Ana", "Ben", "Cy"), {"mode": "open", "hybrid": None}))
     monkeypatch.setattr(Runner, "loop", lambda self, frame=0: None)

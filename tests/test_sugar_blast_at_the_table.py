@@ -13,7 +13,7 @@ from companion.core.clock import FakeClock
 from companion.core.events import Touch, TrayLevel, TrayTilted
 from companion.core.store import EventStore
 from companion.games.sugar_blast import rules as R
-from companion.table import Session
+from companion.table.session import Session
 
 # The board: swapping row 5 column 4 with row 5 column 5 (``/swap 4 3 4 4``)
 # makes two Blasts at once: Green across row 5 and Blue down column 5.

@@ -12,8 +12,9 @@ from companion.core.events import TrayLevel, TrayTilted
 from companion.core.store import EventStore
 from companion.games.sugar_blast import board as B
 from companion.games.sugar_blast import rules as R, screen
-from companion.runner import HINT_SECONDS, Runner
-from companion.table import Session
+from companion.table.runner import Runner
+from companion.table.window import HINT_SECONDS
+from companion.table.session import Session
 from companion.ui.app import App, TableInfo
 
 START = ("ORPRBP", "YGPPRO", "BPROYG", "ROYGBP", "YGYPRO", "BPROYG")

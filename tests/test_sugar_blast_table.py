@@ -15,9 +15,9 @@ from companion.core.events import CardScanned, Touch, TrayLevel, TrayTilted
 from companion.core.store import EventStore
 from companion.games.sugar_blast import board as B
 from companion.games.sugar_blast import flow, rules as R, screen
-from companion.replay import replay
-from companion.runner import json_logger
-from companion.table import Session
+from companion.table.replay import replay
+from companion.table.logs import json_logger
+from companion.table.session import Session
 from companion.ui.app import App, TableInfo
 
 DATA = Path(__file__).parent / "data"

@@ -38,11 +38,20 @@ def test_a_steal_takes_up_to_two_candies_and_needs_no_duel():
     assert s.phase == BUY and ZACH in s.stolen and conserved(s)
 
 
-def test_two_steals_on_one_player_in_a_turn_are_allowed():
+def test_two_steals_on_one_player_in_a_turn_are_revealed_together():
+    """"You may perform multiple Steals against 1 player during a turn. When playing
+    multiples they must be revealed at the same time." (issue 21)"""
+    s = holding(table(), ALEX, [battle("Attack", 1), battle("Attack", 2)])
+    s, _ = play(s, Play(battle("Attack", 1)), Target("steal", ZACH, 0), Play(battle("Attack", 2)), Done(),
+                Take(candy(CR, 1)), Place(1), Take(candy(CR, 2)), Place(1))
+    assert s.vaults[ALEX][1].count == 2 and s.phase == BUY and conserved(s)
+
+
+def test_a_second_steal_on_one_player_after_the_first_is_refused():
     s = holding(table(), ALEX, [battle("Attack", 1), battle("Attack", 2)])
     s, _ = play(s, Play(battle("Attack", 1)), Target("steal", ZACH, 0), Done(), Take(candy(CR, 1)), Place(1))
-    s, _ = play(s, Play(battle("Attack", 2)), Target("steal", ZACH, 0), Done(), Take(candy(CR, 2)), Place(1))
-    assert s.vaults[ALEX][1].count == 2
+    s, _ = play(s, Play(battle("Attack", 2)))
+    rejected(s, Target("steal", ZACH, 0), "revealed together")
 
 
 def test_a_heist_needs_an_attack_card_drawn_this_turn():
@@ -126,7 +135,7 @@ def test_only_the_target_may_play_a_mom():
     s = holding(table(), ALEX, [battle("Attack", 1)], fresh=True)
     s = holding(s, PAM, [battle("Mom", 1)])
     s, _ = play(s, Play(battle("Attack", 1)), Target("heist", ZACH, 0))
-    rejected(s, Play(battle("Mom", 1)), "Only the player being targeted")
+    rejected(s, Play(battle("Mom", 1)), "Only Zach can play a Mom now")
 
 
 def test_mastermind_wins_a_heist_with_one_attack_card():
@@ -200,7 +209,7 @@ def test_quarantine_lock_comes_off_at_the_lock_number():
 
 def test_quarantine_lock_only_on_your_own_unlocked_vault():
     s = holding(table(), ALEX, [battle("Quarantine Lock", 1)])
-    rejected(s, Play(battle("Quarantine Lock", 1)), "Nobody can be targeted")
+    rejected(s, Play(battle("Quarantine Lock", 1)), "nothing it can be played on")
     s = with_vault(s, ALEX, 1, candies(GG, 1, 2))
     s, _ = rules.step(s, Play(battle("Quarantine Lock", 1)))
     rejected(s, Target("lock", ZACH, 0), "your own")
@@ -257,11 +266,11 @@ def test_activate_sleeper_cell_skips_everyone_else_and_gives_another_turn():
     s, events = play(s, BuyBattle(candy(SB, 1), battle("Activate Sleeper Cell", 1)))
     assert s.phase == "mom" and set(s.frame.waiting) == {ZACH, PAM}
     s, _ = rules.step(s, Done())
-    assert s.phase == BUY and s.extra
+    assert s.phase == BUY and s.extra == (ALEX,)
     s, events = rules.step(s, Done())
     turn = [e for e in events if isinstance(e, TurnEnded)]
     assert turn[0].next_player == ALEX and "another turn" in messages(events)
-    assert s.active == ALEX and s.skips == (1, 1, 0) and not s.extra
+    assert s.active == ALEX and s.skips == (1, 1, 0) and s.extra == ()
 
 
 def test_bad_dog_eats_one_flavour_from_hands_but_not_vaults():
@@ -367,7 +376,7 @@ def test_alternate_rule_heists_a_locked_vault_for_two_candies_and_unlocks_it():
 def test_removed_cards_are_out_of_the_game():
     two = game(["Zach", "Pam"])
     assert two.vault_pile == 14 - 4 - 4
-    assert sorted(rules.CARDS[c].name for c in two.removed) == ["Battle Royale", "Start a Crib Fight"]
+    assert two.removed == () and sorted(two.set_aside) == ["Battle Royale", "Start a Crib Fight"]
     assert two.battle_draw == 42 and conserved(two)
     every = game(["Zach", "Pam"], all_cards=True)
-    assert every.removed == () and every.battle_draw == 44 and every.vault_pile == 10
+    assert every.removed == () == every.set_aside and every.battle_draw == 44 and every.vault_pile == 10

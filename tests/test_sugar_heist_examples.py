@@ -27,7 +27,7 @@ def test_zach_discards_his_nutty_butts_to_stash_4_lucky_suckys():
     """"He decides to discard his Nutty Butt cards and replace them with 4 Lucky Suckys.\""""
     s = with_vault(game(), ZACH, 0, candies(NB, 1, 4))
     s = with_vault(s, ZACH, 1, candies(FB, 1, 2))
-    s, events = play(s, Stash((candy(LS, 1), candy(LS, 2)), 0), Stash((candy(LS, 3), candy(LS, 4)), 0))
+    s, events = play(s, Stash((candy(LS, 1), candy(LS, 2)), 0, discard=True), Stash((candy(LS, 3), candy(LS, 4)), 0))
     vault = s.vaults[ZACH][0]
     assert vault.flavour == LS and vault.candies == candies(LS, 1, 4)
     assert set(candies(NB, 1, 4)) <= set(s.discard)

@@ -58,7 +58,8 @@ def test_stashed_cards_come_from_the_hand():
 
 def test_one_flavour_per_vault_changing_it_discards_the_old_candy():
     s = with_vault(game(), ZACH, 0, candies(NB, 1, 6))
-    s, events = rules.step(s, Stash((candy(FB, 1), candy(FB, 2)), 0))
+    rejected(s, Stash((candy(FB, 1), candy(FB, 2)), 0), "discards them")  # never unasked
+    s, events = rules.step(s, Stash((candy(FB, 1), candy(FB, 2)), 0, discard=True))
     assert s.vaults[ZACH][0].flavour == FB and s.vaults[ZACH][0].count == 2
     assert len(s.discard) == 6 and conserved(s)
 

@@ -13,8 +13,8 @@ from companion.core.events import Touch
 from companion.core.game import TABLE
 from companion.games.sugar_heist.cards import CARDS
 from companion.games.sugar_heist.state import CardPlayed, FinalReveal
-from companion.replay import replay
-from companion.table import log_record
+from companion.table.replay import replay
+from companion.table.session import log_record
 
 TRACE = Path(__file__).parent / "data" / "sugar-heist-family.trace"
 
@@ -38,7 +38,7 @@ def recorded():
             shown |= {c for h in state.held for c in h}
         seen.append((public, hidden, shown, verdict))
 
-    import companion.table as table
+    import companion.table.session as table
     start = table.Session.start
 
     def capture(*args, **kwargs):
@@ -81,7 +81,7 @@ def test_an_input_that_revealed_a_card_cannot_be_undone(recorded):
     # replay the same inputs up to the first card played, then ask for an Undo
     from companion.core.clock import FakeClock
     from companion.core.store import EventStore
-    from companion.table import Session
+    from companion.table.session import Session
 
     inputs = session.store.inputs(session.game_id)
     fresh = Session.start("sugar-heist", list(session.state.players), EventStore(":memory:"), FakeClock(),

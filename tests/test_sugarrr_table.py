@@ -88,7 +88,7 @@ def test_the_prompt_after_a_two_column_card_names_the_columns_to_tap():
     from companion.core.clock import FakeClock
     from companion.core.events import CardScanned
     from companion.core.store import EventStore
-    from companion.table import Session
+    from companion.table.session import Session
 
     s = Session.start("sugarrr", ["Ana", "Ben"], EventStore(":memory:"), FakeClock())
     for n, code in enumerate(SETUP + [fruit("Strawberry", 2)]):

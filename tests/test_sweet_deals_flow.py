@@ -12,11 +12,11 @@ from companion.core.errors import BadCommand, BadScan, IllegalAction
 from companion.core.events import ButtonPressed, CardScanned, Touch
 from companion.core.game import TABLE
 from companion.core.store import EventStore
-from companion.cli.history import describe
+from companion.table.history import describe
 from companion.games.sweet_deals import flow, rules
 from companion.games.sweet_deals.cards import CARDS
 from companion.games.sweet_deals.rules import ShownFaceUp
-from companion.table import Session, log_record
+from companion.table.session import Session, log_record
 
 from test_sweet_deals_rules import HANDS, PLAYERS, C, deal
 

@@ -108,6 +108,29 @@ def test_shawns_auction_tracked_hands():
     assert all(len(h) == 7 for h in s.hands)
 
 
+def test_a_tied_bidder_with_no_card_worth_the_bid_drops_out_and_the_others_go_on():
+    """Rulebook, "On Your Turn": "players with tied high bids must reveal the desserts on
+    their cards. The player offering gets to choose which card they want." Jillian and
+    Tim tie at 3, and neither holds a card worth 3: bids are checked when the card is
+    shown, so each taps Pass and drops out; with nobody left, the offered card goes face
+    up as when everyone passes. Once a card is face up Undo cannot pass it, so Pass is
+    the way on. A Pass is never refused because of what the hand holds: that refusal
+    would tell the table the hand has the card."""
+    s = deal()
+    s, _ = play(s, Offer(SHAWN, "Pie"), Bid(JILLIAN, 3), Bid(TIM, 3), Pass(APRIL), Pass(JILLIAN))
+    assert s.phase == rules.REVEAL and s.tied == (JILLIAN, TIM)
+    refused(s, Reveal(JILLIAN, C("Donut", 2, 1)), "not worth 3 coins")
+    s, ev = play(s, Pass(JILLIAN))
+    assert ev[0].message == "Jillian has no card worth 3 coins and drops out."
+    assert s.phase == rules.REVEAL and s.tied == (TIM,)
+    refused(s, Reveal(TIM, C("Cupcake", 4)), "not worth 3 coins")
+    s, ev = play(s, Pass(TIM))                     # Tim has no 3 either: nobody showed a card
+    assert s.phase == rules.DISCARD and "put the Pie face up" in ev[0].message
+    s, ev = play(s, Pass(SHAWN))                   # Shawn holds a Pie, but a Pass is not checked
+    assert s.phase == rules.OFFER and s.active == JILLIAN and "no Pie to put face up" in ev[0].message
+    assert [len(h) for h in s.hands] == [7, 7, 7, 7]
+
+
 def test_shawns_auction_open_hands():
     s = rules.new_game(PLAYERS, mode="open")
     s, _ = play(s, Offer(SHAWN, "Pie"), Bid(JILLIAN, 1), Bid(TIM, 2), Pass(APRIL), Bid(JILLIAN, 2), Pass(TIM))
@@ -153,7 +176,9 @@ def test_bids_refused_for_each_reason():
     refused(s, Bid(TIM, 2), "not your turn")                      # Jillian bids first
     refused(s, Bid(JILLIAN, 6), "0 to 5")
     refused(s, Bid(JILLIAN, -1), "0 to 5")
-    refused(s, Bid(JILLIAN, 4), "none is worth 4")                # tracked: no 4-coin card
+    # Tracked: Jillian has no 4-coin card, but the table hears only "4" ("Only say the coin
+    # value when bidding"): her swap card is checked when she scans it (issue 21, item 10).
+    assert rules.step(s, Bid(JILLIAN, 4))[0].bidding.high == 4
     s, _ = play(s, Bid(JILLIAN, 2))
     refused(s, Bid(TIM, 1), "high bid is 2")                      # must match or raise
     s, _ = play(s, Bid(TIM, 2), Bid(APRIL, 3))
@@ -179,7 +204,9 @@ def test_offers_refused_for_each_reason():
     s = deal()
     refused(s, Offer(JILLIAN, "Pie"), "Shawn's turn")
     refused(s, Offer(SHAWN, "Chocolate"), "no Chocolate in the deck for 4")
-    refused(s, Offer(SHAWN, "Mochi"), "your hand has no Mochi")
+    # Tracked: Shawn has no Mochi, but "say (only) the name of it": the offer stands until
+    # the card is scanned (issue 21, item 10).
+    assert rules.step(s, Offer(SHAWN, "Mochi"))[0].offer == "Mochi"
 
 
 def test_swaps_refused_for_each_reason():
@@ -210,7 +237,9 @@ def test_grab_and_go_interrupts_bidding():
     s = deal()
     s, _ = play(s, Offer(SHAWN, "Pie"), Bid(JILLIAN, 1))
     refused(s, Grab(SHAWN), "you offered")
-    refused(s, Grab(TIM), "need a Grab & Go")
+    # Tim holds no Grab & Go: the grab is checked when he scans it (issue 21, item 10).
+    tim, _ = play(s, Grab(TIM))
+    refused(tim, SwapCard(TIM, C("Cupcake", 4)), "not a Grab & Go")
     s, ev = play(s, Grab(JILLIAN))
     assert s.phase == rules.SWAP and s.winner == JILLIAN and s.grab
     refused(s, SwapCard(JILLIAN, C("Mochi")), "not a Grab & Go")

@@ -7,7 +7,8 @@ import pytest
 
 from companion.games import GAMES, find_game
 from companion.ui import theme
-from companion.ui.fit import catalogue, fill, unfit_messages
+from companion.table.message_fit import unfit_messages
+from companion.ui.fit import catalogue, fill
 from companion.ui.widgets import draw_text, draw_wrapped, record_text
 
 

@@ -9,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from companion.replay import replay
+from companion.table.replay import replay
 
 DATA = Path(__file__).parent / "data"
 

@@ -40,8 +40,8 @@ def test_high_contrast_changes_every_widget_default_at_draw_time(app):
 def test_a_game_screen_draws_in_high_contrast(app, tmp_path):
     from companion.core.clock import FakeClock
     from companion.core.store import EventStore
-    from companion.runner import Runner
-    from companion.table import Session
+    from companion.table.runner import Runner
+    from companion.table.session import Session
 
     theme.use("high-contrast")
     clock = FakeClock(10.0)
@@ -97,8 +97,7 @@ def test_every_shared_string_reads_at_20_px_or_more_in_its_place(app, name):
 
 def test_the_config_chooses_the_theme_and_the_command_line_wins(tmp_path, monkeypatch):
     from companion import cli
-    from companion.cli import play
-    from companion.runner import Runner
+    from companion.table.runner import Runner
 
     chosen = []
     monkeypatch.setattr(theme, "use", lambda name: chosen.append(name))

@@ -8,8 +8,8 @@ import pytest
 from companion.core.clock import FakeClock
 from companion.core.events import CardScanned, Touch
 from companion.core.store import EventStore
-from companion.runner import Runner
-from companion.table import Session
+from companion.table.runner import Runner
+from companion.table.session import Session
 from companion.ui import timers
 from companion.ui.timers import Timers
 from sugarrr_helpers import STARTS

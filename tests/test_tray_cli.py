@@ -5,7 +5,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from companion.tray import load_calibration
+from companion.devices.tray import load_calibration
 
 DATA = Path(__file__).parent / "data"
 

@@ -8,7 +8,8 @@ import pytest
 from companion.core.clock import FakeClock
 from companion.core.events import DeviceStatus, TrayLevel, TrayTilted
 from companion.devices.accel.sampler import TraySampler
-from companion.devices.emulated.i2c import EmulatedAdxl345, EmulatedBus, EmulatedLis3dh, EmulatedMpu6050
+from companion.devices.emulated.chips import EmulatedAdxl345, EmulatedLis3dh, EmulatedMpu6050
+from companion.devices.emulated.i2c import EmulatedBus
 from companion.devices.tilt import Calibration, TiltDetector
 
 

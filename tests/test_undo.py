@@ -10,8 +10,8 @@ import pytest
 from companion.core.clock import FakeClock
 from companion.core.events import ButtonPressed, CardScanned, Revealed, Touch
 from companion.core.store import EventStore
-from companion.runner import json_logger
-from companion.table import Session, state_digest
+from companion.table.logs import json_logger
+from companion.table.session import Session, state_digest
 from sugarrr_helpers import STARTS, fruit, salad
 
 NAMES = ["Ana", "Ben"]
@@ -145,7 +145,7 @@ def test_an_input_that_revealed_hidden_cards_cannot_be_undone(tmp_path, monkeypa
 
 def test_a_secret_scan_never_reaches_the_logs_accepted_or_rejected(tmp_path, monkeypatch):
     # A game marks a scan as hidden (a face-down card): no log line may name its code.
-    from companion.runner import text_logger
+    from companion.table.logs import text_logger
 
     table = gathered(tmp_path)
     monkeypatch.setattr(table.session.flow, "secret", lambda state, item: True, raising=False)

@@ -14,8 +14,8 @@ import pygame  # noqa: E402
 from companion.core.clock import FakeClock, SystemClock  # noqa: E402
 from companion.core.store import EventStore  # noqa: E402
 from companion.devices.emulated.touch import EmulatedTouchscreen  # noqa: E402
-from companion.runner import Runner  # noqa: E402
-from companion.table import Session  # noqa: E402
+from companion.table.runner import Runner  # noqa: E402
+from companion.table.session import Session  # noqa: E402
 from companion.ui.app import App  # noqa: E402
 from companion.ui.wakeup import InputWatch  # noqa: E402
 

@@ -11,7 +11,7 @@ import argparse
 import sys
 from importlib.metadata import PackageNotFoundError, version
 
-from . import cards, history, nfc, play, replay, screenshots
+from . import cards, doctor, history, nfc, replay, run, screenshots, tray
 
 
 def _version() -> str:
@@ -26,15 +26,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND",
                            help="one of these (companion COMMAND --help for its options):")
-    play.add_parsers(sub)
+    run.add_parsers(sub)
     replay.add_parsers(sub)
     cards.add_parsers(sub)
     nfc.add_parsers(sub)
     history.add_parsers(sub)
     screenshots.add_parsers(sub)
-    from ..tray import add_parsers as tray_parsers
-
-    tray_parsers(sub)
+    tray.add_parsers(sub)
+    doctor.add_parsers(sub)
     return p
 
 

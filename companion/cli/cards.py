@@ -75,7 +75,7 @@ def cmd_score(args) -> int:
 
 
 def cmd_labels(args) -> int:
-    from ..labels import make_labels
+    from ..cards.labels import make_labels
 
     try:
         cards = game(args.game).cards()

@@ -13,7 +13,6 @@ from ..games import GAMES, find_game
 #: Exit statuses: 0 done, 1 a device or store problem, 2 bad input (a bad file, code or option).
 OK, DEVICE, USAGE = 0, 1, 2
 
-DEFAULT_STORE = Path(os.environ.get("XDG_DATA_HOME", Path.home() / ".local/share")) / "sugar-companion" / "table.db"
 
 
 def user_path(text: str) -> str:
@@ -26,11 +25,6 @@ def fail(message: str, status: int = USAGE) -> int:
     """Print ``companion: message`` on stderr and return ``status``."""
     print(f"companion: {message}", file=sys.stderr)
     return status
-
-
-def data_dir() -> Path:
-    """Bundled recorded sessions: ``tests/data`` in a source checkout."""
-    return Path(__file__).resolve().parent.parent.parent / "tests" / "data"
 
 
 def game_choices() -> list[str]:

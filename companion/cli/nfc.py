@@ -6,7 +6,8 @@ import math
 import os
 import sys
 
-from .common import DEFAULT_STORE, fail, game, game_choices, user_path
+from ..core.store import DEFAULT_STORE
+from .common import fail, game, game_choices, user_path
 
 
 def cmd_enroll(args) -> int:
@@ -19,7 +20,7 @@ def cmd_enroll(args) -> int:
     from ..core.errors import StoreError
     from ..core.store import EventStore
     from ..devices.scan.pn532 import Pn532Reader
-    from ..enroll import enroll
+    from ..cards.enroll import enroll
     desc = game(args.game)
     if not desc.has_cards:
         return fail(f"{desc.name} has no cards to pair with stickers: {desc.summary}.")
@@ -68,7 +69,7 @@ def cmd_enroll(args) -> int:
 
 
 def cmd_nfc_write(args) -> int:
-    from ..nfc_write import write_code
+    from ..cards.nfc_write import write_code
 
     if not (math.isfinite(args.wait) and 0 < args.wait <= 3600):
         return fail("--wait is in seconds, from 1 to 3600")

@@ -28,9 +28,9 @@ def _finish(runner, out: Path | None, quiet_json: bool) -> int:
 
 
 def cmd_replay(args, trace_path: Path | None = None) -> int:
-    from ..replay import replay
-    from ..runner import json_logger
-    from ..trace import TraceError
+    from ..table.replay import replay
+    from ..table.logs import json_logger
+    from ..table.trace import TraceError
 
     stop_on_sigterm()
     path = trace_path or Path(args.trace)
@@ -58,7 +58,7 @@ def demo_games() -> list[str]:
 
 def cmd_demo(args) -> int:
     """Replay the bundled session of ``--game``, or of every game that has one, in turn."""
-    from .common import data_dir
+    from ..table.replay import data_dir
 
     games = [args.game] if args.game else demo_games()
     worst = 0

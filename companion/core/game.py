@@ -37,7 +37,7 @@ through its descriptor and the three modules it names:
 
 The session owns every mutation: it stores each accepted input before the state changes
 and rebuilds a game by replaying its stored inputs through ``flow.read`` and the rules.
-Undo is the session's, not a game's (see :mod:`companion.table`); an input whose events
+Undo is the session's, not a game's (see :mod:`companion.table.session`); an input whose events
 include a :class:`~companion.core.events.Revealed` cannot be taken back.
 
 >>> r = Result("demo", (PlayerResult("Ana", 12, {"coins": 12}), PlayerResult("Ben", 15, {"coins": 15})),

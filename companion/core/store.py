@@ -17,6 +17,7 @@ a power cut.
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import threading
 from contextlib import contextmanager
@@ -27,6 +28,8 @@ from typing import Any
 from .errors import DamagedStore, StoreError
 from .events import Input, Touch, input_from_dict, input_to_dict  # noqa: F401  (Touch: doctest)
 
+#: Where ``companion run`` keeps a table's games unless told otherwise (``$XDG_DATA_HOME``).
+DEFAULT_STORE = Path(os.environ.get("XDG_DATA_HOME", Path.home() / ".local/share")) / "sugar-companion" / "table.db"
 #: The store format this version writes (``PRAGMA user_version``). 0 is a file written
 #: before formats were numbered: format 1 if its games have no ``config`` column, else 2.
 SCHEMA_VERSION = 2

@@ -4,8 +4,8 @@ the touchscreen, or carry on with an unfinished game in one tap.
 Each step is a screen class with ``draw(surface) -> list[Button]`` and ``handle(command)``
 (the touch command of a tapped button, or ``"typed <line>"`` from a keyboard); ``handle``
 returns the next screen, a :class:`StartChoice` when the table is ready, or None to stay.
-:class:`StartFlow` holds the current screen; :func:`start_session` turns a choice into
-the :class:`~companion.table.Session` exactly as ``companion run --game --names`` would.
+:class:`StartFlow` holds the current screen; :func:`companion.table.session.start_session`
+turns a choice into the session exactly as ``companion run --game --names`` would.
 
 Nothing is stored until the choice is made: leaving the start screen leaves no game behind.
 
@@ -449,14 +449,3 @@ def choose(app, store, stopping=lambda: False, frame: float = 1 / 20, watch=None
         woken.wait(1.0 if watch is not None and watch.watching else frame)
         woken.clear()
     return None
-
-
-def start_session(choice: StartChoice, store, clock, **kw):
-    """The session for ``choice``, as ``companion run`` starts one: resume the stored
-    game, or begin a new one (setting an unfinished game of the same kind aside: the
-    start screen offered it first)."""
-    from ..table import Session
-
-    if choice.resume:
-        return Session.start(choice.game, [], store, clock, **kw)
-    return Session.start(choice.game, list(choice.names), store, clock, new_game=True, options=choice.options, **kw)

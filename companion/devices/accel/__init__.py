@@ -1,7 +1,8 @@
 """The tray accelerometer: ADXL345, MPU-6050 or LIS3DH on I2C bus 1, found by :func:`detect`.
 
 >>> from companion.core.clock import FakeClock
->>> from companion.devices.emulated.i2c import EmulatedBus, EmulatedLis3dh
+>>> from companion.devices.emulated.chips import EmulatedLis3dh
+>>> from companion.devices.emulated.i2c import EmulatedBus
 >>> bus = EmulatedBus(EmulatedLis3dh(address=0x19, clock=FakeClock()))
 >>> accel = detect(bus)
 >>> accel

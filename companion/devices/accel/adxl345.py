@@ -14,7 +14,8 @@ of DATAX0-DATAZ1 pops the oldest one (a burst cannot span two entries: 0x38 foll
 0x37). INT_SOURCE bit 0, Overrun, says unread data was replaced; reading data clears it.
 
 >>> from companion.core.clock import FakeClock
->>> from companion.devices.emulated.i2c import EmulatedAdxl345, EmulatedBus
+>>> from companion.devices.emulated.chips import EmulatedAdxl345
+>>> from companion.devices.emulated.i2c import EmulatedBus
 >>> chip = EmulatedAdxl345(orientation=lambda t: (0.0, 0.0, 1.0), clock=FakeClock(), noise_g=0)
 >>> accel = Adxl345(EmulatedBus(chip)); accel.init(range_g=2, rate_hz=100)
 >>> accel.read_g()

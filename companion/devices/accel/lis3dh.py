@@ -19,7 +19,8 @@ OVRN_FIFO is set. With the FIFO on, a burst from OUT_X_L (with SUB(7)) rolls bac
 OUT_Z_H to OUT_X_L, so one read gets several samples.
 
 >>> from companion.core.clock import FakeClock
->>> from companion.devices.emulated.i2c import EmulatedBus, EmulatedLis3dh
+>>> from companion.devices.emulated.chips import EmulatedLis3dh
+>>> from companion.devices.emulated.i2c import EmulatedBus
 >>> chip = EmulatedLis3dh(orientation=lambda t: (0.0, 0.25, -1.0), clock=FakeClock(), noise_g=0)
 >>> accel = Lis3dh(EmulatedBus(chip)); accel.init(range_g=2, rate_hz=100)
 >>> accel.read_g()

@@ -25,7 +25,8 @@ is not a multiple of 6, so after an overflow the bytes no longer start at a samp
 driver resets the FIFO (USER_CTRL FIFO_RESET) and reports the samples lost.
 
 >>> from companion.core.clock import FakeClock
->>> from companion.devices.emulated.i2c import EmulatedBus, EmulatedMpu6050
+>>> from companion.devices.emulated.chips import EmulatedMpu6050
+>>> from companion.devices.emulated.i2c import EmulatedBus
 >>> clock = FakeClock()
 >>> chip = EmulatedMpu6050(orientation=lambda t: (-0.5, 0.0, 0.866), clock=clock, noise_g=0)
 >>> accel = Mpu6050(EmulatedBus(chip), sleep=clock.advance); accel.init(range_g=4)

@@ -36,14 +36,13 @@ from typing import Iterable
 from companion.core.catalogue import load_toml
 from companion.core.errors import CompanionError
 
-from . import messages as M  # the words (messages imports this module too: used at call time only)
+from . import messages as M
+from .colours import KINDS, NAMES  # noqa: F401  (NAMES: part of the board API, B.NAMES)
 
 DATA = load_toml(__package__)
 ROWS: int = DATA["board"]["rows"]
 COLS: int = DATA["board"]["cols"]
 EMPTY: str = DATA["board"]["empty"]
-KINDS: tuple[str, ...] = tuple(c["letter"] for c in DATA["candy"])
-NAMES: dict[str, str] = {c["letter"]: c["name"] for c in DATA["candy"]}
 #: seat -> the board edge (as on screen) the seat sits at: "bottom" | "right" | "top" | "left"
 SEAT_EDGES: dict[int, str] = {int(k): v for k, v in DATA["seats"]["edges"].items()}
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 # count is this game's word too: its modules import it from here.
 from companion.core.i18n import _, count, template_fields  # noqa: F401
 
-from . import board as B
+from .colours import KINDS, NAMES
 
 #: A Blast's name by its kind (rulebook, "Gameplay").
 BLAST_NAMES = {"3": "3-Blast", "4": "4-Blast", "5-6": "5-6-Blast", "box": "Box-Blast"}
@@ -44,14 +44,14 @@ def numbers(values) -> str:
 
 
 def candy(letter: str) -> str:
-    return B.NAMES[letter]
+    return NAMES[letter]
 
 
 def candies(counts: dict[str, int] | tuple[int, ...]) -> str:
     """Candies by kind in words: "2 Red, 1 Blue", or "nothing"."""
     if not isinstance(counts, dict):
-        counts = dict(zip(B.KINDS, counts))
-    return ", ".join(f"{n} {B.NAMES[k]}" for k, n in counts.items() if n) or "nothing"
+        counts = dict(zip(KINDS, counts))
+    return ", ".join(f"{n} {NAMES[k]}" for k, n in counts.items() if n) or "nothing"
 
 
 #: key -> template. Fields: ``who`` a player's name; ``candy`` a candy's colour name;
@@ -256,7 +256,7 @@ def line_of(cells) -> str:
 
 def describe(blast, removing: int | None = None) -> str:
     """What to remove and what to keep, for the screen (the Blast named by its kind)."""
-    name = B.NAMES[blast.candy]
+    name = NAMES[blast.candy]
     keep = say("keep_one_other" if blast.keep_other else "keep_one", candy=name)
     if blast.kind == "3":
         return say("blast_3", candy=name)

@@ -13,11 +13,12 @@ from __future__ import annotations
 from dataclasses import replace
 
 from .cards import CARDS, SETUP
-from .state import (CardPlayed, Frame, HeistOver, Note, State, Target, Vault)
-from .turns import draw_battle, on_battle_pile
-from .vaults import (add_candies, check_vault, empty_vault, fitting, no, put, set_vault,
+from .state import (CardPlayed, Flipped, Frame, HeistOver, Note, State, Target, Vault, VaultUnlocked)
+from .turns import draw_battle, on_battle_pile, pile_refusal
+from .vaults import (add_candies, check_emptying, check_vault, empty_vault, fitting, no, put, set_vault,
                      take_candy, vault_name)
 from .messages import count, listing, say
+from .reasons import mom_refusal, no_target_reason  # noqa: F401  (mom_refusal: part of this module's API)
 
 HEIST_HAUL: int = SETUP["heist_haul"]
 STEAL_HAUL: int = SETUP["steal_haul"]
@@ -97,6 +98,8 @@ def target_problem(state: State, actor: int, card: str, style: str, seat: int, v
         if v.locked and not state.alternate:
             return say("vault_locked_locked_vaults", who=who, vault=vault + 1)
     if style == "steal":
+        if seat in state.stolen:
+            return say("steals_together", who=who)
         if seat in state.heisted:
             return say("was_heisted_this_turn", who=who)
         if not v.candies:
@@ -156,9 +159,24 @@ def do_play(state: State, card: str, events: list) -> State:
     if c.name in KEPT:  # one message for all three, so the screen does not tell which it is
         raise no(KEEP_IT)
     if not playable(state, who, card):
-        raise no(say("nobody_can_be_targeted"))
+        raise no(no_target_reason(state, who))
     state = replace(state, held=put(state.held, who, tuple(h for h in state.held[who] if h != card)))
-    return start(state, card, who, events)
+    state = start(state, card, who, events)
+    if state.stack and state.stack[-1].card == card and state.stack[-1].step == "target":
+        state = _set_top(state, replace(top(state), withdrawable=True))
+    return state
+
+
+def do_withdraw(state: State, events: list) -> State:
+    """A card scanned to play it by mistake goes back face down before its target is
+    chosen: nothing has happened yet. The table saw its name, so it is named."""
+    f = top(state)
+    if f.step != "target" or not f.withdrawable:
+        raise no(say("cant_withdraw"))
+    state = replace(state, stack=state.stack[:-1],
+                    held=put(state.held, f.actor, state.held[f.actor] + (f.card,)))
+    events.append(Note(say("withdraws", who=_name(state, f.actor), card=CARDS[f.card].name)))
+    return state
 
 
 def start(state: State, card: str, actor: int, events: list) -> State:
@@ -203,7 +221,7 @@ def finish(state: State, events: list, keep: bool = False) -> State:
     f = top(state)
     state = replace(state, stack=state.stack[:-1])
     if not keep and f.style != "kept":
-        state = replace(state, battle_discard=state.battle_discard + (f.card,))
+        state = replace(state, battle_discard=state.battle_discard + (f.card,) + f.more)
     if state.stack and top(state).step == "royale" and not top(state).waiting:
         events.append(Note(say("battle_royale_over")))
         return finish(state, events)
@@ -298,9 +316,15 @@ def after_mom(state: State, events: list) -> State:
         return _set_top(state, replace(f, step="stash", new_vault=new))
     if name == "Activate Sleeper Cell":
         hit = f.waiting
-        state = replace(state, skips=tuple(k + (s in hit) for s, k in enumerate(state.skips)), extra=True)
+        # "All other players skip their next turn ... When your current turn ends, immediately
+        # take another turn": drawn in another player's turn (a Battle Royale), the player
+        # who drew it takes the turn right after that one, and the active player skips too.
+        state = replace(state, skips=tuple(k + (s in hit) for s, k in enumerate(state.skips)),
+                        extra=state.extra + (a,))
+        again = "dad_jokes_again" if a == state.active else "dad_jokes_next"
         events.append(Note(say("dad_jokes_one" if len(hit) == 1 else "dad_jokes_many" if hit else "dad_jokes_nobody",
-                               names=listing([_name(state, s) for s in hit], ", "), who=_name(state, a))))
+                               names=listing([_name(state, s) for s in hit], ", "))))
+        events.append(Note(say(again, who=_name(state, a), active=_name(state, state.active))))
         return finish(state, events)
     if name == "Mega Candy Magnet":
         return _set_top(state, replace(f, step="keep"))
@@ -313,6 +337,41 @@ def _collect(state: State, f: Frame, events: list) -> State:
         events.append(Note(say("nobody_has_hand_over")))
         return finish(_set_top(state, f), events)
     return _set_top(state, f)
+
+
+def do_more_steal(state: State, card: str, events: list) -> State:
+    """Steal: another of the attacker's Attack Cards against the same player, in the same
+    Mom window ("You may perform multiple Steals against 1 player during a turn. When
+    playing multiples they must be revealed at the same time"): one Mom answers them all;
+    without one each Steal takes up to 2 candies in turn."""
+    f = top(state)
+    state = replace(state, held=put(state.held, f.actor, tuple(h for h in state.held[f.actor] if h != card)))
+    f = replace(f, more=f.more + (card,), steals_left=f.steals_left + 1)
+    events.append(CardPlayed(say("another_steal", who=_name(state, f.actor), target=_name(state, f.target),
+                                 n=1 + len(f.more)), f.actor, card))
+    return _set_top(state, f)
+
+
+def can_add_steal(state: State, seat: int | None, card: str) -> bool:
+    """Is ``card`` (held by ``seat``) another Steal for the Mom window open now?"""
+    f = top(state)
+    return (f.step == "mom" and f.style == "steal" and seat == f.actor == state.active
+            and CARDS[card].kind == "attack" and not state.final)  # "You may not Steal during another player's turn"
+
+
+def next_steal(state: State, events: list) -> State:
+    """One Steal's haul is done: the next Steal revealed with it takes its haul (from any
+    unlocked vault of the target), or the card is over."""
+    f = top(state)
+    if f.step != "haul" or f.steals_left <= 0:
+        return finish(state, events)
+    t = f.target
+    if not [i for i, v in enumerate(state.vaults[t]) if v.candies and not v.locked]:
+        events.append(Note(say("nothing_left_to_steal", target=_name(state, t))))
+        return finish(state, events)
+    events.append(Note(say("next_steal", who=_name(state, f.actor), target=_name(state, t), haul=STEAL_HAUL)))
+    return _set_top(state, replace(f, vault=None, flavours=(), haul=(), haul_max=STEAL_HAUL,
+                                   steals_left=f.steals_left - 1))
 
 
 def do_no_mom(state: State, events: list) -> State:
@@ -351,21 +410,37 @@ def do_flip(state: State, card: str, seat: int | None, events: list) -> State:
     if not c.is_battle:
         raise no(say("flip_top_card_battle"))
     if not on_battle_pile(state, card):
-        raise no(say("flip_not_from_pile"))
+        raise no(pile_refusal(state, card, say("flip_not_from_pile")))
     if state.battle_draw == 0 and not state.battle_discard and f.flips:
         events.append(Note(say("battle_pile_reshuffle_flips")))
         state = _set_top(replace(state, battle_draw=len(f.flips)), replace(f, flips=()))
         f = top(state)
-    state = draw_battle(state, events)
+    state = draw_battle(state, events, card)
     hit = c.kind == "attack"
     i = f.flipper
     tally = put(f.tally, i, f.tally[i] + hit)
     f = replace(f, flips=f.flips + (card,), tally=tally, flipper=(i + 1) % len(f.duelists))
-    events.append(Note(say("flips_attack" if hit else "flips", who=_name(state, who), card=c.name)))
+    # A flip turns the Battle Draw Pile's face-down top card face up (a Revealed event),
+    # so it cannot be taken back, nor the "No Mom" before it: "If the target wishes to
+    # play a Mom Card it MUST be played now" -- not after watching the duel.
+    events.append(Flipped(say("flips_attack" if hit else "flips", who=_name(state, who), card=c.name), who, card))
     state = _set_top(state, f)
     if tally[i] >= f.need[i]:
         return _duel_won(state, who, events)
     return state
+
+
+def duel_off(state: State, events: list) -> State:
+    """Done in a duel when the Battle Draw Pile and its discards are both empty: the
+    flipped cards are all that is left, and they may hold too few Attack Cards ever to
+    decide it, so the table may call the fight off (docs/rules-notes.md). Nobody wins:
+    a Heist fails, a Crib Fight gives no prize; the flips go back into the pile."""
+    f = top(state)
+    state = _set_top(replace(state, battle_draw=state.battle_draw + len(f.flips)), replace(f, flips=()))
+    events.append(Note(say("no_battle_cards_to_flip")))
+    if f.style == "heist":
+        events.append(HeistOver(say("heist_fails_nobody_won"), f.actor, f.target, False))
+    return finish(state, events)
 
 
 def _duel_won(state: State, winner: int, events: list) -> State:
@@ -385,6 +460,7 @@ def _duel_won(state: State, winner: int, events: list) -> State:
             state = set_vault(state, t, f.vault, replace(v, locked=False, quarantine=None, cracked=True))
             if v.quarantine:
                 state = replace(state, battle_discard=state.battle_discard + (v.quarantine,))
+            events.append(VaultUnlocked(say("heist_unlocks", target=_name(state, t), vault=f.vault + 1), t, f.vault))
         events.append(HeistOver(say("wins_heist_scan_up", who=_name(state, a), haul=haul, target=_name(state, t),
                                     vault=f.vault + 1), a, t, True))
         return _set_top(state, replace(f, step="haul", haul_max=haul))
@@ -399,6 +475,13 @@ def do_haul_take(state: State, card: str, events: list) -> State:
         raise no(say("haul_scan_candy"))
     if len(f.haul) >= f.haul_max:
         raise no(say("that_already_tap_vault", haul_max=f.haul_max))
+    if f.vault is None:  # a later Steal: the first candy picks one of the target's unlocked vaults
+        at = next((i for i, v in enumerate(state.vaults[f.target]) if card in v.candies), None)
+        if at is None or state.vaults[f.target][at].locked:
+            raise no(say("take_from_unlocked", target=_name(state, f.target), card=CARDS[card].name,
+                         where=state.where(card) or say("not_in_it")), card)
+        f = replace(f, vault=at, flavours=(state.vaults[f.target][at].flavour,))
+        state = _set_top(state, f)
     if card not in state.vaults[f.target][f.vault].candies:
         raise no(say("take_candy_from_vault", target=_name(state, f.target), vault=f.vault + 1, card=CARDS[card].name,
                      where=state.where(card) or say("not_in_it")), card)
@@ -411,8 +494,9 @@ def _haul_flavour(f: Frame) -> str:
     return f.flavours[0]
 
 
-def do_place(state: State, vault: int | None, events: list) -> State:
-    """Put the haul (or the Crib Fight prize) into a vault, or the prize in the hand."""
+def do_place(state: State, vault: int | None, events: list, discard: bool = False) -> State:
+    """Put the haul (or the Crib Fight prize) into a vault, or the prize in the hand. A
+    vault of another flavour is emptied first only when ``discard`` (the table agreed)."""
     f = top(state)
     seat = f.target if f.step == "prize" else f.actor
     if not f.haul:
@@ -433,19 +517,20 @@ def do_place(state: State, vault: int | None, events: list) -> State:
             raise no(say("pure_sugars_alone_need"))
     else:
         flavour = _haul_flavour(f)
+    check_emptying(state, seat, vault, flavour, discard)
     v = state.vaults[seat][vault]
     if v.flavour and v.flavour != flavour:
         state = empty_vault(state, seat, vault, events)
     state = add_candies(state, seat, vault, f.haul, flavour, events)
     events.insert(0, Note(say("puts_vault", who=_name(state, seat), n=len(f.haul), flavour=flavour, vault=vault + 1)))
-    return finish(_set_top(state, replace(f, haul=())), events)
+    return next_steal(_set_top(state, replace(f, haul=())), events)
 
 
 def do_haul_done(state: State, events: list) -> State:
     f = top(state)
     if not f.haul:
         events.append(Note(say("takes_nothing", who=_name(state, f.target if f.step == 'prize' else f.actor))))
-        return finish(state, events)
+        return next_steal(state, events)
     seat = f.target if f.step == "prize" else f.actor
     if f.step == "haul":
         fits = fitting(state, seat, _haul_flavour(f))

@@ -11,7 +11,7 @@ from dataclasses import replace
 from .battle import CRIB_PRIZE, _collect, _name, _open, _set_top, finish, owner, playable, start, top
 from .cards import CARDS, FLAVOURS
 from .state import Note, State, Vault
-from .turns import draw_battle, draw_candy, on_battle_pile
+from .turns import draw_battle, draw_candy, on_battle_pile, pile_refusal
 from .vaults import add_candies, hand_card, no, put, relock
 from .messages import say
 
@@ -170,8 +170,8 @@ def do_royale_draw(state: State, card: str, seat: int | None, events: list) -> S
     if not c.is_battle:
         raise no(say("royale_draw"))
     if not on_battle_pile(state, card):
-        raise no(say("royale_not_from_pile"))
-    state = draw_battle(state, events)
+        raise no(pile_refusal(state, card, say("royale_not_from_pile")))
+    state = draw_battle(state, events, card)
     state = _set_top(state, replace(f, waiting=f.waiting[1:]))
     state = replace(state, fresh=state.fresh + (card,))
     if playable(state, who, card):

@@ -10,7 +10,7 @@ Touch commands (seats and vaults count from 1):
 ====================  ==============================================================
 ``vault N``           the vault for the pair being stashed, or where taken candy goes
 ``flavour NAME``      the flavour two Pure Sugars stand for; Bad Dog / Candy Magnets
-``combine A B``       move vault A onto vault B (same flavour)
+``combine [P] A B``   move vault A onto vault B (same flavour): the acting player's, or player P's
 ``cant``              Phase 1: can't stash: draw two and end the turn
 ``give N``            swap: the card just scanned goes to player N
 ``from N``            swap: the next card scanned comes from player N's hand
@@ -19,6 +19,7 @@ Touch commands (seats and vaults count from 1):
 ``heist P V``         an Attack Card against player P's vault V (``steal P V`` too)
 ``target P [V]``      an Action Card against player P (and vault V)
 ``hand``              the Crib Fight prize goes into the hand
+``keep``              a Battle Card played by mistake goes back face down (before its target)
 ``join N``            player N enters the Crib Fight (then scans the candy paid)
 ``deck N``            the players counted N cards in the Candy Draw Pile
 ``done``              finish the step (also: no Mom, the Crib Fight starts)
@@ -47,7 +48,7 @@ from . import battle as B
 from . import rules
 from .cards import CANDY_CODES, CARDS, FLAVOURS, card, flavour_named
 from .state import (BUY, DISCARD, FINAL, REVEAL, STASH, SWAP, CantStash, Combine, Declare, Done, Flip, Join,
-                    Move, NewVault, Place, Play, Reveal, Stash, State, Take, Target, Trade)
+                    Move, NewVault, Place, Play, Reveal, Stash, State, Take, Target, Trade, Withdraw)
 from .vaults import fitting, hand_card, pair_flavour
 from . import messages
 from .messages import say
@@ -67,6 +68,7 @@ class Entry:
     card: str | None = None              # a swap card waiting for "give N"
     giver: int | None = None             # "from N"
     seat: int | None = None              # "join N"
+    ask: int | None = None               # the vault the table was asked to empty (tap it again: yes)
 
 
 def _seats(state: State) -> range:
@@ -81,7 +83,9 @@ def _seat_vaults(verb: str):
 COMMANDS = (
     Command("vault N", tries=lambda s: [f"vault {v}" for v in range(1, 1 + max(len(x) for x in s.vaults))]),
     Command("flavour NAME", tries=tuple(f"flavour {f.lower()}" for f in FLAVOURS)),
-    Command("combine A B", tries=lambda s: [f"combine {a} {b}" for a in range(1, 7) for b in range(1, 7) if a != b]),
+    Command("combine [P] A B", tries=lambda s: [f"combine {a} {b}" for a in range(1, 7) for b in range(1, 7) if a != b]
+            + [f"combine {p} {a} {b}" for p in _seats(s) for a in range(1, 1 + len(s.vaults[p - 1]))
+               for b in range(1, 1 + len(s.vaults[p - 1])) if a != b]),
     Command("cant", (say("cant_stash"),)),
     Command("give N", tries=lambda s: [f"give {p}" for p in _seats(s)]),
     Command("from N", tries=lambda s: [f"from {p}" for p in _seats(s)]),
@@ -91,6 +95,7 @@ COMMANDS = (
     Command("steal P V", (say("button_steal"),), _seat_vaults("steal")),
     Command("target P [V]", tries=lambda s: [f"target {p}" for p in _seats(s)] + _seat_vaults("target")(s)),
     Command("hand", (say("button_hand"),)),
+    Command("keep", (say("button_keep"),)),
     Command("join N", (say("button_join"),), lambda s: [f"join {p}" for p in _seats(s)]),
     Command("deck N", tries=lambda s: [f"deck {s.draw}"], menu=say("cards_counted_candy_draw"),
             example="deck 20"),
@@ -158,9 +163,9 @@ def _scan(state: State, entry: Entry, code: str, seat: int | None):
         _own_turn(state, seat)
         return entry, Take(code), ""
     if step == "mom":
-        if c.name != "Mom":
-            raise _no(B.MOM_ONLY)
-        return entry, Play(code), ""
+        if not c.is_battle:
+            raise _no(say("only_mom_can_be"))
+        return entry, Play(code), ""  # the rules say why a card that is no Mom for this window is refused
     if step == "duel":
         if c.name == "Mastermind" and B.owner(state, code) is not None:
             return entry, Play(code), ""
@@ -207,6 +212,10 @@ def _complete(state: State, entry: Entry):
             return entry, None, say("two_pure_sugars_tap")
         flavour = pair_flavour(state, seat, cards, 0, entry.flavour)
         fits = fitting(state, seat, flavour)
+        if not fits and state.stage == FINAL and state.frame is None:
+            # "onto a Vault, with the same candy flavor or into a Vault that is currently
+            # empty": no vault takes them, so the pair is not kept waiting for a refused tap
+            return Entry(), None, say("final_no_vault", who=_who(state, seat), flavour=flavour)
         if len(fits) != 1:
             why = say("tap_vault_for_them") if fits else \
                 say("no_vault_has_none", flavour=flavour)
@@ -214,7 +223,45 @@ def _complete(state: State, entry: Entry):
         target = fits[0]
     if _two_pure(cards, entry) and not state.vaults[seat][target].flavour:
         return replace(entry, vault=target), None, say("two_pure_sugars_tap")
+    v = state.vaults[seat][target] if 0 <= target < len(state.vaults[seat]) else None
+    at_end = state.stage == FINAL and state.frame is None  # the rules allow no emptying at the end
+    if v is not None and v.candies and not at_end:
+        flavour = pair_flavour(state, seat, cards, target, entry.flavour)
+        if v.flavour != flavour:  # candy the player owns is never thrown away unasked
+            if entry.ask != target:
+                return replace(entry, vault=None, ask=target), None, _ask(state, seat, target, flavour)
+            return Entry(), Stash((cards[0], cards[1]), target, entry.flavour, discard=True), ""
     return Entry(), Stash((cards[0], cards[1]), target, entry.flavour), ""
+
+
+def _ask(state: State, seat: int, index: int, flavour: str) -> str:
+    """The question before a vault of another flavour is emptied."""
+    v = state.vaults[seat][index]
+    return say("would_empty_vault", who=_who(state, seat), vault=index + 1, count=v.count, old=v.flavour,
+               flavour=flavour)
+
+
+def _haul_flavour(state: State) -> str | None:
+    """The one flavour the candies being placed make (None: not known yet, or mixed)."""
+    f = state.frame
+    if f.step == "haul":
+        return f.flavours[0] if f.flavours else None
+    flavours = {CARDS[c].flavour for c in f.haul if not CARDS[c].is_pure}
+    return flavours.pop() if len(flavours) == 1 else None
+
+
+def _place(state: State, entry: Entry, v: int):
+    """``vault N`` for a haul or a prize: asks first when it would empty a vault."""
+    f = state.frame
+    seat = f.target if f.step == "prize" else f.actor
+    flavour = _haul_flavour(state)
+    if f.haul and flavour and 0 <= v < len(state.vaults[seat]):
+        vault = state.vaults[seat][v]
+        if vault.candies and vault.flavour != flavour:
+            if entry.ask != v:
+                return replace(entry, ask=v), None, _ask(state, seat, v, flavour)
+            return Entry(), Place(v, discard=True), ""
+    return Entry(), Place(v), ""
 
 
 def _two_pure(cards, entry: Entry) -> bool:
@@ -283,14 +330,18 @@ def _touch(state: State, entry: Entry, command: str):
     if verb == "vault":
         (v,) = _numbers(args, command, 1)
         seat = state.frame.actor if state.frame else state.seat
-        if step not in ("haul", "prize") and not 0 <= v < len(state.vaults[seat]):
+        if step in ("haul", "prize"):
+            return _place(state, entry, v)
+        if not (state.frame is None and step in (STASH, FINAL) or step == "stash"):
+            raise _no(say("no_vault_now", prompt=prompt(state, entry)))
+        if not 0 <= v < len(state.vaults[seat]):
             raise _no(say("has_vaults_there_no", who=state.players[seat],
                           vaults=messages.count(len(state.vaults[seat]), "vault"), v=v + 1))
-        if step in ("haul", "prize"):
-            return entry, Place(v), ""
+        if not entry.cards:  # a vault chosen before any card would wait unseen: scan first
+            raise _no(say("scan_pair_before_vault", prompt=prompt(state, entry)))
         if len(entry.cards) == 2:
-            return Entry(), Stash((entry.cards[0], entry.cards[1]), v, entry.flavour), ""
-        return replace(entry, vault=v), None, say("vault_scan_pair_for", v=v + 1)
+            return _complete(state, replace(entry, vault=v))
+        return replace(entry, vault=v, ask=None), None, say("vault_scan_pair_for", v=v + 1)
     if verb in ("flavour", "flavor"):
         flavour = flavour_named(" ".join(args))
         if flavour is None:
@@ -300,14 +351,19 @@ def _touch(state: State, entry: Entry, command: str):
         if len(entry.cards) == 2:
             return _complete(state, replace(entry, flavour=flavour))
         return replace(entry, flavour=flavour), None, say("pure_sugars_will_be", flavour=flavour)
-    if verb == "combine":
-        a, b = _numbers(args, command, 2)
-        return entry, Combine(a, b), ""
+    if verb == "combine":  # "combine A B": the acting player's vaults; "combine P A B": player P's
+        numbers = _numbers(args, command, 2, optional=1)
+        if len(numbers) == 3:
+            _seat_exists(state, numbers[0])
+            return entry, Combine(numbers[1], numbers[2], numbers[0]), ""
+        return entry, Combine(numbers[0], numbers[1]), ""
     if verb in ("cant", "can't", "draw"):
         return Entry(), CantStash(), ""
     if verb == "from":
         if step != SWAP:
             raise _no(say("no_swap_now", prompt=prompt(state, entry)))
+        if entry.card is not None:  # it would silently change whose hand the card waiting for "give" came from
+            raise _no(say("first_tap_who_gets", card=CARDS[entry.card].name))
         (p,) = _numbers(args, command, 1)
         _seat_exists(state, p)
         return replace(entry, giver=p), None, say("next_card_from_hand", who=_who(state, p))
@@ -346,13 +402,15 @@ def _touch(state: State, entry: Entry, command: str):
         (n,) = _numbers(args, command, 1)
         return entry, rules.SetPile(n + 1), ""
     if verb == "hand":
-        return entry, Place(None), ""
+        return Entry(), Place(None), ""
     if verb == "join":
         if step != "join":
             raise _no(say("no_crib_fight_now", prompt=prompt(state, entry)))
         (p,) = _numbers(args, command, 1)
         _seat_exists(state, p)
         return replace(entry, seat=p), None, say("joins_scan_candy_they", who=_who(state, p))
+    if verb == "keep":
+        return entry, Withdraw(), ""
     if verb in ("done", "fight", "nomom", "no", "pass"):
         if entry.cards or entry.moves or entry.card or entry.pay:
             raise _no(say("finish_first", prompt=prompt(state, entry)))
@@ -371,6 +429,16 @@ def prompt(state: State, entry: Entry) -> str:
     """What the table should do next, in a few words."""
     if state.over:
         return say("prompt_over")
+    placing = state.frame.step in ("haul", "prize") if state.frame else len(entry.cards) == 2
+    if entry.ask is not None and placing:
+        seat = state.frame.target if state.frame and state.frame.step == "prize" else (
+            state.frame.actor if state.frame else state.seat)
+        if entry.ask < len(state.vaults[seat]) and state.vaults[seat][entry.ask].candies:
+            flavour = _haul_flavour(state) if state.frame and state.frame.step in ("haul", "prize") else (
+                CARDS[entry.cards[0]].flavour if entry.cards else None)
+            if entry.cards and all(CARDS[c].is_pure for c in entry.cards):
+                flavour = entry.flavour
+            return _ask(state, seat, entry.ask, flavour or say("word_other_candy"))
     if state.frame:
         return _prompt_frame(state, entry)
     who = _who(state, state.seat)
@@ -380,10 +448,13 @@ def prompt(state: State, entry: Entry) -> str:
             if _two_pure(entry.cards, entry):
                 return say("tap_flavour_two_pure", who=who)
             return say("tap_vault_for_pair", who=who, card=CARDS[entry.cards[0]].name)
+        if entry.cards and entry.vault is not None:
+            return say("scan_partner_for_vault", who=who, card=CARDS[entry.cards[0]].name, v=entry.vault + 1)
         if entry.cards:
             return say("scan_partner_tap_its", who=who, card=CARDS[entry.cards[0]].name)
+        then = say("two_players_set_aside") if state.set_aside and state.turn == 1 and not state.stashed else ""
         return say("stash_pair_scan_two", who=who) + (say("tap_done") if state.stashed else
-                                                                    say("tap_cant_stash"))
+                                                      say("tap_cant_stash")) + then
     if stage == REVEAL:
         return say("prompt_reveal", who=who, k=len(state.revealed) + 1)
     if stage == SWAP:
@@ -412,12 +483,18 @@ def _prompt_frame(state: State, entry: Entry) -> str:
     step = f.step
     if step == "target":
         if CARDS[f.card].kind == "attack":
-            return say("tap_heist_steal_players", actor=actor)
-        return say("prompt_target", actor=actor, name=name)
+            return say("tap_heist_steal_or_keep" if f.withdrawable else "tap_heist_steal_players", actor=actor)
+        return say("prompt_target_or_keep" if f.withdrawable else "prompt_target", actor=actor, name=name)
     if step == "mom":
+        if f.style == "steal":
+            return say("scan_mom_block_steal", names=', '.join(_who(state, s) for s in f.waiting), actor=actor)
         return say("scan_mom_block_tap", names=', '.join(_who(state, s) for s in f.waiting))
     if step == "duel":
+        if state.battle_draw == 0 and not state.battle_discard:
+            return say("flip_or_call_off", who=_who(state, B.flipper(state)))
         return say("flip_top_battle_card", who=_who(state, B.flipper(state)))
+    if step == "haul" and f.vault is None:
+        return say("prompt_next_steal", actor=actor, haul_max=f.haul_max - len(f.haul), target=_who(state, f.target))
     if step == "haul":
         return (say("prompt_haul", actor=actor, haul_max=f.haul_max - len(f.haul), target=_who(state, f.target),
                     vault=f.vault + 1))

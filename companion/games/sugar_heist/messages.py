@@ -58,7 +58,10 @@ TEXT: dict[str, str] = {
     "wait_royale": _("{who}: draw a Battle Card and scan it."),
     "stash_pairs_vault_you": _("Stash pairs on the vault you took, or tap Done."),
     "game_over_winners": _("Game over! {winners}"),
-    "no_battle_cards_to_flip": _("There are no Battle Cards left to flip: the fight is off."),
+    "no_battle_cards_to_flip": _("No Battle Cards left but the flipped ones: the fight is off, nobody wins."),
+    "heist_fails_nobody_won": _("The Heist fails: nobody flipped enough Attack Cards."),
+    "flip_or_call_off": _("{who}: flip the top Battle Card and scan it (the pile is only the flipped cards now: "
+                          "tap Done to call the fight off)."),
     "no_battle_cards_left": _("No Battle Cards left to draw: the Battle Royale is over."),
     "battle_cards_shown": _("Battle Cards shown: {shown}."),
     # a turn: stash, reveal, swap, buy, discard (turns.py)
@@ -79,6 +82,10 @@ TEXT: dict[str, str] = {
     "buy_limit": _("You may buy at most {most} cards a turn."),
     "pay_with_candy_card": _("Pay with a Candy Card from one of your vaults."),
     "not_battle_card_bought": _("That is not a Battle Card: scan the Battle Card you took."),
+    "copy_out_of_game": _("That {card} is out of this game: with 2 players the copy scanned first is the one in "
+                          "play."),
+    "two_players_set_aside": _(" 2 players: take out 1 Battle Royale, 1 Crib Fight and 4 Vault Cards (either copy: "
+                               "the one scanned first stays in the game)."),
     "battle_card_not_on_top": _("That Battle Card is not on top of the Battle Draw Pile: scan the one you took."),
     "pays_1_for_battle": _("{who} pays 1 {card} for a Battle Card."),
     "there_are_no_vault": _("There are no Vault Cards left to buy."),
@@ -126,6 +133,9 @@ TEXT: dict[str, str] = {
     "stash_these_vault_one": _("Stash these on vault {only}, the one you just took."),
     "has_candy_card_hand": _("{who} has {cards} in hand: not enough for a pair."),
     "stashes_pair_vault_has": _("{who} stashes a pair of {flavour}: vault {index} has {count}."),
+    "vault_under_attack": _("{who}'s vault {vault} is being robbed right now: combine it once that is over."),
+    "would_empty_vault": _("{who}'s vault {vault} has {count} {old}: putting {flavour} there discards them. Tap "
+                           "vault {vault} again to do that, or tap another vault."),
     "pick_two_different_vaults": _("Pick two different vaults to combine."),
     "vault_empty_there_nothing": _("Vault {source} is empty: there is nothing to move."),
     "only_vaults_same_flavour": _("Only vaults of the same flavour combine: vault {source} has {flavour}, vault "
@@ -137,6 +147,13 @@ TEXT: dict[str, str] = {
     # Battle Cards: targets, Mom, the duel, the haul (battle.py)
     "keep_that_card_face": _("Keep that card face down: it is played at its own moment (when you are targeted, in a "
                            "fight, or at the end of the game)."),
+    "mom_not_held": _("That Mom is not one of anyone's face-down Battle Cards: only a Mom bought earlier can be "
+                      "played."),
+    "not_a_mom_keep_it": _("Only a Mom blocks this, {who}: keep that card face down, or tap No Mom."),
+    "steal_window_attack_only": _("{who}: keep that card face down. Now {names} may play a Mom; {who} may add "
+                                  "another Attack Card to the Steal."),
+    "nobody_may_play_mom": _("{who}: keep that card face down; tap Done to go on."),
+    "only_they_play_mom": _("Only {names} can play a Mom now: {who}, keep that card face down."),
     "only_player_being_targeted": _("Only the player being targeted can play a Mom now: scan it, or tap No Mom."),
     "that_card_cant_be": _("That card can't be used now: flip the top Battle Card and scan it."),
     "there_are_only_players": _("There are only {n} players."),
@@ -167,8 +184,19 @@ TEXT: dict[str, str] = {
     "that_not_battle_card": _("That is not a Battle Card."),
     "candy_pile_out_no_battle": _("The Candy Draw Pile has run out: no more Battle Cards."),
     "battle_card_not_yours": _("That Battle Card is not one of yours: play a card you bought."),
-    "nobody_can_be_targeted": _("Nobody can be targeted with that card right now (players need 2 or more vaults, and "
-                              "locked vaults are safe)."),
+    "nobody_can_be_targeted": _("Nobody can be targeted with that card right now: {facts}. Keep it face down."),
+    "no_target_for_that_card": _("That card has nothing it can be played on right now (see its text). Keep it face "
+                                 "down."),
+    "fact_one_vault": _("{who} has only 1 vault"),
+    "fact_no_vaults": _("{who} has no vaults"),
+    "fact_mom": _("{who} played a Mom this turn"),
+    "fact_heisted": _("{who} was heisted this turn"),
+    "fact_stolen": _("{who} was stolen from this turn"),
+    "fact_no_unlocked": _("{who} has no unlocked candy"),
+    "heist_unlocks": _("{target}'s vault {vault} is unlocked by the Heist: flip its Vault Card back over."),
+    "cant_withdraw": _("Only a card played from your face-down cards goes back, before its target is chosen."),
+    "withdraws": _("{who} takes the {card} back, face down."),
+    "button_keep": _("Keep it"),
     "plays_who_c_name": _("{who} plays {card}!"),
     "mom_safe_this_turn": _("MOM! {who} is safe this turn."),
     "mastermind_played": _("Mastermind! {who} needs just 1 Attack Card to win."),
@@ -204,9 +232,18 @@ TEXT: dict[str, str] = {
     "time_out_skips_their": _("Time Out! {target} skips their next turn."),
     "vault_heist_takes_empty": _("Vault Heist! {who} takes {target}'s empty vault: it is vault {new}. Stash pairs on "
                                "it now, or tap Done."),
-    "dad_jokes_one": _("Dad jokes! {names} skips their next turn; {who} goes again after this turn."),
-    "dad_jokes_many": _("Dad jokes! {names} skip their next turn; {who} goes again after this turn."),
-    "dad_jokes_nobody": _("Dad jokes! Nobody skips their next turn; {who} goes again after this turn."),
+    "dad_jokes_one": _("Dad jokes! {names} skips their next turn."),
+    "dad_jokes_many": _("Dad jokes! {names} skip their next turn."),
+    "dad_jokes_nobody": _("Dad jokes! Nobody skips their next turn."),
+    "dad_jokes_again": _("{who} goes again after this turn."),
+    "dad_jokes_next": _("{who} takes the next turn as soon as {active}'s turn ends."),
+    "another_steal": _("{who} reveals another Attack Card: {n} Steals on {target}, answered by one Mom."),
+    "next_steal": _("Next Steal: {who}, scan up to {haul} candies from one of {target}'s unlocked vaults, then tap "
+                    "your vault."),
+    "nothing_left_to_steal": _("{target} has no unlocked candy left: the other Steals take nothing."),
+    "take_from_unlocked": _("Take the candy from one of {target}'s unlocked vaults: that {card} is {where}."),
+    "steals_together": _("{who} was stolen from this turn already: several Steals on one player are revealed "
+                         "together, in one Mom window."),
     "nobody_has_hand_over": _("Nobody has to hand over any candy."),
     "no_mom_from": _("No Mom from {names}."),
     "battle_pile_reshuffle_flips": _("The Battle Draw Pile is empty: shuffle the flipped cards back in and go on."),
@@ -293,7 +330,14 @@ TEXT: dict[str, str] = {
     "discard_down_6_scan": _("{who}: discard down to 6: scan each card you discard."),
     "stash_pairs_left_your": _("{who}: stash the pairs left in your hand, then tap Done."),
     "prompt_target": _("{actor}: tap whom to play {name} on."),
+    "prompt_target_or_keep": _("{actor}: tap whom to play {name} on, or tap Keep it to put it back face down."),
+    "tap_heist_steal_or_keep": _("{actor}: tap Heist or Steal on a player's vault, or tap Keep it to put it back face "
+                                 "down."),
     "scan_mom_block_tap": _("{names}: scan a Mom to block it, or tap No Mom."),
+    "scan_mom_block_steal": _("{names}: scan a Mom to block it, or tap No Mom. {actor} may first add more Attack "
+                              "Cards to this Steal."),
+    "prompt_next_steal": _("{actor}: scan up to {haul_max} candies from one of {target}'s unlocked vaults, then tap "
+                           "your vault."),
     "flip_top_battle_card": _("{who}: flip the top Battle Card and scan it."),
     "prompt_haul": _("{actor}: scan up to {haul_max} more from {target}'s vault {vault}, then tap your vault."),
     "prompt_prize": _("{target}: scan up to {haul_max} more from the Discard Pile, then tap Hand or a vault."),
@@ -329,6 +373,12 @@ TEXT: dict[str, str] = {
     "needs_numbers": _("{verb} needs {numbers}, like '{verb} {example}'."),
     "that_command_empty": _("That command is empty."),
     "cleared_start_that_again": _("Cleared: start that again."),
+    "final_no_vault": _("{who} has no {flavour} vault and no empty one: at the end a pair goes only there. Combine "
+                        "two vaults to free one and scan the pair again, or tap Done."),
+    "no_vault_now": _("There is no pair or haul to put in a vault now. {prompt}"),
+    "scan_pair_before_vault": _("Scan the pair first, then tap its vault. {prompt}"),
+    "scan_partner_for_vault": _("{who}: scan the partner of the {card} for vault {v}, or tap another vault."),
+    "word_other_candy": _("other candy"),
     "vault_scan_pair_for": _("Vault {v}: now scan the pair for it."),
     "pure_sugars_will_be": _("The Pure Sugars will be {flavour}."),
     "next_card_from_hand": _("Next card from {who}'s hand."),

@@ -28,28 +28,34 @@ from .cards import BATTLE_CODES, CARDS, DATA, SETUP, VAULT_CODES, code_for
 from .scoring import rank, score_holdings, sheet  # noqa: F401  (part of the rules API)
 from .state import (BUY, DISCARD, FINAL, REVEAL, STASH, SWAP, Action, BuyBattle, BuyVault, CantStash,
                     Combine, Declare, Done, FinalReveal, Flip, GameOver, Join, NewVault, Note, Place, Play,
-                    Reveal, SetPile, Stash, State, Take, Target, Trade, Vault)
+                    Reveal, SetPile, Stash, State, Take, Target, Trade, Vault, Withdraw)
 from .vaults import combine, no
 from .messages import say
 
 SLUG = "sugar-heist"
 
 
-def removed_cards(players: int, all_cards: bool = False, alternate: bool = False) -> tuple[tuple[str, ...], int]:
-    """Battle Card codes out of the game and Vault Cards set aside ("Player Count",
-    "Alternate Play Rule"): the highest copies of each named card are removed."""
-    names: list[str] = []
+def removed_cards(players: int, all_cards: bool = False,
+                  alternate: bool = False) -> tuple[tuple[str, ...], tuple[str, ...], int]:
+    """``(removed, set_aside, vaults)``: the Battle Card codes out of the game, the names
+    of which one copy is out, and how many Vault Cards are set aside ("Player Count",
+    "Alternate Play Rule").
+
+    "2 Players: Remove 1 Battle Royale, remove 1 Crib Fight": the table may take out
+    either copy, so these are only names until a copy is scanned from the Battle Draw
+    Pile; that copy is the one in play and the other is out (docs/rules-notes.md). The
+    Alternate Play Rule removes "both Night Raid Cards": every copy, by code."""
+    set_aside: list[str] = []
     vaults = 0
     if players == 2 and not all_cards:
-        names += DATA["two_players"]["remove_battle"]
+        set_aside += DATA["two_players"]["remove_battle"]
         vaults = DATA["two_players"]["remove_vaults"]
-    if alternate:
-        names += DATA["alternate"]["remove_battle"]
     out: list[str] = []
-    for n in names:
-        copies = [c for c in BATTLE_CODES if CARDS[c].name == n and c not in out]
-        out.append(copies[-1])
-    return tuple(out), vaults
+    if alternate:
+        for n in DATA["alternate"]["remove_battle"]:
+            copies = [c for c in BATTLE_CODES if CARDS[c].name == n and c not in out]
+            out.append(copies[-1])
+    return tuple(out), tuple(set_aside), vaults
 
 
 def new_game(players: Iterable[str], all_cards: bool = False, alternate: bool = False) -> State:
@@ -61,24 +67,23 @@ def new_game(players: Iterable[str], all_cards: bool = False, alternate: bool = 
     if any(not p for p in players) or len(set(players)) != len(players):
         raise ValueError(say("every_player_needs_name"))
     n = len(players)
-    removed, vault_out = removed_cards(n, bool(all_cards), bool(alternate))
+    removed, set_aside, vault_out = removed_cards(n, bool(all_cards), bool(alternate))
     each = SETUP["vaults_each"]
     hand = SETUP["hand_size"]
     candy = sum(1 for c in CARDS.values() if c.is_candy)
     return State(players=players, stage=STASH, active=0,
                  vaults=tuple((Vault(),) * each for _ in players), hands=(hand,) * n, held=((),) * n,
-                 draw=candy - hand * n, battle_draw=len(BATTLE_CODES) - len(removed),
-                 vault_pile=len(VAULT_CODES) - vault_out - each * n, removed=removed,
+                 draw=candy - hand * n, battle_draw=len(BATTLE_CODES) - len(removed) - len(set_aside),
+                 vault_pile=len(VAULT_CODES) - vault_out - each * n, removed=removed, set_aside=set_aside,
                  alternate=bool(alternate), skips=(0,) * n)
 
 
 def _stage_action(state: State, action: Action, events: list) -> State:
     stage = state.stage
-    if isinstance(action, Combine) and stage in (STASH, BUY) and not state.final:
-        return combine(state, state.active, action.source, action.target, events)
     if stage == STASH:
         if isinstance(action, Stash):
-            return T.do_stash(state, state.active, action.cards, action.vault, action.flavour, events)
+            return T.do_stash(state, state.active, action.cards, action.vault, action.flavour, events,
+                              action.discard)
         if isinstance(action, CantStash):
             return T.cant_stash(state, events)
         if isinstance(action, Done):
@@ -126,10 +131,16 @@ def _frame_action(state: State, action: Action, events: list) -> State:
     if step == "target":
         if isinstance(action, Target):
             return B.do_target(state, action, events)
+        if isinstance(action, Withdraw):
+            return B.do_withdraw(state, events)
         raise no(say("wait_target", who=state.players[f.actor], name=name))
     if step == "mom":
-        if isinstance(action, Play) and CARDS[action.card].name == "Mom":
+        if isinstance(action, Play) and B.can_add_steal(state, B.owner(state, action.card), action.card):
+            return B.do_more_steal(state, action.card, events)
+        if isinstance(action, Play) and CARDS[action.card].name == "Mom" and B.owner(state, action.card) in f.waiting:
             return B.do_mom(state, action.card, events)
+        if isinstance(action, Play):
+            raise no(B.mom_refusal(state, action.card))
         if isinstance(action, Done):
             return B.do_no_mom(state, events)
         raise no(say("only_mom_can_be"))
@@ -138,15 +149,14 @@ def _frame_action(state: State, action: Action, events: list) -> State:
             return B.do_mastermind(state, action.card, events)
         if isinstance(action, Flip):
             return B.do_flip(state, action.card, None, events)
-        if isinstance(action, Done) and state.battle_draw == 0 and not state.battle_discard and not f.flips:
-            events.append(Note(say("no_battle_cards_to_flip")))
-            return B.finish(state, events)
+        if isinstance(action, Done) and state.battle_draw == 0 and not state.battle_discard:
+            return B.duel_off(state, events)
         raise no(say("flip_top_battle_card", who=state.players[B.flipper(state)]))
     if step in ("haul", "prize"):
         if isinstance(action, Take):
             return (B.do_haul_take if step == "haul" else B.do_prize_take)(state, action.card, events)
         if isinstance(action, Place):
-            return B.do_place(state, action.vault, events)
+            return B.do_place(state, action.vault, events, action.discard)
         if isinstance(action, Done):
             return B.do_haul_done(state, events)
         raise no(say("scan_candies_taken_then"))
@@ -201,6 +211,20 @@ def _frame_action(state: State, action: Action, events: list) -> State:
     raise no(say("that_cant_be_done"))
 
 
+def _combine(state: State, action: Combine, events: list) -> State:
+    """"If at any point, you have the same flavor stashed in multiple Vaults you may
+    combine matching flavors into a single Vault" ("How to Lock a Vault"): any player,
+    in any phase or turn, and at the final stash. Only a vault being robbed right now
+    (a Heist, Steal or Safe Cracker against it in play) stays as it is until that is over."""
+    seat = state.seat if action.seat is None else action.seat
+    if not 0 <= seat < len(state.players):
+        raise no(say("there_are_only_players", n=len(state.players)))
+    for f in state.stack:
+        if f.target == seat and f.vault in (action.source, action.target) and f.step in ("mom", "duel", "haul"):
+            raise no(say("vault_under_attack", who=state.players[seat], vault=f.vault + 1))
+    return combine(state, seat, action.source, action.target, events)
+
+
 def _game_over(state: State, events: list) -> State:
     state = T.end_game(state)
     shown = [f"{state.players[s]}: {', '.join(CARDS[c].name for c in h)}" for s, h in enumerate(state.held) if h]
@@ -217,6 +241,8 @@ def _do(state: State, action: Action) -> tuple[State, list]:
     events: list = []
     if isinstance(action, SetPile):
         return T.set_pile(state, action.count, events), events
+    if isinstance(action, Combine):
+        return _combine(state, action, events), events
     if state.stack:
         state = _frame_action(state, action, events)
     else:

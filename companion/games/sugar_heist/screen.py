@@ -355,7 +355,10 @@ def _menu(surface: pygame.Surface, state: State, info: TableInfo) -> list[Button
             command = f"{style} {seat + 1} {vault + 1}" if verb else f"target {seat + 1} {vault + 1}"
             label = f"{verb} {who} {vault + 1}: {what}" if verb else f"{who} {vault + 1}: {what}"
             options.append((label, command))
-        return _grid(surface, say("play_who_name", who=state.players[f.actor], name=name), options)
+        room = len(options) < (8 if len(options) > 3 else 4)  # Keep it never pushes a target off the menu
+        back = (say("button_keep"), "keep") if f.withdrawable and room else None
+        return _grid(surface, say("play_who_name", who=state.players[f.actor], name=name), options,
+                     cancel=bool(back), back=back)
     if f is not None and f.step in ("flavour", "keep"):
         choices = f.flavours if f.step == "keep" else [x for x in FLAVOURS if x not in f.flavours]
         return _grid(surface, say("which_flavour", card=CARDS[f.card].name),
@@ -371,7 +374,8 @@ def _menu(surface: pygame.Surface, state: State, info: TableInfo) -> list[Button
 
 
 def _grid(surface: pygame.Surface, title: str, options: list[tuple[str, str]], looks: bool = False,
-          cancel: bool = False) -> list[Button]:
+          cancel: bool = False, back: tuple[str, str] | None = None) -> list[Button]:
+    """A menu of big buttons; ``cancel`` adds a last one: Clear, or ``back`` (label, command)."""
     box = chrome.menu_panel(surface, title)
     cols = 2 if len(options) > 3 else 1
     per_page = 8 if cols == 2 else 4
@@ -397,8 +401,8 @@ def _grid(surface: pygame.Surface, title: str, options: list[tuple[str, str]], l
     if cancel:
         k = len(shown)
         rect = Rect(area.left + (k % cols) * (w + gap), area.top + (k // cols) * (h + gap), w, h)
-        out.append(Button(button(surface, rect, say("button_clear"), theme.PANEL_LIGHT, theme.TEXT, size=theme.MEDIUM),
-                          "clear"))
+        label, command = back or (say("button_clear"), "clear")
+        out.append(Button(button(surface, rect, label, theme.PANEL_LIGHT, theme.TEXT, size=theme.MEDIUM), command))
     return out
 
 

@@ -91,6 +91,9 @@ class Frame:
     flipper: int = 0            # index into duelists of who flips next
     cards: tuple[str, ...] = ()  # Piñata: the face-up Candy Cards
     new_vault: int | None = None  # Candy Magnets: the actor's free vault
+    more: tuple[str, ...] = ()   # Steal: more Attack Cards revealed with it against the same player
+    steals_left: int = 0         # Steal: hauls still to take after this one
+    withdrawable: bool = False   # played from the hand: may go back face down before its target
 
 
 @dataclass(frozen=True)
@@ -116,6 +119,7 @@ class State:
     battle_discard: tuple[str, ...] = ()
     revealed: tuple[str, ...] = ()
     removed: tuple[str, ...] = ()
+    set_aside: tuple[str, ...] = ()      # 2 players: names of which the table took out either copy
     vault_cards: tuple[str, ...] = ()   # Vault Card codes already seen
     binned: int = 0
     unaccounted: int = 0                # the table corrected the Candy Draw Pile count by this many
@@ -130,7 +134,7 @@ class State:
     stolen: tuple[int, ...] = ()
     protected: tuple[int, ...] = ()     # played a Mom this turn
     skips: tuple[int, ...] = ()
-    extra: bool = False                 # Activate Sleeper Cell: another turn after this
+    extra: tuple[int, ...] = ()         # Activate Sleeper Cell: seats taking a turn as soon as this one ends
     stack: tuple[Frame, ...] = ()
     finishing: tuple[int, ...] = ()     # the end: seats still to stash their last pairs
     grandmas: tuple[tuple[str, ...], ...] = ()  # revealed at the end
@@ -173,7 +177,7 @@ class State:
         if code in self.removed:
             return say("out_this_game")
         for f in self.stack:
-            if code in f.haul or code in f.cards or code in f.flips or code == f.card:
+            if code in f.haul or code in f.cards or code in f.flips or code == f.card or code in f.more:
                 return say("play_right")
         return None
 
@@ -185,8 +189,9 @@ class State:
                 + sum(v.count for vs in self.vaults for v in vs))
 
     def battle_total(self) -> int:
-        """Every Battle Card the state accounts for (44 less the removed ones)."""
-        playing = sum(len(f.flips) + (f.style != "kept") for f in self.stack)  # a kept card is a vault
+        """Every Battle Card the state accounts for (44 less the removed ones and the
+        copies set aside, ``removed`` and ``set_aside``)."""
+        playing = sum(len(f.flips) + len(f.more) + (f.style != "kept") for f in self.stack)  # a kept card is a vault
         on_table = sum(1 for vs in self.vaults for v in vs
                        for c in (v.quarantine, v.card) if c and CARDS[c].is_battle)
         return (self.battle_draw + len(self.battle_discard) + sum(len(h) for h in self.held)
@@ -202,13 +207,16 @@ class Stash:
     cards: tuple[str, str]
     vault: int
     flavour: str | None = None
+    discard: bool = False       # the table said yes: empty a vault of another flavour first
 
 
 @dataclass(frozen=True)
 class Combine:
-    """Move every candy of vault ``source`` onto vault ``target`` of the same flavour."""
+    """Move every candy of vault ``source`` onto vault ``target`` of the same flavour,
+    both ``seat``'s (None: the player acting now). Allowed "at any point"."""
     source: int
     target: int
+    seat: int | None = None
 
 
 @dataclass(frozen=True)
@@ -262,6 +270,12 @@ class Play:
 
 
 @dataclass(frozen=True)
+class Withdraw:
+    """A Battle Card played from the face-down cards by mistake goes back, before its
+    target is chosen (nothing has happened yet)."""
+
+
+@dataclass(frozen=True)
 class Target:
     """Whom a played card goes against: ``style`` (heist, steal, raid, lock, crack, spy,
     timeout, take), seat ``seat`` and vault ``vault`` (0-based, None when no vault)."""
@@ -286,8 +300,10 @@ class Take:
 
 @dataclass(frozen=True)
 class Place:
-    """Put the taken candies into vault ``vault`` (0-based), or the hand when None."""
+    """Put the taken candies into vault ``vault`` (0-based), or the hand when None.
+    ``discard``: the table said yes to emptying a vault of another flavour first."""
     vault: int | None
+    discard: bool = False
 
 
 @dataclass(frozen=True)
@@ -315,7 +331,7 @@ class Join:
     card: str
 
 
-Action = (Stash | Combine | CantStash | Done | Reveal | Trade | BuyBattle | BuyVault | Play | Target
+Action = (Stash | Combine | CantStash | Done | Reveal | Trade | BuyBattle | BuyVault | Play | Target | Withdraw
           | Flip | Take | Place | Declare | NewVault | Join | SetPile)
 
 
@@ -350,6 +366,14 @@ class HeistOver(Outcome):
     attacker: int
     target: int
     won: bool
+
+
+@dataclass(frozen=True)
+class Flipped(Revealed):
+    """A card flipped face up from the Battle Draw Pile in a duel (Heist, Crib Fight):
+    the table has seen it, so neither it nor the Mom decision before it is taken back."""
+    seat: int
+    card: str
 
 
 @dataclass(frozen=True)

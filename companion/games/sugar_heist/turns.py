@@ -48,11 +48,20 @@ def pile_ran_out(state: State, events: list) -> State:
 
 def on_battle_pile(state: State, code: str) -> bool:
     """Could ``code`` be the top of the Battle Draw Pile? Unseen and held by nobody; or,
-    when the pile is empty, a discard about to be shuffled into the new pile."""
+    when the pile is empty, a discard about to be shuffled into the new pile; or, with
+    no discards either, a card flipped in the duel being fought ("If there are not
+    enough Battle Cards remaining ... shuffle the Battle Card discard pile and replenish
+    the draw pile"; docs/rules-notes.md: "or, if none, the flipped cards")."""
     if any(code in h for h in state.held):
         return False
     where = state.where(code)
-    return where is None or (state.battle_draw == 0 and code in state.battle_discard)
+    if where is None:
+        return True
+    if state.battle_draw == 0 and code in state.battle_discard:
+        return True
+    f = state.frame
+    return (state.battle_draw == 0 and not state.battle_discard and f is not None and f.step == "duel"
+            and code in f.flips)
 
 
 def set_pile(state: State, count: int, events: list) -> State:
@@ -70,26 +79,41 @@ def set_pile(state: State, count: int, events: list) -> State:
     return pile_ran_out(state, events) if count == 0 else state
 
 
-def draw_battle(state: State, events: list) -> State:
-    """One card off the Battle Draw Pile; an empty pile is made again from its discards."""
+def draw_battle(state: State, events: list, code: str | None = None) -> State:
+    """One card (``code`` when scanned) off the Battle Draw Pile; an empty pile is made
+    again from its discards. With 2 players the first copy of a card the table took one
+    of out ("Player Count") is the one in play: the other copy is out from then on."""
     if state.battle_draw == 0 and state.battle_discard:
         events.append(Note(say("battle_pile_reshuffle")))
         state = replace(state, battle_draw=len(state.battle_discard), battle_discard=())
     if state.battle_draw == 0:
         raise no(say("no_battle_cards_to_draw"))
+    if code is not None and CARDS[code].name in state.set_aside:
+        name = CARDS[code].name
+        other = tuple(c for c, card in CARDS.items() if card.name == name and c != code and c not in state.removed)
+        state = replace(state, removed=state.removed + other[:1],
+                        set_aside=tuple(n for n in state.set_aside if n != name))
     return replace(state, battle_draw=state.battle_draw - 1)
+
+
+def pile_refusal(state: State, code: str, message: str) -> str:
+    """Why ``code`` cannot come off the Battle Draw Pile: ``message``, or that this copy
+    is out of the game (2 players, the other copy came first)."""
+    if code in state.removed:
+        return say("copy_out_of_game", card=CARDS[code].name)
+    return message
 
 
 # ---------------------------------------------------------------- Phase 1
 
-def do_stash(state: State, seat: int, cards, index: int, declared, events: list) -> State:
+def do_stash(state: State, seat: int, cards, index: int, declared, events: list, discard: bool = False) -> State:
     if state.stage == FINAL:
         v = check_vault(state, seat, index)
         if v.candies:
             from .vaults import pair_flavour
             if pair_flavour(state, seat, tuple(cards), index, declared) != v.flavour:
                 raise no(say("at_end_pair_goes"))
-    state = stash(state, seat, tuple(cards), index, declared, events)
+    state = stash(state, seat, tuple(cards), index, declared, events, discard=discard)
     return replace(state, stashed=state.stashed + 1)
 
 
@@ -214,9 +238,9 @@ def do_buy_battle(state: State, action: BuyBattle, events: list) -> tuple[State,
     if not c.is_battle:
         raise no(say("not_battle_card_bought"))
     if not on_battle_pile(state, action.card):
-        raise no(say("battle_card_not_on_top"))
+        raise no(pile_refusal(state, action.card, say("battle_card_not_on_top")))
     state = _pay(state, action.pay, events)
-    state = draw_battle(state, events)
+    state = draw_battle(state, events, action.card)
     who = state.active
     events.append(Note(say("pays_1_for_battle", who=state.players[who], card=CARDS[action.pay].name)))
     if c.kind == "event":
@@ -258,7 +282,8 @@ def do_discard(state: State, code: str, events: list) -> State:
 
 def end_turn(state: State, events: list) -> State:
     """"End Your Turn": draw up to 6 or discard down to 6, then the next player to the
-    left who does not skip (Time Out, Sleeper Cell). Sleeper Cell: the same player again."""
+    left who does not skip (Time Out, Sleeper Cell). A Sleeper Cell's player takes the
+    next turn at once, whoever's turn this was (``extra``); play then goes on from them."""
     who = state.active
     if state.hands[who] > HAND_SIZE:
         extra = state.hands[who] - HAND_SIZE
@@ -273,16 +298,17 @@ def end_turn(state: State, events: list) -> State:
         return start_final(state, events)
     n = len(state.players)
     skips = list(state.skips)
-    if state.extra:
-        nxt = who
-        events.append(Note(say("sleeper_cell_takes_another", who=state.players[who])))
+    extra = state.extra
+    if extra:  # Activate Sleeper Cell: "When your current turn ends, immediately take another turn."
+        nxt, extra = extra[0], extra[1:]
+        events.append(Note(say("sleeper_cell_takes_another", who=state.players[nxt])))
     else:
         nxt = (who + 1) % n
         while skips[nxt] > 0:
             skips[nxt] -= 1
             events.append(Note(say("skips_this_turn", who=state.players[nxt])))
             nxt = (nxt + 1) % n
-    state = replace(state, active=nxt, stage=STASH, turn=state.turn + 1, skips=tuple(skips), extra=False)
+    state = replace(state, active=nxt, stage=STASH, turn=state.turn + 1, skips=tuple(skips), extra=extra)
     events.append(TurnEnded(say("turn_stash_pair", who=state.players[nxt]), who, nxt))
     return state
 

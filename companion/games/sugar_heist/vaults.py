@@ -151,10 +151,20 @@ def find_candy(state: State, seat: int, code: str) -> int | None:
     return next((i for i, v in enumerate(state.vaults[seat]) if code in v.candies), None)
 
 
+def check_emptying(state: State, seat: int, index: int, flavour: str, discard: bool) -> None:
+    """Candy a player owns is never thrown away unasked: putting ``flavour`` on a vault
+    of another flavour needs ``discard`` (the table said yes to emptying it first)."""
+    v = state.vaults[seat][index]
+    if v.candies and v.flavour != flavour and not discard:
+        raise no(say("would_empty_vault", who=state.players[seat], vault=index + 1, count=v.count,
+                     old=v.flavour, flavour=flavour))
+
+
 def stash(state: State, seat: int, cards: tuple[str, str], index: int, declared: str | None,
-          events: list, only: int | None = None) -> State:
+          events: list, only: int | None = None, discard: bool = False) -> State:
     """Stash a pair from ``seat``'s hand onto their vault ``index`` (Phase 1). A vault
-    of another flavour is emptied first (the rulebook's flavour change)."""
+    of another flavour is emptied first (the rulebook's flavour change), only when
+    ``discard`` says the table agreed to it."""
     if declared is not None and declared == PURE_SUGAR:
         raise no(say("pure_sugar_not_flavour"))
     check_vault(state, seat, index)
@@ -166,6 +176,7 @@ def stash(state: State, seat: int, cards: tuple[str, str], index: int, declared:
         raise no(say("has_candy_card_hand", who=state.players[seat], cards=count(state.hands[seat],
                                                                                  say("word_candy_card"))))
     flavour = pair_flavour(state, seat, cards, index, declared)
+    check_emptying(state, seat, index, flavour, discard)
     v = state.vaults[seat][index]
     if v.flavour and v.flavour != flavour:
         state = empty_vault(state, seat, index, events)

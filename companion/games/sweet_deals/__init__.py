@@ -15,7 +15,7 @@ GAME = Game(
     options=(
         Option("mode", "choice", say("option_mode"),
                "tracked", ("tracked", "open")),
-        Option("hybrid", "choice", say("option_hybrid"), None, ("and", "or")),
+        Option("hybrid", "choice", say("option_hybrid"), None, ("card", "and", "or")),
     ),
     demo="sweet-deals-family.trace",
     new_game_message=say("new_game"),

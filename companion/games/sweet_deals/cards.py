@@ -4,8 +4,8 @@
 (63, [33, 48, 63])
 >>> CARDS[code_for("Pie", 1, copy=1)].name
 'Pie 1'
->>> sorted(CARDS[code_for("Pie & Ice Cream")].desserts)
-['Ice Cream', 'Pie']
+>>> sorted(CARDS[code_for("Pie & Ice Cream")].desserts), CARDS[code_for("Strudel Cupcake")].counts
+(['Ice Cream', 'Pie'], 'or')
 """
 
 from __future__ import annotations
@@ -27,6 +27,10 @@ MAX_BID: int = RULES["max_bid"]
 BONUS: tuple[int, ...] = tuple(RULES["bonus"])
 SWEET_SIX: int = RULES["sweet_six"]
 HYBRID_DEFAULT: str = RULES["hybrid"]
+#: How one hybrid card can count: both its desserts, or one of them.
+READINGS: tuple[str, ...] = ("and", "or")
+#: The game option ``hybrid``: each card as it says (``card``), or one reading forced on all.
+HYBRID_MODES: tuple[str, ...] = ("card",) + READINGS
 
 
 @dataclass(frozen=True)
@@ -38,6 +42,8 @@ class Card:
     name for a dessert card, the card's own name otherwise. ``desserts`` are the sets it
     counts toward without a choice (one for a dessert, two for a hybrid, none for the
     others). ``coins`` is its Coin Value; ``copy`` numbers cards of the same name from 1.
+    ``counts`` is how a hybrid counts by its own card (``"and"``: both desserts, ``"or"``:
+    one of them; cards.toml's ``counts``), ``""`` for every other card.
     """
 
     code: str
@@ -47,6 +53,7 @@ class Card:
     coins: int
     copy: int = 1
     desserts: tuple[str, ...] = ()
+    counts: str = ""
 
 
 DESSERTS: tuple[str, ...] = tuple(d["name"] for d in DATA["dessert"])
@@ -83,7 +90,9 @@ def _build() -> dict[str, Card]:
     for name, h in _HYBRID.items():
         if any(d not in _LETTER for d in h["desserts"]):
             raise ValueError(say("cards_toml_hybrid_names", name=name))
-        cards.append(Card(code_for(name), name, "hybrid", name, 0, 1, tuple(h["desserts"])))
+        if h.get("counts") not in READINGS:
+            raise ValueError(say("cards_toml_hybrid_counts", name=name, counts=h.get("counts")))
+        cards.append(Card(code_for(name), name, "hybrid", name, 0, 1, tuple(h["desserts"]), h["counts"]))
     for name, s in _SPECIAL.items():
         for copy in range(1, s["copies"] + 1):
             cards.append(Card(code_for(name, copy=copy), name, s["kind"], name, s["coins"], copy))

@@ -9,7 +9,8 @@ Touch commands (seats 1-based):
 =====================  =============================================================
 ``offer NAME``         the active player offers a dessert (``offer pie``, ``offer ice cream``)
 ``bid N``              the bidder bids N coins (0-5)
-``pass``               the bidder passes, or the Bake Sale decider passes
+``pass``               the bidder passes, or the Bake Sale decider passes; tracked, the
+                       player asked for a card has none (a tied bidder, the offerer)
 ``grab N``             player N plays Grab & Go (bidding or a Bake Sale)
 ``take N``             the offering player takes tied bidder N's card
 ``take``               the Bake Sale decider takes the face-up card
@@ -158,6 +159,8 @@ def _command(state: rules.State, command: str) -> rules.Action:
     if verb == "pass" and not args:
         if state.phase == rules.BAKE_TAKE:
             return rules.Pass(state.bake.decider)
+        if state.tracked and state.phase in (rules.REVEAL, rules.SWAP, rules.DISCARD, rules.BAKE_GRAB):
+            return rules.Pass(scanner(state))      # "I have no such card": the player the prompt names
         return rules.Pass(_bidder(state))
     if verb == "grab":
         return rules.Grab(_seat_arg(verb, args, command))

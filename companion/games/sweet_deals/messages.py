@@ -8,7 +8,7 @@ in front of a plural by a template. Templates use ``str.format`` names, so a
 translation (gettext, keyed by the English text) may reorder the fields.
 
 >>> say("prompt_reveal", name="Ana", coins=count(1, "coin"))
-'Ana: show the card you bid (1 coin) and scan it.'
+'Ana: show the card you bid (1 coin) and scan it, or tap Pass if you have none.'
 >>> count(0, "card"), count(3, "coin")
 ('no cards', '3 coins')
 """
@@ -27,12 +27,13 @@ TEXT: dict[str, str] = {
     # choosing the game (the start screen) (__init__.py)
     "option_mode": _("Hands: tracked (scanned at the start and after every swap: secret and checked) or "
                    "open (scanned only at the end)"),
-    "option_hybrid": _("Hybrid cards count as both their desserts (and, as in the rulebook's example) or as "
-                     "one of them (or); Usual is and"),
+    "option_hybrid": _("Hybrid cards count as each card says (card), or all as both desserts (and) or all "
+                     "as one of them (or); Usual is card"),
     # cards.toml problems (set-up errors) (cards.py)
     "setup_players": _("Sweet Deals is for 2 to 8 players, not {players}."),
     "cards_toml_gives_two": _("cards.toml gives two cards the same code"),
     "cards_toml_hybrid_names": _("cards.toml: hybrid {name} names an unknown dessert"),
+    "cards_toml_hybrid_counts": _("cards.toml: hybrid {name} needs counts = \"and\" or \"or\", not {counts!r}"),
     "cards_toml_deck_for": _("cards.toml: the deck for {players} players has {cards} cards, not {deck}"),
     # the game's own refusals, what is awaited, the end (rules.py)
     "shuffle_and_deal": _("Shuffle the {cards} cards and deal 7 to each player."),
@@ -75,14 +76,12 @@ TEXT: dict[str, str] = {
     "every_hand_plays_first": _("Every hand is in. {name} plays first."),
     "turn_offer": _("It is {name}'s turn to offer."),
     "there_no_deck_for": _("There is no {label} in the deck for {players} players."),
-    "your_hand_has_no": _("{name}: your hand has no {label}. Offer a dessert you have."),
-    "bid_coin_value_card": _("{name}: a bid is the coin value of a card in your hand, and none is worth {bid}."),
     "turn_bid": _("It is {name}'s turn to bid."),
     "grab_go_can_only": _("Grab & Go can only interrupt bidding or a Bake Sale."),
     "you_offered_so_you": _("{name}: you offered the {offer}, so you cannot grab it."),
-    "you_need_grab_go": _("{name}: you need a Grab & Go card in your hand to grab."),
     "only_show_card": _("Only {names} show a card now."),
-    "reveal_not_bid_card": _("That card is not worth {coins}: show the card you bid."),
+    "reveal_not_bid_card": _("That card is not worth {coins}: show the card you bid, or tap Pass if you have "
+                           "none."),
     "not_tied_for_high": _("{name} is not tied for the high bid: choose {names}."),
     "have_swapped": _("{name} and {other} have swapped."),
     "put_face_up": _("put the {offer} face up."),
@@ -99,7 +98,7 @@ TEXT: dict[str, str] = {
     "your_turn_so_tap": _("{name}: it is your turn, so tap Take or Pass."),
     "face_up_card_already": _("The face-up card is already a Grab & Go."),
     "who_puts_grab_go": _("It is {name} who puts a Grab & Go face up now."),
-    "that_card_not_grab": _("That card is not a Grab & Go: scan your Grab & Go."),
+    "that_card_not_grab": _("That card is not a Grab & Go: scan your Grab & Go, or tap Pass if you have none."),
     "auction_grab": _("{name} swaps a Grab & Go for the {card}."),
     "you_can_only_ask": _("You can only ask to close early at the start of your turn."),
     "turn_ask_close_early": _("It is {name}'s turn: ask to close early at the start of yours."),
@@ -113,9 +112,18 @@ TEXT: dict[str, str] = {
     "swap_for_grab_go": _("{said} {name} and {other}: swap the {offer} for the Grab & Go."),
     "shows_name_article": _("{name} shows {article}."),
     "takes_who_winner_card": _("{who} takes {winner}'s {card}."),
-    "swap_not_bid_card": _("That card is not worth {coins}: scan the card you bid."),
+    "swap_not_bid_card": _("That card is not worth {coins}: scan the card you bid, or tap Pass if you have none."),
     "scan_you_offered": _("scan the {offer} you offered."),
-    "discard_not_offered": _("That card is not the {offer} you offered."),
+    "discard_not_offered": _("That card is not the {offer} you offered: put the {offer} face up, or tap Pass if "
+                           "you have none."),
+    "drops_out_of_tie": _("{name} has no card worth {coins} and drops out."),
+    "nobody_showed": _("{said} Nobody showed a card: {who}, put the {offer} face up and scan it."),
+    "no_card_no_swap": _("{name} has no {what}: no swap this turn."),
+    "a_grab_go": _("Grab & Go"),
+    "a_card_worth": _("card worth {coins}"),
+    "no_offered_card": _("{name} has no {offer} to give: no swap this turn."),
+    "no_offered_discard": _("{name} has no {offer} to put face up: the turn ends."),
+    "grab_is_off": _("{name} has no Grab & Go: the face-up card stays."),
     "puts_face_up": _("{name} puts {article} face up."),
     "that_card_face_up": _("That card is face up on the discard pile: draw from the deck."),
     "starts_bake_sale": _("{name} starts a Bake Sale!"),
@@ -123,12 +131,21 @@ TEXT: dict[str, str] = {
     "bake_grab": _("{name} swaps Grab & Go for the face-up card."),
     "asks_close_early": _("{name} asks to close early."),
     "says_yes_everyone_agreed": _("{name} says yes. Everyone agreed: the game closes early!"),
-    "sweet_six_tracked": _("Sweet Six! {name} has 6 of a kind. The game ends now."),
+    "shouts_sweet_six": _("{name} shouts Sweet Six! {name}: show your 7 cards and scan them."),
+    "no_sweet_six": _("{name}'s hand has no 6 of a kind, so there is no Sweet Six and the game goes on: "
+                    "{name}, take your cards back."),
+    "sweet_six_shown": _("Sweet Six! {name} has {n} {dessert} cards. The game ends now: everyone else, scan your 7 "
+                       "cards for scoring, {first} first."),
+    "shouter_first": _("First {name} shows the Sweet Six: scan {name}'s cards."),
     "sweet_six_shouted_by": _("Sweet Six! shouted by {name}"),
     "everyone_passed_put_face": _("{said} Everyone passed: {who}, put the {offer} face up and draw a new card."),
+    "everyone_passed_shuffle": _("{said} Everyone passed: {who}, put the {offer} face up. The deck is empty: "
+                               "shuffle the {cards} from the face-up pile into a new deck, face down, and draw "
+                               "a new card."),
     "wins_with_bid_swap": _("{said} {winner} wins with a bid of {price}: {who} and {winner}, swap your cards secretly."),
     "takes_card_swap_your": _("{who} takes {winner}'s card: swap your cards secretly."),
-    "swap_not_offered": _("That card is not the {offer} you offered: scan the {offer}."),
+    "swap_not_offered": _("That card is not the {offer} you offered: scan the {offer}, or tap Pass if you have "
+                        "none."),
     "your_card_already_scanned": _("{name}: your card is already scanned. {waiting}"),
     "only_swap": _("Only {name} and {other} swap now. {waiting}"),
     "card_scanned": _("{name}'s card is scanned."),
@@ -142,23 +159,28 @@ TEXT: dict[str, str] = {
     # what is awaited now (prompts.py)
     "prompt_over": _("Game over: the scores are final."),
     "prompt_score": _("{name}: scan your 7 cards for scoring (card {k} of 7)."),
+    "prompt_show_six": _("{name}: scan your 7 cards to show your Sweet Six (card {k} of 7)."),
     "close_game_early_tap": _("{name}: close the game early? Tap Yes or No."),
     "bid_more_pass": _("{bidder}: bid {high} or more, or pass."),
-    "prompt_reveal": _("{name}: show the card you bid ({coins}) and scan it."),
+    "prompt_reveal": _("{name}: show the card you bid ({coins}) and scan it, or tap Pass if you have none."),
     "tap_whose_card_you": _("{who}: tap whose card you take."),
-    "scan_you_give_face": _("{who}: scan the {offer} you give {name}, face down."),
-    "put_face_up_scan": _("{who}: put the {offer} face up and scan it."),
+    "scan_you_give_face": _("{who}: scan the {offer} you give {name}, face down, or tap Pass if you have none."),
+    "put_face_up_scan": _("{who}: put the {offer} face up and scan it, or tap Pass if you have none."),
     "draw_card_scan_face": _("{who}: draw a card and scan it, face down."),
+    "shuffle_then_draw": _("The deck is empty: shuffle the {cards} from the face-up pile into a new deck, "
+                         "face down. {who}: draw a card and scan it, face down."),
     "put_any_card_face": _("{holder}: put any card face up, then tap Done."),
     "draw_put_any_card_face": _("{holder}: draw a card, put any card face up, then tap Done."),
+    "shuffle_draw_put_face": _("The deck is empty: shuffle the {cards} from the face-up pile into a new deck, "
+                             "face down. {holder}: draw a card, put any card face up, then tap Done."),
     "take_face_up_card": _("{name}: take the face-up card, or pass."),
-    "put_your_grab_go": _("{name}: put your Grab & Go face up and scan it."),
+    "put_your_grab_go": _("{name}: put your Grab & Go face up and scan it, or tap Pass if you have none."),
     "an_dessert": _("an {label}"),
     "a_dessert": _("a {label}"),
     "prompt_deal": _("{name}: scan your 7 cards, face down, where nobody sees them (card {k} of 7)."),
     "bid_0_coins_for": _("{bidder}: bid 0 to {max_bid} coins for the {offer}, or pass."),
     "raise_pass_keep_your": _("{bidder}: raise, or pass to keep your bid of {high}."),
-    "scan_face_down": _("{name}: scan {card}, face down."),
+    "scan_face_down": _("{name}: scan {card}, face down, or tap Pass if you have none."),
     "prompt_bake_discard_tracked": _("{holder}: put any card face up and scan it."),
     "start_your_bake_sale": _("start your Bake Sale"),
     "ask_close_early": _("ask to Close Early"),
@@ -222,6 +244,8 @@ TEXT: dict[str, str] = {
     "scan_name": _("{name}: scan it"),
     "deal_scan_your_7": _("Deal: scan your 7 cards, face down"),
     "scoring_scan_your_7": _("Scoring: scan your 7 cards"),
+    "show_sweet_six": _("Sweet Six? Scan your 7 cards"),
+    "deck_empty_shuffle": _("Deck empty: shuffle the face-up pile"),
     "swap_scan_face_down": _("Swap: scan face down"),
     "nobody_bid_goes_face": _("Nobody bid: the {offer} goes face up"),
     "draw_new_card": _("Draw a new card"),

@@ -63,7 +63,12 @@ class State:
     many coins (``grab``: a Grab & Go swap); ``give`` and ``take`` the two swap cards
     scanned so far. ``bake_used`` each seat's one Bake Sale; ``voters`` who is still to
     vote on closing early; ``ended`` why the game ended; ``six`` (seat, dessert) of a
-    Sweet Six.
+    Sweet Six (open hands: dessert None while the shout is being checked). ``claim`` is,
+    with open hands, the game as it was when "Sweet Six!" was shouted: where play goes on
+    if the shouter's hand has no 6 of a kind (None when no shout is being checked).
+    ``open_deck`` and ``open_face_up``: with open hands, how many cards the face-down deck
+    and the face-up pile hold, counted from the draws and discards the table is told to
+    make (tracked hands count the scanned cards instead: :attr:`draw_count`).
     """
 
     players: tuple[str, ...]
@@ -89,6 +94,9 @@ class State:
     close_refused: bool = False
     ended: str | None = None
     six: tuple[int, str | None] | None = None
+    claim: State | None = None
+    open_deck: int = 0
+    open_face_up: int = 0
 
     @property
     def over(self) -> bool:

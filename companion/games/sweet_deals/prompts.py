@@ -18,6 +18,8 @@ def scanner(state: State) -> int | None:
     """The seat whose card the next scan is, when the scanner is passed around (a
     reader bound to a seat says so itself); None when no scan is expected."""
     p = state.phase
+    if p == SCORE and state.claim is not None:
+        return state.six[0]                 # the shouter shows their Sweet Six first
     if p in (DEAL, SCORE):
         return next((i for i, h in enumerate(state.hands) if len(h) < HAND_SIZE), None)
     if p == REVEAL:
@@ -42,6 +44,8 @@ def waiting(state: State) -> str:
         k = len(state.hands[seat]) + 1
         if p == DEAL:
             return say("prompt_deal", name=state.name(seat), k=k)
+        if state.claim is not None:
+            return say("prompt_show_six", name=state.name(seat), k=k)
         return say("prompt_score", name=state.name(seat), k=k)
     if p == OFFER:
         extra = [] if state.bake_used[state.active] else [say("start_your_bake_sale")]
@@ -72,12 +76,17 @@ def waiting(state: State) -> str:
     if p == DISCARD:
         return say("put_face_up_scan", who=who, offer=state.offer)
     if p in (DRAW, BAKE_DRAW):
+        if state.draw_count == 0:       # the deck ran out: the face-up cards make a new one
+            return say("shuffle_then_draw", cards=count(len(state.discards), "card"), who=who)
         return say("draw_card_scan_face", who=who)
     if p == BAKE_DISCARD:
         holder = state.name(state.bake.holder)
         if state.tracked:
             return say("prompt_bake_discard_tracked", holder=holder)
         if state.bake.top_owner is None:
+            if state.open_deck == 0:
+                return say("shuffle_draw_put_face", holder=holder,
+                           cards=count(state.open_face_up, "card"))
             return say("draw_put_any_card_face", holder=holder)
         return say("put_any_card_face", holder=holder)
     if p == BAKE_TAKE:

@@ -50,7 +50,8 @@ from .messages import say
 def new_game(players: Iterable[str], mode: str = "tracked", hybrid: str | None = None, **options: Any) -> State:
     """A new game for 2 to 8 ``players`` in seat order, the first to play first
     ("whoever most recently ate a donut"). ``mode`` is ``tracked`` or ``open``;
-    ``hybrid`` ``and`` or ``or`` (None: cards.toml's ``hybrid``). Raises ValueError."""
+    ``hybrid`` ``card`` (each hybrid as its card says), or the house rule ``and`` or
+    ``or`` for every hybrid (None: cards.toml's ``hybrid``, ``card``). Raises ValueError."""
     names = tuple(str(p).strip() for p in players)
     if not 2 <= len(names) <= 8:
         raise ValueError(say("setup_players", players=len(names)))
@@ -65,7 +66,8 @@ def new_game(players: Iterable[str], mode: str = "tracked", hybrid: str | None =
         raise ValueError(say("setup_bad_hybrid", names=', '.join(scoring.HYBRID_MODES), hybrid=hybrid))
     n = len(names)
     deck_for(n)  # raises for a count no deck is listed for
-    return State(names, mode, hybrid, ((),) * n, (False,) * n, DEAL if mode == "tracked" else OFFER)
+    return State(names, mode, hybrid, ((),) * n, (False,) * n, DEAL if mode == "tracked" else OFFER,
+                 open_deck=0 if mode == "tracked" else len(deck_for(n)) - n * HAND_SIZE)
 
 
 def setup_message(state: State) -> str:

@@ -2,9 +2,12 @@
 (Sweet Deals rulebook, "Scoring" and "Special Cards").
 
 A hand scores the Coin Value of its 7 cards plus, for each dessert, the bonus for how
-many cards count as it (:data:`~.cards.BONUS`). A hybrid counts as both its desserts
-(``hybrid="and"``, the worked example) or as one of them (``"or"``); each Sprinkles
-counts as whichever dessert the player chooses. The companion chooses for the player:
+many cards count as it (:data:`~.cards.BONUS`). With ``hybrid="card"`` (the usual) each
+hybrid counts as its own card says (``Card.counts``): Pie & Ice Cream as both its
+desserts ("it counts as Pie AND Ice Cream", "Scoring"), Strudel Cupcake as one of them
+("This card counts as Strudel or Cupcake", "Special Cards"). The house rules ``"and"``
+and ``"or"`` force one reading on every hybrid. Each Sprinkles counts as whichever
+dessert the player chooses. The companion chooses for the player:
 :func:`score_hand` finds the choice that scores the most and says what it chose.
 
 How: the choices only change the bonus, never the coins. Sprinkles are interchangeable,
@@ -29,10 +32,15 @@ from typing import Iterable, Sequence
 
 from companion.core.game import PlayerResult, Result
 
-from .cards import BONUS, CARDS, DESSERTS, GAME, HAND_SIZE, SWEET_SIX, Card
+from .cards import BONUS, CARDS, DESSERTS, GAME, HAND_SIZE, HYBRID_MODES, SWEET_SIX, Card
 from .messages import count, say
 
-HYBRID_MODES = ("and", "or")
+
+def reading(card: Card, hybrid: str = "card") -> str:
+    """How ``card`` (a hybrid) counts under the game option ``hybrid``: ``"and"`` (both
+    its desserts) or ``"or"`` (one of them). ``"card"`` means the card's own text
+    (cards.toml ``counts``); ``"and"``/``"or"`` are house rules for every hybrid."""
+    return card.counts if hybrid == "card" else hybrid
 
 
 def bonus_for(count: int) -> int:
@@ -107,7 +115,7 @@ def _split(cards: list[Card], hybrid: str) -> tuple[dict[str, int], list[Card], 
     for c in cards:
         if c.kind == "wild":
             wilds.append(c)
-        elif c.kind == "hybrid" and hybrid == "or":
+        elif c.kind == "hybrid" and reading(c, hybrid) == "or":
             ors.append(c)
         else:
             for d in c.desserts:
@@ -181,7 +189,7 @@ def _share_wilds(counts: dict[str, int], wilds: int) -> tuple[int, dict[str, int
     return best[0][wilds], share
 
 
-def best_counts(codes: Sequence[str], hybrid: str = "and") -> tuple[int, dict[str, int], list[tuple[Card, str]]]:
+def best_counts(codes: Sequence[str], hybrid: str = "card") -> tuple[int, dict[str, int], list[tuple[Card, str]]]:
     """The highest bonus this hand can make, the counts per dessert that make it, and
     the dessert each Sprinkles and "or" hybrid counts as (card, dessert)."""
     cards = _cards(codes)
@@ -202,7 +210,7 @@ def best_counts(codes: Sequence[str], hybrid: str = "and") -> tuple[int, dict[st
     return top
 
 
-def brute_force_bonus(codes: Sequence[str], hybrid: str = "and") -> int:
+def brute_force_bonus(codes: Sequence[str], hybrid: str = "card") -> int:
     """The highest bonus found by trying every dessert for every Sprinkles and every
     side of every "or" hybrid, one assignment at a time (7^wilds x 2^hybrids): the
     reference :func:`best_counts` is tested and benchmarked against."""
@@ -218,7 +226,7 @@ def brute_force_bonus(codes: Sequence[str], hybrid: str = "and") -> int:
     return top
 
 
-def score_hand(codes: Sequence[str], hybrid: str = "and") -> HandScore:
+def score_hand(codes: Sequence[str], hybrid: str = "card") -> HandScore:
     """Score one hand of exactly :data:`~.cards.HAND_SIZE` cards (rulebook, "Scoring").
     Raises ValueError for another size, an unknown code or the same card twice."""
     codes = tuple(codes)
@@ -230,21 +238,21 @@ def score_hand(codes: Sequence[str], hybrid: str = "and") -> HandScore:
     _, counts, choices = best_counts(codes, hybrid)
     bonuses = tuple((d, counts[d], bonus_for(counts[d])) for d in DESSERTS if bonus_for(counts[d]))
     six = next((d for d in DESSERTS if counts[d] >= SWEET_SIX), None)
-    both = tuple((c.name, c.code,
-                  say("sep_and").join(c.desserts)) for c in cards if c.kind == "hybrid" and hybrid == "and")
+    both = tuple((c.name, c.code, say("sep_and").join(c.desserts))
+                 for c in cards if c.kind == "hybrid" and reading(c, hybrid) == "and")
     return HandScore(codes, sum(c.coins for c in cards),
                      tuple((d, counts[d]) for d in DESSERTS if counts[d]), bonuses,
                      tuple((c.name, c.code, d) for c, d in choices), six, both)
 
 
-def sweet_six(codes: Iterable[str], hybrid: str = "and") -> str | None:
+def sweet_six(codes: Iterable[str], hybrid: str = "card") -> str | None:
     """The dessert this hand has 6 (or more) of, counting hybrids and Sprinkles as the
     player would, or None (rulebook, "Continue Play": "Sweet Six!")."""
     found = sweet_six_count(codes, hybrid)
     return found[0] if found else None
 
 
-def sweet_six_count(codes: Iterable[str], hybrid: str = "and") -> tuple[str, int] | None:
+def sweet_six_count(codes: Iterable[str], hybrid: str = "card") -> tuple[str, int] | None:
     """``(dessert, cards)``: the dessert this hand has 6 or more of and how many cards
     count as it (7 for a hand of 7 Cupcakes: what the table is told), or None."""
     codes = tuple(codes)
@@ -259,7 +267,7 @@ def sweet_six_count(codes: Iterable[str], hybrid: str = "and") -> tuple[str, int
     return None
 
 
-def result_of(players: Sequence[str], hands: Sequence[Sequence[str]], hybrid: str = "and",
+def result_of(players: Sequence[str], hands: Sequence[Sequence[str]], hybrid: str = "card",
               reason: str | None = None, notes: tuple[str, ...] = ()) -> Result:
     """The game's :class:`~companion.core.game.Result`: most points wins; a tie goes to
     the most coins; still tied, the win is shared (rulebook, "Continue Play")."""

@@ -273,6 +273,17 @@ def _reveal_panel(surface: pygame.Surface, view: rules.State, buttons: list[Butt
             panel(surface, cell, theme.BG, theme.LINE)
             draw_wrapped(surface, say("scan_name", name=view.name(seat)), cell.inflate(-16, -8), theme.MEDIUM,
                          theme.TEXT_DIM)
+    _none_button(surface, view, buttons)
+
+
+def _none_button(surface: pygame.Surface, view: rules.State, buttons: list[Button]) -> None:
+    """Tracked: Pass for the player asked for a card they do not have (a tied bidder, the
+    swap's two players, the offerer whose card goes face up, a Bake Sale grabber). Shown
+    whatever the hands hold: the companion never tells the table a hand lacks a card."""
+    if view.tracked and view.phase in (rules.REVEAL, rules.SWAP, rules.DISCARD, rules.BAKE_GRAB):
+        cell = Rect(MAIN.centerx - 130, MAIN.bottom - 84, 260, 80)
+        buttons.append(Button(button(surface, cell, say("button_pass"), theme.PANEL_LIGHT, theme.TEXT,
+                                     size=theme.BIG + 4), "pass"))
 
 
 def _vote_panel(surface: pygame.Surface, view: rules.State, buttons: list[Button]) -> None:
@@ -316,6 +327,10 @@ def _scan_panel(surface: pygame.Surface, view: rules.State, buttons: list[Button
         rules.BAKE_DISCARD: say("bake_sale_put_card"),
         rules.BAKE_GRAB: say("grab_go_put_face"),
     }.get(view.phase, "")
+    if view.phase == rules.SCORE and view.claim is not None:
+        what = say("show_sweet_six")
+    if view.phase in (rules.DRAW, rules.BAKE_DRAW) and view.draw_count == 0:
+        what = say("deck_empty_shuffle")
     _title(surface, what)
     draw_text(surface, who, Rect(MAIN.left, MAIN.top + 50, MAIN.width, 60), theme.TITLE + 12, theme.HIGHLIGHT,
               bold=True, align="center")
@@ -337,6 +352,7 @@ def _scan_panel(surface: pygame.Surface, view: rules.State, buttons: list[Button
     if view.phase == rules.BAKE_DISCARD and not view.tracked:
         done = Rect(MAIN.centerx - 150, MAIN.top + 150, 300, 100)
         buttons.append(Button(button(surface, done, say("button_done"), theme.OK, size=theme.HUGE), "done"))
+    _none_button(surface, view, buttons)
 
 
 _PANELS = {rules.OFFER: _offer_panel, rules.BID: _bid_panel, rules.CHOOSE: _choose_panel,

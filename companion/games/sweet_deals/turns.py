@@ -115,6 +115,8 @@ def hand_card(s: State, a: HandCard) -> tuple[State, Events]:
         raise _no(say("that_card_not_used", players=len(s.players)))
     if s.holder(a.card) is not None:
         raise _no(say("that_card_already_hand"))
+    if s.claim is not None and a.seat != s.six[0]:
+        raise _no(say("shouter_first", name=s.name(s.six[0])))
     hand = s.hands[a.seat]
     if len(hand) >= HAND_SIZE:
         raise _no(say("already_has_cards", name=s.name(a.seat), hand_size=HAND_SIZE))
@@ -122,6 +124,8 @@ def hand_card(s: State, a: HandCard) -> tuple[State, Events]:
     k = len(hand) + 1
     named = "" if s.phase == DEAL else f"{CARDS[a.card].name}: "
     events: Events = [Said(say("card_for", named=named, k=k, hand_size=HAND_SIZE, name=s.name(a.seat)))]
+    if s.claim is not None and k == HAND_SIZE:
+        return _check_claim(s, events)
     if any(len(h) < HAND_SIZE for h in s.hands):
         return s, events
     if s.phase == SCORE:
@@ -137,7 +141,10 @@ def hand_card(s: State, a: HandCard) -> tuple[State, Events]:
 # ---------------------------------------------------------------- offer and bidding
 
 def offer(s: State, a: Offer) -> tuple[State, Events]:
-    """Offer a dessert by name (rulebook, "On Your Turn", step 1)."""
+    """Offer a dessert by name (rulebook, "On Your Turn", step 1: "say (only) the name of
+    it"). Never checked against the hidden hand here: the table hears only a name, so a
+    refusal would tell everyone what the hand lacks. The card is checked when it is
+    scanned (the swap, or face up when nobody bids)."""
     if s.phase != OFFER:
         raise _not_now(s)
     if a.seat != s.active:
@@ -145,28 +152,30 @@ def offer(s: State, a: Offer) -> tuple[State, Events]:
     labels = {CARDS[c].label for c in s.deck}
     if a.label not in labels:
         raise _no(say("there_no_deck_for", label=a.label, players=len(s.players)))
-    if s.tracked and not any(CARDS[c].label == a.label for c in s.hands[a.seat]):
-        raise _no(say("your_hand_has_no", name=s.name(a.seat), label=a.label))
     s = replace(s, phase=BID, offer=a.label, bidding=Bidding.open(len(s.players), a.seat))
     return s, [Said(say("offers_name_article", name=s.name(a.seat), article=article(a.label)))]
 
 
 def bid(s: State, a: Bid) -> tuple[State, Events]:
-    """A bid of 0-5 coins that matches or raises (rulebook, "On Your Turn", step 2)."""
+    """A bid of 0-5 coins that matches or raises (rulebook, "On Your Turn", step 2). The
+    table hears only the number ("Only say the coin value when bidding"), so the hand is
+    not checked here: the winner's swap card, or a tied bidder's revealed card, is."""
     if s.phase != BID:
         raise _not_now(s)
     problem = s.bidding.problem(a.seat, a.coins)
     if problem:
         raise _no(f"{s.name(a.seat)}: {problem}" if a.seat == s.bidding.to_act else problem)
-    if s.tracked and not any(CARDS[c].coins == a.coins for c in s.hands[a.seat]):
-        raise _no(say("bid_coin_value_card", name=s.name(a.seat), bid=a.coins))
     return _bidding_moved(s, s.bidding.bid(a.seat, a.coins), say("bids", name=s.name(a.seat), bid=a.coins))
 
 
 def pass_(s: State, a: Pass) -> tuple[State, Events]:
-    """Pass on a bid, or on a Bake Sale's face-up card."""
+    """Pass on a bid, or on a Bake Sale's face-up card; tracked, also "I have no such
+    card" from the player a tie reveal, a swap, a discard or a Bake Sale grab waits on
+    (:func:`_no_such_card`)."""
     if s.phase == BAKE_TAKE:
         return _bake_pass(s, a)
+    if s.phase in (REVEAL, SWAP, DISCARD, BAKE_GRAB):
+        return _no_such_card(s, a)
     if s.phase != BID:
         raise _not_now(s)
     b = s.bidding
@@ -175,6 +184,43 @@ def pass_(s: State, a: Pass) -> tuple[State, Events]:
     said = say("keeps_bid", name=s.name(a.seat), high=b.high) if b.holds_high(a.seat) else say("passes_name",
                                                                                                name=s.name(a.seat))
     return _bidding_moved(s, b.passed(a.seat), said)
+
+
+def _no_such_card(s: State, a: Pass) -> tuple[State, Events]:
+    """Tracked: the player whose card the table waits for says they have none (tap Pass).
+
+    An offer, a bid and a Grab & Go are claims about a hidden hand, checked only when
+    their card is scanned. A claim that cannot be backed falls: a tied bidder drops out
+    of the tie; a winner with no card worth the bid (or no Grab & Go), or an offerer with
+    no such dessert to give or put face up, ends the turn with no swap; a Bake Sale
+    grabber with no Grab & Go leaves the face-up card where it is (docs/rules-notes.md,
+    "A claim the hand cannot back"). Undo may still take the claim back instead, until a
+    card is shown face up.
+    """
+    name = s.name(a.seat)
+    if s.phase == REVEAL:
+        done = {seat for seat, _ in s.shown}
+        if a.seat not in s.tied or a.seat in done:
+            raise _no(say("only_show_card", names=say("sep_and").join(s.name(t) for t in s.tied if t not in done)))
+        tied = tuple(t for t in s.tied if t != a.seat)
+        said = say("drops_out_of_tie", name=name, coins=count(s.price, "coin"))
+        if not tied:
+            s = replace(s, phase=DISCARD, tied=(), shown=(), price=None)
+            return s, [Said(say("nobody_showed", said=said, who=s.name(s.active), offer=s.offer))]
+        s = replace(s, tied=tied, phase=CHOOSE if all(t in done for t in tied) else REVEAL)
+        return s, [Said(said)]
+    if s.phase == BAKE_GRAB:
+        if a.seat != s.bake.grabber:
+            raise _no(say("who_puts_grab_go", name=s.name(s.bake.grabber)))
+        s = replace(s, phase=BAKE_TAKE, bake=replace(s.bake, grabber=None))
+        return s, [Said(say("grab_is_off", name=name))]
+    if s.phase == SWAP and a.seat == s.winner and s.take is None:
+        what = say("a_grab_go") if s.grab else say("a_card_worth", coins=count(s.price, "coin"))
+        return _end_turn(s, [Said(say("no_card_no_swap", name=name, what=what))])
+    if a.seat != s.active or (s.phase == SWAP and s.give is not None):
+        raise _not_now(s)
+    key = "no_offered_card" if s.phase == SWAP else "no_offered_discard"
+    return _end_turn(s, [Said(say(key, name=name, offer=s.offer))])
 
 
 def _bidding_moved(s: State, b: Bidding, said: str) -> tuple[State, Events]:
@@ -188,6 +234,12 @@ def _bidding_moved(s: State, b: Bidding, said: str) -> tuple[State, Events]:
         if s.tracked:
             s = replace(s, phase=DISCARD)
             return s, [Said(say("everyone_passed", said=said))]
+        face_up = s.open_face_up + 1
+        if s.open_deck == 0:            # the deck ran out: the face-up cards make a new one
+            s = replace(s, open_deck=face_up - 1, open_face_up=0)
+            return _end_turn(s, [Said(say("everyone_passed_shuffle", said=said, who=who, offer=s.offer,
+                                          cards=count(face_up, "card")))])
+        s = replace(s, open_deck=s.open_deck - 1, open_face_up=face_up)
         return _end_turn(s, [Said(say("everyone_passed_put_face", said=said, who=who, offer=s.offer))])
     price = b.high
     if kind == "won":
@@ -202,7 +254,8 @@ def _bidding_moved(s: State, b: Bidding, said: str) -> tuple[State, Events]:
 
 
 def grab(s: State, a: Grab) -> tuple[State, Events]:
-    """Grab & Go interrupts bidding or a Bake Sale (rulebook, "Special Cards", "Notes")."""
+    """Grab & Go interrupts bidding or a Bake Sale (rulebook, "Special Cards", "Notes").
+    Tracked: the Grab & Go is checked when it is scanned, not against the hidden hand."""
     name = s.name(a.seat)
     if s.phase == BAKE_TAKE:
         return _bake_grab(s, a)
@@ -210,8 +263,6 @@ def grab(s: State, a: Grab) -> tuple[State, Events]:
         raise _no(say("grab_go_can_only"))
     if a.seat == s.active:
         raise _no(say("you_offered_so_you", name=name, offer=s.offer))
-    if s.tracked and not any(CARDS[c].kind == "grab" for c in s.hands[a.seat]):
-        raise _no(say("you_need_grab_go", name=name))
     said = say("plays_grab_go_for", name=name, offer=s.offer)
     if s.tracked:
         s = replace(s, phase=SWAP, winner=a.seat, grab=True, bidding=replace(s.bidding, to_act=None))
@@ -258,7 +309,7 @@ def swap_card(s: State, a: SwapCard) -> tuple[State, Events]:
         _in_hand(s, a.seat, a.card, waiting(s))
         if s.grab and CARDS[a.card].kind != "grab":
             raise _no(say("that_card_not_grab"))
-        if not s.grab and CARDS[a.card].coins != s.price:
+        if not s.grab and CARDS[a.card].coins != s.price:  # the bid is checked now, on the card scanned
             raise _no(say("swap_not_bid_card", coins=count(s.price, "coin")))
         s = replace(s, take=a.card)
     elif a.seat == giver and s.give is None:
@@ -306,7 +357,8 @@ def face_up(s: State, a: FaceUp) -> tuple[State, Events]:
 
 def draw(s: State, a: Draw) -> tuple[State, Events]:
     """A card drawn face down ("Drawing"; Bake Sale step 1). When the deck is empty the
-    face-up cards are shuffled into a new one (ASSUMED, docs/rules-notes.md)."""
+    prompt tells the table to shuffle the face-up cards into a new one, and a card from
+    the face-up pile is then a card of the new deck (ASSUMED, docs/rules-notes.md)."""
     if s.phase not in (DRAW, BAKE_DRAW):
         raise _not_now(s)
     if a.seat != s.active:
@@ -357,7 +409,12 @@ def done(s: State, a: Done) -> tuple[State, Events]:
         raise _no(say("scan_card_you_put"))
     if a.seat != s.bake.holder:
         raise _no(say("who_puts_card_face", name=s.name(s.bake.holder)))
-    s = _bake_offered(s, a.seat)
+    deck, face_up = s.open_deck, s.open_face_up
+    if s.bake.top_owner is None:        # the Bake Sale's first step: a card was drawn
+        if deck == 0:
+            deck, face_up = face_up, 0
+        deck -= 1
+    s = replace(_bake_offered(s, a.seat), open_deck=deck, open_face_up=face_up + 1)
     return s, [Said(say("put_card_face_up", name=s.name(a.seat)))]
 
 
@@ -373,6 +430,7 @@ def take(s: State, a: Take) -> tuple[State, Events]:
         said = say("takes_name_card", name=s.name(a.seat), card=CARDS[top].name)
     else:
         said = say("takes_card", name=s.name(a.seat))
+        s = replace(s, open_face_up=s.open_face_up - 1)
     s = replace(s, phase=BAKE_DISCARD, bake=replace(s.bake, holder=a.seat, decider=None))
     return s, [Said(said)]
 
@@ -400,8 +458,6 @@ def _bake_grab(s: State, a: Grab) -> tuple[State, Events]:
         raise _no(say("your_turn_so_tap", name=name))
     if s.tracked and CARDS[s.discards[-1]].kind == "grab":
         raise _no(say("face_up_card_already"))
-    if s.tracked and not any(CARDS[c].kind == "grab" for c in s.hands[a.seat]):
-        raise _no(say("you_need_grab_go", name=name))
     if s.tracked:
         s = replace(s, phase=BAKE_GRAB, bake=replace(b, grabber=a.seat))
         return s, [Said(say("plays_grab_go", name=name))]
@@ -460,13 +516,34 @@ def vote(s: State, a: Vote) -> tuple[State, Events]:
 
 
 def shout_sweet_six(s: State, a: ShoutSweetSix) -> tuple[State, Events]:
-    """Open hands: a player shouts "Sweet Six!" and the game ends at once."""
+    """Open hands: a player shouts "Sweet Six!" ("Continue Play"). Play stops and the
+    shouter's hand is scanned first; :func:`_check_claim` then decides whether the game
+    has ended (docs/rules-notes.md, "Sweet Six shouted with open hands")."""
     if s.tracked:
         raise _no(say("with_tracked_hands_companion"))
     if s.phase == SCORE:
         raise _not_now(s)
-    return _end_game(s, [Said(say("sweet_six_tracked", name=s.name(a.seat)))],
-                     SWEET_SIX_END, (a.seat, None))
+    name = s.name(a.seat)
+    s = replace(s, phase=SCORE, hands=((),) * len(s.players), ended=SWEET_SIX_END, six=(a.seat, None), claim=s,
+                bidding=None, bake=None, voters=())
+    return s, [Said(say("shouts_sweet_six", name=name))]
+
+
+def _check_claim(s: State, events: Events) -> tuple[State, Events]:
+    """Open hands: the shouter's 7 cards are in. 6 of a kind: the game ends and everyone
+    else scans for scoring. Not: the rulebook ends the game only "if a player gets 6 of a
+    kind", so there is no Sweet Six and play goes on from where the shout stopped it."""
+    seat = s.six[0]
+    found = scoring.sweet_six_count(s.hands[seat], s.hybrid)
+    name = s.name(seat)
+    if found is None:
+        back = s.claim
+        events.append(Said(say("no_sweet_six", name=name)))
+        return back, events
+    dessert, n = found
+    first = next(i for i, h in enumerate(s.hands) if len(h) < HAND_SIZE)
+    events.append(Said(say("sweet_six_shown", name=name, n=n, dessert=dessert, first=s.name(first))))
+    return replace(s, six=(seat, dessert), claim=None), events
 
 
 HANDLERS: dict[type, Callable] = {

@@ -17,15 +17,15 @@ import queue
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Callable
 
-from .core import commands
-from .core.clock import Clock
-from .core.codes import normalise
-from .core.errors import BadCommand, BadScan, DamagedStore, IllegalAction, StoreError, WrongGame
-from .core.events import (ButtonPressed, CardScanned, DeviceStatus, GameOver, Input, Revealed, Touch, TurnEnded,
+from ..core import commands
+from ..core.clock import Clock
+from ..core.codes import normalise
+from ..core.errors import BadCommand, BadScan, DamagedStore, IllegalAction, StoreError, WrongGame
+from ..core.events import (ButtonPressed, CardScanned, DeviceStatus, GameOver, Input, Revealed, Touch, TurnEnded,
                           Undone)
-from .core.game import TABLE, Game
-from .core.store import EventStore
-from .games import find_game
+from ..core.game import TABLE, Game
+from ..core.store import EventStore
+from ..games import find_game
 
 TAP_OFF_SECONDS = 1.0
 _log = logging.getLogger(__name__)
@@ -441,6 +441,16 @@ class Session:
                 item = inputs.get_nowait()
             except queue.Empty:
                 return handled
+
+
+def start_session(choice, store, clock, **kw):
+    """The session for ``choice``, as ``companion run`` starts one: resume the stored
+    game, or begin a new one (setting an unfinished game of the same kind aside: the
+    start screen offered it first). ``choice`` is a
+    :class:`companion.ui.start.StartChoice`; ``kw`` go to :meth:`Session.start`."""
+    if choice.resume:
+        return Session.start(choice.game, [], store, clock, **kw)
+    return Session.start(choice.game, list(choice.names), store, clock, new_game=True, options=choice.options, **kw)
 
 
 def _damaged(err: StoreError, lead: str) -> str | None:

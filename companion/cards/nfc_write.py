@@ -8,15 +8,15 @@ import time
 
 import serial
 
-from .core.codes import ALPHABET, CODE_LENGTH, game_of, normalise
-from .core.errors import BadScan
-from .devices.scan.pn532 import NdefError, Pn532, Pn532Error, TagError
+from ..core.codes import ALPHABET, CODE_LENGTH, game_of, normalise
+from ..core.errors import BadScan
+from ..devices.scan.pn532 import NdefError, Pn532, Pn532Error, TagError
 
 
 def lookup_cards(code: str) -> dict:
     """The catalogue of the game a well-formed code belongs to ({} when none is built yet).
     Raises BadScan for a garbled code."""
-    from .games import GAMES
+    from ..games import GAMES
 
     desc = GAMES.get(game_of(code) or "")
     if desc is None or not desc.has_cards:

@@ -13,16 +13,14 @@ will not work until fixed) or ``skip`` (not configured, nothing to check).
 
 from __future__ import annotations
 
-import math
 import os
 import shutil
 import subprocess
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from .config import SYSTEM_CONFIG, ConfigError, load, parse
+from .config import ConfigError, load, parse
 
 MARKS = {"ok": "OK  ", "warn": "WARN", "fail": "FAIL", "skip": "--  "}
 
@@ -153,11 +151,11 @@ def check_i2c(m: Machine, sensor: str | None) -> Check:
 def check_sensor(sensor: str | None, open_chip: Callable | None = None) -> Check:
     if not sensor:
         return Check("Tray sensor", "skip", "none configured ([tray] sensor)")
-    from .core.clock import SystemClock
-    from .devices.accel import AccelError
+    from ..core.clock import SystemClock
+    from ..devices.accel import AccelError
 
     if open_chip is None:
-        from .tray import _open_chip as open_chip
+        from ..devices.tray import open_chip
     try:
         bus, chip, name = open_chip(sensor, SystemClock())
     except (OSError, AccelError, LookupError, ValueError) as exc:
@@ -174,7 +172,7 @@ def check_sensor(sensor: str | None, open_chip: Callable | None = None) -> Check
 
 
 def check_readers(m: Machine, scanners: list[str]) -> list[Check]:
-    from .devices.readers import parse_reader
+    from ..devices.readers import parse_reader
 
     checks = []
     for spec in scanners:
@@ -242,8 +240,8 @@ def check_store(m: Machine, path: str) -> Check:
 def store_damage(path: Path) -> str | None:
     """What is wrong with the store file at ``path`` (SQLite's ``PRAGMA quick_check``, run
     read-only), or None when it is sound. A card that lost power mid-write fails here."""
-    from .core.errors import DamagedStore, StoreError
-    from .core.store import EventStore
+    from ..core.errors import DamagedStore, StoreError
+    from ..core.store import EventStore
 
     try:
         EventStore(path, readonly=True).close()  # opening runs the quick check
@@ -273,7 +271,7 @@ def run_checks(config: Path | None, tray: str | None = None, m: Machine | None =
                store: str | None = None) -> list[Check]:
     """Every check, in the order to fix them. ``tray`` overrides the config's sensor,
     ``store`` its game store."""
-    from .cli.common import DEFAULT_STORE
+    from ..core.store import DEFAULT_STORE
 
     m = m or Machine()
     environ = os.environ if environ is None else environ
@@ -309,8 +307,8 @@ def draw_report(surface, checks: list[Check]) -> list:
     and the fix in the highlight colour under each problem."""
     from pygame import Rect
 
-    from .ui import theme
-    from .ui.widgets import draw_text
+    from ..ui import theme
+    from ..ui.widgets import draw_text
 
     w, h = surface.get_size()
     surface.fill(theme.BG)
@@ -328,31 +326,3 @@ def draw_report(surface, checks: list[Check]) -> list:
             draw_text(surface, "fix: " + c.fix, Rect(256, y, w - 272, line), theme.SMALL, theme.HIGHLIGHT)
             y += line
     return []
-
-
-def cmd_doctor(args) -> int:
-    """Print the report (and show or save it as a screen). 0 when nothing needs fixing,
-    1 when something does."""
-    if args.screen is not None and not (math.isfinite(args.screen) and 0 < args.screen <= 3600):
-        print("companion: --screen is how many seconds to show the report, above 0 and at most 3600",
-              file=sys.stderr)
-        return 2
-    config = Path(args.config) if args.config else (SYSTEM_CONFIG if SYSTEM_CONFIG.exists() else None)
-    checks = run_checks(config, args.tray, store=getattr(args, "store", None))
-    print(report(checks))
-    if args.screen or args.png:
-        from .ui.app import App
-
-        app = App()
-        try:
-            app.show(lambda s: draw_report(s, checks))
-            if args.png:
-                print(f"screen written to {app.save(args.png)}")
-            elif args.screen:
-                import time
-
-                time.sleep(args.screen)
-        finally:
-            app.close()
-    return 1 if any(c.status == "fail" for c in checks) else 0
-

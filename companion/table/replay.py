@@ -19,15 +19,20 @@ from __future__ import annotations
 import bisect
 from pathlib import Path
 
-from .core.clock import FakeClock
-from .core.errors import DeviceError
-from .core.events import CardScanned
-from .core.store import EventStore
-from .devices.emulated.serial_scanner import PtyScanner
-from .devices.scan.serial import SerialScanner
+from ..core.clock import FakeClock
+from ..core.errors import DeviceError
+from ..core.events import CardScanned
+from ..core.store import EventStore
+from ..devices.emulated.serial_scanner import PtyScanner
+from ..devices.scan.serial import SerialScanner
 from .runner import Runner
-from .table import Session
+from .session import Session
 from .trace import read
+
+
+def data_dir() -> Path:
+    """The recorded sessions the demo replays: ``tests/data`` in a source checkout."""
+    return Path(__file__).resolve().parent.parent.parent / "tests" / "data"
 
 
 def replay(path: str | Path, store: str = ":memory:", window: bool = True, listeners=(),
@@ -36,7 +41,7 @@ def replay(path: str | Path, store: str = ":memory:", window: bool = True, liste
 
     ``window`` draws every change on a (headless) pygame window; ``snapshots`` is a
     folder where the screen after each turn is saved as PNG. Raises
-    :class:`~companion.trace.TraceError` for a bad trace and
+    :class:`~companion.table.trace.TraceError` for a bad trace and
     :class:`~companion.core.errors.DeviceError` if the emulated scanner loses bytes.
     """
     trace = read(path)
@@ -52,7 +57,7 @@ def replay(path: str | Path, store: str = ":memory:", window: bool = True, liste
         import os
 
         os.environ.setdefault("SDL_VIDEODRIVER", "dummy")  # a replay draws off-screen: no window to open
-        from .ui.app import App
+        from ..ui.app import App
 
         app = App()
     runner = Runner(session, clock, app=app)
@@ -114,8 +119,8 @@ class _Readers:
     def key(self, device: str, event: tuple[int, int, int]) -> None:
         from evdev import InputEvent
 
-        from .devices.emulated.hid import FakeInputDevice
-        from .devices.scan.hid import HidScanner
+        from ..devices.emulated.hid import FakeInputDevice
+        from ..devices.scan.hid import HidScanner
 
         if device not in self.hid:
             path = f"/dev/input/by-id/replay-{device}-barcode-scanner-event-kbd"
@@ -144,9 +149,10 @@ def _trays(trace, runner: Runner, clock: FakeClock) -> dict:
 
     The chip reads the recorded sample in force at the clock's time (a sample holds until
     the next one, so a recording writes level samples after each tilt)."""
-    from .devices.accel.sampler import TraySampler
-    from .devices.emulated.i2c import EmulatedAdxl345, EmulatedBus
-    from .tray import detector
+    from ..devices.accel.sampler import TraySampler
+    from ..devices.emulated.chips import EmulatedAdxl345
+    from ..devices.emulated.i2c import EmulatedBus
+    from ..devices.tray import detector
 
     samplers = {}
     for device in dict.fromkeys(r.device for r in trace.records if r.kind == "accel"):

@@ -1,7 +1,7 @@
 """What the table is told in words: the JSON log (one object per line for every input and
 outcome) and the text log of headless play (a line per input, then whose turn it is, the
 pile counts when they change, and the score table at the end). Both are session
-listeners; neither ever names a hidden card (:attr:`~companion.table.Verdict.secret`).
+listeners; neither ever names a hidden card (:attr:`~companion.table.session.Verdict.secret`).
 """
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ from __future__ import annotations
 import json
 from typing import IO, Callable
 
-from .core.commands import annotate, game_commands
-from .core.events import CardScanned
-from .table import Session, Verdict, log_record
+from ..core.commands import annotate, game_commands
+from ..core.events import CardScanned
+from .session import Session, Verdict, log_record
 
 
 def json_logger(out: IO[str]) -> Callable:

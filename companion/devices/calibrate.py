@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from companion.devices.tilt import Calibration
+from .tilt import Calibration
 
 STILL_G = 0.06        # g: how far a sample may stray from the hold's mean and still count as still
 LEVEL_HOLD_S = 1.5    # seconds of stillness for the level reference

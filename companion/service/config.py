@@ -17,7 +17,7 @@ journal instead of misbehaving later.
 >>> parse({"gpio": {"undo": 40}}, "x.toml")
 Traceback (most recent call last):
 ...
-companion.config.ConfigError: x.toml: [gpio] undo = 40: allowed values are a BCM GPIO number from 2 to 27 (GPIO17 is pin 11 on the header), or leave the key out for none
+companion.service.config.ConfigError: x.toml: [gpio] undo = 40: allowed values are a BCM GPIO number from 2 to 27 (GPIO17 is pin 11 on the header), or leave the key out for none
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any, Callable
 
-from .games import GAMES
+from ..games import GAMES
 
 SYSTEM_CONFIG = Path("/etc/companion/companion.toml")
 USER_CONFIG = Path(os.environ.get("XDG_CONFIG_HOME", Path.home() / ".config")) / "sugar-companion" / "config.toml"
@@ -68,7 +68,7 @@ def _is_pin(v: Any) -> bool:
 
 
 def _is_reader(v: Any) -> bool:
-    from .devices.readers import parse_reader
+    from ..devices.readers import parse_reader
 
     try:
         parse_reader(v)
@@ -144,7 +144,7 @@ KEYS: tuple[Key, ...] = (
 
 
 def _tilt_keys() -> tuple[str, ...]:
-    from .devices.tilt import TiltConfig
+    from ..devices.tilt import TiltConfig
 
     return tuple(f.name for f in fields(TiltConfig))
 
@@ -191,7 +191,7 @@ def parse(data: dict, source: str) -> dict[str, dict[str, Any]]:
         if not key.check(value):
             raise ConfigError(f"{source}: [{key.section}] {key.name} = {_show(value)}: allowed values are {key.allowed}")
         out[key.section][key.name] = float(value) if key.name in ("tap_off", "bounce") else value
-    from .devices.tilt import TiltConfig
+    from ..devices.tilt import TiltConfig
 
     try:
         TiltConfig.from_dict(data.get("tilt", {}))

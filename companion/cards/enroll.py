@@ -10,10 +10,10 @@ from __future__ import annotations
 import queue
 from typing import Callable, Iterable
 
-from .core.catalogue import lookup
-from .core.clock import Clock
-from .core.enrolment import Enrolments
-from .core.errors import BadScan
+from ..core.catalogue import lookup
+from ..core.clock import Clock
+from ..core.enrolment import Enrolments
+from ..core.errors import BadScan
 
 
 def enroll(codes: Iterable[str], uids: "queue.Queue[str]", enrolments: Enrolments, game: str,

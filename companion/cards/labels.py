@@ -35,8 +35,8 @@ from reportlab.lib.units import mm
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
-from companion.core.codes import check_code
-from companion.core.errors import BadScan
+from ..core.codes import check_code
+from ..core.errors import BadScan
 
 SYMBOLOGIES = ("code128", "qr")
 PRINTABLE_MARGIN_MM = 4.2  # 1/6 in: the unprintable border of most laser and inkjet printers

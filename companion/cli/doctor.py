@@ -1,0 +1,51 @@
+"""``companion doctor``: every check the table needs, printed with the fix for each
+problem (and shown or saved as a screen). The checks are :mod:`companion.service.doctor`."""
+
+from __future__ import annotations
+
+import math
+import sys
+from pathlib import Path
+
+from ..service.config import SYSTEM_CONFIG
+from ..service.doctor import draw_report, report, run_checks
+from .common import user_path
+
+
+def cmd_doctor(args) -> int:
+    """Print the report (and show or save it as a screen). 0 when nothing needs fixing,
+    1 when something does."""
+    if args.screen is not None and not (math.isfinite(args.screen) and 0 < args.screen <= 3600):
+        print("companion: --screen is how many seconds to show the report, above 0 and at most 3600",
+              file=sys.stderr)
+        return 2
+    config = Path(args.config) if args.config else (SYSTEM_CONFIG if SYSTEM_CONFIG.exists() else None)
+    checks = run_checks(config, args.tray, store=getattr(args, "store", None))
+    print(report(checks))
+    if args.screen or args.png:
+        from ..ui.app import App
+
+        app = App()
+        try:
+            app.show(lambda s: draw_report(s, checks))
+            if args.png:
+                print(f"screen written to {app.save(args.png)}")
+            elif args.screen:
+                import time
+
+                time.sleep(args.screen)
+        finally:
+            app.close()
+    return 1 if any(c.status == "fail" for c in checks) else 0
+
+
+def add_parsers(sub) -> None:
+    """Add ``doctor`` to the CLI's subparsers."""
+    d = sub.add_parser("doctor", help="check everything the table needs, with the fix for each problem")
+    d.add_argument("--config", type=user_path, help="the config to check (default /etc/companion/companion.toml if it exists, "
+                                    "else ~/.config/sugar-companion/config.toml)")
+    d.add_argument("--tray", help="check this tray sensor (i2c:N, or emulated) instead of the config's")
+    d.add_argument("--store", type=user_path, help="check this game store file instead of the config's")
+    d.add_argument("--png", type=user_path, help="also draw the report as the screen and save it as this PNG")
+    d.add_argument("--screen", type=float, metavar="SECONDS", help="also show the report on the screen this long")
+    d.set_defaults(func=cmd_doctor)

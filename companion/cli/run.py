@@ -1,0 +1,123 @@
+"""``companion run``: the table companion itself. Parsing and printing only: the config
+file and the flags become the table's plan (:mod:`companion.table.plan`), the table is
+built from it (:mod:`companion.table.build`: readers -> one queue -> session -> store ->
+screen) and its loop runs (:mod:`companion.table.runner`)."""
+
+from __future__ import annotations
+
+import json
+import signal
+import sys
+import threading
+
+from ..core.clock import SystemClock
+from ..core.store import DEFAULT_STORE
+from ..games import GAMES
+from .common import fail, game_choices, user_path
+
+
+def cmd_run(args) -> int:
+    from ..service.config import ConfigError, apply_to_run
+    from ..service.sdnotify import Notifier
+    from ..table.build import ClosedOnStart, open_table, virtual_screen
+    from ..table.plan import PlanError, make_plan
+
+    game_flag = args.game is not None
+    args.game = args.game or game_choices()[0]
+    try:
+        cfg = apply_to_run(args, str(DEFAULT_STORE))  # the config fills what the command line left out
+        plan = make_plan(args, cfg, game_flag)
+    except (ConfigError, PlanError) as err:
+        return fail(str(err), getattr(err, "status", 2))
+    try:
+        with open_table(plan, SystemClock(), notifier=Notifier.from_env()) as table:
+            runner = table.runner
+            signal.signal(signal.SIGTERM, lambda *_: runner.stop())
+            if plan.simulate and (plan.headless or runner.app is None or virtual_screen()):
+                _read_stdin(runner)
+            try:
+                runner.loop()
+            except KeyboardInterrupt:
+                pass
+            session = runner.session
+            if plan.log_format == "text" and not session.over:
+                print(f"companion: stopped; the {session.desc.name} game is saved: start the companion again "
+                      "with the same --store to carry on", file=sys.stderr, flush=True)
+    except ClosedOnStart:
+        return 0
+    except PlanError as err:
+        return fail(str(err), err.status)
+    if plan.log_format == "json":
+        print(json.dumps({"event": "stop", "game_id": session.game_id}), flush=True)
+    return 0
+
+
+def _read_stdin(runner) -> None:
+    """Typed lines come from stdin when there is no window to type into (headless, no
+    screen yet, or SDL's invisible driver under --simulate)."""
+    def read() -> None:
+        for line in sys.stdin:
+            runner.typed(line)
+        runner.inputs.join()  # end of input: stop once everything typed is handled
+        runner.stop()
+    threading.Thread(target=read, daemon=True, name="stdin").start()
+
+
+def add_parsers(sub) -> None:
+    games = game_choices()
+    r = sub.add_parser("run", help="run the table companion")
+    r.add_argument("--game", choices=games,
+                   help=f"the game (without --game, --names and --players: chosen on the start screen; "
+                        f"headless: {games[0]})")
+    r.add_argument("--players", type=int, help="how many play (names become Player 1, Player 2, ...)")
+    r.add_argument("--names", help="comma-separated, in seat order from the first player")
+    r.add_argument("--scanner", action="append",
+                   help="KIND:PATH[@SEAT], e.g. serial:/dev/serial/by-id/usb-...@2 (repeat for more readers)")
+    r.add_argument("--scan-prefix", action="append", default=[], metavar="TEXT",
+                   help="text your scanner is set to send before every code, stripped (repeat for more; "
+                        "see docs/scanners.md)")
+    r.add_argument("--scan-suffix", action="append", default=[], metavar="TEXT",
+                   help="text your scanner is set to send after every code, stripped (repeat for more)")
+    r.add_argument("--tray", help="the Sugar Blast tray sensor: i2c:1, or emulated (arrow keys tilt it under --simulate)")
+    r.add_argument("--buzzer", type=int, metavar="PIN", help="GPIO (BCM) pin of a buzzer: a beep for every scan")
+    r.add_argument("--led", type=int, metavar="PIN", help="GPIO (BCM) pin of a status LED")
+    r.add_argument("--headless", action="store_true", help="no screen: the text log only")
+    r.add_argument("--simulate", action="store_true", help="typed lines are scans; /done, /undo etc. are touches")
+    r.add_argument("--fullscreen", action="store_true", help="fill the screen and hide the pointer")
+    r.add_argument("--turn-limit", type=float, metavar="SECONDS",
+                   help="seconds per turn: the clock counts down and turns orange 10 s before the end")
+    r.add_argument("--at-zero", choices=("warn", "pass"), default="warn",
+                   help="when a turn's time runs out: warn only (default), or pass the turn where the rules allow")
+    r.add_argument("--chess-clock", type=float, metavar="MINUTES",
+                   help="a time bank per player, spent during their turns (a chess clock)")
+    r.add_argument("--bid-seconds", type=float, metavar="SECONDS",
+                   help="Sweet Deals: seconds for each bid; at zero the screen suggests Pass (it never passes for you)")
+    r.add_argument("--theme", choices=("default", "high-contrast"),
+                   help="the screen's colours: default, or high-contrast (black ground, white text, outlines)")
+    r.add_argument("--rotation", type=int, choices=(0, 90, 180, 270), default=0,
+                   help="degrees the picture is turned clockwise on the panel (90 or 270 for a portrait panel)")
+    r.add_argument("--log-format", choices=["text", "json"], default="text", help="text (default) or json lines")
+    r.add_argument("--store", default=str(DEFAULT_STORE), type=user_path, help="the game database (default: %(default)s)")
+    r.add_argument("--record", metavar="FILE", type=user_path,
+                   help="write what the devices sent as a trace file (docs/trace-format.md). A trace of the "
+                        "same game, resumed, is added to; another trace is replaced; any other existing file "
+                        "is refused")
+    r.add_argument("--new-game", action="store_true", help="set an unfinished game aside and start a new one")
+    r.add_argument("--tap-off", type=float, default=1.0, help="seconds in which the same code again is ignored")
+    r.add_argument("--config", type=user_path, help="settings file (default ~/.config/sugar-companion/config.toml; "
+                                    "the Pi service: /etc/companion/companion.toml)")
+    seen: set[str] = set()
+    for desc in GAMES.values():  # each game's set-up options, from its descriptor
+        for option in desc.options:
+            if option.name in seen:
+                continue
+            seen.add(option.name)
+            help_text = f"{desc.name}: {option.help}"
+            if option.kind == "bool":
+                r.add_argument(option.cli_flag(), dest=option.name, action="store_true", default=None, help=help_text)
+            elif option.kind == "choice":
+                r.add_argument(option.cli_flag(), dest=option.name, choices=option.choices, metavar="CHOICE",
+                               help=f"{help_text}: {', '.join(option.choices)}")
+            else:
+                r.add_argument(option.cli_flag(), dest=option.name, help=help_text)
+    r.set_defaults(func=cmd_run)

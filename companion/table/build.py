@@ -1,0 +1,356 @@
+"""Build a table from its :class:`~companion.table.plan.TablePlan`, in the order the data
+flows: the screen, the store, the session (started, resumed or chosen on the start
+screen), its logs, the loop with its one input queue, then every reader, the tray and
+GPIO putting inputs on that queue. :func:`open_table` is a context manager: every device,
+the screen and the store are closed on any exit, in reverse order."""
+
+from __future__ import annotations
+
+import json
+import sys
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+from ..core.clock import Clock
+from ..core.enrolment import Enrolments
+from ..core.errors import CompanionError, StoreError
+from ..core.events import CardScanned
+from ..core.store import EventStore
+from ..devices.readers import open_reader
+from ..games import find_game
+from .logs import TextLog, json_logger
+from .plan import DEVICE, USAGE, PlanError, TablePlan
+from .runner import Runner
+from .session import GameInProgress, Session, start_session
+from .trace import TraceWriter
+
+
+class ClosedOnStart(CompanionError):
+    """The window was closed on the start screen: nothing was started or stored."""
+
+
+@dataclass
+class Table:
+    """A built table: the loop (with its queue and session) and the plan it was built
+    from (the start screen's choice filled in)."""
+
+    runner: Runner
+    plan: TablePlan
+
+    @property
+    def session(self) -> Session:
+        return self.runner.session
+
+
+def _notice(line: str) -> None:
+    print(f"companion: {line}", file=sys.stderr, flush=True)
+
+
+@contextmanager
+def open_table(plan: TablePlan, clock: Clock, notifier: Any = None,
+               notice: Callable[[str], None] = _notice) -> Iterator[Table]:
+    """Build the table for ``plan`` and close all of it on exit. ``notifier`` tells
+    systemd (:class:`companion.service.sdnotify.Notifier`); ``notice`` gets each line
+    for the operator (stderr). Raises :class:`~companion.table.plan.PlanError` (with its
+    exit status) for a store, game or reader that cannot be used, and
+    :class:`ClosedOnStart` when the window is closed on the start screen."""
+    if plan.theme:
+        from ..ui import theme
+
+        theme.use(plan.theme)
+    # The screen is opened before the store is touched, so a display that fails leaves
+    # nothing behind; and a failure is not fatal: the table runs headless and retries.
+    display = None
+    if not plan.headless:
+        from ..ui.display import Display, open_display
+
+        display = Display(lambda: open_display(fullscreen=plan.fullscreen, allow_virtual=plan.simulate,
+                                               rotation=plan.rotation), clock)
+        display.ensure()
+    with ExitStack() as stack:
+        watch = None
+        if display is not None:
+            stack.callback(display.close)
+            if not virtual_screen():
+                # The touchscreen (and any keyboard) wakes the loop, so an idle table does
+                # not poll the window 100 times a second (companion/ui/wakeup.py).
+                from ..ui.wakeup import InputWatch
+
+                watch = InputWatch(lambda: None).start()
+                stack.callback(watch.stop)
+        store = _open_store(plan, notice)
+        stack.callback(store.close)
+        plan = _choose(plan, display, store, watch, notice)
+        session = _start(plan, store, clock, notice)
+        _log(plan, session)
+        record = _record(plan, store, session, clock)
+        if record is not None:
+            stack.callback(record.close)
+        if display is not None:
+            _warn_unshown_names(session.state.players, notice)
+        runner = Runner(session, clock, app=display.app if display else None, display=display,
+                        new_session=lambda chosen: _next_session(plan, chosen, store, clock),
+                        simulate=plan.simulate, record=record, timers=plan.timers, framing=plan.framing,
+                        text_out=sys.stdout if plan.log_format == "text" else None, notifier=notifier)
+        _readers(plan, runner, store, record, stack)
+        _tray(plan, runner, record, stack)
+        _gpio(plan, runner, stack, notice)
+        if watch is not None:
+            watch.on_input = runner.wake
+            runner.watch = watch
+        yield Table(runner, plan)
+
+
+def _open_store(plan: TablePlan, notice) -> EventStore:
+    try:
+        store = EventStore(plan.store, exclusive=True)
+    except StoreError as err:
+        raise PlanError(str(err), DEVICE) from None
+    if store.migrated_from is not None:
+        notice(f"upgraded {plan.store} from store format {store.migrated_from} "
+               f"(a copy of the old file is in {store.backup})")
+    return store
+
+
+def _choose(plan: TablePlan, display, store: EventStore, watch, notice) -> TablePlan:
+    """No game and no players asked for: the start screen chooses them (on a screen
+    people can see; otherwise the config's game, resumed, as before)."""
+    if not (plan.ask and display is not None and display.app is not None and not virtual_screen()):
+        return plan
+    import pygame
+
+    from ..ui.start import choose
+
+    try:
+        choice = choose(display.app, store, watch=watch)
+    except pygame.error as err:  # the screen went: carry on as without it (and retry it)
+        display.lost(err)
+        return plan
+    if choice is None:  # the window was closed on the start screen
+        raise ClosedOnStart("closed on the start screen")
+    seats = len(choice.names)
+    for spec in plan.readers:
+        if spec.seat and spec.seat > seats:
+            notice(f"--scanner {spec.kind}:{spec.path}@{spec.seat}: only {seats} are playing, so its scans "
+                   "are refused")
+    return replace(plan, game=choice.game, names=list(choice.names) if not choice.resume else [],
+                   options=choice.options, new_game=not choice.resume)
+
+
+def _start(plan: TablePlan, store: EventStore, clock: Clock, notice) -> Session:
+    """Resume the unfinished game or start the plan's; an unfinished game of another kind
+    is carried on when no game was named."""
+    desc = plan.desc
+    try:
+        if not plan.names and store.unfinished(plan.game) is None:
+            other = store.unfinished()
+            if other is None or plan.game_given:
+                raise PlanError(_who_is_playing(desc, other, plan.store))
+            plan.game, desc = other.game, find_game(other.game)  # carry on the store's unfinished game
+        waiting = store.unfinished(plan.game)
+        session = Session.start(plan.game, plan.names, store, clock, tap_off=plan.tap_off, new_game=plan.new_game,
+                                options=plan.options)
+        if waiting is not None and session.game_id == waiting.id:
+            _unused_options(plan, waiting.config or {}, notice)
+    except StoreError as err:
+        raise PlanError(str(err), DEVICE) from None
+    except PlanError:
+        raise
+    except ValueError as err:
+        flags = ", ".join(o.cli_flag() for o in desc.options)
+        raise PlanError(f"{err}" + (f" ({desc.name} set-up options: {flags}; see companion run --help)"
+                                    if flags and not isinstance(err, GameInProgress) else ""), USAGE) from None
+    return session
+
+
+def _log(plan: TablePlan, session: Session) -> None:
+    """The text log (the verdicts, one line each) or JSON lines on stdout."""
+    if plan.log_format == "json":
+        session.listeners.append(json_logger(sys.stdout))
+        _json_start(session)
+    else:
+        text = TextLog(sys.stdout, session)
+        session.listeners.append(text)
+        text.start()
+
+
+def _json_start(session: Session) -> None:
+    print(json.dumps({"event": "start", "game": session.game, "game_id": session.game_id,
+                      "players": list(session.state.players), "resumed_inputs": session.resumed_inputs}),
+          flush=True)
+
+
+def _next_session(plan: TablePlan, chosen, store: EventStore, clock: Clock) -> Session:
+    """The next game, chosen on the start screen after a final screen."""
+    nxt = start_session(chosen, store, clock, tap_off=plan.tap_off)
+    if plan.log_format == "json":
+        _json_start(nxt)
+    return nxt
+
+
+def _record(plan: TablePlan, store: EventStore, session: Session, clock: Clock) -> TraceWriter | None:
+    if not plan.record:
+        return None
+    stored = next((g.config for g in store.games() if g.id == session.game_id), {})
+    try:
+        return TraceWriter(plan.record, plan.game, list(session.state.players), clock.now(), stored or None,
+                           game_id=session.game_id, store=str(Path(plan.store).resolve()))
+    except OSError as err:
+        raise PlanError(f"cannot write the record {plan.record}: {err.strerror or err}") from None
+
+
+def _record_taps(record, name: str) -> dict:
+    """The taps that put a keyboard-mode or NFC reader's reads in the ``--record`` trace."""
+    if record is None:
+        return {}
+    return {"hid_tap": lambda kind, code, value, t: record.key(name, t, kind, code, value),
+            "nfc_tap": lambda uid, code, t: record.tag(name, t, uid, code)}
+
+
+def _readers(plan: TablePlan, runner: Runner, store: EventStore, record, stack: ExitStack) -> None:
+    """Every reader, each on its own thread, putting scans on the runner's queue."""
+    # NFC tags enrolled with `companion enroll`: a plain dict, because the NFC reader looks
+    # codes up from its own thread and the store's connection belongs to this one.
+    enrolled = {e.uid: e.code for e in Enrolments(store).all(plan.game)} if plan.readers else {}
+    for i, spec in enumerate(plan.readers):
+        name = f"scanner{i + 1}" if len(plan.readers) > 1 else "scanner"
+        tap = (lambda data, t, name=name: record.bytes(name, t, data)) if record and spec.kind == "serial" else None
+        try:
+            reader = open_reader(spec, runner.inputs, runner.clock, name, tap, uid_to_code=enrolled.get,
+                                 framing=plan.framing, **_record_taps(record, name))
+        except ValueError as err:
+            raise PlanError(str(err)) from None
+        stack.callback(reader.stop)
+
+
+def _tray(plan: TablePlan, runner: Runner, record, stack: ExitStack) -> None:
+    """The tray sensor's sampler, turning tilts into inputs on the runner's queue."""
+    if not plan.tray:
+        return
+    from ..devices.accel.sampler import TraySampler
+    from ..devices.tray import EmulatedTray, bus_opener, detector, load_calibration
+
+    clock = runner.clock
+    tray = EmulatedTray(clock) if plan.tray == "emulated" else None
+    try:
+        tap = (lambda t, g: record.accel("tray", t, g)) if record else None
+        saved = plan.calibration
+        sampler = TraySampler(bus_opener(plan.tray, clock, tray), runner.inputs, clock,
+                              detector(load_calibration(Path(saved) if saved else None), plan.tilt),
+                              tap=tap, fifo=True)
+    except ValueError as err:
+        raise PlanError(str(err)) from None
+    runner.tray = tray
+    sampler.start()
+    stack.callback(sampler.stop)
+
+
+def _gpio(plan: TablePlan, runner: Runner, stack: ExitStack, notice) -> None:
+    """The buzzer and LED (a beep and a blink for every scan), and the config's buttons
+    and status LED. A GPIO problem (not a Pi, a pin busy) is reported, not fatal."""
+    session = runner.session
+    feedback = _feedback(plan, notice)
+    if feedback:
+        stack.callback(feedback.close)
+        session.listeners.append(lambda item, verdict: verdict and isinstance(item, CardScanned)
+                                 and feedback.signal(verdict.verdict))
+        if plan.timers.limit is not None or plan.timers.bank is not None:
+            from ..devices.gpio import TimerAlarm
+
+            runner.alarm = TimerAlarm(feedback)  # three beeps as a turn's last 10 s begin
+    for part in _table_gpio(plan, runner, notice):
+        if part is not None:
+            stack.callback(part.close)
+            if hasattr(part, "heard"):
+                session.listeners.append(part.heard)
+                part.show("ready")
+
+
+def _table_gpio(plan: TablePlan, runner: Runner, notice):
+    """The config's buttons and status LED, ``(buttons, led)``, each None when not set or
+    when there is no GPIO (reported, not fatal)."""
+    import warnings
+
+    try:
+        from ..devices.gpio import table_gpio
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # gpiozero warns about each pin library it tries
+            return table_gpio(plan.gpio, runner.inputs, runner.clock,
+                              error_if=lambda: getattr(runner.session, "unsaved_result", None) is not None)
+    except Exception as exc:  # gpiozero raises many kinds when there is no GPIO at all
+        notice(f"no buttons or status LED ({exc}); carrying on without them")
+        return None, None
+
+
+def _feedback(plan: TablePlan, notice):
+    """The buzzer/LED, or None."""
+    if plan.buzzer is None and plan.led is None:
+        return None
+    import warnings
+
+    try:
+        from ..devices.gpio import Feedback
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # gpiozero warns about each pin library it tries
+            return Feedback(plan.buzzer, plan.led)
+    except Exception as exc:  # gpiozero raises many kinds when there is no GPIO at all
+        notice(f"no buzzer/LED feedback ({exc}); carrying on without it")
+        return None
+
+
+def _who_is_playing(desc, other, store_path: str) -> str:
+    """No names and no unfinished game of ``desc`` to resume: say so, and name the
+    store's unfinished game of another kind (``other``) with how to carry it on."""
+    ask = "who is playing? Give --players N or --names A,B,... to start a new " + desc.name + " game"
+    if other is None:
+        return f"{ask} (there is no unfinished {desc.name} game to resume)"
+    name = find_game(other.game).name
+    return (f"{ask}. There is no unfinished {desc.name} game to resume, but there is an unfinished "
+            f"{name} game with {', '.join(other.players)}: resume it with "
+            f"`companion run --game {other.game} --store {store_path}` (no --names)")
+
+
+def _unused_options(plan: TablePlan, stored: dict, notice) -> None:
+    """Resuming a game: say which set-up options given now differ from the game's own
+    (they are not used: a game keeps the options it began with)."""
+    desc = plan.desc
+    given = plan.given_options
+    differ = [o for o in desc.options if given.get(o.name) not in (None, False) and given.get(o.name) != stored.get(o.name)]
+    if differ:
+        shown = ", ".join(f"{o.cli_flag()} {stored.get(o.name)}" if o.kind != "bool" else
+                          f"{o.cli_flag()} {'on' if stored.get(o.name) else 'off'}" for o in desc.options
+                          if stored.get(o.name) is not None)
+        flags = " ".join(o.cli_flag() for o in differ)
+        notice(f"carrying on the unfinished {desc.name} game with the options it began with"
+               f"{' (' + shown + ')' if shown else ''}; {flags} not used: add --new-game to start a new game "
+               "with them")
+
+
+def _warn_unshown_names(players, notice) -> None:
+    """Say which letters of the names no installed font can draw, and what shows instead."""
+    from ..ui.fonts import display_name, missing, seat_mark
+
+    for seat, name in enumerate(players, 1):
+        lost = missing(name)
+        if lost:
+            shown = display_name(name, seat)
+            badge = f"seat {seat}'s colour badge and " if seat_mark(seat) in shown else ""
+            notice(f"no font here draws {lost!r} of the name {name!r}: the screen shows "
+                   f"{badge}{shown.replace(seat_mark(seat), '').strip()!r} (install fonts-noto-core, fonts-noto-cjk and "
+                   "fonts-noto-color-emoji for every script)")
+
+
+def virtual_screen() -> bool:
+    """Is the open window drawn by one of SDL's invisible drivers?"""
+    import pygame
+
+    from ..ui.display import VIRTUAL_DRIVERS
+
+    try:
+        return pygame.display.get_init() and (pygame.display.get_driver() or "").lower() in VIRTUAL_DRIVERS
+    except pygame.error:
+        return False

@@ -1,0 +1,66 @@
+"""The runner's clocks: the game clock, the turn clock, the time left (a turn limit or a
+chess-clock bank), a bid's countdown, and what happens when a turn's time runs out.
+
+Every clock is worked out from the stored inputs' times and the pauses, so clocks survive
+a restart. :class:`TableClocks` is one part of :class:`~companion.table.runner.Runner`.
+"""
+
+from __future__ import annotations
+
+from ..core.events import Touch
+from ..ui import timers
+
+
+class TableClocks:
+    """The clocks and the turn limit, for :class:`~companion.table.runner.Runner`."""
+
+    def clocks(self) -> dict:
+        """The game clock, the turn clock, the time left (turn limit or the active
+        player's chess-clock bank) and whether to warn; all from stored input times."""
+        s, now, t = self.session, self.clock.now(), self.timers
+        pauses = list(s.pauses)
+        turn = timers.turn_seconds(s.turn_started, now, pauses)
+        left = t.left(turn)
+        banks = t.banks(timers.spent_by_seat(s.turns(), now, pauses), len(s.state.players))
+        if banks is not None:
+            bank = banks[s.state.active]
+            left = bank if left is None else min(left, bank)
+        bid = None
+        bidding = getattr(s.view, "bidding", None)
+        if t.bid is not None and not s.over and getattr(bidding, "to_act", None) is not None:
+            bid = t.bid_left(timers.turn_seconds(s.turns()[-1][0], now, pauses))
+        return {"game": timers.game_seconds(s.started, now, pauses), "turn": turn, "bid": bid,
+                "left": None if left is None else max(0.0, left), "banks": banks,
+                "warning": left is not None and left <= t.warn and not s.over}
+
+    def check_turn_limit(self) -> None:
+        """At zero, once a turn: say so (headless text); with ``at_zero="pass"``, pass the
+        turn if the rules allow a pass now, never while an auction waits on a bid (a bid
+        is the bidder's; it has its own countdown); otherwise the clock only shows orange."""
+        s, t = self.session, self.timers
+        if t.limit is None or s.over or s.paused or self._passed == s.turn_started:
+            return
+        if not t.expired(timers.turn_seconds(s.turn_started, self.clock.now(), s.pauses)):
+            return
+        self._passed = s.turn_started
+        who = s.state.players[s.state.active] if getattr(s.state, "players", None) else "this player"
+        bidding = getattr(getattr(s.view, "bidding", None), "to_act", None) is not None
+        item = Touch("pass", self.clock.now())
+        # A bid is the bidder's: the turn clock never passes it.
+        if t.at_zero != "pass" or bidding or not self._allowed(item):
+            item = None
+        self._say(f"Time is up for {who}: passing the turn." if item is not None
+                  else f"Time is up for {who}'s turn (the clock only warns).")
+        if item is not None:
+            self.inputs.put(item)
+
+    def _allowed(self, item) -> bool:
+        """Would the rules accept ``item`` now (nothing is changed)?"""
+        from .session import decide
+
+        s = self.session
+        try:
+            decide(s.desc, s.state, s.entry, item)
+        except Exception:
+            return False
+        return True

@@ -1,0 +1,269 @@
+"""The main loop around a :class:`~companion.table.session.Session`: the queue, the screen, the log.
+
+The loop is here; the window's events, menus and drawing are in
+:mod:`companion.table.window`, the clocks in :mod:`companion.table.clocks`, the queue in
+:mod:`companion.table.inputs`.
+
+pygame must own the main thread, so this loop polls the window, drains the input queue
+into the session and redraws only when something changed or the turn timer's second
+ticks. Device threads only ever put inputs on the queue.
+"""
+
+from __future__ import annotations
+
+import queue
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from ..core.clock import Clock
+from ..core.events import CardScanned
+from ..devices.scan.normalise import NO_FRAMING, clean_scan
+from ..ui.timers import Timers
+from .clocks import TableClocks
+from .inputs import IDLE_WAIT, MARKER_GRACE, WINDOW_POLL, InputQueue
+from .session import Session
+from .window import HINT_SECONDS, WindowEvents
+
+# A finished game whose result could not be saved (a full card) is saved again this often
+# while the table runs, and in any case on the next start (Session.start replays it).
+FINISH_RETRY_SECONDS = 5.0
+
+
+@dataclass
+class Runner(WindowEvents, TableClocks):
+    """Owns the input queue and (unless headless) the window for one session. Its window
+    side (touches, menus, drawing) is :class:`~companion.table.window.WindowEvents`, its
+    clocks :class:`~companion.table.clocks.TableClocks`; the loop is here."""
+
+    session: Session
+    clock: Clock
+    inputs: "queue.Queue" = field(default_factory=InputQueue)
+    app: Any = None                      # companion.ui.app.App, or None when headless
+    display: Any = None                  # companion.ui.display.Display: opens (again) later
+    text_out: Any = None                 # headless: where to say what a screen-only command needs
+    timers: Timers = field(default_factory=Timers)
+    simulate: bool = False               # typed lines act as scans ("/cmd" as touches)
+    record: Any = None                   # companion.table.trace.TraceWriter for touches
+    tray: Any = None                     # companion.devices.tray.EmulatedTray under --simulate
+    notifier: Any = None                 # companion.service.sdnotify.Notifier under systemd
+    alarm: Any = None                    # called with the turn clock's warning flag (the buzzer)
+    _ready: bool = False
+    framing: Any = None                  # prefixes/suffixes a scanner typing into the window adds
+    menu: str | None = None
+    deck_draft: int | None = None
+    dirty: bool = True
+    stopping: bool = False
+    _shown_second: int = -1
+    _hint_at: float = 0.0
+    _finish_tried: float = float("-inf")
+    _draw_failed: bool = False
+    _passed: float | None = None
+    _drawn: Any = None                   # the last full frame's TableInfo, clocks left out
+    new_session: Callable | None = None  # StartChoice -> Session: "New game" on the final screen
+    screen: Any = None                   # a shared screen shown instead of the game's (start, history)
+    watch: Any = None                    # companion.ui.wakeup.InputWatch: window input wakes the loop
+    turns: int = 0                       # loop turns so far (wake-ups: benches and tests count them)
+
+    def __post_init__(self) -> None:
+        self.session.listeners.append(self._heard)
+        if isinstance(self.inputs, InputQueue):
+            self.inputs.notify = self._wake
+
+    def _wake(self, seq: int) -> None:
+        """A device queued input ``seq``: mark its place among the window's events."""
+        if self.app is not None:
+            from ..ui.app import wake
+
+            wake(seq)
+
+    def wake(self) -> None:
+        """Wake the loop now (safe from any thread or a signal handler): the window has
+        input (:class:`~companion.ui.wakeup.InputWatch`), or it should stop."""
+        ready = getattr(self.inputs, "ready", None)
+        if ready is not None:
+            ready.set()
+
+    def stop(self) -> None:
+        """End the loop at the end of its current turn (SIGTERM, end of typed input)."""
+        self.stopping = True
+        self.wake()
+
+    def watched(self) -> bool:
+        """True when something wakes the loop on window input, so it need not poll."""
+        return self.watch is not None and self.watch.watching
+
+    def _take_through(self, seq: int) -> int:
+        """Handle every queued input numbered up to ``seq`` (its marker came up); returns
+        how many were handled."""
+        handled = 0
+        if not isinstance(self.inputs, InputQueue):
+            return handled
+        while True:
+            first = self.inputs.first_id()
+            if first is None or first > seq:
+                return handled
+            try:
+                item = self.inputs.get_nowait()
+            except queue.Empty:
+                return handled
+            try:
+                self.session.handle(item)
+            finally:
+                self.inputs.task_done()
+            handled += 1
+
+    def _emit(self, item, now: bool) -> None:
+        """An input from the window (``now``: handled at once, in its place among the
+        window's events) or from elsewhere (queued)."""
+        if now:
+            self.session.handle(item)
+        else:
+            self.inputs.put(item)
+
+    def _heard(self, item, verdict) -> None:
+        """Any input redraws; an input the game handled ends a shown hint."""
+        self.dirty = True
+        if self.menu == "hint" and verdict is not None:
+            self.menu = None
+
+    # ------------------------------------------------------------ input
+
+    def typed(self, line: str, reader: str = "keyboard", now: bool = False) -> None:
+        """A line typed under ``--simulate``: ``/command`` is a touch, anything else a scan.
+        A blank line is no input (nothing was scanned or tapped), so it gets no verdict; a
+        command's word typed without its slash (``undo``), headless, is refused with the
+        fix instead of being read as a garbled card (no card code is a command word)."""
+        line = line.strip()
+        if not line:
+            return
+        if line.startswith("/"):
+            self.touch(line[1:], now)
+            return
+        if self.text_out is not None:
+            from ..core.commands import is_known
+
+            if is_known(self.session.desc, line):  # "undo" typed as if it were a card
+                self._say(f"REJECTED {line}: that is a command, not a card code: type /{line.lower()}")
+                return
+        self.scan_text(line, reader, now)
+
+    def scan_text(self, text: str, reader: str = "keyboard", now: bool = False) -> None:
+        """A code typed (or sent by a keyboard-mode scanner) into the window or stdin."""
+        if self.record is not None:
+            self.record.bytes(reader, self.clock.now(), (text + "\r").encode("latin-1", "replace"))
+        code = clean_scan(text, self.framing or NO_FRAMING)  # what every reader strips (docs/scanners.md)
+        if code != "":
+            self._emit(CardScanned(None if code is None else code.upper(), reader, self.clock.now()), now)
+
+    def begin(self, session: Session) -> None:
+        """Carry on with another session (a new game from the start screen): the
+        listeners and device statuses move over; the screen shows the new game."""
+        old, self.session = self.session, session
+        session.devices.update(old.devices)
+        for listener in old.listeners:
+            if hasattr(listener, "session"):
+                listener.session = session  # the text log follows the table's game
+            session.listeners.append(listener)
+        self.screen, self.menu, self.deck_draft, self._passed = None, None, None, None
+        for listener in session.listeners:
+            if hasattr(listener, "start"):
+                listener.start()
+        self.dirty = True
+
+    def _say(self, line: str) -> None:
+        """A line for the table that is not a verdict (headless text mode only)."""
+        if self.text_out is not None:
+            self.text_out.write(line + "\n")
+            self.text_out.flush()
+
+    # ------------------------------------------------------------ loop
+
+    def step(self, block: float | None = None) -> int:
+        """One loop turn: window events, every queued input, a redraw if needed, and
+        another try at saving a finished game's result if the store was full.
+
+        The turn first waits, at most ``block`` seconds and never past :meth:`due` (the
+        next clock second on the screen), for a queued input, a wake from the window's
+        input devices (:attr:`watch`) or :meth:`stop`. With a window nothing watches, it
+        waits at most :data:`WINDOW_POLL` instead, so a touch is still handled within a
+        frame. Then it takes the window's events and the device inputs together, in the
+        order they happened: with a window, a device input is taken when its marker comes
+        up among the window's events (an input queued after the window was read waits for
+        the next turn, behind any touch made before it; one whose marker never comes is
+        taken after :data:`MARKER_GRACE`)."""
+        self.turns += 1
+        if block and isinstance(self.inputs, InputQueue):
+            wait = min(block, self.due())
+            if self.app is not None and not self.watched():
+                wait = min(wait, WINDOW_POLL)
+            if self.app is not None and self.inputs.first_id() is not None:
+                wait = min(wait, max(0.0, MARKER_GRACE - self.inputs.first_age()) + 0.001)
+            if wait > 0:
+                self.inputs.ready.wait(wait)
+            self.inputs.ready.clear()
+            block = None
+        self.poll_window()
+        self.check_turn_limit()
+        if self.app is not None and isinstance(self.inputs, InputQueue):
+            # Only inputs whose marker came up (poll_window took them): one queued after the
+            # window's events were read waits for the next turn, behind any touch made
+            # before it. A marker the window lost is made up for after MARKER_GRACE.
+            handled = 0
+            while self.inputs.first_age() > MARKER_GRACE:
+                handled += self._take_through(self.inputs.first_id() or 0)
+        else:
+            handled = self.session.pump(self.inputs, block)
+        self._retry_finish()
+        self.render()
+        return handled
+
+    def due(self) -> float:
+        """Seconds until the loop has something to do unasked (at most :data:`IDLE_WAIT`):
+        the turn clock's next second (the screen's clocks tick then, a turn limit runs
+        out then), a hint to take down, a result to save again."""
+        s, now = self.session, self.clock.now()
+        wait = IDLE_WAIT
+        if not s.paused and not s.over:
+            wait = min(wait, 1.0 - (now - s.turn_started) % 1.0 + 0.002)
+        if self.menu == "hint":
+            wait = min(wait, self._hint_at + HINT_SECONDS - now + 0.002)
+        if getattr(s, "unsaved_result", None) is not None:
+            wait = min(wait, self._finish_tried + FINISH_RETRY_SECONDS - now)
+        if self.display is not None and self.app is None:
+            wait = min(wait, max(0.0, getattr(self.display, "next_try", now) - now))
+        return max(0.0, wait)
+
+    def _retry_finish(self) -> None:
+        if getattr(self.session, "unsaved_result", None) is None:
+            return
+        now = self.clock.now()
+        if now - self._finish_tried >= FINISH_RETRY_SECONDS:
+            self._finish_tried = now
+            self.session.retry_finish()
+
+    def loop(self, frame: float = IDLE_WAIT) -> None:
+        """Run until :attr:`stopping` (window closed, SIGTERM, or end of input). Each turn
+        waits up to ``frame`` seconds (see :meth:`step`: an input, a touch or :meth:`stop`
+        wakes it at once; the screen's next clock second ends the wait).
+
+        Under systemd, ``READY=1`` goes out after the first turn (the first frame is on
+        the screen; the devices were started before the loop) and ``WATCHDOG=1`` from
+        every turn after, so a hung loop stops the pings and systemd restarts it."""
+        while not self.stopping:
+            self.step(block=frame)
+            self.tick()
+        if self.notifier is not None:
+            self.notifier.stopping()
+
+    def tick(self) -> None:
+        """After each loop turn: systemd's READY (once) and WATCHDOG, and the alarm
+        (the buzzer) told whether the turn clock is warning."""
+        if self.notifier is not None:
+            if not self._ready:
+                self._ready = self.notifier.ready(f"{self.session.game}: ready")
+            self.notifier.watchdog(time.monotonic())
+        if self.alarm is not None:
+            self.alarm(self.clocks()["warning"])
+
+

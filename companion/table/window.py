@@ -1,0 +1,272 @@
+"""The runner's window side: touch commands and the screen's own menus, the window's
+events in the order they happened, and drawing (a whole frame, or only the clocks).
+
+:class:`WindowEvents` is one part of :class:`~companion.table.runner.Runner`; its
+methods use the runner's fields (``session``, ``app``, ``menu``, ...).
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import replace
+
+from ..core import commands
+from ..core.errors import StoreError
+from ..core.events import Touch
+
+# Touch commands the screen handles itself (menus); everything else goes to the game.
+# ``swap`` and ``deck`` with no number open a game's menu only where its flow declares one
+# (``Command.menu``); elsewhere they go to the game, which refuses them with a reason.
+# ``hint`` shows a hint (Sugar Blast) for HINT_SECONDS or until the next input; ``menu
+# WORDS`` opens a screen's own menu by name (Sugar Blast's quick-mode Blast pad keeps
+# its half-entered Blast there, e.g. ``menu quick 5-6 7``). Neither is stored.
+UI_COMMANDS = ("swap", "deck", "draft", "cancel", "hint", "menu")
+HINT_SECONDS = 8.0
+# Under --simulate the arrow keys tilt the emulated tray toward seat 1 (up), 2 (right),
+# 3 (down), 4 (left).
+ARROW_SEATS = {"up": 1, "right": 2, "down": 3, "left": 4}
+
+
+class WindowEvents:
+    """Touches, the window's events and drawing, for :class:`~companion.table.runner.Runner`."""
+
+    def touch(self, command: str, now: bool = False) -> None:
+        """A touch command: menus are handled here, game commands go to the session (at
+        once when ``now``: a tap on the window, in order with the window's other events)."""
+        words = command.split()
+        verb = words[0] if words else ""
+        self.dirty = True
+        if self._shared_screen(command):
+            return
+        menu_hint = commands.menu_hint(self.session.desc, verb) if verb in ("swap", "deck") else None
+        if verb in UI_COMMANDS and not (verb in ("swap", "deck") and (len(words) > 1 or menu_hint is None)):
+            unseen = self.app is None or getattr(self.app, "invisible", False)
+            if self.text_out is not None and unseen and menu_hint is not None:
+                self.text_out.write(menu_hint + "\n")  # the game's own words for its menu
+                self.text_out.flush()
+                return
+            if verb == "cancel":
+                self.menu, self.deck_draft = None, None
+            elif verb == "menu":
+                self.menu, self.deck_draft = " ".join(words[1:]) or None, None
+            elif verb == "hint":
+                self.menu, self.deck_draft, self._hint_at = "hint", None, self.clock.now()
+            elif verb == "draft":
+                if len(words) == 2 and words[1].isascii() and words[1].isdigit():
+                    self.deck_draft = min(int(words[1]), 999)
+            else:
+                self.menu = verb
+                self.deck_draft = getattr(self.session.view, "deck", None) if verb == "deck" else None
+            return
+        self.menu, self.deck_draft = None, None
+        if self.record is not None:
+            self.record.touch(self.clock.now(), command)
+        self._emit(Touch(command, self.clock.now()), now)
+
+    def _shared_screen(self, command: str) -> bool:
+        """The start and history screens (after a game): True when ``command`` was theirs."""
+        from ..ui import history, start
+
+        if self.screen is None:
+            if not (self.session.over and command in ("newgame", "history")):
+                return False
+            try:
+                self.screen = (start.StartFlow(self.session.store) if command == "newgame"
+                               else history.HistoryScreen(self.session.store))
+            except StoreError as err:  # the store was damaged since the game began: say so, stay here
+                print(f"companion: {err}", file=sys.stderr, flush=True)
+                self.session.last_message, self.session.last_ok = (
+                    "The game store cannot be read, so the history and a new game cannot be shown "
+                    "(the log says why).", False)
+            return True
+        out = self.screen.handle(command)
+        if getattr(self.screen, "choice", None) is not None and self.new_session is not None:
+            flow = self.screen
+            try:
+                session = self.new_session(flow.choice)
+            except Exception as err:  # the store is full or unreadable: say so, stay on the start screen
+                flow.choice = None
+                flow.screen.message = str(err)
+                return True
+            self.begin(session)
+        elif out == "newgame":
+            self.screen = start.StartFlow(self.session.store)
+        elif out == "close":
+            self.screen = None
+        return True
+
+    def poll_window(self) -> None:
+        from ..ui import start as start_screen
+
+        if self.app is None:
+            return
+        try:
+            events = self.app.poll()
+        except pygame_error() as err:
+            self._screen_lost(err)
+            return
+        for kind, value in events:  # in the order they happened, device inputs included
+            if kind == "input":
+                self._take_through(value)
+            elif kind == "quit":
+                self.stopping = True
+            elif kind == "touch":
+                self.touch(value, now=True)
+            elif kind == "arrow" and self.tray is not None:
+                self.tray.tilt(ARROW_SEATS[value])  # the emulated tray tilts toward that seat
+            elif kind == "typed" and isinstance(getattr(self.screen, "screen", None), start_screen.KeyboardScreen):
+                self.touch(f"typed {value}", now=True)  # a name typed on a USB keyboard
+            elif kind == "typed" and self.simulate:
+                self.typed(value, now=True)
+            elif kind == "typed":  # a keyboard-mode scanner typing into the window
+                self.scan_text(value, now=True)
+
+    def info(self):
+        from ..ui.app import TableInfo
+
+        s = self.session
+        if self.menu == "hint" and self.clock.now() - self._hint_at > HINT_SECONDS:
+            self.menu = None
+        clocks = self.clocks()
+        prompt = s.prompt()
+        if clocks["bid"] == 0:
+            from ..ui.messages import text
+
+            prompt = text("bid_time_up")  # a suggestion only: the bidder still decides
+        return TableInfo(verdict=s.last_message, verdict_ok=s.last_ok, prompt=prompt, bid_left=clocks["bid"],
+                         devices=dict(s.devices), turn_seconds=clocks["turn"],
+                         menu=self.menu, deck_draft=self.deck_draft, entry=s.entry, undo=s.undo_label(),
+                         game_name=s.desc.name, game_seconds=clocks["game"], turn_left=clocks["left"],
+                         warning=clocks["warning"], paused=s.paused, can_pause=not s.over)
+
+    def draw(self, surface) -> list:
+        """Draw the current screen of the session's game onto ``surface``."""
+        from ..ui import chrome
+
+        chrome.begin_frame()
+        if self.screen is not None:
+            return self.screen.draw(surface)
+        screen = self.session.desc.screen
+        info = self.info()
+        self._drawn = _unclocked(info)
+        result = self.session.result()
+        if result is not None:
+            # Best first on every final screen (the result itself keeps seat order).
+            ranked = replace(result, players=tuple(result.ranked()))
+            buttons = screen.draw_final(surface, drawable_result(ranked), info)
+            return buttons + chrome.after_game(surface) if self.new_session is not None else buttons
+        buttons = chrome.overlay(surface, info, screen.draw_game(surface, drawable_view(self.session.view), info))
+        chrome.end_frame(surface, info)
+        return buttons
+
+    def render(self, force: bool = False) -> None:
+        """Redraw when something changed or the clock's second ticked. A screen that
+        fails is closed and retried by :attr:`display`; a game screen that raises is
+        replaced by a plain one, so drawing never stops the readers or the rules."""
+        if self.display is not None and self.app is None:
+            self.app = self.display.ensure()
+            if self.app is None:
+                return
+            force = True  # just opened: show the current state
+        if self.app is None:
+            return
+        still = self.session.paused or self.session.over or self.screen is not None  # no clocks tick
+        second = -2 if still else int(self.clock.now() - self.session.turn_started)
+        if force or self.dirty or second != self._shown_second:
+            try:
+                if force or self.dirty or not self._tick_clocks():
+                    self.app.show(self._safe_draw)
+            except pygame_error() as err:
+                self._screen_lost(err)
+                return
+            self.dirty, self._shown_second = False, second
+
+    def _tick_clocks(self) -> bool:
+        """Only a second passed: redraw just the clocks when nothing else on the screen
+        changed with it (no menu over them, the same verdict, prompt, warning and
+        buttons). False when the whole frame must be drawn."""
+        from ..ui import chrome
+
+        if not chrome.tickable() or self._draw_failed:
+            return False
+        info = self.info()
+        if info.menu is not None or _unclocked(info) != self._drawn:
+            return False
+        return self.app.show_part(lambda surface: chrome.tick_clocks(surface, info) or [])
+
+    def _screen_lost(self, err) -> None:
+        """The window failed (polled or drawn): carry on headless while the display
+        handler retries; without one (tests, replay) the error is the caller's."""
+        if self.display is None:
+            raise err
+        self.display.lost(err)
+        self.app = None
+
+    def _safe_draw(self, surface) -> list:
+        try:
+            return self.draw(surface)
+        except Exception as err:  # a bug in one game's screen must not stop the table
+            if not self._draw_failed:
+                import traceback
+
+                print("companion: the game screen failed to draw; showing a plain screen instead:\n"
+                      + "".join(traceback.format_exception(err)), file=sys.stderr, flush=True)
+            self._draw_failed = True
+            from ..ui import theme
+            from ..ui.widgets import draw_wrapped
+
+            surface.fill(theme.BG)
+            info = self.info()
+            w, h = surface.get_size()
+            draw_wrapped(surface, info.verdict or info.game_name, pygame_rect(20, 20, w - 40, h // 2 - 30),
+                         theme.BIG, max_lines=4)
+            draw_wrapped(surface, info.prompt, pygame_rect(20, h // 2, w - 40, h // 2 - 20), theme.MEDIUM,
+                         theme.TEXT_DIM, max_lines=4)
+            return []
+
+
+def _unclocked(info):
+    """``info`` with the clocks' values left out (what a clock-only redraw keeps)."""
+    return replace(info, game_seconds=0.0, turn_seconds=0.0, turn_left=None if info.turn_left is None else 0.0,
+                   bid_left=None if info.bid_left is None else 0.0)
+
+
+def drawable_view(view):
+    """The view with each player's name as the screen can draw it (a name in a script no
+    installed font has becomes "Player N"; see :func:`companion.ui.fonts.display_name`)."""
+    from ..ui.fonts import display_name
+
+    names = tuple(display_name(n, i) for i, n in enumerate(view.players, 1))
+    return view if names == tuple(view.players) else replace(view, players=names)
+
+
+def drawable_result(result):
+    """:func:`drawable_view` for a final result (its players, winners and score sheets)."""
+    from dataclasses import fields, is_dataclass
+
+    from ..ui.fonts import display_name
+
+    shown = {p.name: display_name(p.name, i) for i, p in enumerate(result.players, 1)}
+    if all(k == v for k, v in shown.items()):
+        return result
+
+    def sheet(obj):
+        if is_dataclass(obj) and any(f.name == "name" for f in fields(obj)) and obj.name in shown:
+            return replace(obj, name=shown[obj.name])
+        return obj
+
+    players = tuple(replace(p, name=shown[p.name], sheet=sheet(p.sheet)) for p in result.players)
+    return replace(result, players=players, winners=tuple(shown.get(w, w) for w in result.winners),
+                   detail=sheet(result.detail))
+
+
+def pygame_error():
+    import pygame
+
+    return pygame.error
+
+
+def pygame_rect(*args):
+    import pygame
+
+    return pygame.Rect(*args)

@@ -1,0 +1,170 @@
+"""The package's layout holds: every module in its home, dependencies pointing one way,
+no import cycles, no module or function too long to read.
+
+The layers, top to bottom (README, Layout): ``cli`` -> (``table``, ``cards``, ``service``,
+``venue``) -> (``games``, ``devices``, ``ui``) -> ``core``. A module may import from its
+own top-level package and from the layers below it, never from a layer above, and from
+a package beside it only where the design says so (:data:`BESIDE`): a game's screen is
+drawn with the shared ``ui`` widgets, and the shared screens find the games only through
+the registry (``companion.games``). Every import counts, those inside functions too: an
+import put off until call time still ties the two modules together.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent / "companion"
+LAYERS = {"core": 0, "games": 1, "devices": 1, "ui": 1, "table": 2, "cards": 2, "service": 2, "venue": 2, "cli": 3}
+#: (importing package, imported package) -> may import which modules of it (a prefix).
+BESIDE = {("games", "ui"): "companion.ui", ("ui", "games"): "companion.games"}
+MAX_MODULE_LINES = 600
+MAX_FUNCTION_LINES = 100
+
+
+def modules() -> dict[str, Path]:
+    """Dotted module name -> file, for every module of the package."""
+    found = {}
+    for path in sorted(ROOT.rglob("*.py")):
+        parts = list(path.relative_to(ROOT.parent).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        found[".".join(parts)] = path
+    return found
+
+
+MODULES = modules()
+
+
+def imports(name: str, path: Path) -> set[str]:
+    """The package's modules that ``name`` imports (at any depth of its code)."""
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    out: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            targets = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join(anchor + ([base] if base else []))
+            targets = [f"{base}.{a.name}" for a in node.names] + [base]
+        else:
+            continue
+        for target in targets:
+            while target and target not in MODULES:  # `from pkg import name`: the module pkg
+                target = target.rpartition(".")[0]
+            if target and target != name:
+                out.add(target)
+    return out
+
+
+GRAPH = {name: imports(name, path) for name, path in MODULES.items()}
+
+
+def layer(name: str) -> tuple[str, int] | None:
+    parts = name.split(".")
+    if len(parts) < 2 or parts[1] not in LAYERS:
+        return None
+    return parts[1], LAYERS[parts[1]]
+
+
+def test_nothing_loose_under_the_package():
+    loose = sorted(p.name for p in ROOT.glob("*.py") if p.name not in ("__init__.py", "__main__.py"))
+    assert loose == []
+
+
+def test_every_folder_is_a_layer():
+    folders = sorted(p.name for p in ROOT.iterdir() if p.is_dir() and p.name != "__pycache__")
+    assert set(folders) <= set(LAYERS), set(folders) - set(LAYERS)
+
+
+def test_dependencies_point_down():
+    wrong = []
+    for name, targets in GRAPH.items():
+        mine = layer(name)
+        if mine is None:
+            continue
+        for target in targets:
+            theirs = layer(target)
+            if theirs is None or theirs[0] == mine[0]:
+                continue
+            allowed = BESIDE.get((mine[0], theirs[0]))
+            if theirs[1] > mine[1] or (theirs[1] == mine[1] and not (
+                    allowed and (target == allowed or (allowed != "companion.games" and target.startswith(allowed))))):
+                wrong.append(f"{name} -> {target}")
+    assert wrong == []
+
+
+def test_the_rules_import_only_core_and_the_standard_library():
+    wrong = []
+    for name, targets in GRAPH.items():
+        parts = name.split(".")
+        if len(parts) == 4 and parts[1] == "games" and parts[3] == "rules":
+            wrong += [f"{name} -> {t}" for t in targets
+                      if not t.startswith("companion.core") and not t.startswith(".".join(parts[:3]))]
+    assert wrong == []
+
+
+def _cycle() -> list[str] | None:
+    """One import cycle among the modules (a list of names, first == last), or None."""
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def visit(name: str) -> list[str] | None:
+        state[name] = 1
+        stack.append(name)
+        for target in sorted(GRAPH.get(name, ())):
+            if _package_of(name, target):
+                continue
+            if state.get(target) == 1:
+                return stack[stack.index(target):] + [target]
+            if target not in state:
+                found = visit(target)
+                if found:
+                    return found
+        stack.pop()
+        state[name] = 2
+        return None
+
+    for name in sorted(GRAPH):
+        if name not in state:
+            found = visit(name)
+            if found:
+                return found
+    return None
+
+
+def _package_of(name: str, target: str) -> bool:
+    """``target`` is a package containing ``name`` (importing one's own package's
+    ``__init__`` is how Python loads a module at all, not a cycle)."""
+    return name.startswith(target + ".")
+
+
+def test_no_import_cycles():
+    assert _cycle() is None
+
+
+@pytest.mark.parametrize("name", sorted(MODULES))
+def test_modules_and_functions_are_short_enough_to_read(name):
+    path = MODULES[name]
+    text = path.read_text(encoding="utf-8")
+    assert len(text.splitlines()) <= MAX_MODULE_LINES, f"{path.name}: {len(text.splitlines())} lines"
+    long = [f"{node.name}: {node.end_lineno - node.lineno + 1} lines" for node in ast.walk(ast.parse(text))
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+            and node.end_lineno - node.lineno + 1 > MAX_FUNCTION_LINES]
+    assert long == []
+
+
+def test_the_walk_finds_a_wrong_import_and_a_cycle(monkeypatch):
+    """The checks above can fail: a core module importing the CLI is caught, and so is
+    a cycle."""
+    monkeypatch.setitem(GRAPH, "companion.core.clock", GRAPH["companion.core.clock"] | {"companion.cli.common"})
+    with pytest.raises(AssertionError):
+        test_dependencies_point_down()
+    monkeypatch.setitem(GRAPH, "companion.core.events", GRAPH["companion.core.events"] | {"companion.core.store"})
+    monkeypatch.setitem(GRAPH, "companion.core.store", GRAPH["companion.core.store"] | {"companion.core.events"})
+    assert _cycle() is not None
