@@ -64,7 +64,7 @@ def test_the_screen_fails_twice_then_opens_and_shows_scans_made_meanwhile(tmp_pa
         assert [c[:1] for c in session.state.columns[:3]] == [(STARTS[0],), (STARTS[1],), (STARTS[2],)]
     finally:
         shown.close()
-    assert "kmsdrm" in logged[0] and "video and render groups" in logged[0] and "tty1" in logged[0]
+    assert "kmsdrm" in logged[0] and display_mod.fix_for("kmsdrm") in logged[0]  # the groups, or the missing libraries
     assert "open" in logged[-1]
     games = EventStore(tmp_path / "table.db").games()
     assert len(games) == 1 and games[0].inputs == 3
@@ -132,6 +132,16 @@ def test_run_without_a_usable_screen_keeps_scoring_headless(tmp_path):
                           text=True, timeout=60, env=env)
     assert proc.returncode == 0, proc.stderr
     assert "Traceback" not in proc.stderr
-    assert "'kmsdrm'" in proc.stderr and "video and render groups" in proc.stderr
+    assert "'kmsdrm'" in proc.stderr and display_mod.fix_for("kmsdrm") in proc.stderr
     games = EventStore(db).games()
     assert len(games) == 1 and games[0].inputs == 2 and games[0].finished is None
+
+
+def test_the_fix_names_the_missing_graphics_libraries_first_and_the_real_user_otherwise():
+    import getpass
+
+    lost = display_mod.fix_for("kmsdrm", load=lambda name: name != "libgbm.so.1")
+    assert lost == ("To fix it: sudo apt install libgbm1 (SDL's kmsdrm driver draws through libgbm.so.1, "
+                    "which are not installed).")
+    groups = display_mod.fix_for("kmsdrm", load=lambda name: True)
+    assert f"sudo usermod -aG video,render {getpass.getuser()}," in groups and "$USER" not in groups

@@ -22,8 +22,11 @@ def user_path(text: str) -> str:
 
 
 def fail(message: str, status: int = USAGE) -> int:
-    """Print ``companion: message`` on stderr and return ``status``."""
-    print(f"companion: {message}", file=sys.stderr)
+    """Print ``companion: message`` on stderr (at error priority in systemd's journal)
+    and return ``status``."""
+    from ..core.journal import ERR, say
+
+    say(message, ERR)
     return status
 
 

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from ..service.config import SYSTEM_CONFIG
-from ..service.doctor import draw_report, report, run_checks
+from ..service.doctor import draw_report, report, report_pages, run_checks
 from .common import user_path
 
 
@@ -27,13 +27,17 @@ def cmd_doctor(args) -> int:
 
         app = App()
         try:
-            app.show(lambda s: draw_report(s, checks))
-            if args.png:
-                print(f"screen written to {app.save(args.png)}")
-            elif args.screen:
-                import time
+            pages = len(report_pages(checks, app.size))
+            for page in range(pages):  # a long report is shown (and saved) a page at a time
+                app.show(lambda s, page=page: draw_report(s, checks, page))
+                if args.png:
+                    png = Path(args.png)
+                    png = png if page == 0 else png.with_name(f"{png.stem}-{page + 1}{png.suffix}")
+                    print(f"screen written to {app.save(png)}")
+                elif args.screen:
+                    import threading
 
-                time.sleep(args.screen)
+                    threading.Event().wait(args.screen / pages)
         finally:
             app.close()
     return 1 if any(c.status == "fail" for c in checks) else 0

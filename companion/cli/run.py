@@ -5,34 +5,63 @@ screen) and its loop runs (:mod:`companion.table.runner`)."""
 
 from __future__ import annotations
 
+import argparse
 import json
 import signal
 import sys
 import threading
 
-from ..core.clock import SystemClock
+from ..core.journal import INFO, say
 from ..core.store import DEFAULT_STORE
 from ..games import GAMES
 from .common import fail, game_choices, user_path
 
 
 def cmd_run(args) -> int:
+    from ..core.journal import setup_logging
     from ..service.config import ConfigError, apply_to_run
+    from ..service.config_wait import rotation_hint, wait_for_fix
     from ..service.sdnotify import Notifier
-    from ..table.build import ClosedOnStart, open_table, virtual_screen
+    from ..ui.display import open_display
+    from ..table.build import ClosedOnStart, open_table, table_clock, virtual_screen
     from ..table.plan import PlanError, make_plan
 
+    notifier = Notifier.from_env()
+    stop = threading.Event()
+    current: dict = {}
+
+    def on_term(*_) -> None:  # systemd's stop: from the start screen, a wait or the table's loop
+        stop.set()
+        if "runner" in current:
+            current["runner"].stop()
+    signal.signal(signal.SIGTERM, on_term)
+
+    setup_logging()
     game_flag = args.game is not None
     args.game = args.game or game_choices()[0]
+    given = vars(args).copy()
+    while True:
+        try:
+            cfg = apply_to_run(args, str(DEFAULT_STORE))  # the config fills what the command line left out
+            plan = make_plan(args, cfg, game_flag)
+            break
+        except (ConfigError, PlanError) as err:
+            if not (args.service and args.config):  # outside the service: exit 2, as for any usage error
+                return fail(str(err), getattr(err, "status", 2))
+            # The service shows the mistake and waits for the file to be fixed: exiting would
+            # crash-loop the unit into systemd's start limit (docs/service.md).
+            if not wait_for_fix(err, getattr(err, "path", None) or args.config, notifier, stop.is_set,
+                                open_screen=lambda: open_display(fullscreen=True, allow_virtual=args.simulate,
+                                                                 rotation=rotation_hint(args.config, args.rotation),
+                                                                 kiosk=True),
+                                wake=stop):
+                return 0  # stopped while waiting (SIGTERM): a clean stop
+            args = argparse.Namespace(**given)
     try:
-        cfg = apply_to_run(args, str(DEFAULT_STORE))  # the config fills what the command line left out
-        plan = make_plan(args, cfg, game_flag)
-    except (ConfigError, PlanError) as err:
-        return fail(str(err), getattr(err, "status", 2))
-    try:
-        with open_table(plan, SystemClock(), notifier=Notifier.from_env()) as table:
-            runner = table.runner
-            signal.signal(signal.SIGTERM, lambda *_: runner.stop())
+        with open_table(plan, table_clock(plan.store), notifier=notifier, stopping=stop.is_set) as table:
+            runner = current["runner"] = table.runner
+            if stop.is_set():
+                runner.stop()
             if plan.simulate and (plan.headless or runner.app is None or virtual_screen()):
                 _read_stdin(runner)
             try:
@@ -41,8 +70,8 @@ def cmd_run(args) -> int:
                 pass
             session = runner.session
             if plan.log_format == "text" and not session.over:
-                print(f"companion: stopped; the {session.desc.name} game is saved: start the companion again "
-                      "with the same --store to carry on", file=sys.stderr, flush=True)
+                say(f"stopped; the {session.desc.name} game is saved: start the companion again "
+                    "with the same --store to carry on", INFO)
     except ClosedOnStart:
         return 0
     except PlanError as err:
@@ -83,7 +112,12 @@ def add_parsers(sub) -> None:
     r.add_argument("--led", type=int, metavar="PIN", help="GPIO (BCM) pin of a status LED")
     r.add_argument("--headless", action="store_true", help="no screen: the text log only")
     r.add_argument("--simulate", action="store_true", help="typed lines are scans; /done, /undo etc. are touches")
-    r.add_argument("--fullscreen", action="store_true", help="fill the screen and hide the pointer")
+    r.add_argument("--fullscreen", action="store_true",
+                   help="fill the screen at the panel's own size and hide the pointer")
+    r.add_argument("--service", action="store_true",
+                   help="run as the Pi's service under systemd (the unit's ExecStart): full screen, Escape "
+                        "ignored, an unfinished game carried on whatever the config's players say, a config "
+                        "mistake shown on the screen until the file is fixed (docs/service.md)")
     r.add_argument("--turn-limit", type=float, metavar="SECONDS",
                    help="seconds per turn: the clock counts down and turns orange 10 s before the end")
     r.add_argument("--at-zero", choices=("warn", "pass"), default="warn",

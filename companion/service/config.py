@@ -36,7 +36,50 @@ USER_CONFIG = Path(os.environ.get("XDG_CONFIG_HOME", Path.home() / ".config")) /
 
 
 class ConfigError(ValueError):
-    """A config file that cannot be used; the message names the file and the key."""
+    """A config file that cannot be used; the message names the file and the key.
+    ``path`` is the file and ``line`` the line number (from 1) where the mistake is, when
+    known (:func:`load` finds it)."""
+
+    def __init__(self, message: str, path: str | None = None, line: int | None = None):
+        super().__init__(message)
+        self.path, self.line = path, line
+
+    @property
+    def problem(self) -> str:
+        """The message without the file name in front (the screen shows the file apart)."""
+        text = str(self)
+        return text[len(self.path) + 2:] if self.path and text.startswith(self.path + ": ") else text
+
+
+def line_of(text: str, message: str) -> int | None:
+    """The line (from 1) of ``text`` a :func:`parse` message is about: the ``[section]
+    key`` or the unknown section or key it names, or the line TOML's own error gives."""
+    import re
+
+    found = re.search(r"at line (\d+)", message)
+    if found:
+        return int(found.group(1))
+    section = key = None
+    if m := re.search(r"unknown section \[([^\]]+)\]", message):
+        section = m.group(1)
+    elif m := re.search(r"unknown key '([^']+)' in \[([^\]]+)\]", message):
+        key, section = m.group(1), m.group(2)
+    elif m := re.search(r"\[(\w+)\] (\w+) = ", message):
+        section, key = m.group(1), m.group(2)
+    elif m := re.search(r"\[(\w+)\]", message):
+        section = m.group(1)
+    if section is None:
+        return None
+    current = None
+    for n, raw in enumerate(text.splitlines(), 1):
+        line = raw.split("#", 1)[0].strip()
+        if m := re.fullmatch(r"\[\s*([^\]]+?)\s*\]", line):
+            current = m.group(1)
+            if key is None and current == section:
+                return n
+        elif key is not None and current == section and re.match(rf"{re.escape(key)}\s*=", line):
+            return n
+    return None
 
 
 @dataclass(frozen=True)
@@ -239,15 +282,18 @@ def load(path: Path | str | None = None) -> tuple[dict[str, dict[str, Any]], Pat
     except FileNotFoundError:
         if asked:
             raise ConfigError(f"{path}: no such config file (the example with every key: "
-                              "hardware/companion.toml.example)") from None
+                              "hardware/companion.toml.example)", str(path)) from None
         return parse({}, str(path)), None
     except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"{path}: cannot read it: {exc}") from None
+        raise ConfigError(f"{path}: cannot read it: {exc}", str(path)) from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{path}: not valid TOML: {exc}") from None
-    return parse(data, str(path)), path
+        raise ConfigError(f"{path}: not valid TOML: {exc}", str(path), line_of(text, str(exc))) from None
+    try:
+        return parse(data, str(path)), path
+    except ConfigError as exc:
+        raise ConfigError(str(exc), str(path), line_of(text, str(exc))) from None
 
 
 # ---------------------------------------------------------------- into `companion run`

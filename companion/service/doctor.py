@@ -1,11 +1,19 @@
 """``companion doctor``: everything the table needs, checked in one go, each problem with
 the command that fixes it. One report for the terminal and the same on the screen.
 
-Checks, in the order a person would fix them: the Pi model and OS, the config file, the
-display driver, the touch input devices, I2C (enabled, bus speed) and the tray sensor, the card readers (found,
-openable), GPIO (the chip, the configured pins), the game store (writable, and sound by SQLite's quick check), and the
-service (enabled, running). Paths are read under ``root`` (default ``/``), so the tests
-run every check on a made-up Pi.
+Checks, in the order a person would fix them: the Pi model, OS and power supply, whose
+access is checked, the config file, the graphics libraries, a desktop holding the
+display, the panel, the display driver, the touch input devices, I2C (enabled, bus speed)
+and the tray sensor, the card readers (found, openable) and a serial console on the NFC
+reader's UART, GPIO (pins gpiozero can really drive), the game store (writable, and
+sound by SQLite's quick check), and the service (enabled, running). Paths are read under
+``root`` (default ``/``), so the tests run every check on a made-up Pi; the Pi's own
+checks are in :mod:`companion.service.doctor_pi`.
+
+Access is checked for the user whose table it is (:class:`~companion.service.doctor_pi.Identity`):
+the caller, or, run as root, the service's user ``companion`` (root opens everything,
+so its own access would pass every check). Fix lines name that user, and point to
+installed files and ``companion`` commands, never into a source copy.
 
 A check is ``ok``, ``warn`` (works, but not as a Pi table should), ``fail`` (the table
 will not work until fixed) or ``skip`` (not configured, nothing to check).
@@ -21,6 +29,13 @@ from pathlib import Path
 from typing import Any, Callable
 
 from .config import ConfigError, load, parse
+from .doctor_pi import (Identity, check_desktop, check_graphics, check_panel, check_power, check_serial_console,
+                        check_user, drive_pins)
+
+#: Where the installer puts the example config and the README (hardware/install.sh).
+EXAMPLE = "/opt/companion/companion.toml.example"
+README = "/opt/companion/README.md"
+RULES = "/etc/udev/rules.d/99-sugar-companion.rules"
 
 MARKS = {"ok": "OK  ", "warn": "WARN", "fail": "FAIL", "skip": "--  "}
 
@@ -37,11 +52,18 @@ class Check:
 
 
 class Machine:
-    """The files a check reads, under ``root``; ``run`` runs a command for its output."""
+    """The files a check reads, under ``root``; ``run`` runs a command for its output;
+    ``user`` is whose access is checked (default :meth:`Identity.for_doctor`)."""
 
-    def __init__(self, root: str | Path = "/", run: Callable[[list[str]], str | None] | None = None):
+    def __init__(self, root: str | Path = "/", run: Callable[[list[str]], str | None] | None = None,
+                 user: Identity | None = None):
         self.root = Path(root)
         self.run = run or _run
+        self.user = user or Identity.for_doctor()
+
+    def can(self, path, mode: int) -> bool:
+        """May the checked user open ``path`` for ``mode``?"""
+        return self.user.can(path, mode)
 
     def path(self, p: str) -> Path:
         return self.root / p.lstrip("/")
@@ -80,20 +102,22 @@ def check_os(m: Machine) -> Check:
     name = fields.get("PRETTY_NAME", "unknown").strip('"')
     if m.path("/etc/rpi-issue").exists():
         return Check("OS", "ok", f"Raspberry Pi OS ({name})")
-    return Check("OS", "warn", f"{name}, not Raspberry Pi OS", "hardware/install.sh expects Raspberry Pi OS Bookworm or later")
+    return Check("OS", "warn", f"{name}, not Raspberry Pi OS", "the installer expects Raspberry Pi OS Lite (Bookworm or later)")
 
 
 def check_config(path: Path | None) -> tuple[Check, dict | None]:
     try:
         cfg, read = load(path)
     except ConfigError as err:
-        return Check("Config", "fail", str(err), f"edit {path or 'the config'}: see hardware/companion.toml.example"), None
+        return Check("Config", "fail", str(err), f"edit {path or 'the config'}: every key with its default is in "
+                     f"{EXAMPLE}"), None
     if read is None:
-        return Check("Config", "ok", "no config file: every default (hardware/companion.toml.example lists them)"), cfg
+        return Check("Config", "ok", f"no config file: every default ({EXAMPLE} lists them)"), cfg
     return Check("Config", "ok", f"{read}: valid"), cfg
 
 
 def check_display(m: Machine, environ: dict) -> Check:
+    """The DRM card SDL's kmsdrm driver opens, and whether the user may open it."""
     driver = environ.get("SDL_VIDEODRIVER", "")
     cards = sorted(p.name for p in m.path("/dev/dri").glob("card*")) if m.path("/dev/dri").is_dir() else []
     if driver in ("dummy", "offscreen"):
@@ -102,8 +126,9 @@ def check_display(m: Machine, environ: dict) -> Check:
         return Check("Display", "fail", "no /dev/dri/card*: the KMS display driver is off",
                      "add dtoverlay=vc4-kms-v3d to /boot/firmware/config.txt and reboot")
     card = m.path("/dev/dri/" + cards[0])
-    if not os.access(card, os.R_OK | os.W_OK):
-        return Check("Display", "fail", f"{card} is not writable by this user", "sudo usermod -aG video,render $USER")
+    if not m.can(card, os.R_OK | os.W_OK):
+        return Check("Display", "fail", f"/dev/dri/{cards[0]} is not writable by {m.user.name}",
+                     f"sudo usermod -aG video,render {m.user.name}")
     return Check("Display", "ok", f"{', '.join(cards)}; SDL driver {driver or 'auto (kmsdrm without a desktop)'}")
 
 
@@ -114,11 +139,11 @@ def check_touch(m: Machine) -> Check:
     if not events:
         return Check("Touch input", "warn", "no /dev/input/event*: no touchscreen, keyboard or mouse found",
                      "check the touchscreen's cable (DSI ribbon or USB for touch)")
-    readable = [e.name for e in events if os.access(e, os.R_OK)]
+    readable = [e.name for e in events if m.can(e, os.R_OK)]
     if not readable:
-        return Check("Touch input", "fail", f"{len(events)} input devices, none readable by this user: taps are not "
-                     "seen on the console, and the idle screen polls 100 times a second",
-                     "sudo usermod -aG input $USER")
+        return Check("Touch input", "fail", f"{len(events)} input devices, none readable by {m.user.name}: taps are "
+                     "not seen on the console, and the idle screen polls 100 times a second",
+                     f"sudo usermod -aG input {m.user.name}")
     return Check("Touch input", "ok", f"{len(readable)} of {len(events)} input devices readable: taps wake the screen")
 
 
@@ -140,17 +165,23 @@ def check_i2c(m: Machine, sensor: str | None) -> Check:
         return Check("I2C", status, f"/dev/i2c-{bus} missing: I2C is off", "sudo raspi-config nonint do_i2c 0 (then reboot)")
     speed = i2c_speed(m, bus)
     detail = f"/dev/i2c-{bus}" + (f", {speed // 1000} kHz" if speed else ", speed unknown")
-    if not os.access(dev, os.R_OK | os.W_OK):
-        return Check("I2C", "fail", detail + ", not openable by this user", "sudo usermod -aG i2c $USER")
+    if not m.can(dev, os.R_OK | os.W_OK):
+        return Check("I2C", "fail", detail + f", not openable by {m.user.name}", f"sudo usermod -aG i2c {m.user.name}")
     if speed and speed > 400_000:
         return Check("I2C", "warn", detail + ": faster than the sensors' 400 kHz",
                      "dtparam=i2c_arm_baudrate=100000 in /boot/firmware/config.txt")
     return Check("I2C", "ok", detail)
 
 
-def check_sensor(sensor: str | None, open_chip: Callable | None = None) -> Check:
+def check_sensor(sensor: str | None, open_chip: Callable | None = None, service_running: bool = False) -> Check:
+    """Find and read the tray sensor. Opening it resets and sets up the chip, so while
+    the service runs (and samples it) it is not touched: the check says so instead."""
     if not sensor:
         return Check("Tray sensor", "skip", "none configured ([tray] sensor)")
+    if service_running:
+        return Check("Tray sensor", "skip", f"{sensor}: not read while the companion service uses it (reading "
+                     "it would reset it mid-game); to check it: sudo systemctl stop companion, run doctor, then "
+                     "sudo systemctl start companion")
     from ..core.clock import SystemClock
     from ..devices.accel import AccelError
 
@@ -160,7 +191,7 @@ def check_sensor(sensor: str | None, open_chip: Callable | None = None) -> Check
         bus, chip, name = open_chip(sensor, SystemClock())
     except (OSError, AccelError, LookupError, ValueError) as exc:
         return Check("Tray sensor", "fail", f"not found on {sensor}: {exc}",
-                     "check the wiring (wiring/README.md) and run: i2cdetect -y 1")
+                     f"check the wiring (the pin table in {README}, 'Readers and the tray') and run: i2cdetect -y 1")
     try:
         ident = bus.read_byte_data(chip.address, chip.id_register)
         x, y, z = chip.read_g()
@@ -183,11 +214,12 @@ def check_readers(m: Machine, scanners: list[str]) -> list[Check]:
         path = m.path(reader.path)
         if not path.exists():
             checks.append(Check(f"Reader {spec}", "fail", f"{reader.path} does not exist: not plugged in, or no udev name",
-                                "plug it in; check ls -l /dev/sugar-companion/ and hardware/99-sugar-companion.rules"))
-        elif not os.access(path, os.R_OK | os.W_OK):
+                                f"plug it in; check ls -l /dev/sugar-companion/ and the udev rules in {RULES}"))
+        elif not m.can(path, os.R_OK | os.W_OK):
             group = "input" if reader.kind == "hid" else "dialout"
-            checks.append(Check(f"Reader {spec}", "fail", f"{reader.path} is not openable by this user",
-                                f"sudo usermod -aG {group} $USER (or install the udev rules)"))
+            checks.append(Check(f"Reader {spec}", "fail", f"{reader.path} is not openable by {m.user.name}",
+                                f"sudo usermod -aG {group} {m.user.name} (the udev rules in {RULES} do it for "
+                                "the named readers)"))
         else:
             checks.append(Check(f"Reader {spec}", "ok", f"{reader.path} -> {os.path.realpath(path)}, can open"))
     seen = []
@@ -202,7 +234,11 @@ def check_readers(m: Machine, scanners: list[str]) -> list[Check]:
     return checks
 
 
-def check_gpio(m: Machine, gpio: dict) -> Check:
+def check_gpio(m: Machine, gpio: dict, drive: Callable[[dict], str | None] = drive_pins,
+               service_running: bool = False) -> Check:
+    """The configured pins: the GPIO chip, the user's access to it, and gpiozero really
+    claiming each pin as the table does (a venv without a pin library, such as lgpio on
+    a Pi 5, has a chip but drives nothing). Not while the service holds the pins."""
     pins = {name: gpio.get(name) for name in ("confirm", "undo", "buzzer", "led") if gpio.get(name) is not None}
     if not pins:
         return Check("GPIO", "skip", "no buttons, buzzer or LED configured ([gpio])")
@@ -210,9 +246,18 @@ def check_gpio(m: Machine, gpio: dict) -> Check:
     listed = ", ".join(f"{name} GPIO{pin}" for name, pin in pins.items())
     if not chips:
         return Check("GPIO", "fail", f"{listed}: no /dev/gpiochip*", "this is not a Pi, or the kernel has no GPIO")
-    if not os.access(m.path("/dev/" + chips[0]), os.R_OK | os.W_OK):
-        return Check("GPIO", "fail", f"{listed}: /dev/{chips[0]} is not openable", "sudo usermod -aG gpio $USER")
-    return Check("GPIO", "ok", f"{listed} on /dev/{chips[0]}")
+    if not m.can(m.path("/dev/" + chips[0]), os.R_OK | os.W_OK):
+        return Check("GPIO", "fail", f"{listed}: /dev/{chips[0]} is not openable by {m.user.name}",
+                     f"sudo usermod -aG gpio {m.user.name}")
+    if service_running:
+        return Check("GPIO", "skip", f"{listed} on /dev/{chips[0]}: the companion service holds the pins, so they "
+                     "are not tried now")
+    problem = drive(pins)
+    if problem:
+        return Check("GPIO", "fail", f"{listed}: gpiozero cannot drive the pins ({problem})",
+                     "sudo apt install python3-lgpio (the companion's venv uses the system's lgpio); a pin in use "
+                     "by another program: stop it")
+    return Check("GPIO", "ok", f"{listed} on /dev/{chips[0]}: each pin claimed and let go by gpiozero")
 
 
 def check_store(m: Machine, path: str) -> Check:
@@ -220,21 +265,21 @@ def check_store(m: Machine, path: str) -> Check:
     folder = p.parent
     while not folder.exists() and folder != folder.parent:
         folder = folder.parent
-    if p.exists() and os.access(p, os.W_OK) or not p.exists() and os.access(folder, os.W_OK):
-        if p.exists():
-            damaged = store_damage(p)
-            if damaged:
-                return Check("Game store", "fail", damaged,
-                             f"use a backup copy ([store] path in the config), or move the file aside to start "
-                             f"afresh: mv {path} {path}.damaged")
+    damaged = store_damage(p) if p.exists() and os.access(p, os.R_OK) else None  # the worse problem first
+    if damaged:
+        return Check("Game store", "fail", damaged,
+                     f"use a backup copy ([store] path in the config), or move the file aside to start "
+                     f"afresh: mv {path} {path}.damaged")
+    if p.exists() and m.can(p, os.W_OK) or not p.exists() and m.can(folder, os.W_OK):
         return Check("Game store", "ok", f"{path} writable" + ("" if p.exists() else " (made at the first game)"))
     if not p.parent.exists():
         shown = Path(path).parent
-        return Check("Game store", "fail", f"{shown} does not exist and cannot be made by this user",
+        return Check("Game store", "fail", f"{shown} does not exist and cannot be made by {m.user.name}",
                      f"sudo install -d -o companion -g companion -m 0750 {shown} "
-                     "(hardware/install.sh does it; so does the service's first start)")
-    return Check("Game store", "fail", f"{path} is not writable by this user",
-                 "run doctor as the user that plays: sudo -u companion /opt/companion/venv/bin/companion doctor")
+                     "(the installer does it; so does the service's first start)")
+    return Check("Game store", "fail", f"{path} is not writable by {m.user.name}",
+                 f"sudo chown {m.user.name} {path}; or check it as the service's user: "
+                 "sudo companion doctor")
 
 
 def store_damage(path: Path) -> str | None:
@@ -259,7 +304,7 @@ def check_service(m: Machine) -> Check:
         return Check("Service", "skip", "no systemctl here")
     if enabled != "enabled":
         return Check("Service", "warn", f"companion.service is {enabled or 'not installed'}",
-                     "sudo hardware/install.sh (or: sudo systemctl enable --now companion)")
+                     "sudo systemctl enable --now companion (the installer sets it up)")
     if active != "active":
         return Check("Service", "fail", f"companion.service is enabled but {active}",
                      "journalctl -u companion -n 30 says why; sudo systemctl restart companion")
@@ -268,23 +313,28 @@ def check_service(m: Machine) -> Check:
 
 def run_checks(config: Path | None, tray: str | None = None, m: Machine | None = None,
                environ: dict | None = None, open_chip: Callable | None = None,
-               store: str | None = None) -> list[Check]:
-    """Every check, in the order to fix them. ``tray`` overrides the config's sensor,
-    ``store`` its game store."""
+               store: str | None = None, load_lib: Callable[[str], bool] | None = None,
+               drive: Callable[[dict], str | None] | None = None) -> list[Check]:
+    """Every check, in the order to fix them. ``tray`` overrides the config's sensor
+    (never read while the service runs: it would reset it), ``store`` its game store; ``load_lib`` and ``drive`` stand in for loading a library and claiming pins."""
     from ..core.store import DEFAULT_STORE
 
     m = m or Machine()
     environ = os.environ if environ is None else environ
-    checks = [check_pi(m), check_os(m)]
+    running = m.run(["systemctl", "is-active", "companion.service"]) == "active"
+    checks = [check_pi(m), check_os(m), check_power(m), check_user(m)]
     config_check, cfg = check_config(config)
     checks.append(config_check)
     if cfg is None:  # a bad file: check the rest as if it had every default
         cfg = parse({}, "defaults")
     sensor = tray or cfg["tray"]["sensor"]
-    checks += [check_display(m, environ), check_touch(m), check_i2c(m, sensor), check_sensor(sensor, open_chip)]
+    checks += [check_graphics(environ, **({"load": load_lib} if load_lib else {})), check_desktop(m),
+               check_panel(m), check_display(m, environ), check_touch(m), check_i2c(m, sensor),
+               check_sensor(sensor, open_chip, service_running=running)]
     checks += check_readers(m, cfg["readers"]["scanners"])
-    checks += [check_gpio(m, cfg["gpio"]), check_store(m, store or cfg["store"]["path"] or str(DEFAULT_STORE)),
-               check_service(m)]
+    checks.append(check_serial_console(m, cfg["readers"]["scanners"]))
+    checks += [check_gpio(m, cfg["gpio"], **({"drive": drive} if drive else {}), service_running=running),
+               check_store(m, store or cfg["store"]["path"] or str(DEFAULT_STORE)), check_service(m)]
     return checks
 
 
@@ -302,27 +352,86 @@ def report(checks: list[Check]) -> str:
     return "\n".join(lines)
 
 
-def draw_report(surface, checks: list[Check]) -> list:
-    """The same report on the touchscreen: a coloured mark, the check, what was found,
-    and the fix in the highlight colour under each problem."""
+#: The report screen's layout (the 800x480 drawing): the header's height, the left edge of
+#: the text beside the marks, and the gap between checks.
+_TOP, _TEXT_X, _GAP = 52, 84, 6
+
+
+def _blocks(checks: list[Check]) -> list[Check]:
+    """The checks in the order the screen shows them: problems first (each with its
+    fix), then what was not checked, then one line for everything that is OK."""
+    order = {"fail": 0, "warn": 1, "skip": 2}
+    shown = sorted((c for c in checks if c.status != "ok"), key=lambda c: order[c.status])
+    oks = [c.name for c in checks if c.status == "ok"]
+    if oks:
+        shown.append(Check("Working", "ok", ", ".join(oks)))
+    return shown
+
+
+def _parts(c: Check) -> list[tuple[str, bool, str]]:
+    """A check's texts on the screen: (text, bold, colour name)."""
+    parts = [(c.name, True, "TEXT"), (c.detail, False, "TEXT")]
+    if c.fix and c.status in ("warn", "fail"):
+        parts.append(("fix: " + c.fix, False, "HIGHLIGHT"))
+    return parts
+
+
+def _height(c: Check, width: int) -> int:
+    from ..ui import theme
+    from ..ui.widgets import wrap
+
+    return sum(len(wrap(text, theme.font(theme.SMALL, bold), width)) * theme.font(theme.SMALL, bold).get_linesize()
+               for text, bold, _ in _parts(c))
+
+
+def report_pages(checks: list[Check], size: tuple[int, int] = (800, 480)) -> list[list[Check]]:
+    """The report screen's pages: each a list of checks that fit on it whole (every line
+    wrapped, none cut)."""
+    w, h = size
+    pages: list[list[Check]] = [[]]
+    y = _TOP
+    for c in _blocks(checks):
+        need = _height(c, w - _TEXT_X - 16) + _GAP
+        if pages[-1] and y + need > h:
+            pages.append([])
+            y = _TOP
+        pages[-1].append(c)
+        y += need
+    return pages
+
+
+def draw_report(surface, checks: list[Check], page: int = 0) -> list:
+    """The report on the touchscreen, page ``page`` (from 0) of :func:`report_pages`:
+    problems first, each with a coloured mark, what was found, and the fix in the
+    highlight colour; then what was not checked; then the checks that are OK. Every text
+    is wrapped to the screen's width, never cut."""
     from pygame import Rect
 
     from ..ui import theme
-    from ..ui.widgets import draw_text
+    from ..ui.widgets import draw_text, draw_wrapped, wrap
 
     w, h = surface.get_size()
     surface.fill(theme.BG)
-    draw_text(surface, "Companion check-up", Rect(16, 8, w - 32, 40), theme.MEDIUM, theme.HIGHLIGHT, bold=True)
-    colours = {"ok": theme.OK, "warn": theme.WARN, "fail": theme.BAD, "skip": theme.TEXT}
-    rows = sum(1 + bool(c.fix and c.status in ("warn", "fail")) for c in checks)
-    line = max(18, min(30, (h - 60) // max(rows, 1)))
-    y = 54
-    for c in checks:
-        draw_text(surface, MARKS[c.status].strip(), Rect(16, y, 60, line), theme.SMALL, colours[c.status], bold=True)
-        draw_text(surface, c.name, Rect(80, y, 170, line), theme.SMALL, theme.TEXT, bold=True)
-        draw_text(surface, c.detail, Rect(256, y, w - 272, line), theme.SMALL, theme.TEXT)
-        y += line
-        if c.fix and c.status in ("warn", "fail"):
-            draw_text(surface, "fix: " + c.fix, Rect(256, y, w - 272, line), theme.SMALL, theme.HIGHLIGHT)
-            y += line
+    pages = report_pages(checks, (w, h))
+    page = max(0, min(page, len(pages) - 1))
+    fails = sum(c.status == "fail" for c in checks)
+    warns = sum(c.status == "warn" for c in checks)
+    title = "Companion check-up: " + ("all good" if not fails and not warns else f"{fails} to fix, {warns} warnings")
+    if len(pages) > 1:
+        title += f" (page {page + 1} of {len(pages)})"
+    draw_wrapped(surface, title, Rect(16, 6, w - 32, 40), theme.MEDIUM, theme.HIGHLIGHT, bold=True, max_lines=1)
+    colours = {"ok": theme.OK, "warn": theme.WARN, "fail": theme.BAD, "skip": theme.TEXT_DIM}
+    width = w - _TEXT_X - 16
+    y = _TOP
+    for c in pages[page]:
+        draw_text(surface, MARKS[c.status].strip() or "--", Rect(16, y, _TEXT_X - 20, theme.font(theme.SMALL, True)
+                                                                 .get_linesize()), theme.SMALL, colours[c.status],
+                  bold=True)
+        for text, bold, colour in _parts(c):
+            font = theme.font(theme.SMALL, bold)
+            tall = len(wrap(text, font, width)) * font.get_linesize()
+            draw_wrapped(surface, text, Rect(_TEXT_X, y, width, tall), theme.SMALL, getattr(theme, colour),
+                         bold=bold, max_lines=99)
+            y += tall
+        y += _GAP
     return []

@@ -39,6 +39,8 @@ class Notifier:
         self.interval = (watchdog_usec or 0) / 1e6 / 2  # seconds between pings; 0 = none
         self._last_ping = float("-inf")
         self._sock: socket.socket | None = None
+        self.is_ready = False    # READY=1 has gone out (it is sent once per process)
+        self._status = ""        # the last STATUS= sent, so a repeated one is not sent again
 
     @classmethod
     def from_env(cls, environ: dict | None = None) -> "Notifier":
@@ -70,12 +72,40 @@ class Notifier:
         return True
 
     def ready(self, status: str | None = None) -> bool:
-        """The display and devices are up (``Type=notify`` units count as started now)."""
-        return self.send("READY=1", *([f"STATUS={status}"] if status else []))
+        """The screen is open (or the table runs without one by choice): ``Type=notify``
+        units count as started now. ``READY=1`` goes out once; later calls send only the
+        new ``status``. True when sent."""
+        if self.is_ready:
+            return self.status(status) if status else True
+        sent = self.send("READY=1", *([f"STATUS={status}"] if status else []))
+        self.is_ready = sent
+        if sent and status:
+            self._status = status
+        return sent
 
     def status(self, text: str) -> bool:
-        """A one-line status shown by ``systemctl status companion``."""
-        return self.send(f"STATUS={text}")
+        """A one-line status shown by ``systemctl status companion`` (a repeat of the
+        last one is not sent again; True all the same)."""
+        if text == self._status:
+            return self.address is not None
+        sent = self.send(f"STATUS={text}")
+        if sent:
+            self._status = text
+        return sent
+
+    def waiting(self, why: str, now: float, extend: float = 30.0) -> bool:
+        """Not ready yet, and alive: ``STATUS=why``, and at most every half watchdog
+        period (every ``extend``/2 s without a watchdog) ``EXTEND_TIMEOUT_USEC`` of
+        ``extend`` seconds, so systemd's start timeout does not kill a companion that is
+        waiting for its screen (systemd 236 and later), plus ``WATCHDOG=1``. ``now``:
+        monotonic seconds. True when a ping went out."""
+        self.status(why)
+        period = self.interval or extend / 2
+        if now - self._last_ping < period:
+            return False
+        self._last_ping = now
+        extra = ["WATCHDOG=1"] if self.interval else []
+        return self.send(f"EXTEND_TIMEOUT_USEC={int(extend * 1e6)}", *extra)
 
     def watchdog(self, now: float) -> bool:
         """Ping the watchdog if half its period has passed since the last ping.

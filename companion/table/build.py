@@ -13,7 +13,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
-from ..core.clock import Clock
+from ..core.clock import Clock, TableClock
+from ..core.journal import WARNING, say
 from ..core.enrolment import Enrolments
 from ..core.errors import CompanionError, StoreError
 from ..core.events import CardScanned
@@ -45,15 +46,19 @@ class Table:
 
 
 def _notice(line: str) -> None:
-    print(f"companion: {line}", file=sys.stderr, flush=True)
+    """A line for the operator about the table's set-up: something left out or not used
+    (journal: warning)."""
+    say(line, WARNING)
 
 
 @contextmanager
 def open_table(plan: TablePlan, clock: Clock, notifier: Any = None,
-               notice: Callable[[str], None] = _notice) -> Iterator[Table]:
+               notice: Callable[[str], None] = _notice,
+               stopping: Callable[[], bool] = lambda: False) -> Iterator[Table]:
     """Build the table for ``plan`` and close all of it on exit. ``notifier`` tells
     systemd (:class:`companion.service.sdnotify.Notifier`); ``notice`` gets each line
-    for the operator (stderr). Raises :class:`~companion.table.plan.PlanError` (with its
+    for the operator (stderr); ``stopping()`` True ends a wait for a person or a screen
+    (SIGTERM). Raises :class:`~companion.table.plan.PlanError` (with its
     exit status) for a store, game or reader that cannot be used, and
     :class:`ClosedOnStart` when the window is closed on the start screen."""
     if plan.theme:
@@ -66,8 +71,9 @@ def open_table(plan: TablePlan, clock: Clock, notifier: Any = None,
     if not plan.headless:
         from ..ui.display import Display, open_display
 
-        display = Display(lambda: open_display(fullscreen=plan.fullscreen, allow_virtual=plan.simulate,
-                                               rotation=plan.rotation), clock)
+        display = Display(lambda: open_display(fullscreen=plan.fullscreen or plan.service,
+                                               allow_virtual=plan.simulate, rotation=plan.rotation,
+                                               kiosk=plan.service), clock)
         display.ensure()
     with ExitStack() as stack:
         watch = None
@@ -82,8 +88,13 @@ def open_table(plan: TablePlan, clock: Clock, notifier: Any = None,
                 stack.callback(watch.stop)
         store = _open_store(plan, notice)
         stack.callback(store.close)
-        plan = _choose(plan, display, store, watch, notice)
+        plan, carried = _carry_on(plan, store, notice)
+        plan = _choose(plan, display, store, watch, notice, notifier, stopping)
         session = _start(plan, store, clock, notice)
+        if carried:
+            session.last_message = (f"Carried on after a restart: the {session.desc.name} game with "
+                                    f"{', '.join(session.state.players)} ({session.resumed_inputs} inputs restored). "
+                                    f"{session.prompt()}")
         _log(plan, session)
         record = _record(plan, store, session, clock)
         if record is not None:
@@ -103,6 +114,29 @@ def open_table(plan: TablePlan, clock: Clock, notifier: Any = None,
         yield Table(runner, plan)
 
 
+def table_clock(store_path: str) -> TableClock:
+    """The table's clock for the store at ``store_path`` (:class:`~companion.core.clock.TableClock`:
+    monotonic within a run, the same-boot anchor kept beside the store, and after a reboot
+    going on from the unfinished game's last stored time)."""
+    last = None
+    if store_path != ":memory:" and Path(store_path).exists():
+        try:
+            store = EventStore(store_path, readonly=True)
+        except StoreError:
+            store = None  # open_table says what is wrong with it
+        if store is not None:
+            try:
+                waiting = store.unfinished()
+                if waiting is not None:
+                    inputs = store.inputs(waiting.id)
+                    last = max([waiting.started] + [i.t for i in inputs[-1:]])
+            except StoreError:
+                pass
+            finally:
+                store.close()
+    return TableClock.for_store(store_path, last)
+
+
 def _open_store(plan: TablePlan, notice) -> EventStore:
     try:
         store = EventStore(plan.store, exclusive=True)
@@ -114,17 +148,46 @@ def _open_store(plan: TablePlan, notice) -> EventStore:
     return store
 
 
-def _choose(plan: TablePlan, display, store: EventStore, watch, notice) -> TablePlan:
+def _carry_on(plan: TablePlan, store: EventStore, notice) -> tuple[TablePlan, bool]:
+    """Under the service (``plan.service``) an unfinished game in the store is carried
+    on, whatever game and players the config names: the Pi came back from a power cut or
+    a crash, and the config's players are for the next new game. Returns the plan (the
+    stored game's, no names) and whether a game is carried on."""
+    if not plan.service or plan.new_game:
+        return plan, False
+    waiting = store.unfinished()
+    if waiting is None:
+        return plan, False
+    name = find_game(waiting.game).name
+    if plan.names or waiting.game != plan.game:
+        notice(f"carrying on the unfinished {name} game with {', '.join(waiting.players)} (the config's game "
+               "and players are for the next new game)")
+    return replace(plan, game=waiting.game, names=[], ask=False, game_given=True, options={},
+                   given_options={}), True
+
+
+def _choose(plan: TablePlan, display, store: EventStore, watch, notice, notifier=None,
+            stopping: Callable[[], bool] = lambda: False) -> TablePlan:
     """No game and no players asked for: the start screen chooses them (on a screen
-    people can see; otherwise the config's game, resumed, as before)."""
+    people can see; otherwise the config's game, resumed, as before). The start screen
+    waits for a person, so systemd hears ``READY=1`` before it and a watchdog ping from
+    it while it waits (a start screen nobody touches is not a hung companion)."""
+    if plan.ask and plan.service and display is not None and display.app is None:
+        _wait_for_screen(display, notifier, stopping)  # nobody can choose a game without one
     if not (plan.ask and display is not None and display.app is not None and not virtual_screen()):
         return plan
     import pygame
 
     from ..ui.start import choose
 
+    tick = None
+    if notifier is not None:
+        import time
+
+        notifier.ready("start screen: waiting for the players to choose a game")
+        tick = lambda: notifier.watchdog(time.monotonic())  # noqa: E731
     try:
-        choice = choose(display.app, store, watch=watch)
+        choice = choose(display.app, store, watch=watch, tick=tick)
     except pygame.error as err:  # the screen went: carry on as without it (and retry it)
         display.lost(err)
         return plan
@@ -137,6 +200,22 @@ def _choose(plan: TablePlan, display, store: EventStore, watch, notice) -> Table
                    "are refused")
     return replace(plan, game=choice.game, names=list(choice.names) if not choice.resume else [],
                    options=choice.options, new_game=not choice.resume)
+
+
+def _wait_for_screen(display, notifier, stopping: Callable[[], bool]) -> None:
+    """The service has no game to carry on and no players: only the start screen can
+    begin one, so wait for the screen (tried again with the display's back-off), saying
+    why in systemd's STATUS and keeping its watchdog and start timeout fed."""
+    import threading
+    import time
+
+    pause = threading.Event()  # (never set: a wait that is not time.sleep, which libfaketime breaks)
+    while display.ensure() is None and not stopping():
+        if notifier is not None:
+            notifier.waiting(f"no screen for the start screen: {display.problem}", time.monotonic())
+        pause.wait(max(0.05, min(1.0, display.next_try - display.clock.now())))
+    if display.app is None:
+        raise ClosedOnStart("stopped while waiting for the screen")
 
 
 def _start(plan: TablePlan, store: EventStore, clock: Clock, notice) -> Session:

@@ -76,6 +76,7 @@ class TablePlan:
     timers: Timers = field(default_factory=Timers)
     record: str | None = None               # --record: the trace file
     log_format: str = "text"                # "text" | "json"
+    service: bool = False                   # --service: the Pi's kiosk under systemd (companion/cli/run.py)
 
     @property
     def desc(self):
@@ -121,7 +122,7 @@ def make_plan(args: Any, cfg: dict[str, dict[str, Any]], game_flag: bool = False
                      tilt=tilt, gpio=cfg["gpio"], buzzer=args.buzzer, led=args.led,
                      headless=args.headless, simulate=args.simulate, fullscreen=args.fullscreen,
                      rotation=args.rotation, theme=args.theme, timers=timers, record=args.record,
-                     log_format=args.log_format)
+                     log_format=args.log_format, service=bool(getattr(args, "service", False)))
 
 
 def _check_record(args) -> None:

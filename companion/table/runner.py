@@ -258,12 +258,24 @@ class Runner(WindowEvents, TableClocks):
 
     def tick(self) -> None:
         """After each loop turn: systemd's READY (once) and WATCHDOG, and the alarm
-        (the buzzer) told whether the turn clock is warning."""
+        (the buzzer) told whether the turn clock is warning.
+
+        ``READY=1`` goes out only while a screen is open (or the table runs without one
+        by choice, ``--headless``): a table that wanted a screen and has none says why
+        in ``STATUS=`` and keeps the watchdog and the start timeout fed
+        (:meth:`~companion.service.sdnotify.Notifier.waiting`) while it scores scans and
+        tries the screen again."""
         if self.notifier is not None:
-            if not self._ready:
+            now = time.monotonic()
+            if self.display is not None and self.app is None:
+                why = f"no screen: {self.display.problem or 'opening it'}; scans still count"
+                if self.notifier.is_ready:
+                    self.notifier.status(why)
+                    self.notifier.watchdog(now)
+                else:
+                    self.notifier.waiting(why, now)
+            else:
                 self._ready = self.notifier.ready(f"{self.session.game}: ready")
-            self.notifier.watchdog(time.monotonic())
+                self.notifier.watchdog(now)
         if self.alarm is not None:
             self.alarm(self.clocks()["warning"])
-
-

@@ -172,6 +172,8 @@ class Session:
             return session
         options = dict(options or {})
         state = desc.rules.new_game(players, **options)  # raises ValueError before anything is stored
+        if hasattr(clock, "resync"):  # nothing is timing yet: the table's clock may take the wall time
+            clock.resync()
         if record:
             store.abandon(record.id, clock.now())
         now = clock.now()

@@ -7,10 +7,10 @@ methods use the runner's fields (``session``, ``app``, ``menu``, ...).
 
 from __future__ import annotations
 
-import sys
 from dataclasses import replace
 
 from ..core import commands
+from ..core.journal import ERR, say
 from ..core.errors import StoreError
 from ..core.events import Touch
 
@@ -74,7 +74,7 @@ class WindowEvents:
                 self.screen = (start.StartFlow(self.session.store) if command == "newgame"
                                else history.HistoryScreen(self.session.store))
             except StoreError as err:  # the store was damaged since the game began: say so, stay here
-                print(f"companion: {err}", file=sys.stderr, flush=True)
+                say(str(err), ERR)
                 self.session.last_message, self.session.last_ok = (
                     "The game store cannot be read, so the history and a new game cannot be shown "
                     "(the log says why).", False)
@@ -209,8 +209,8 @@ class WindowEvents:
             if not self._draw_failed:
                 import traceback
 
-                print("companion: the game screen failed to draw; showing a plain screen instead:\n"
-                      + "".join(traceback.format_exception(err)), file=sys.stderr, flush=True)
+                say("the game screen failed to draw; showing a plain screen instead:\n"
+                    + "".join(traceback.format_exception(err)).rstrip(), ERR)
             self._draw_failed = True
             from ..ui import theme
             from ..ui.widgets import draw_wrapped

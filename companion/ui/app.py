@@ -90,6 +90,18 @@ Draw = Callable[[pygame.Surface], list[Button]]
 INPUT_READY = pygame.event.custom_type()
 
 
+def panel_size() -> tuple[int, int]:
+    """The panel's own mode in pixels: SDL's desktop size of the first display (under
+    kmsdrm, the mode the panel runs at: 800x480 for the 7" display, 720x1280 for Touch
+    Display 2, 1024x600 for many HDMI panels). ``(800, 480)`` if SDL reports none.
+    Needs ``pygame.display.init()``."""
+    try:
+        sizes = pygame.display.get_desktop_sizes()
+    except pygame.error:
+        sizes = []
+    return tuple(sizes[0]) if sizes and sizes[0][0] > 0 and sizes[0][1] > 0 else DESIGN
+
+
 def wake(seq: int) -> None:
     """Post :data:`INPUT_READY` for input number ``seq`` (safe from any thread; a closed
     display drops it, and the main loop then takes the input at the end of its turn)."""
@@ -103,13 +115,21 @@ class App:
     """The one window. Only the display and font modules are started: the companion makes
     no sound through SDL, and skipping the audio device saves start-up time on a Zero."""
 
-    def __init__(self, size: tuple[int, int] = (800, 480), fullscreen: bool = False,
-                 title: str = "Sugar Table Companion", rotation: int = 0):
+    def __init__(self, size: tuple[int, int] | None = (800, 480), fullscreen: bool = False,
+                 title: str = "Sugar Table Companion", rotation: int = 0, kiosk: bool = False):
         if rotation not in ROTATIONS:
             raise ValueError(f"rotation is one of {', '.join(map(str, ROTATIONS))} degrees, not {rotation}")
         pygame.display.init()
         pygame.font.init()
         theme.clear_fonts()  # fonts from an earlier App died with its pygame.font
+        # A kiosk (the Pi's service) has no way out from the table: Escape and a window
+        # close are ignored (SIGTERM from systemd still stops it cleanly).
+        self.kiosk = kiosk
+        if size is None:  # the panel's own mode (a full screen, or SDL's kmsdrm driver)
+            size = panel_size()
+        flags = pygame.FULLSCREEN if fullscreen else 0
+        self.window = pygame.display.set_mode(size, flags)
+        size = self.window.get_size() or size  # what SDL gave: the size taps are measured in
         self.window_size = tuple(size)
         self.rotation = rotation
         # The panel as the players see it (turned by ``rotation``), and the layout every
@@ -120,8 +140,6 @@ class App:
         scaled = (round(DESIGN[0] * self.scale), round(DESIGN[1] * self.scale))
         self.offset = ((self.panel[0] - scaled[0]) // 2, (self.panel[1] - scaled[1]) // 2)
         self._scaled = scaled
-        flags = pygame.FULLSCREEN if fullscreen else 0
-        self.window = pygame.display.set_mode(size, flags)
         direct = rotation == 0 and self.panel == DESIGN
         self.surface = self.window if direct else pygame.Surface(DESIGN)
         # SDL's invisible drivers (tests, --simulate on a server): nobody sees this window.
@@ -242,7 +260,8 @@ class App:
         new board cell it passes (buttons whose command starts with ``"cell "``), never
         the same cell twice in one drag, so a colour can be painted across the board.
         Typed text (a keyboard-mode scanner, or a code typed in ``--simulate``) is
-        gathered until Enter; Backspace edits; Escape quits. ``("input", n)`` marks where
+        gathered until Enter; Backspace edits; Escape quits (not in a :attr:`kiosk`, which
+        ignores Escape and a window close). ``("input", n)`` marks where
         in the window's own events a device's input number ``n`` arrived (:meth:`wake`).
         """
         out: list[tuple[str, str]] = []
@@ -250,7 +269,8 @@ class App:
             if event.type == INPUT_READY:
                 out.append(("input", event.seq))
             elif event.type == pygame.QUIT:
-                out.append(("quit", ""))
+                if not self.kiosk:
+                    out.append(("quit", ""))
             elif event.type == pygame.MOUSEBUTTONDOWN:
                 if event.button == 1 and not getattr(event, "touch", False):
                     self._dragged = set()
@@ -271,7 +291,8 @@ class App:
                 self._typed += event.text
             elif event.type == pygame.KEYDOWN:
                 if event.key == pygame.K_ESCAPE:
-                    out.append(("quit", ""))
+                    if not self.kiosk:  # a kiosk ignores it: nobody at the table can start it again
+                        out.append(("quit", ""))
                 elif event.key in _ARROWS:
                     out.append(("arrow", _ARROWS[event.key]))
                 elif event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):

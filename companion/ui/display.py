@@ -21,11 +21,12 @@ those drivers unless they were asked for (``SDL_VIDEODRIVER=dummy`` in the tests
 from __future__ import annotations
 
 import os
-import sys
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
 import pygame
+
+from ..core.journal import ERR, INFO, say
 
 #: SDL's drivers that draw on nothing a person can see.
 VIRTUAL_DRIVERS = ("offscreen", "dummy")
@@ -34,17 +35,57 @@ VIRTUAL_DRIVERS = ("offscreen", "dummy")
 BACKOFF = (1.0, 2.0, 5.0, 10.0, 30.0, 60.0)
 
 FIX = ("To fix it on the Pi: add the companion's user to the video and render groups "
-       "(sudo usermod -aG video,render $USER, then log in again), run it on the console seat "
+       "(sudo usermod -aG video,render {user}, then log in again), run it on the console seat "
        "(tty1; the systemd unit's TTYPath=/dev/tty1), and set SDL_VIDEODRIVER=kmsdrm; "
        "on a desktop, run it inside the desktop session (DISPLAY or WAYLAND_DISPLAY set).")
 
+#: The libraries SDL's kmsdrm driver opens at run time, and the Debian packages that hold
+#: them (Raspberry Pi OS Lite has none of them; the desktop image has all).
+GRAPHICS_LIBS = {"libgbm.so.1": "libgbm1", "libEGL.so.1": "libegl1", "libGLESv2.so.2": "libgles2"}
+
+
+def loads(name: str) -> bool:
+    """Can this process load the shared library ``name`` (as SDL does, by its soname)?"""
+    import ctypes
+
+    try:
+        ctypes.CDLL(name)
+    except OSError:
+        return False
+    return True
+
+
+def missing_graphics(load=loads) -> list[str]:
+    """Which of :data:`GRAPHICS_LIBS` cannot be loaded here."""
+    return [name for name in GRAPHICS_LIBS if not load(name)]
+
+
+def fix_for(driver: str, load=loads) -> str:
+    """What to do about a screen that did not open with ``driver``: the missing graphics
+    libraries first (no group or tty fixes a missing library), else the groups (naming
+    this user), the console seat and the driver."""
+    import getpass
+
+    if driver in ("kmsdrm", "(SDL's own choice)", ""):
+        lost = missing_graphics(load)
+        if lost:
+            return (f"To fix it: sudo apt install {' '.join(GRAPHICS_LIBS[n] for n in lost)} (SDL's kmsdrm driver "
+                    f"draws through {', '.join(lost)}, which are not installed).")
+    try:
+        user = getpass.getuser()
+    except (KeyError, OSError):
+        user = str(os.getuid())
+    return FIX.format(user=user)
+
 
 class DisplayUnavailable(RuntimeError):
-    """The screen could not be opened: ``driver`` tried, SDL's ``error``, and a ``fix``."""
+    """The screen could not be opened: ``driver`` tried, SDL's ``error``, and a ``fix``
+    (default :func:`fix_for` the driver)."""
 
-    def __init__(self, driver: str, error: str, fix: str = FIX):
+    def __init__(self, driver: str, error: str, fix: str | None = None):
         super().__init__(f"no screen: SDL video driver {driver!r}: {error}")
-        self.driver, self.error, self.fix = driver, error, fix
+        self.driver, self.error = driver, error
+        self.fix = fix if fix is not None else fix_for(driver)
 
     def explain(self) -> str:
         """The whole log line: what failed, the fix, and what happens meanwhile."""
@@ -57,17 +98,23 @@ def asked_driver() -> str:
     return os.environ.get("SDL_VIDEODRIVER", "").strip().lower()
 
 
-def open_display(size: tuple[int, int] = (800, 480), fullscreen: bool = False,
-                 allow_virtual: bool = False, rotation: int = 0):
+def open_display(size: tuple[int, int] | None = None, fullscreen: bool = False,
+                 allow_virtual: bool = False, rotation: int = 0, kiosk: bool = False):
     """The :class:`~companion.ui.app.App` window, or :class:`DisplayUnavailable`.
 
+    ``size`` None: full screen (``fullscreen``) and SDL's ``kmsdrm`` driver open at the
+    panel's own mode (:func:`~companion.ui.app.panel_size`: a 1024x600 or 720x1280
+    panel is filled, and taps are measured on it); a window on a desktop is 800x480.
+    ``kiosk``: Escape and a window close are ignored (the Pi's service).
     An invisible driver (``offscreen``, ``dummy``) is accepted only when
     ``SDL_VIDEODRIVER`` names it or ``allow_virtual`` is set."""
-    from .app import App
+    from .app import DESIGN, App
 
     asked = asked_driver()
+    if size is None and not (fullscreen or asked == "kmsdrm"):
+        size = DESIGN
     try:
-        app = App(size=size, fullscreen=fullscreen, rotation=rotation)
+        app = App(size=size, fullscreen=fullscreen, rotation=rotation, kiosk=kiosk)
     except pygame.error as err:
         try:
             pygame.display.quit()
@@ -83,7 +130,12 @@ def open_display(size: tuple[int, int] = (800, 480), fullscreen: bool = False,
 
 
 def _stderr(line: str) -> None:
-    print(f"companion: {line}", file=sys.stderr, flush=True)
+    """A display problem for the journal (error priority: there is no picture)."""
+    say(line, ERR)
+
+
+def _info(line: str) -> None:
+    say(line, INFO)
 
 
 @dataclass
@@ -95,12 +147,14 @@ class Display:
 
     opener: Callable[[], Any]
     clock: Any
-    log: Callable[[str], None] = _stderr
+    log: Callable[[str], None] = _stderr   # why there is no screen (journal: error)
+    info: Callable[[str], None] | None = None  # the screen is open again (None: to ``log``, or the journal at info)
     app: Any = None
     failures: int = 0
     next_try: float = float("-inf")
     opened: int = 0                      # how many times it has opened (a lost screen reopens)
     backoff: tuple[float, ...] = field(default=BACKOFF)
+    problem: str = ""                    # why there is no screen now ("" while it is open)
 
     def ensure(self) -> Any:
         """The open App, opening it if it is closed and the wait is over; None while there
@@ -118,6 +172,7 @@ class Display:
             self.next_try = now + delay
             if not isinstance(err, DisplayUnavailable):
                 err = DisplayUnavailable(asked_driver() or "(SDL's own choice)", str(err))
+            self.problem = str(err)
             if self.failures == 1:
                 self.log(err.explain() + f" Trying the screen again in {delay:g} s.")
             else:
@@ -125,9 +180,10 @@ class Display:
             return None
         self.opened += 1
         if self.failures:
-            self.log(f"the screen is open (SDL driver {pygame.display.get_driver()!r}) after "
+            tell = self.info or (_info if self.log is _stderr else self.log)
+            tell(f"the screen is open (SDL driver {pygame.display.get_driver()!r}) after "
                      f"{self.failures} failed tr{'y' if self.failures == 1 else 'ies'}.")
-        self.failures, self.next_try = 0, float("-inf")
+        self.failures, self.next_try, self.problem = 0, float("-inf"), ""
         return self.app
 
     def lost(self, err: BaseException) -> None:
@@ -140,6 +196,7 @@ class Display:
                 pass
         self.failures = max(self.failures, 1)
         self.next_try = self.clock.now() + self.backoff[0]
+        self.problem = f"the screen stopped working ({err})"
         self.log(f"the screen stopped working ({err}); carrying on without it and trying again.")
 
     def close(self) -> None:

@@ -432,11 +432,13 @@ class StartFlow:
     dirty = True
 
 
-def choose(app, store, stopping=lambda: False, frame: float = 1 / 20, watch=None) -> StartChoice | None:
+def choose(app, store, stopping=lambda: False, frame: float = 1 / 20, watch=None,
+           tick=None) -> StartChoice | None:
     """Run the start screen on ``app`` until a choice (returned) or the window closes or
     ``stopping()`` (None). The window is looked at every ``frame`` seconds, or, with a
     ``watch`` (:class:`~companion.ui.wakeup.InputWatch`) that watches a device, when that
-    device has input (and once a second, for ``stopping``)."""
+    device has input (and once a second, for ``stopping``). ``tick()`` is called every
+    time round (at least once a second): systemd's watchdog ping while a person chooses."""
     import threading
 
     flow = StartFlow(store)
@@ -444,6 +446,8 @@ def choose(app, store, stopping=lambda: False, frame: float = 1 / 20, watch=None
     if watch is not None:
         watch.on_input = woken.set
     while not (flow.quit or stopping()):
+        if tick is not None:
+            tick()
         if flow.step(app) is not None:
             return flow.choice
         woken.wait(1.0 if watch is not None and watch.watching else frame)
