@@ -62,7 +62,7 @@ def test_it_is_a_notify_service_with_a_watchdog_and_start_limits(unit):
     assert one(unit, "Service", "Restart") == "always"
     assert one(unit, "Unit", "StartLimitIntervalSec") == "0"
     assert one(unit, "Service", "ExecStart").startswith(
-        "/opt/companion/venv/bin/companion run --config /etc/companion/companion.toml")
+        "/opt/companion/venv/bin/companion run --service --config /etc/companion/companion.toml")
     assert 2 < int(one(unit, "Service", "TimeoutStopSec")) <= 10  # we exit in 2 s; systemd waits a little more
 
 
