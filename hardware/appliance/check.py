@@ -341,8 +341,8 @@ def wait_verdict(g: Guest, cursor, kind: str, value: str, timeout=30.0):
 
 def table_checks(g: Guest, args) -> dict:
     # The scanners, as the service will find them.
-    rc, kbd = g.sh("ls /dev/input/by-path/ | grep -- '-usb-0:3:1.0-event-kbd' | head -1")
-    readers = f'scanners = ["serial:/dev/ttyUSB0", "hid:/dev/input/by-path/{kbd.strip()}"]'
+    rc, kbd = g.sh("ls /dev/input/by-id/ | grep -- 'BARCODE-SCANNER-event-kbd' | head -1")
+    readers = f'scanners = ["serial:/dev/ttyUSB0", "hid:/dev/input/by-id/{kbd.strip()}"]'
     note(f"readers: {readers}")
     # 1. The start screen: no game in the config, the companion asks on the panel. The
     # table starts empty (install.sh's first start already began a game with the example

@@ -145,7 +145,8 @@ class Vm:
                 # the user's keyboard (Esc); the scanner keyboard is bound to the panel's console
                 # so QMP events naming the panel reach it and no other keyboard
                 "-device", "usb-kbd,id=userkbd,bus=xhci.0,port=2",
-                "-device", "usb-kbd,id=scankbd,bus=xhci.0,port=3,display=panel",
+                # its USB serial number names it a barcode scanner, as a real one names itself
+                "-device", "usb-kbd,id=scankbd,bus=xhci.0,port=3,display=panel,serial=BARCODE-SCANNER",
                 "-chardev", f"socket,id=scan,path={self.work / 'scanner.sock'},server=on,wait=off",
                 "-device", "usb-serial,chardev=scan,bus=xhci.0,port=4",
                 "-chardev", f"socket,id=agent,path={self.work / 'agent.sock'},server=on,wait=off",
