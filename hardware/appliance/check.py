@@ -160,7 +160,9 @@ class Guest:
     def journal(self, since_cursor: str | None = None) -> tuple[list[dict], list[str], str]:
         """The companion's JSON log lines and other lines since a cursor, and the new cursor."""
         after = f"--after-cursor='{since_cursor}'" if since_cursor else "-b"
-        rc, out = self.sh(f"journalctl -u companion -o json --no-pager {after}")
+        # -t (the companion's own lines): with PAMName=login they are logged from its
+        # session's scope, so `-u companion` shows only systemd's lines about it.
+        rc, out = self.sh(f"journalctl -t companion -o json --no-pager {after}")
         records, texts, cursor = [], [], since_cursor
         for raw in out.splitlines():
             try:
@@ -468,7 +470,7 @@ def table_checks(g: Guest, args) -> dict:
     g.sh("systemctl restart companion")
     time.sleep(20)
     s = g.show()
-    rc, said = g.sh("journalctl -u companion -b --no-pager -n 200 | grep -m1 fulscreen")
+    rc, said = g.sh("journalctl -t companion -b --no-pager -n 200 | grep -m1 fulscreen")
     png = g.png("config-typo")
     ok_pic, why = picture(png, (800, 480))
     line(s.get("ActiveState") != "failed" and "fulscreen" in said and ok_pic,
