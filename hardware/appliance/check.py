@@ -497,7 +497,7 @@ def count(game: dict, rec: dict | None) -> bool:
     return False
 
 
-def feed(g: Guest, game: dict, until=None, count: int | None = None) -> int:
+def feed(g: Guest, game: dict, until=None, limit: int | None = None) -> int:
     """Give the next recorded inputs (scans alternating between the scanners, taps on the
     panel) and wait for each verdict; returns how many were accepted."""
     accepted = 0
@@ -506,7 +506,7 @@ def feed(g: Guest, game: dict, until=None, count: int | None = None) -> int:
         kind, value = game["inputs"][game["next"]]
         if until and until(kind, value):
             break
-        if count is not None and n >= count:
+        if limit is not None and n >= limit:
             break
         if kind == "scan":
             (g.vm.scan_serial if game["next"] % 2 else g.vm.scan_keyboard)(value)
@@ -524,7 +524,7 @@ def power_cuts(g: Guest, args, game: dict) -> None:
     fails, boots, times = [], [], []
     start_all = time.monotonic()
     for i in range(1, args.cuts + 1):
-        feed(g, game, count=2)
+        feed(g, game, limit=2)
         g.vm.power_cut()  # right after the verdicts: no shutdown, no flush
         start = time.monotonic()
         g.boot()
