@@ -6,7 +6,7 @@ export SDL_VIDEODRIVER ?= dummy
 export SDL_AUDIODRIVER ?= dummy
 export PYGAME_HIDE_SUPPORT_PROMPT := 1
 
-.PHONY: demo test bench clean
+.PHONY: demo test bench clean appliance arm64-check
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
@@ -27,3 +27,12 @@ bench: $(VENV)/.installed
 
 clean:
 	rm -rf $(VENV) out .pytest_cache
+
+# The appliance check (root, x86-64, QEMU; about 30 minutes; not part of `make test`):
+# hardware/install.sh for real in a Pi-like VM, then boot, taps, scans, restarts, power cuts.
+appliance: $(VENV)/.installed
+	$(BIN)/python hardware/appliance/check.py $(APPLIANCE_ARGS)
+
+# The arm64 install check: install.sh in a Debian 12 arm64 root (qemu-user-static).
+arm64-check: $(VENV)/.installed
+	hardware/appliance/arm64-check.sh $(ARM64_ARGS)

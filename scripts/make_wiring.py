@@ -19,6 +19,10 @@ from xml.sax.saxutils import escape
 
 OUT = Path(__file__).resolve().parent.parent / "wiring"
 
+#: Header pins the display's power leads take (the Touch Display's red 5V and black GND
+#: jumpers; Raspberry Pi's display documentation): no diagram may use them.
+DISPLAY_POWER_PINS = (2, 6)
+
 #: The 40-pin header of every Raspberry Pi since the B+ (Pi 4, Pi 5, Zero 2 W), by physical pin.
 HEADER = {
     1: "3V3", 2: "5V", 3: "GPIO2 SDA", 4: "5V", 5: "GPIO3 SCL", 6: "GND", 7: "GPIO4", 8: "GPIO14 TXD",
@@ -63,7 +67,7 @@ DIAGRAMS = (
     Diagram(
         "adxl345", "ADXL345 tray sensor on I2C bus 1",
         (("ADXL345 breakout", ("VCC", "GND", "SDA", "SCL", "CS", "SDO")),),
-        (Wire(1, "ADXL345 breakout", "VCC", "red"), Wire(6, "ADXL345 breakout", "GND", "black"),
+        (Wire(1, "ADXL345 breakout", "VCC", "red"), Wire(9, "ADXL345 breakout", "GND", "black"),
          Wire(3, "ADXL345 breakout", "SDA", "blue"), Wire(5, "ADXL345 breakout", "SCL", "yellow")),
         I2C_NOTES,
         ("CS to VCC on the breakout: I2C mode (many boards do this already)",
@@ -72,7 +76,7 @@ DIAGRAMS = (
     Diagram(
         "mpu6050", "MPU-6050 tray sensor on I2C bus 1",
         (("MPU-6050 breakout (GY-521)", ("VCC", "GND", "SCL", "SDA", "XDA", "XCL", "AD0", "INT")),),
-        (Wire(1, "MPU-6050 breakout (GY-521)", "VCC", "red"), Wire(6, "MPU-6050 breakout (GY-521)", "GND", "black"),
+        (Wire(1, "MPU-6050 breakout (GY-521)", "VCC", "red"), Wire(9, "MPU-6050 breakout (GY-521)", "GND", "black"),
          Wire(5, "MPU-6050 breakout (GY-521)", "SCL", "yellow"), Wire(3, "MPU-6050 breakout (GY-521)", "SDA", "blue")),
         I2C_NOTES,
         ("AD0 open or to GND: address 0x68 (AD0 to VCC: 0x69; both are found)",
@@ -81,7 +85,7 @@ DIAGRAMS = (
     Diagram(
         "lis3dh", "LIS3DH tray sensor on I2C bus 1",
         (("LIS3DH breakout", ("VIN", "3Vo", "GND", "SCL", "SDA", "SDO", "CS", "INT")),),
-        (Wire(1, "LIS3DH breakout", "VIN", "red"), Wire(6, "LIS3DH breakout", "GND", "black"),
+        (Wire(1, "LIS3DH breakout", "VIN", "red"), Wire(9, "LIS3DH breakout", "GND", "black"),
          Wire(5, "LIS3DH breakout", "SCL", "yellow"), Wire(3, "LIS3DH breakout", "SDA", "blue")),
         I2C_NOTES,
         ("SDO open or to GND: address 0x18 (SDO to 3V: 0x19; both are found)",
@@ -104,13 +108,13 @@ DIAGRAMS = (
          ("Undo button", ("leg 1", "leg 2")),
          ("Buzzer driver (NPN)", ("+5V", "base (1 kOhm)", "emitter")),
          ("Status LED", ("anode (330 Ohm)", "cathode"))),
-        (Wire(11, "Confirm button", "leg 1", "green"), Wire(9, "Confirm button", "leg 2", "black"),
-         Wire(13, "Undo button", "leg 1", "orange"), Wire(14, "Undo button", "leg 2", "black"),
-         Wire(2, "Buzzer driver (NPN)", "+5V", "red"), Wire(12, "Buzzer driver (NPN)", "base (1 kOhm)", "purple"),
-         Wire(20, "Buzzer driver (NPN)", "emitter", "black"),
-         Wire(16, "Status LED", "anode (330 Ohm)", "brown"), Wire(30, "Status LED", "cathode", "black")),
+        (Wire(11, "Confirm button", "leg 1", "green"), Wire(14, "Confirm button", "leg 2", "black"),
+         Wire(13, "Undo button", "leg 1", "orange"), Wire(20, "Undo button", "leg 2", "black"),
+         Wire(4, "Buzzer driver (NPN)", "+5V", "red"), Wire(12, "Buzzer driver (NPN)", "base (1 kOhm)", "purple"),
+         Wire(30, "Buzzer driver (NPN)", "emitter", "black"),
+         Wire(16, "Status LED", "anode (330 Ohm)", "brown"), Wire(34, "Status LED", "cathode", "black")),
         ("Buttons need no resistor: the Pi's internal pull-up holds the pin at 3.3 V, a press pulls it to GND.",
-         "Buzzer: a 5 V active buzzer from 5V (pin 2) to the collector of a BC337 or 2N2222 NPN; emitter to GND; "
+         "Buzzer: a 5 V active buzzer from 5V (pin 4) to the collector of a BC337 or 2N2222 NPN; emitter to GND; "
          "base through 1 kOhm to GPIO18. A GPIO pin gives at most 16 mA, too little to drive a buzzer itself.",
          "LED: GPIO23 through a 330 Ohm resistor to the long leg (anode); short leg to GND (about 5 mA).",
          "Pins in the config: [gpio] confirm = 17, undo = 27, buzzer = 18, led = 23 (BCM numbers, not pin numbers)."),
@@ -247,7 +251,8 @@ def readme() -> str:
              "pad, at the corner farthest from the USB ports); the config uses BCM GPIO numbers "
              "(GPIO17 is pin 11). Parts and prices: `hardware/BOM.md`.\n",
              "Use one tray sensor (any of the three), and any of the rest. Everything fits on the header at "
-             "once: the pins below never overlap.\n"]
+             "once: the pins below never overlap, and none uses pin 2 (5V) or pin 6 (GND), which the "
+             "Raspberry Pi Touch Display's power leads (or an HDMI panel's) take.\n"]
     for d in DIAGRAMS:
         parts.append(f"## {d.title}\n\n![{d.title}]({d.slug}.svg)\n\n{table(d)}\n")
         if d.on_board:

@@ -56,7 +56,10 @@ WRITTEN = {
     "/etc/companion/companion.toml": REPO / "hardware" / "companion.toml.example",
     "/opt/companion/companion.toml.example": REPO / "hardware" / "companion.toml.example",
     "/opt/companion/README.md": REPO / "README.md",
+    "/etc/systemd/system/companion.service.d/no-network.conf": REPO / "systemd" / "no-network.conf",
 }
+LINK = "/usr/local/bin/companion"
+STAMP = "/opt/companion/installed-source.sha256"
 WANTS = "/etc/systemd/system/multi-user.target.wants/companion.service"
 
 
@@ -77,7 +80,7 @@ def test_force_installs_anyway_and_says_so(tmp_path, fake_bin):
     assert done.returncode == 0, done.stderr
     assert "not Raspberry Pi OS: carrying on because of --force" in done.stdout
     assert "console blanking left as it is" in done.stdout  # no cmdline.txt on this machine
-    assert set(files_under(root)) == set(WRITTEN) | {WANTS}
+    assert set(files_under(root)) == set(WRITTEN) | {WANTS, LINK, STAMP}
 
 
 def test_install_writes_exactly_these_files_and_runs_no_system_command(tmp_path, fake_bin):
@@ -85,14 +88,16 @@ def test_install_writes_exactly_these_files_and_runs_no_system_command(tmp_path,
     done = install(root, fake_bin)
     assert done.returncode == 0, done.stderr
     found = files_under(root)
-    assert set(found) == BEFORE | set(WRITTEN) | {WANTS}
+    assert set(found) == BEFORE | set(WRITTEN) | {WANTS, LINK, STAMP}
     for dest, source in WRITTEN.items():
         assert found[dest].read_bytes() == source.read_bytes(), dest
         assert stat.S_IMODE(found[dest].stat().st_mode) == 0o644, dest
     assert os.readlink(found[WANTS]) == "/etc/systemd/system/companion.service"
+    assert os.readlink(found[LINK]) == "/opt/companion/venv/bin/companion"  # `companion` on the PATH
     assert (root / "boot/firmware/cmdline.txt").read_text() == CMDLINE + " consoleblank=0\n"
     # The commands a real install runs are printed, not run.
-    for command in ("apt-get install -y --no-install-recommends python3-venv python3-pip python3-lgpio i2c-tools",
+    for command in ("apt-get install -y --no-install-recommends python3-venv python3-evdev python3-lgpio i2c-tools "
+                    "libgbm1 libegl1 libgles2 libgl1-mesa-dri fontconfig",
                     "useradd --system --home-dir /var/lib/companion",
                     "usermod -aG input,video,render,i2c,gpio,dialout companion",
                     "install -d -o companion -g companion -m 0750 /var/lib/companion",
@@ -102,7 +107,7 @@ def test_install_writes_exactly_these_files_and_runs_no_system_command(tmp_path,
         assert f"not run (--root): {command}" in done.stdout, command
     assert not fake_bin[1].exists(), fake_bin[1].read_text()
     # and every change is listed
-    assert "Done: 7 change(s)." in done.stdout
+    assert "Done: 9 change(s)." in done.stdout
     for dest in WRITTEN:
         assert f"changed: wrote {dest}" in done.stdout
 
@@ -139,6 +144,12 @@ def test_uninstall_removes_what_it_installed_and_keeps_config_and_history(tmp_pa
     assert set(files_under(root)) == BEFORE | {"/etc/companion/companion.toml", "/var/lib/companion/table.db"}
     assert (root / "boot/firmware/cmdline.txt").read_text() == CMDLINE + "\n"
     assert "not run (--root): systemctl disable --now companion.service" in done.stdout
+    # tty1's login prompt comes back (the unit conflicted with it)
+    assert "not run (--root): systemctl start getty@tty1.service" in done.stdout
+    # the user stays, owning the history that stays: nothing is left to a deleted user
+    assert "userdel" not in done.stdout.replace("sudo userdel companion", "")
+    assert "Kept /etc/companion/companion.toml (your settings), /var/lib/companion (the game history) and the user " \
+           "companion" in done.stdout
     assert "Kept /etc/companion/companion.toml" in done.stdout
     assert not fake_bin[1].exists()
     again = install(root, fake_bin, "--uninstall")
@@ -154,3 +165,99 @@ def test_unknown_option_and_help(tmp_path, fake_bin):
 def test_the_script_parses_and_is_executable():
     assert subprocess.run(["bash", "-n", str(SCRIPT)]).returncode == 0
     assert os.access(SCRIPT, os.X_OK)
+
+
+def test_a_32_bit_system_is_refused_with_what_to_do(tmp_path, fake_bin):
+    """32-bit Raspberry Pi OS (armhf, even on a 64-bit kernel): PyPI has no pygame-ce wheel."""
+    bin_dir, _ = fake_bin
+    (bin_dir / "dpkg").write_text("#!/bin/sh\n[ \"$1\" = --print-architecture ] && echo armhf\n")
+    (bin_dir / "dpkg").chmod(0o755)
+    root = pi_root(tmp_path / "root")
+    done = install(root, fake_bin)
+    assert done.returncode == 1
+    assert "32-bit system (armhf)" in done.stderr and "Raspberry Pi OS Lite (64-bit)" in done.stderr
+    assert "Raspberry Pi" in done.stderr and "Imager" in done.stderr
+    assert set(files_under(root)) == BEFORE  # nothing written
+    assert install(root, fake_bin, "--force").returncode == 1  # --force cannot make a wheel appear
+
+
+def test_a_64_bit_system_is_accepted(tmp_path, fake_bin):
+    bin_dir, _ = fake_bin
+    (bin_dir / "dpkg").write_text("#!/bin/sh\n[ \"$1\" = --print-architecture ] && echo arm64\n")
+    (bin_dir / "dpkg").chmod(0o755)
+    assert install(pi_root(tmp_path / "root"), fake_bin).returncode == 0
+
+
+def test_a_desktop_image_is_switched_to_console_boot_and_back(tmp_path, fake_bin):
+    """The display manager holds the screen kmsdrm needs: boot to the console, as a kiosk
+    does; --uninstall gives the desktop back."""
+    root = pi_root(tmp_path / "root")
+    system = root / "etc/systemd/system"
+    system.mkdir(parents=True)
+    (system / "default.target").symlink_to("/lib/systemd/system/graphical.target")
+    (system / "display-manager.service").symlink_to("/lib/systemd/system/lightdm.service")
+    done = install(root, fake_bin)
+    assert done.returncode == 0, done.stderr
+    assert os.readlink(system / "default.target") == "/lib/systemd/system/multi-user.target"
+    assert "boots to the console now, not the desktop" in done.stdout
+    assert "not run (--root): systemctl stop display-manager.service" in done.stdout
+    again = install(root, fake_bin)
+    assert "Done: 0 change(s)." in again.stdout
+    gone = install(root, fake_bin, "--uninstall")
+    assert os.readlink(system / "default.target") == "/lib/systemd/system/graphical.target"
+    assert "boots to the desktop again" in gone.stdout
+
+
+def test_a_lite_image_stays_as_it_boots(tmp_path, fake_bin):
+    root = pi_root(tmp_path / "root")
+    system = root / "etc/systemd/system"
+    system.mkdir(parents=True)
+    (system / "default.target").symlink_to("/lib/systemd/system/multi-user.target")
+    done = install(root, fake_bin)
+    assert "already right: boots to the console (multi-user.target, no display manager)" in done.stdout
+    assert os.readlink(system / "default.target") == "/lib/systemd/system/multi-user.target"
+
+
+def test_wheelhouse_installs_offline_from_its_wheels_and_debs(tmp_path, fake_bin):
+    root = pi_root(tmp_path / "root")
+    house = tmp_path / "house"
+    (house / "debs").mkdir(parents=True)
+    (house / "pygame_ce-2.5.2-cp311-cp311-manylinux2014_aarch64.whl").write_bytes(b"")
+    done = install(root, fake_bin, "--wheelhouse", str(house))
+    assert done.returncode == 0, done.stderr
+    assert "apt-get update" not in done.stdout  # no network needed
+    assert f"apt-get install -y --no-install-recommends {house}/debs/*.deb" in done.stdout
+    assert f"wheel --no-deps --wheel-dir TMP/dist --no-index --find-links {house} TMP/src" in done.stdout
+    assert f"install --upgrade --no-index --find-links {house} TMP/dist/*.whl" in done.stdout
+
+
+def test_a_wheelhouse_without_wheels_is_a_usage_error(tmp_path, fake_bin):
+    root = pi_root(tmp_path / "root")
+    (tmp_path / "empty").mkdir()
+    for house in (tmp_path / "empty", tmp_path / "missing"):
+        done = install(root, fake_bin, "--wheelhouse", str(house))
+        assert done.returncode == 2 and "has no wheels" in done.stderr and "make-wheelhouse.sh" in done.stderr
+    assert set(files_under(root)) == BEFORE
+    assert install(root, fake_bin, "--wheelhouse").returncode == 2
+
+
+def test_the_network_stays_open_only_for_a_venue(tmp_path, fake_bin):
+    root = pi_root(tmp_path / "root")
+    assert install(root, fake_bin).returncode == 0
+    dropin = root / "etc/systemd/system/companion.service.d/no-network.conf"
+    assert "PrivateNetwork=yes" in dropin.read_text()
+    config = root / "etc/companion/companion.toml"
+    config.write_text(config.read_text() + '\n[venue]\nbroker = "cafe.local"\n')
+    again = install(root, fake_bin)
+    assert not dropin.exists() and "has a [venue]: the network stays open" in again.stdout
+    assert "changed: removed /etc/systemd/system/companion.service.d/no-network.conf" in again.stdout
+
+
+def test_the_wheelhouse_maker_parses_and_refuses_bad_arguments(tmp_path):
+    maker = REPO / "hardware" / "make-wheelhouse.sh"
+    assert subprocess.run(["bash", "-n", str(maker)]).returncode == 0 and os.access(maker, os.X_OK)
+    assert subprocess.run(["bash", str(maker)], capture_output=True).returncode == 2
+    bad = subprocess.run(["bash", str(maker), str(tmp_path), "--arch", "armv7l"], capture_output=True, text=True)
+    assert bad.returncode == 2 and "aarch64 or x86_64" in bad.stderr
+    helped = subprocess.run(["bash", str(maker), "--help"], capture_output=True, text=True)
+    assert "install.sh --wheelhouse" in helped.stdout and "pip download" in helped.stdout

@@ -84,3 +84,14 @@ def test_the_optional_parts_share_no_header_pin_and_match_the_example_config():
                       ("led", "Status LED")):
         bcm = int(re.search(rf"^# {key} = (\d+)", example, re.M).group(1))
         assert gpio_of[part] == f"GPIO{bcm}", key
+
+
+def test_no_part_takes_the_display_power_pins():
+    """The Touch Display's (or an HDMI panel's) 5V and GND leads go on header pins 2 and 6:
+    a sensor, button or buzzer there leaves the panel without power."""
+    assert mw.DISPLAY_POWER_PINS == (2, 6)
+    for d in mw.DIAGRAMS:
+        used = {w.pin for w in d.wires}
+        assert not used & set(mw.DISPLAY_POWER_PINS), f"{d.slug} uses {sorted(used & {2, 6})}"
+    readme = (REPO / "wiring" / "README.md").read_text()
+    assert "none uses pin 2 (5V) or pin 6 (GND)" in readme

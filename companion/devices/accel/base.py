@@ -27,7 +27,7 @@ ID_READS = 3
 read with 0xFF (or a NACK), and one bad read must not take the tray sensor offline."""
 
 WIRING_HINT = (
-    "check wiring (3V3 to pin 1, SDA to pin 3, SCL to pin 5, GND to pin 6) "
+    "check wiring (3V3 to pin 1, SDA to pin 3, SCL to pin 5, GND to pin 9) "
     "and that I2C is enabled (raspi-config)"
 )
 

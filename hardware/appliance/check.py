@@ -1,0 +1,564 @@
+"""The appliance check: hardware/install.sh run for real in a Pi-like VM, then the table as a
+person at it would find it. `make appliance` runs it (root, x86-64, QEMU; not in `make test`).
+
+    python3 hardware/appliance/check.py [--cuts 20] [--accel kvm|tcg] [--out out/appliance]
+
+One printed line per check, PASS or FAIL with the measured seconds; exit 1 on any FAIL.
+The image (Debian 12 with Raspberry Pi OS Lite's packages, build-image.sh) is built once and
+cached in $APPLIANCE_CACHE (default /var/cache/sugar-companion-appliance); the wheelhouse
+(make-wheelhouse.sh --arch x86_64) and the .debs install.sh needs (downloaded in a chroot of
+that image, as `make-wheelhouse.sh --debs` would on a fresh Lite card) go into the VM on a
+second, read-only disk: the VM has no network at all. Screendumps: out/appliance/*.png.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent.parent
+sys.path.insert(0, str(HERE))
+from vm import Vm, VmError  # noqa: E402
+
+CACHE = Path(os.environ.get("APPLIANCE_CACHE", "/var/cache/sugar-companion-appliance"))
+DEBS = ["python3-venv", "python3-evdev", "i2c-tools", "libgbm1", "libegl1", "libgles2", "libgl1-mesa-dri", "fontconfig"]
+GUEST_SRC = "/home/pi/sugar-table-companion"
+CONFIG = "/etc/companion/companion.toml"
+DB = "/var/lib/companion/table.db"
+# Where the Sugarrr! screen's targets are in the 800x480 design (the panel shows it scaled).
+COLUMN_X = {1: 270, 2: 388, 3: 506, 4: 624, 5: 742}
+TARGETS = {**{f"column {n}": (x, 150) for n, x in COLUMN_X.items()}, "done": (686, 422)}
+
+RESULTS: list[tuple[bool, str]] = []
+T0 = time.monotonic()
+
+
+def line(ok: bool, name: str, seconds: float | None, detail: str = "") -> bool:
+    text = f"{'PASS' if ok else 'FAIL'}  {name}" + (f"  ({seconds:.1f} s)" if seconds is not None else "")
+    text += f"  {detail}" if detail else ""
+    print(text, flush=True)
+    RESULTS.append((ok, text))
+    return ok
+
+
+def note(text: str) -> None:
+    print(f"      {text}", flush=True)
+
+
+def sh(cmd: list[str] | str, **kw) -> subprocess.CompletedProcess:
+    return subprocess.run(cmd, shell=isinstance(cmd, str), check=True, text=True, **kw)
+
+
+# ------------------------------------------------------------------ host side: what goes in
+
+def build_image() -> float:
+    start = time.monotonic()
+    sh([str(HERE / "build-image.sh"), "amd64", str(CACHE)], stdout=subprocess.DEVNULL)
+    return time.monotonic() - start
+
+
+def debs() -> Path:
+    """The .debs install.sh needs that the Lite image lacks (with their dependencies)."""
+    out = CACHE / "debs-amd64"
+    if (CACHE / "debs-amd64.done").exists():
+        return out
+    root = CACHE / "rootfs-amd64"
+    shutil.copy("/etc/resolv.conf", root / "etc/resolv.conf")
+    (root / "var/cache/wheelhouse-debs/partial").mkdir(parents=True, exist_ok=True)
+    sh(["chroot", str(root), "apt-get", "update", "-q"], stdout=subprocess.DEVNULL)
+    sh(["chroot", str(root), "apt-get", "install", "-y", "-q", "--download-only", "--no-install-recommends",
+        "-o", "Dir::Cache::archives=/var/cache/wheelhouse-debs", *DEBS], stdout=subprocess.DEVNULL)
+    shutil.rmtree(out, ignore_errors=True)
+    out.mkdir()
+    for deb in (root / "var/cache/wheelhouse-debs").glob("*.deb"):
+        shutil.move(str(deb), out / deb.name)
+    shutil.rmtree(root / "var/cache/wheelhouse-debs")
+    (CACHE / "debs-amd64.done").touch()
+    return out
+
+
+def payload(work: Path) -> Path:
+    """A read-only ext4 disk: the clone (the files git knows, as a user's copy has them), the
+    x86-64 wheelhouse with debs/."""
+    tree = work / "payload"
+    shutil.rmtree(tree, ignore_errors=True)
+    (tree / "src").mkdir(parents=True)
+    files = subprocess.run(["git", "-C", str(REPO), "ls-files", "-co", "--exclude-standard", "-z"],
+                           capture_output=True, check=True).stdout.split(b"\0")
+    for f in filter(None, files):
+        src = REPO / f.decode()
+        if src.is_file():
+            dest = tree / "src" / f.decode()
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(src, dest)
+    sh([str(REPO / "hardware/make-wheelhouse.sh"), str(tree / "wheelhouse"), "--arch", "x86_64"],
+       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    shutil.copytree(debs(), tree / "wheelhouse" / "debs")
+    img = work / "payload.img"
+    img.unlink(missing_ok=True)
+    sh(["mkfs.ext4", "-q", "-d", str(tree), str(img), "400M"])
+    return img
+
+
+# ------------------------------------------------------------------ guest side helpers
+
+class Guest:
+    """The VM plus what the check keeps between boots (the accepted inputs so far)."""
+
+    def __init__(self, work: Path, disk: Path, payload_img: Path, accel: str | None):
+        self.work, self.disk, self.payload_img, self.accel = work, disk, payload_img, accel
+        self.vm: Vm | None = None
+        self.panel = (800, 480)
+
+    def boot(self, panel=(800, 480), timeout=400) -> float:
+        """Start QEMU and wait for the agent: seconds from QEMU's start."""
+        self.panel = panel
+        start = time.monotonic()
+        # KVM first when not told: /dev/kvm may exist yet hang at "Booting from ROM" (nested
+        # virtualisation), so a KVM guest silent for 90 s is stopped and TCG used from then on.
+        for accel in ([self.accel] if self.accel else ["kvm", "tcg"]):
+            self.vm = Vm(self.work / "vm", self.disk, CACHE / "vmlinuz", CACHE / "initrd.img", panel=panel,
+                         payload=self.payload_img, accel=accel)
+            start = time.monotonic()
+            try:
+                self.vm.start()
+                self.vm.wait_agent(90 if accel == "kvm" and not self.accel else timeout)
+            except VmError as err:
+                self.vm.power_cut()
+                if accel != "kvm" or self.accel:
+                    raise
+                note(f"KVM did not boot the VM ({err}): TCG from now on")
+                continue
+            self.accel = accel
+            return time.monotonic() - start
+        raise VmError("the VM did not boot")
+
+    def sh(self, cmd: str, timeout: float = 120) -> tuple[int, str]:
+        return self.vm.sh(cmd, timeout)
+
+    def show(self) -> dict:
+        rc, out = self.sh("systemctl show companion -p ActiveState,SubState,MainPID,NRestarts,"
+                          "ActiveEnterTimestampMonotonic,Result")
+        return dict(kv.split("=", 1) for kv in out.split() if "=" in kv)
+
+    def wait_active(self, timeout: float, not_pid: str | None = None) -> dict | None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            s = self.show()
+            if s.get("ActiveState") == "active" and s.get("MainPID", "0") != "0" and s.get("MainPID") != not_pid:
+                return s
+            time.sleep(1)
+        return None
+
+    def journal(self, since_cursor: str | None = None) -> tuple[list[dict], list[str], str]:
+        """The companion's JSON log lines and other lines since a cursor, and the new cursor."""
+        after = f"--after-cursor='{since_cursor}'" if since_cursor else "-b"
+        # -t (the companion's own lines): with PAMName=login they are logged from its
+        # session's scope, so `-u companion` shows only systemd's lines about it.
+        rc, out = self.sh(f"journalctl -t companion -o json --no-pager {after}")
+        records, texts, cursor = [], [], since_cursor
+        for raw in out.splitlines():
+            try:
+                entry = json.loads(raw)
+            except ValueError:
+                continue
+            cursor = entry.get("__CURSOR", cursor)
+            msg = entry.get("MESSAGE", "")
+            if isinstance(msg, list):
+                msg = bytes(msg).decode(errors="replace")
+            try:
+                rec = json.loads(msg)
+                if isinstance(rec, dict):
+                    records.append(rec)
+                    continue
+            except ValueError:
+                pass
+            texts.append(msg)
+        return records, texts, cursor
+
+    def cursor(self) -> str | None:
+        return self.journal()[2]
+
+    def wait_records(self, cursor, predicate, timeout: float) -> tuple[list[dict], list[str], str]:
+        deadline = time.monotonic() + timeout
+        while True:
+            recs, texts, new = self.journal(cursor)
+            if any(predicate(r) for r in recs) or time.monotonic() > deadline:
+                return recs, texts, new
+            time.sleep(0.5)
+
+    def write_config(self, text: str) -> None:
+        self.sh(f"cat > {CONFIG} <<'EOF'\n{text}\nEOF")
+
+    def png(self, name: str) -> Path:
+        return self.vm.screendump(self.work / f"{name}.png")
+
+    def tap(self, command: str) -> None:
+        x, y = TARGETS[command]
+        w, h = self.panel
+        scale = min(w / 800, h / 480)
+        ox, oy = (w - 800 * scale) / 2, (h - 480 * scale) / 2
+        self.vm.tap(round(ox + x * scale), round(oy + y * scale))
+
+
+def picture(png: Path, panel) -> tuple[bool, str]:
+    """Not blank, and the picture fills the panel (the drawn area's bounding box covers at
+    least 90% of its width and height: not an 800x480 window in a corner)."""
+    from PIL import Image, ImageChops
+    img = Image.open(png).convert("RGB")
+    if img.size != tuple(panel):
+        return False, f"framebuffer {img.size[0]}x{img.size[1]}, panel {panel[0]}x{panel[1]}"
+    colours = len(img.getcolors(1 << 20) or [])
+    bbox = ImageChops.difference(img, Image.new("RGB", img.size, (0, 0, 0))).getbbox()
+    if colours < 8 or not bbox:
+        return False, f"blank ({colours} colours)"
+    w, h = bbox[2] - bbox[0], bbox[3] - bbox[1]
+    fills = w >= 0.9 * panel[0] and h >= 0.9 * panel[1]
+    return fills, f"{colours} colours, drawn area {w}x{h} of {panel[0]}x{panel[1]}"
+
+
+def differs(a: Path, b: Path) -> bool:
+    from PIL import Image, ImageChops
+    return ImageChops.difference(Image.open(a).convert("RGB"), Image.open(b).convert("RGB")).getbbox() is not None
+
+
+def config(extra: str = "", game: str | None = 'game = "sugarrr"\nnames = ["Mum", "Dad", "Maya", "Leo"]',
+           readers: str = "") -> str:
+    return "\n".join(["[game]", game or "", "", "[display]", "fullscreen = true", "", "[store]",
+                      f'path = "{DB}"', "", "[readers]", readers, "", "[log]", 'format = "json"', "", extra])
+
+
+def trace_inputs() -> list[tuple[str, str]]:
+    """The recorded Sugarrr! family game as (kind, value): ("scan", code) or ("touch", command)."""
+    out = []
+    for raw in (REPO / "tests/data/sugarrr-family.trace").read_text().splitlines()[1:]:
+        item = json.loads(raw)
+        if "touch" in item:
+            out.append(("touch", item["touch"]))
+        elif item.get("device") == "scanner":
+            out.append(("scan", item["data"].strip()))
+    return out
+
+
+# ------------------------------------------------------------------ the check
+
+def main(argv: list[str]) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--cuts", type=int, default=20, help="power cuts (default 20)")
+    p.add_argument("--accel", choices=("kvm", "tcg"), help="default: try KVM, fall back to TCG")
+    p.add_argument("--out", type=Path, default=REPO / "out" / "appliance")
+    p.add_argument("--ready-within", type=float, default=120.0,
+                   help="seconds from boot to READY=1 the check allows (default 120, TCG)")
+    args = p.parse_args(argv)
+    if os.geteuid() != 0:
+        print("check.py: needs root (debootstrap, chroot, mkfs)", file=sys.stderr)
+        return 2
+    work = args.out
+    work.mkdir(parents=True, exist_ok=True)
+    for old in work.glob("*.png"):
+        old.unlink()
+
+    built = build_image()
+    line(True, "image: Debian 12 with Raspberry Pi OS Lite's packages (cached after the first build)", built,
+         str(CACHE / "bookworm-amd64.img"))
+    start = time.monotonic()
+    payload_img = payload(work)
+    line(True, "clone, x86-64 wheelhouse and .debs on a read-only disk", time.monotonic() - start)
+    disk = work / "disk.qcow2"
+    disk.unlink(missing_ok=True)
+    sh(["qemu-img", "create", "-q", "-f", "qcow2", "-b", str(CACHE / "bookworm-amd64.img"), "-F", "raw", str(disk)])
+
+    g = Guest(work, disk, payload_img, args.accel)
+    try:
+        install_checks(g, args)
+        game = table_checks(g, args)
+        power_cuts(g, args, game)
+        panel_sizes(g, args)
+    except VmError as err:
+        line(False, "the VM", None, str(err))
+    finally:
+        if g.vm:
+            g.vm.power_cut()
+    failed = [t for ok, t in RESULTS if not ok]
+    print(f"\n{len(RESULTS) - len(failed)} PASS, {len(failed)} FAIL in {time.monotonic() - T0:.0f} s "
+          f"(QEMU with {g.accel or '?'})")
+    return 1 if failed else 0
+
+
+def install_checks(g: Guest, args) -> None:
+    booted = g.boot()
+    note(f"QEMU accelerator: {g.accel}" + (" (KVM did not boot the VM here)" if g.accel == "tcg" and not args.accel else ""))
+    line(True, "first boot of the fresh image to a shell", booted)
+    rc, out = g.sh("for p in python3-dev python3-evdev libgbm1 libegl1 libgles2 libgl1-mesa-dri fontconfig; do "
+                   "dpkg -s $p >/dev/null 2>&1 && echo has $p; done; echo net: $(ls /sys/class/net)")
+    line(out.strip() == "net: lo", "the image is Lite-like (no python3-dev, python3-evdev, Mesa, fontconfig) and "
+         "has no network (loopback only)", None, out.strip())
+    g.sh(f"mkdir -p /mnt/payload && mount -o ro /dev/vdb /mnt/payload && cp -a /mnt/payload/src {GUEST_SRC} "
+         f"&& chown -R pi:pi {GUEST_SRC}")
+    start = time.monotonic()
+    rc, out = g.sh(f"{GUEST_SRC}/hardware/install.sh --force --wheelhouse /mnt/payload/wheelhouse 2>&1", timeout=1500)
+    took = time.monotonic() - start
+    (g.work / "install-1.log").write_text(out)
+    line(rc == 0, "install.sh --wheelhouse (offline, no python3-dev: nothing compiled)", took,
+         "log: install-1.log" + ("" if rc == 0 else " | " + " / ".join(out.strip().splitlines()[-4:])))
+    rc, version = g.sh("companion --version")
+    rc2, evdev = g.sh("/opt/companion/venv/bin/python -c 'import evdev; print(evdev.__file__)'")
+    rc3, rooted = g.sh(f"find {GUEST_SRC} -user root; ls -d {GUEST_SRC}/build {GUEST_SRC}/*.egg-info 2>/dev/null")
+    line(rc == 0 and evdev.startswith("/usr/lib/python3/dist-packages/evdev") and not rooted.strip(),
+         "companion on the PATH; evdev from apt; no root-owned file or build/ left in the user's copy", None,
+         f"{version.strip()}; {evdev.strip()}; root-owned: {rooted.split() or 'none'}")
+    before = g.show()
+    start = time.monotonic()
+    rc, out = g.sh(f"{GUEST_SRC}/hardware/install.sh --force --wheelhouse /mnt/payload/wheelhouse 2>&1", timeout=600)
+    took = time.monotonic() - start
+    (g.work / "install-2.log").write_text(out)
+    after = g.show()
+    line(rc == 0 and "Done: 0 change(s)." in out and before.get("MainPID") == after.get("MainPID"),
+         "install.sh again: no change, no reinstall, no restart", took,
+         f"MainPID {before.get('MainPID')} -> {after.get('MainPID')}; " + (out.strip().splitlines() or [""])[-6])
+    rc, out = g.sh("systemd-analyze security companion.service --no-pager 2>&1 | tail -1")
+    try:
+        exposure = float(out.split(":")[1].split()[0])
+    except (IndexError, ValueError):
+        exposure = 99.0
+    line(exposure <= 2.0, "systemd-analyze security of the installed unit", None, out.strip())
+
+
+def wait_verdict(g: Guest, cursor, kind: str, value: str, timeout=30.0):
+    """The journal record of this input's verdict, or None."""
+    def match(r):
+        return (r.get("event") == kind and (r.get("code") == value or r.get("command") == value)
+                and "verdict" in r)
+    recs, texts, cursor = g.wait_records(cursor, match, timeout)
+    hit = next((r for r in recs if match(r)), None)
+    return hit, cursor
+
+
+def table_checks(g: Guest, args) -> dict:
+    # The scanners, as the service will find them.
+    rc, kbd = g.sh("ls /dev/input/by-id/ | grep -- 'BARCODE-SCANNER-event-kbd' | head -1")
+    readers = f'scanners = ["serial:/dev/ttyUSB0", "hid:/dev/input/by-id/{kbd.strip()}"]'
+    note(f"readers: {readers}")
+    # The VM's GPU is virtio-gpu without 3D: Mesa draws in software, and llvmpipe's shader
+    # compiler under TCG keeps SDL's first frame minutes away. softpipe (no JIT) opens the
+    # screen in about 4 s. A VM-only drop-in (a Pi has its V3D GPU): said, not hidden.
+    g.sh("mkdir -p /etc/systemd/system/companion.service.d && printf '[Service]\\nEnvironment=GALLIUM_DRIVER=softpipe\\n'"
+         " > /etc/systemd/system/companion.service.d/vm-gpu.conf && systemctl daemon-reload")
+    note("VM only: companion.service.d/vm-gpu.conf sets GALLIUM_DRIVER=softpipe (software GL without a JIT)")
+    # 1. The start screen: no game in the config, the companion asks on the panel. The
+    # table starts empty (install.sh's first start already began a game with the example
+    # config's players = 2).
+    g.sh("systemctl stop companion; rm -f /var/lib/companion/table.db*")
+    g.write_config(config(game="", readers=readers))
+    g.vm.shutdown()
+    booted_at = time.monotonic()
+    g.boot()
+    s = g.wait_active(args.ready_within)
+    ready = float(s["ActiveEnterTimestampMonotonic"]) / 1e6 if s else None
+    png = g.png("start-800x480")
+    ok_pic, why = picture(png, (800, 480))
+    line(s is not None and ready <= args.ready_within,
+         f"READY=1 within {args.ready_within:.0f} s of boot (start screen, no players configured)",
+         ready if ready else time.monotonic() - booted_at, f"state {g.show().get('ActiveState')}")
+    time.sleep(12)  # past WatchdogSec: a start screen sending no pings is killed by now
+    s2 = g.show()
+    line(s is not None and s2.get("MainPID") == s.get("MainPID") and s2.get("ActiveState") == "active",
+         "the start screen keeps running past the watchdog interval", None,
+         f"MainPID {s and s.get('MainPID')} -> {s2.get('MainPID')}, NRestarts {s2.get('NRestarts')}")
+    line(ok_pic, "the start screen on the panel, filling it (start-800x480.png)", None, why)
+    cursor = g.cursor()
+    before = g.png("start-before-tap")
+    g.vm.tap(205, 230)  # the Sugarrr! button of the start screen
+    time.sleep(3)
+    after = g.png("start-after-tap")
+    line(differs(before, after), "a tap on the start screen changes the screen", None, "start-after-tap.png")
+
+    # 2. A game: scans on each scanner and a tap give verdicts in the journal and change the screen.
+    g.write_config(config(readers=readers))
+    pid = g.show().get("MainPID")
+    g.sh("systemctl restart companion")
+    s = g.wait_active(60, not_pid=pid)
+    cursor = g.cursor()
+    inputs = trace_inputs()
+    game = {"inputs": inputs, "next": 0, "accepted": 0, "cursor": cursor, "readers": readers}
+    time.sleep(2)
+    shot = g.png("game-0")
+    for i, (scanner, how) in enumerate((("USB-serial scanner", g.vm.scan_serial), ("keyboard scanner", g.vm.scan_keyboard))):
+        kind, code = inputs[game["next"]]
+        start = time.monotonic()
+        how(code)
+        rec, cursor = wait_verdict(g, cursor, "scan", code)
+        took = time.monotonic() - start
+        time.sleep(1)
+        new = g.png(f"game-scan-{i + 1}")
+        line(rec is not None and rec.get("verdict") == "accepted" and differs(shot, new),
+             f"a scan on the {scanner}: verdict in the journal, screen changed", took,
+             f"{code}: {rec and rec.get('verdict')} (game-scan-{i + 1}.png)")
+        shot = new
+        count(game, rec)
+        game["next"] += 1
+    game["cursor"] = cursor
+    feed(g, game, until=lambda k, v: k == "touch")  # the set-up scans up to the first tap
+    kind, command = inputs[game["next"]]
+    start = time.monotonic()
+    shot = g.png("game-before-tap")
+    g.tap(command)
+    rec, cursor = wait_verdict(g, game["cursor"], "touch", command)
+    took = time.monotonic() - start
+    time.sleep(1)
+    new = g.png("game-after-tap")
+    line(rec is not None and differs(shot, new), f"a tap on the panel ({command}): verdict in the journal, screen changed",
+         took, f"{rec and rec.get('verdict')} (game-after-tap.png)")
+    count(game, rec)
+    game["next"] += 1
+    game["cursor"] = cursor
+
+    # 3. Restarts: killed, stopped (watchdog), Esc.
+    s = g.show()
+    pid = s.get("MainPID")
+    start = time.monotonic()
+    g.sh(f"kill -9 {pid}")
+    s2 = g.wait_active(60, not_pid=pid)
+    line(s2 is not None, "the companion killed (SIGKILL) -> restarted by systemd", time.monotonic() - start,
+         f"MainPID {pid} -> {s2 and s2.get('MainPID')}")
+    pid = (s2 or g.show()).get("MainPID")
+    start = time.monotonic()
+    g.sh(f"kill -STOP {pid}")
+    s3 = g.wait_active(90, not_pid=pid)
+    rc, why = g.sh("journalctl -u companion -b --no-pager | grep -i -m1 watchdog")
+    line(s3 is not None and "watchdog" in why.lower(), "the companion stopped (SIGSTOP) -> the watchdog restarts it",
+         time.monotonic() - start, why.strip()[-90:])
+    pid = (s3 or g.show()).get("MainPID")
+    g.wait_active(30)
+    time.sleep(3)
+    g.vm.key("esc")
+    time.sleep(6)
+    s4 = g.show()
+    line(s4.get("MainPID") == pid and s4.get("ActiveState") == "active", "Esc on a keyboard does not end it", None,
+         f"MainPID {pid} -> {s4.get('MainPID')}")
+    game["cursor"] = g.cursor()
+
+    # 4. The wall clock stepped +2 h during a turn changes no timer.
+    g.write_config(config(readers=readers, extra="[timers]\nturn_limit = 60"))
+    pid = g.show().get("MainPID")
+    g.sh("systemctl restart companion")
+    g.wait_active(60, not_pid=pid)
+    cursor = g.cursor()
+    time.sleep(3)
+    g.png("clock-before-step")
+    g.sh("date -s '+2 hours' >/dev/null")
+    time.sleep(6)
+    g.png("clock-after-step")
+    recs, texts, cursor = g.journal(cursor)
+    said = [t for t in texts + [json.dumps(r) for r in recs] if "time is up" in t.lower()]
+    g.sh("date -s '-2 hours' >/dev/null")
+    line(not said, "the wall clock stepped +2 h during a turn (turn limit 60 s): no timer jumps", None,
+         (said[0][:100] if said else "no 'Time is up' (clock-after-step.png)"))
+    game["cursor"] = cursor
+
+    # 5. A config typo: shown on the panel and in the journal, not locked out; fixing it resumes.
+    g.write_config(config(readers=readers).replace("[display]", "[display]\nfulscreen = true"))
+    pid = g.show().get("MainPID")
+    start = time.monotonic()
+    g.sh("systemctl restart companion")
+    time.sleep(20)
+    s = g.show()
+    rc, said = g.sh("journalctl -t companion -b --no-pager -n 200 | grep -m1 fulscreen")
+    png = g.png("config-typo")
+    ok_pic, why = picture(png, (800, 480))
+    line(s.get("ActiveState") != "failed" and "fulscreen" in said and ok_pic,
+         "a config typo: in the journal and on the panel, the unit not locked out", time.monotonic() - start,
+         f"state {s.get('ActiveState')}/{s.get('SubState')}, restarts {s.get('NRestarts')}; panel: {why}; "
+         f"journal: {said.strip()[-80:]}")
+    g.write_config(config(readers=readers))
+    start = time.monotonic()
+    recs, texts, cursor = g.wait_records(g.cursor(), lambda r: r.get("event") == "start", 90)
+    resumed = next((r for r in recs if r.get("event") == "start"), None)
+    line(resumed is not None and resumed.get("resumed_inputs") == game["accepted"],
+         "the config fixed: the game resumes by itself", time.monotonic() - start,
+         f"{resumed and resumed.get('resumed_inputs')} inputs resumed of {game['accepted']}")
+    game["cursor"] = cursor
+    return game
+
+
+def count(game: dict, rec: dict | None) -> bool:
+    """Keep the number of stored inputs: an accepted input's log line carries its store
+    sequence number (seq); a resumed game says how many it replayed (resumed_inputs)."""
+    if rec and rec.get("verdict") == "accepted":
+        game["accepted"] = max(game["accepted"], int(rec.get("seq", game["accepted"] + 1)))
+        return True
+    return False
+
+
+def feed(g: Guest, game: dict, until=None, limit: int | None = None) -> int:
+    """Give the next recorded inputs (scans alternating between the scanners, taps on the
+    panel) and wait for each verdict; returns how many were accepted."""
+    accepted = 0
+    n = 0
+    while game["next"] < len(game["inputs"]):
+        kind, value = game["inputs"][game["next"]]
+        if until and until(kind, value):
+            break
+        if limit is not None and n >= limit:
+            break
+        if kind == "scan":
+            (g.vm.scan_serial if game["next"] % 2 else g.vm.scan_keyboard)(value)
+        else:
+            g.tap(value)
+        rec, game["cursor"] = wait_verdict(g, game["cursor"], kind, value, timeout=30)
+        if count(game, rec):
+            accepted += 1
+        game["next"] += 1
+        n += 1
+    return accepted
+
+
+def power_cuts(g: Guest, args, game: dict) -> None:
+    fails, boots, times = [], [], []
+    start_all = time.monotonic()
+    for i in range(1, args.cuts + 1):
+        feed(g, game, limit=2)
+        g.vm.power_cut()  # right after the verdicts: no shutdown, no flush
+        start = time.monotonic()
+        g.boot()
+        s = g.wait_active(args.ready_within)
+        boots.append(time.monotonic() - start)
+        recs, texts, cursor = g.wait_records(None, lambda r: r.get("event") == "start", 30)
+        started = next((r for r in recs if r.get("event") == "start"), None)
+        rc, integrity = g.sh(f"python3 -c \"import sqlite3; print(sqlite3.connect('{DB}').execute("
+                             f"'PRAGMA integrity_check').fetchone()[0])\"")
+        got = started and started.get("resumed_inputs")
+        ok = s is not None and got == game["accepted"] and integrity.strip() == "ok"
+        if not ok:
+            fails.append(f"cut {i}: resumed {got} of {game['accepted']}, integrity {integrity.strip()}, "
+                         f"state {s and s.get('ActiveState')}")
+        note(f"cut {i}: {game['accepted']} accepted inputs, resumed {got}, integrity {integrity.strip()}, "
+             f"boot to active {boots[-1]:.0f} s")
+        game["cursor"] = cursor
+    g.png("after-power-cuts")
+    line(not fails, f"power cut (kill -9 QEMU, cache=none) right after verdicts, {args.cuts} times: every boot "
+         "resumes every accepted input, PRAGMA integrity_check ok", time.monotonic() - start_all,
+         (fails[0] if fails else f"{game['accepted']} inputs; boot to active {min(boots or [0]):.0f}-"
+                                 f"{max(boots or [0]):.0f} s"))
+
+
+def panel_sizes(g: Guest, args) -> None:
+    g.vm.shutdown()
+    start = time.monotonic()
+    g.boot(panel=(720, 1280))
+    s = g.wait_active(args.ready_within)
+    time.sleep(3)
+    png = g.png("game-720x1280")
+    ok, why = picture(png, (720, 1280))
+    line(s is not None and ok, "a 720x1280 panel: the picture fills it (game-720x1280.png)", time.monotonic() - start, why)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
