@@ -371,7 +371,7 @@ fi
 UNIT_CHANGED=0
 install_file "$SRC/systemd/companion.service" "$UNIT" 644 && UNIT_CHANGED=1
 # The companion opens no socket: no network at all, unless a [venue] (MQTT) is configured.
-if grep -q '^[[:space:]]*\[venue\]' "$ROOT$CONFIG" 2>/dev/null; then
+if grep -q '^[[:space:]]*broker[[:space:]]*=' "$ROOT$CONFIG" 2>/dev/null; then  # [venue] broker = ... set
     say "  $CONFIG has a [venue]: the network stays open for it"
     [ -e "$ROOT$DROPIN" ] && { remove_path "$DROPIN"; UNIT_CHANGED=1; }
 else
