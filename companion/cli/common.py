@@ -7,11 +7,10 @@ import os
 import sys
 from pathlib import Path
 
+from ..core.errors import DEVICE, OK, USAGE  # noqa: F401  (the exit statuses every command returns)
 from ..core.game import Game
 from ..games import GAMES, find_game
 
-#: Exit statuses: 0 done, 1 a device or store problem, 2 bad input (a bad file, code or option).
-OK, DEVICE, USAGE = 0, 1, 2
 
 
 

@@ -9,6 +9,10 @@ True
 
 from __future__ import annotations
 
+#: Exit statuses of every command: 0 done, 1 a device or store problem, 2 bad input (a
+#: bad file, code or option).
+OK, DEVICE, USAGE = 0, 1, 2
+
 
 class CompanionError(Exception):
     """Root of every error the companion raises on purpose."""

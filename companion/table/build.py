@@ -16,13 +16,13 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator
 from ..core.clock import Clock, TableClock
 from ..core.journal import WARNING, say
 from ..core.enrolment import Enrolments
-from ..core.errors import CompanionError, StoreError
+from ..core.errors import DEVICE, USAGE, CompanionError, StoreError
 from ..core.events import CardScanned
 from ..core.store import EventStore
 from ..devices.readers import open_reader
 from ..games import find_game
 from .logs import TextLog, json_logger
-from .plan import DEVICE, USAGE, PlanError, TablePlan
+from .plan import PlanError, TablePlan
 from .runner import Runner
 from .session import GameInProgress, Session, start_session
 
@@ -363,35 +363,39 @@ def _gpio(plan: TablePlan, runner: Runner, stack: ExitStack, notice) -> None:
 def _table_gpio(plan: TablePlan, runner: Runner, notice):
     """The config's buttons and status LED, ``(buttons, led)``, each None when not set or
     when there is no GPIO (reported, not fatal)."""
-    import warnings
-
-    try:
+    def make():
         from ..devices.gpio import table_gpio
 
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # gpiozero warns about each pin library it tries
-            return table_gpio(plan.gpio, runner.inputs, runner.clock,
-                              error_if=lambda: getattr(runner.session, "unsaved_result", None) is not None)
-    except Exception as exc:  # gpiozero raises many kinds when there is no GPIO at all
-        notice(f"no buttons or status LED ({exc}); carrying on without them")
-        return None, None
+        return table_gpio(plan.gpio, runner.inputs, runner.clock,
+                          error_if=lambda: getattr(runner.session, "unsaved_result", None) is not None)
+    return _quiet_gpio(make, "no buttons or status LED ({}); carrying on without them", (None, None), notice)
 
 
 def _feedback(plan: TablePlan, notice):
     """The buzzer/LED, or None."""
     if plan.buzzer is None and plan.led is None:
         return None
+
+    def make():
+        from ..devices.gpio import Feedback
+
+        return Feedback(plan.buzzer, plan.led)
+    return _quiet_gpio(make, "no buzzer/LED feedback ({}); carrying on without it", None, notice)
+
+
+def _quiet_gpio(make: Callable[[], Any], missing: str, fallback: Any, notice) -> Any:
+    """``make()`` (which imports gpiozero) without gpiozero's warning for each pin library
+    it tries. On a machine with no usable GPIO (not a Pi, a pin busy): ``fallback``, and
+    ``notice`` gets ``missing`` with the error in its ``{}``."""
     import warnings
 
     try:
-        from ..devices.gpio import Feedback
-
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # gpiozero warns about each pin library it tries
-            return Feedback(plan.buzzer, plan.led)
+            return make()
     except Exception as exc:  # gpiozero raises many kinds when there is no GPIO at all
-        notice(f"no buzzer/LED feedback ({exc}); carrying on without it")
-        return None
+        notice(missing.format(exc))
+        return fallback
 
 
 def _who_is_playing(desc, other, store_path: str) -> str:

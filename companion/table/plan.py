@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.clock import SystemClock
-from ..core.errors import CompanionError
+from ..core.errors import DEVICE, USAGE, CompanionError
 from ..core.names import NAME_MAX, name_problem
 from ..devices.readers import ReaderSpec, parse_reader, resolve
 from ..devices.scan.normalise import Framing
@@ -24,8 +24,6 @@ from ..devices.tray import bus_opener
 from ..games import GAMES, find_game
 from ..ui.timers import Timers
 
-#: Exit statuses (as the CLI's): 1 a device or store problem, 2 bad input.
-DEVICE, USAGE = 1, 2
 #: Characters: a longer name does not fit a screen, a log line or a score table.
 #: The longest a timer may be set to: 24 hours, in each option's own unit.
 TIMER_LIMITS = {"turn_limit": ("--turn-limit", "seconds per turn", 24 * 3600),

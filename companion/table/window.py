@@ -188,19 +188,18 @@ class WindowEvents:
         s = self.session
         if self.menu == "hint" and self.clock.now() - self._hint_at > HINT_SECONDS:
             self.menu = None
+        from ..ui.messages import text
+
         clocks = self.clocks()
         prompt = s.prompt()
-        if s.over and s.undo_label() is not None and self.new_session is not None:
-            from ..ui.messages import text
-
+        undo = s.undo_label()
+        if s.over and undo is not None and self.new_session is not None:
             prompt = text("over_undo")  # not "the scores are final": Undo can still take the end back
         if clocks["bid"] == 0:
-            from ..ui.messages import text
-
             prompt = text("bid_time_up")  # a suggestion only: the bidder still decides
         return TableInfo(verdict=s.last_message, verdict_ok=s.last_ok, prompt=prompt, bid_left=clocks["bid"],
                          devices=dict(s.devices), turn_seconds=clocks["turn"],
-                         menu=self.menu, deck_draft=self.deck_draft, entry=s.entry, undo=s.undo_label(),
+                         menu=self.menu, deck_draft=self.deck_draft, entry=s.entry, undo=undo,
                          game_name=s.desc.name, game_seconds=clocks["game"], turn_left=clocks["left"],
                          warning=clocks["warning"], paused=s.paused, can_pause=not s.over)
 
