@@ -145,3 +145,31 @@ def test_the_fix_names_the_missing_graphics_libraries_first_and_the_real_user_ot
                     "which are not installed).")
     groups = display_mod.fix_for("kmsdrm", load=lambda name: True)
     assert f"sudo usermod -aG video,render {getpass.getuser()}," in groups and "$USER" not in groups
+
+
+def test_on_kmsdrm_the_window_surface_is_shown_through_opengl_es2():
+    """Under kmsdrm SDL makes only OpenGL ES contexts, but picks its desktop GL renderer
+    for the window surface first: the panel then shows only the clear colour (the
+    appliance VM's black screen). The companion names the ES 2 renderer there."""
+    from companion.ui.app import FRAMEBUFFER_HINT, kms_renderer
+
+    env: dict[str, str] = {}
+    assert kms_renderer(env, driver="KMSDRM") == "opengles2"
+    assert env == {FRAMEBUFFER_HINT: "opengles2"}
+    mine = {FRAMEBUFFER_HINT: "software"}          # a value the user set wins
+    assert kms_renderer(mine, driver="kmsdrm") is None and mine[FRAMEBUFFER_HINT] == "software"
+    for other in ("x11", "wayland", "dummy", "offscreen", ""):
+        untouched: dict[str, str] = {}
+        assert kms_renderer(untouched, driver=other) is None and untouched == {}
+
+
+def test_opening_the_app_sets_the_hint_only_for_kmsdrm(monkeypatch):
+    from companion.ui.app import FRAMEBUFFER_HINT, App
+
+    monkeypatch.delenv(FRAMEBUFFER_HINT, raising=False)
+    app = App()
+    try:
+        assert pygame.display.get_driver() == "dummy"
+        assert FRAMEBUFFER_HINT not in os.environ
+    finally:
+        app.close()

@@ -144,6 +144,30 @@ def write_png(surface: pygame.Surface, path: str | os.PathLike) -> None:
         raise
 
 
+#: SDL's hint naming the renderer behind the window's surface (what pygame draws into).
+FRAMEBUFFER_HINT = "SDL_FRAMEBUFFER_ACCELERATION"
+
+
+def kms_renderer(environ=None, driver: str | None = None) -> str | None:
+    """On SDL's ``kmsdrm`` driver, have the window's surface shown through SDL's OpenGL ES 2
+    renderer; returns the renderer named, or None (another driver, or a value already set).
+
+    Why: under kmsdrm SDL makes only OpenGL ES contexts (EGL on GBM), yet when it picks a
+    renderer for a window surface it tries its desktop ``opengl`` renderer first, and that
+    one "works" on the ES context while its fixed-function calls (glVertexPointer, glOrtho)
+    do nothing: only the clear colour reaches the panel, a black screen. Seen in the
+    appliance VM with SDL 2.32.10 (pygame-ce 2.5.8) on Mesa 22.3 and 25.0 and traced call
+    by call. SDL reads ``SDL_FRAMEBUFFER_ACCELERATION`` when it creates that surface
+    (SDL_video.c, SDL_CreateWindowTexture), so this must run after ``pygame.display.init()``
+    and before ``set_mode``. A value set by the user wins."""
+    environ = os.environ if environ is None else environ
+    driver = (pygame.display.get_driver() or "") if driver is None else driver
+    if driver.lower() != "kmsdrm" or environ.get(FRAMEBUFFER_HINT):
+        return None
+    environ[FRAMEBUFFER_HINT] = "opengles2"
+    return "opengles2"
+
+
 class App:
     """The one window. Only the display and font modules are started: the companion makes
     no sound through SDL, and skipping the audio device saves start-up time on a Zero."""
@@ -153,6 +177,7 @@ class App:
         if rotation not in ROTATIONS:
             raise ValueError(f"rotation is one of {', '.join(map(str, ROTATIONS))} degrees, not {rotation}")
         pygame.display.init()
+        kms_renderer()
         pygame.font.init()
         theme.clear_fonts()  # fonts from an earlier App died with its pygame.font
         # A kiosk (the Pi's service) has no way out from the table: Escape and a window
