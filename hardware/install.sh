@@ -123,6 +123,14 @@ cmdline_file() {
 # systemd is PID 1 here (sd_booted()); false in a chroot, a container build or --root.
 systemd_running() { [ -z "$ROOT" ] && [ -d /run/systemd/system ]; }
 
+# Up, or on its way up (a start without --no-block would wait for READY=1).
+running_or_starting() {
+    case "$(systemctl show -p ActiveState --value companion.service 2>/dev/null || true)" in
+        active|activating|reloading) return 0 ;;
+        *) return 1 ;;
+    esac
+}
+
 # The default boot target, read from the files (works under --root and in a chroot).
 default_target() {
     local t
@@ -394,14 +402,19 @@ elif ! systemd_running; then
     say "  systemd is not running: not started now (it starts at the next boot)"
 else
     [ "$UNIT_CHANGED" -eq 1 ] && run systemctl daemon-reload
+    # --no-block: the unit is Type=notify and says READY=1 only once the panel shows the
+    # table; without a panel attached yet, a blocking start would wait TimeoutStartSec and
+    # then fail the whole install. The service keeps trying by itself (Restart=always).
     if [ "$RESTART" -eq 1 ]; then
         run systemctl reset-failed companion.service 2>/dev/null || true
-        run systemctl restart companion.service
-    elif systemctl is-active --quiet companion.service; then
+        run systemctl --no-block restart companion.service
+        say "  the companion is starting: it is up when the panel shows the table (systemctl status companion)"
+    elif running_or_starting; then
         unchanged "companion.service running (not restarted: nothing changed)"
     else
-        run systemctl start companion.service
+        run systemctl --no-block start companion.service
         changed "started companion.service"
+        say "  the companion is starting: it is up when the panel shows the table (systemctl status companion)"
     fi
 fi
 
