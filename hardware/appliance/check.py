@@ -332,10 +332,14 @@ def install_checks(g: Guest, args) -> None:
 
 
 def wait_verdict(g: Guest, cursor, kind: str, value: str, timeout=30.0):
-    """The journal record of this input's verdict, or None."""
+    """The journal record of this input's verdict, or None. A scan is matched by its code; a
+    tap by being the next touch with a verdict (the command it names is the screen's own:
+    a column tap that plays a waiting Sugarrr! card is logged as "place N", not the
+    recording's "column N")."""
     def match(r):
-        return (r.get("event") == kind and (r.get("code") == value or r.get("command") == value)
-                and "verdict" in r)
+        if r.get("event") != kind or "verdict" not in r:
+            return False
+        return kind == "touch" or r.get("code") == value or r.get("command") == value
     recs, texts, cursor = g.wait_records(cursor, match, timeout)
     hit = next((r for r in recs if match(r)), None)
     return hit, cursor
@@ -407,6 +411,7 @@ def table_checks(g: Guest, args) -> dict:
     game["cursor"] = cursor
     feed(g, game, until=lambda k, v: k == "touch")  # the set-up scans up to the first tap
     kind, command = inputs[game["next"]]
+    time.sleep(2)  # the last scan's frame drawn (TCG is slow)
     start = time.monotonic()
     shot = g.png("game-before-tap")
     g.tap(command)
@@ -415,7 +420,7 @@ def table_checks(g: Guest, args) -> dict:
     time.sleep(1)
     new = g.png("game-after-tap")
     line(rec is not None and differs(shot, new), f"a tap on the panel ({command}): verdict in the journal, screen changed",
-         took, f"{rec and rec.get('verdict')} (game-after-tap.png)")
+         took, f"{rec and rec.get('command')}: {rec and rec.get('verdict')} (game-after-tap.png)")
     count(game, rec)
     game["next"] += 1
     game["cursor"] = cursor
@@ -521,7 +526,7 @@ def feed(g: Guest, game: dict, until=None, limit: int | None = None) -> int:
 
 
 def power_cuts(g: Guest, args, game: dict) -> None:
-    fails, boots, times = [], [], []
+    fails, boots = [], []
     start_all = time.monotonic()
     for i in range(1, args.cuts + 1):
         feed(g, game, limit=2)
