@@ -116,6 +116,7 @@ class Guest:
         self.work, self.disk, self.payload_img, self.accel = work, disk, payload_img, accel
         self.vm: Vm | None = None
         self.panel = (800, 480)
+        self.rotation = 0  # the config's [display] rotation
 
     def boot(self, panel=(800, 480), timeout=400) -> float:
         """Start QEMU and wait for the agent: seconds from QEMU's start."""
@@ -201,11 +202,20 @@ class Guest:
         return self.vm.screendump(self.work / f"{name}.png")
 
     def tap(self, command: str) -> None:
+        """Tap where ``command``'s button is drawn: the 800x480 design scaled to the panel as
+        the players see it (turned by ``self.rotation`` degrees clockwise, as the config's
+        [display] rotation says), then back to the panel's own pixels."""
         x, y = TARGETS[command]
-        w, h = self.panel
+        w, h = self.panel if self.rotation in (0, 180) else self.panel[::-1]
         scale = min(w / 800, h / 480)
-        ox, oy = (w - 800 * scale) / 2, (h - 480 * scale) / 2
-        self.vm.tap(round(ox + x * scale), round(oy + y * scale))
+        vx, vy = (w - 800 * scale) / 2 + x * scale, (h - 480 * scale) / 2 + y * scale
+        if self.rotation == 90:
+            vx, vy = h - 1 - vy, vx
+        elif self.rotation == 270:
+            vx, vy = vy, w - 1 - vx
+        elif self.rotation == 180:
+            vx, vy = w - 1 - vx, h - 1 - vy
+        self.vm.tap(round(vx), round(vy))
 
 
 def picture(png: Path, panel) -> tuple[bool, str]:
@@ -280,7 +290,7 @@ def main(argv: list[str]) -> int:
         install_checks(g, args)
         game = table_checks(g, args)
         power_cuts(g, args, game)
-        panel_sizes(g, args)
+        panel_sizes(g, args, game)
     except VmError as err:
         line(False, "the VM", None, str(err))
     finally:
@@ -562,15 +572,28 @@ def power_cuts(g: Guest, args, game: dict) -> None:
                                  f"{max(boots or [0]):.0f} s"))
 
 
-def panel_sizes(g: Guest, args) -> None:
+def panel_sizes(g: Guest, args, game: dict) -> None:
+    """Touch Display 2 (720x1280, portrait by birth) on its side, as a maker sets it up:
+    [display] rotation = 90. The picture fills the panel turned, and a tap lands on the
+    button drawn there."""
+    g.write_config(config(readers=game["readers"]).replace("[display]", "[display]\nrotation = 90"))
     g.vm.shutdown()
     start = time.monotonic()
     g.boot(panel=(720, 1280))
+    g.rotation = 90
     s = g.wait_active(args.ready_within)
     time.sleep(3)
     png = g.png("game-720x1280")
     ok, why = picture(png, (720, 1280))
-    line(s is not None and ok, "a 720x1280 panel: the picture fills it (game-720x1280.png)", time.monotonic() - start, why)
+    line(s is not None and ok, "a 720x1280 panel turned 90 degrees (rotation = 90): the picture fills it "
+         "(game-720x1280.png)", time.monotonic() - start, why)
+    cursor = g.cursor()
+    g.tap("done")
+    rec, _ = wait_verdict(g, cursor, "touch", "done")
+    time.sleep(1)
+    after = g.png("game-720x1280-after-tap")
+    line(rec is not None and differs(png, after), "a tap on the 720x1280 panel lands on the button drawn there", None,
+         f"{rec and rec.get('command')}: {rec and rec.get('verdict')} (game-720x1280-after-tap.png)")
 
 
 if __name__ == "__main__":
