@@ -68,6 +68,32 @@ def test_ready_comes_before_the_start_screen_and_it_pings_the_watchdog_while_wai
     assert heard.count("WATCHDOG=1") >= 3  # nobody touched it: it pinged all the same
 
 
+def test_ready_goes_out_only_once_the_start_screens_first_frame_is_drawn(tmp_path, listener, monkeypatch):
+    """The unit's READY=1 means a picture on the panel: the appliance VM's screendump taken
+    at READY=1 was blank while the start screen's first frame was still being drawn."""
+    path, receive = listener
+    monkeypatch.setattr(build, "virtual_screen", lambda: False)
+    order: list[str] = []
+    real_flip = pygame.display.flip
+    monkeypatch.setattr(pygame.display, "flip", lambda: (order.append("frame"), real_flip())[1])
+    real_send = Notifier.send
+    monkeypatch.setattr(Notifier, "send", lambda self, *lines: (order.append(lines[0].split("=")[0]),
+                                                               real_send(self, *lines))[1])
+    plan = TablePlan(game="sugarrr", names=[], options={}, store=str(tmp_path / "t.db"), ask=True)
+
+    def systemd():
+        receive(10, until=lambda got: any(m.startswith("READY=1") for m in got))
+        pygame.event.post(pygame.event.Event(pygame.QUIT))
+
+    watcher = threading.Thread(target=systemd, daemon=True)
+    watcher.start()
+    with pytest.raises(ClosedOnStart):
+        with open_table(plan, SystemClock(), notifier=Notifier(path, watchdog_usec=200_000)):
+            pass
+    watcher.join(5)
+    assert "READY" in order and "frame" in order[:order.index("READY")], order
+
+
 def test_no_ready_while_no_screen_could_be_opened_and_status_says_why(tmp_path, listener):
     path, receive = listener
     clock = SystemClock()

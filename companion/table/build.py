@@ -173,8 +173,9 @@ def _choose(plan: TablePlan, display, store: EventStore, watch, notice, notifier
             stopping: Callable[[], bool] = lambda: False) -> TablePlan:
     """No game and no players asked for: the start screen chooses them (on a screen
     people can see; otherwise the config's game, resumed, as before). The start screen
-    waits for a person, so systemd hears ``READY=1`` before it and a watchdog ping from
-    it while it waits (a start screen nobody touches is not a hung companion)."""
+    waits for a person, so systemd hears ``READY=1`` as soon as its first frame is drawn
+    (as for a game: the unit's READY means a picture on the panel) and a watchdog ping
+    from it while it waits (a start screen nobody touches is not a hung companion)."""
     if plan.ask and plan.service and display is not None and display.app is None:
         _wait_for_screen(display, notifier, stopping)  # nobody can choose a game without one
     if not (plan.ask and display is not None and display.app is not None and not virtual_screen()):
@@ -187,8 +188,9 @@ def _choose(plan: TablePlan, display, store: EventStore, watch, notice, notifier
     if notifier is not None:
         import time
 
-        notifier.ready("start screen: waiting for the players to choose a game")
-        tick = lambda: notifier.watchdog(time.monotonic())  # noqa: E731
+        def tick() -> None:  # after each start-screen frame: READY=1 (sent once), the watchdog
+            notifier.ready("start screen: waiting for the players to choose a game")
+            notifier.watchdog(time.monotonic())
     try:
         choice = choose(display.app, store, stopping=stopping, watch=watch, tick=tick)
     except pygame.error as err:  # the screen went: carry on as without it (and retry it)

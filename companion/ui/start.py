@@ -438,7 +438,9 @@ def choose(app, store, stopping=lambda: False, frame: float = 1 / 20, watch=None
     ``stopping()`` (None). The window is looked at every ``frame`` seconds, or, with a
     ``watch`` (:class:`~companion.ui.wakeup.InputWatch`) that watches a device, when that
     device has input (and once a second, for ``stopping``). ``tick()`` is called every
-    time round (at least once a second): systemd's watchdog ping while a person chooses."""
+    time round (at least once a second), each time after the screen is drawn: systemd's
+    READY=1 once the first frame is on the panel, then its watchdog ping while a person
+    chooses."""
     import threading
 
     flow = StartFlow(store)
@@ -446,10 +448,10 @@ def choose(app, store, stopping=lambda: False, frame: float = 1 / 20, watch=None
     if watch is not None:
         watch.on_input = woken.set
     while not (flow.quit or stopping()):
-        if tick is not None:
-            tick()
         if flow.step(app) is not None:
             return flow.choice
+        if tick is not None:
+            tick()
         woken.wait(1.0 if watch is not None and watch.watching else frame)
         woken.clear()
     return None
