@@ -162,3 +162,32 @@ def test_at_zero_pass_says_so_when_the_rules_allow_no_pass(tmp_path):
     line = "Time is up for Ana's turn, but the rules allow no pass now: play on."
     assert line in said.getvalue() and session.last_message == line  # on the screen too
     assert session.state.active == 0
+
+
+def test_a_turn_running_out_is_one_line_of_the_json_log(tmp_path):
+    """Under the service the log is JSON lines in the journal: a turn that ran out is told
+    there too (once), so a host, and the appliance check, can see when a timer fired."""
+    import io
+    import json
+
+    from companion.core.events import CardScanned
+    from sugarrr_helpers import STARTS
+
+    clock = FakeClock(100.0)
+    session = Session.start("sugarrr", ["Ana", "Ben"], EventStore(tmp_path / "t.db"), clock)
+    out = io.StringIO()
+    runner = Runner(session, clock, timers=Timers(limit=5), json_out=out)
+    for n, code in enumerate(STARTS):
+        runner.inputs.put(CardScanned(code, "scanner", clock.now()))
+        runner.step()
+    clock.set(104.0)
+    runner.step()
+    assert "time_up" not in out.getvalue()
+    clock.set(106.0)
+    runner.step()
+    clock.set(120.0)
+    runner.step()
+    lines = [json.loads(raw) for raw in out.getvalue().splitlines()]
+    up = [rec for rec in lines if rec.get("event") == "time_up"]
+    assert up == [{"event": "time_up", "player": "Ana", "turn": 1, "limit_s": 5, "passed": False,
+                   "message": "Time is up for Ana's turn.", "t": 106.0}]

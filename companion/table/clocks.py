@@ -58,11 +58,23 @@ class TableClocks:
         else:
             said = f"Time is up for {who}'s turn."
         self._say(said)
+        self._said_json({"event": "time_up", "player": who, "turn": getattr(s.state, "turn", None),
+                         "limit_s": t.limit, "passed": item is not None, "message": said})
         if item is not None:
             self.inputs.put(item)
         else:  # on the screen too (a neutral line): nothing was done for the player
             s.last_message, s.last_ok = said, None
             self.dirty = True
+
+    def _said_json(self, record: dict) -> None:
+        """A table event that is no input's verdict, as one line of the JSON log (the
+        service's journal): ``record`` plus ``t``, the clock's seconds."""
+        out = getattr(self, "json_out", None)
+        if out is not None:
+            import json
+
+            out.write(json.dumps({**record, "t": self.clock.now()}) + "\n")
+            out.flush()
 
     def _allowed(self, item) -> bool:
         """Would the rules accept ``item`` now (nothing is changed)?"""
