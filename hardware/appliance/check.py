@@ -593,7 +593,7 @@ def panel_sizes(g: Guest, args, game: dict) -> None:
     cursor = g.cursor()
     g.tap("done")
     rec, _ = wait_verdict(g, cursor, "touch", "done")
-    time.sleep(1)
+    time.sleep(3)  # a turned 720x1280 frame takes a while in software GL under TCG
     after = g.png("game-720x1280-after-tap")
     line(rec is not None and differs(png, after), "a tap on the 720x1280 panel lands on the button drawn there", None,
          f"{rec and rec.get('command')}: {rec and rec.get('verdict')} (game-720x1280-after-tap.png)")
