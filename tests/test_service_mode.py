@@ -48,41 +48,16 @@ def listener(tmp_path):
     sock.close()
 
 
-def test_ready_comes_before_the_start_screen_and_it_pings_the_watchdog_while_waiting(tmp_path, listener, monkeypatch):
+def _start_screen_until(tmp_path, listener, until) -> list[str]:
+    """Run the start screen under a notify socket (the start screen shows under SDL's dummy
+    driver) until systemd has heard ``until(messages)``, then close the window (not under
+    --service); returns what systemd heard."""
     path, receive = listener
-    monkeypatch.setattr(build, "virtual_screen", lambda: False)  # the start screen shows under SDL's dummy driver
     plan = TablePlan(game="sugarrr", names=[], options={}, store=str(tmp_path / "t.db"), ask=True)
     heard: list[str] = []
 
     def systemd():
-        heard.extend(receive(10, until=lambda got: sum(m == "WATCHDOG=1" for m in got) >= 3))
-        pygame.event.post(pygame.event.Event(pygame.QUIT))  # then the window closes (not under --service)
-
-    watcher = threading.Thread(target=systemd, daemon=True)
-    watcher.start()
-    with pytest.raises(ClosedOnStart):
-        with open_table(plan, SystemClock(), notifier=Notifier(path, watchdog_usec=200_000)):
-            pass
-    watcher.join(5)
-    assert heard and heard[0].startswith("READY=1\nSTATUS=start screen"), heard
-    assert heard.count("WATCHDOG=1") >= 3  # nobody touched it: it pinged all the same
-
-
-def test_ready_goes_out_only_once_the_start_screens_first_frame_is_drawn(tmp_path, listener, monkeypatch):
-    """The unit's READY=1 means a picture on the panel: the appliance VM's screendump taken
-    at READY=1 was blank while the start screen's first frame was still being drawn."""
-    path, receive = listener
-    monkeypatch.setattr(build, "virtual_screen", lambda: False)
-    order: list[str] = []
-    real_flip = pygame.display.flip
-    monkeypatch.setattr(pygame.display, "flip", lambda: (order.append("frame"), real_flip())[1])
-    real_send = Notifier.send
-    monkeypatch.setattr(Notifier, "send", lambda self, *lines: (order.append(lines[0].split("=")[0]),
-                                                               real_send(self, *lines))[1])
-    plan = TablePlan(game="sugarrr", names=[], options={}, store=str(tmp_path / "t.db"), ask=True)
-
-    def systemd():
-        receive(10, until=lambda got: any(m.startswith("READY=1") for m in got))
+        heard.extend(receive(10, until=until))
         pygame.event.post(pygame.event.Event(pygame.QUIT))
 
     watcher = threading.Thread(target=systemd, daemon=True)
@@ -91,6 +66,27 @@ def test_ready_goes_out_only_once_the_start_screens_first_frame_is_drawn(tmp_pat
         with open_table(plan, SystemClock(), notifier=Notifier(path, watchdog_usec=200_000)):
             pass
     watcher.join(5)
+    return heard
+
+
+def test_ready_comes_before_the_start_screen_and_it_pings_the_watchdog_while_waiting(tmp_path, listener, monkeypatch):
+    monkeypatch.setattr(build, "virtual_screen", lambda: False)
+    heard = _start_screen_until(tmp_path, listener, lambda got: sum(m == "WATCHDOG=1" for m in got) >= 3)
+    assert heard and heard[0].startswith("READY=1\nSTATUS=start screen"), heard
+    assert heard.count("WATCHDOG=1") >= 3  # nobody touched it: it pinged all the same
+
+
+def test_ready_goes_out_only_once_the_start_screens_first_frame_is_drawn(tmp_path, listener, monkeypatch):
+    """The unit's READY=1 means a picture on the panel: the appliance VM's screendump taken
+    at READY=1 was blank while the start screen's first frame was still being drawn."""
+    monkeypatch.setattr(build, "virtual_screen", lambda: False)
+    order: list[str] = []
+    real_flip = pygame.display.flip
+    monkeypatch.setattr(pygame.display, "flip", lambda: (order.append("frame"), real_flip())[1])
+    real_send = Notifier.send
+    monkeypatch.setattr(Notifier, "send", lambda self, *lines: (order.append(lines[0].split("=")[0]),
+                                                               real_send(self, *lines))[1])
+    _start_screen_until(tmp_path, listener, lambda got: any(m.startswith("READY=1") for m in got))
     assert "READY" in order and "frame" in order[:order.index("READY")], order
 
 
