@@ -114,3 +114,56 @@ def test_zero_runs_the_bench_inside_the_quota_and_the_log_reader_outside(tmp_pat
     rows = [line for line in out.splitlines() if line.startswith("where")]
     assert len(rows) == 2 and all(line.count("PASS") == 2 for line in rows)  # both speeds, side by side
     assert "load average" in out
+
+
+def test_the_mixed_run_taps_the_family_game_as_todays_screen_reads_it(tmp_path):
+    """The mixed 50/s row taps the places where the recorded family game's buttons were
+    drawn. Tapped one at a time (nothing racing) on today's screen, each tap must be the
+    command the driver names, every tap must hit a button, and the game must end where
+    the family's ended: otherwise the row counts a changed screen as inputs out of order
+    (the recorded 'column 4' after a scan is 'place 4' today)."""
+    import os
+
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    from bench_scan_burst import as_tapped_today
+    from companion.core.clock import FakeClock
+    from companion.core.events import CardScanned
+    from companion.core.store import EventStore
+    from companion.table.replay import replay
+    from companion.table.runner import Runner
+    from companion.table.session import Session
+    from companion.table.verdicts import state_digest
+    from companion.ui.app import App
+
+    path = benchlib.demo_trace("sugarrr")
+    trace, _ = benchlib.trace_inputs(path)
+    inputs, known, check = as_tapped_today(path)
+    clock = FakeClock(0.0)
+    session = Session.start(trace.game, list(trace.players), EventStore(str(tmp_path / "t.db")), clock,
+                            resume=False, options=trace.options)
+    heard = []
+    session.listeners.append(lambda item, verdict: verdict is not None and heard.append(item))
+    runner = Runner(session, clock, app=App())
+    try:
+        for t, kind, value in inputs:
+            clock.set(t)
+            if kind == "scan":
+                session.handle(CardScanned(value, "scanner", t))
+                continue
+            runner.render()
+            drawn = {b.command: b.rect for b in runner.app.buttons}
+            if value not in drawn and value.split()[0] in drawn:  # a menu's button: open the menu first
+                runner.app.pointer("press", drawn[value.split()[0]].center)
+                runner.touch(value.split()[0], now=True)
+                runner.render()
+                drawn = {b.command: b.rect for b in runner.app.buttons}
+            rect = drawn.get(value) or known.get(value)
+            assert rect is not None, value
+            assert runner.app.hit(rect.center) == value
+            runner.touch(value, now=True)
+        recorded = replay(path, window=False).session.state
+        assert state_digest(session.state) == state_digest(recorded)
+        assert len(heard) == len(inputs)  # one verdict each: no tap fell on nothing
+        assert check["same"] and check["nothing"] == 0
+    finally:
+        runner.app.close()
