@@ -198,12 +198,15 @@ def mixed() -> dict:
     table = Table(trace.game, list(trace.players), trace.options, known=known)
     missing = []
 
+    times: list[float] = []  # perf_counter each sent input went out
+
     def send(item):
         _, kind, value = item
         if kind == "scan":
-            table.scan(value)
+            times.append(table.scan(value))
             sent.append(("scan", value))
-        elif table.click(value, wait=0) is not None:
+        elif (t0 := table.click(value, wait=0)) is not None:
+            times.append(t0)
             sent.append(("touch", value))
         else:
             missing.append(value)
@@ -224,7 +227,26 @@ def mixed() -> dict:
         table.close()
     return {"n": len(sent), "lost": max(0, len(sent) - len(logged)), "doubled": max(0, len(logged) - len(sent)),
             "out_of_order": len(sent) - lcs(sent, logged), "missing": missing, "missed_hits": missed_hits,
-            "check": check}
+            "check": check, "first": first_out_of_order(sent, logged, times)}
+
+
+def first_out_of_order(sent: list, logged: list, times: list[float]) -> str:
+    """Where the logged order first left the sent one, in words (empty when it never
+    did): which input was handled early and how long after the input before it it was
+    sent. Everything after it follows a game that is no longer the family's, so the
+    row's count is mostly what followed from this one."""
+    i = next((k for k, (a, b) in enumerate(zip(sent, logged)) if a != b), None)
+    if i is None:
+        return ""
+    if sent[i] not in logged[i:]:
+        return f"first: input {i + 1} (a {sent[i][0]}) got no verdict"
+    later = [k for k in range(i + 1, len(sent)) if sent[k] == logged[i]]
+    if not later:
+        return f"input {i + 1} ({sent[i][0]}) was first handled out of order"
+    j = later[0]
+    gap = (times[j] - times[j - 1]) * 1000
+    return (f"first out of order: input {j + 1} (a {sent[j][0]}) handled before input {i + 1} (a {sent[i][0]}), "
+            f"sent {gap:.1f} ms after the input before it")
 
 
 def rows(quick: bool = False) -> list[dict]:
@@ -252,7 +274,8 @@ def rows(quick: bool = False) -> list[dict]:
                  f"'place N', {c['dropped']} steps of the old screen left out; played one at a time it ends "
                  f"{'in the recorded state' if c['same'] else 'ELSEWHERE than the recording'}); no verdict for "
                  f"{m['lost']} ({m['missed_hits']} presses found no button), doubled {m['doubled']}"
-                 + (f"; {len(m['missing'])} touches the driver found no button for" if m["missing"] else "")),
+                 + (f"; {len(m['missing'])} touches the driver found no button for" if m["missing"] else "")
+                 + (f"; {m['first']}" if m["first"] else "")),
     ]
 
 

@@ -11,7 +11,7 @@ sys.path.insert(0, str(BENCH))
 
 import benchlib  # noqa: E402
 import run  # noqa: E402
-from bench_scan_burst import lcs  # noqa: E402
+from bench_scan_burst import first_out_of_order, lcs  # noqa: E402
 
 
 def test_p99_is_the_nearest_rank():
@@ -25,6 +25,14 @@ def test_out_of_order_counts_inputs_not_in_the_longest_common_order():
     assert len(sent) - lcs(sent, ["a", "b", "c", "d"]) == 0
     assert len(sent) - lcs(sent, ["b", "a", "c", "d"]) == 1  # a touch handled after the next scan
     assert len(sent) - lcs(sent, ["a", "c", "d"]) == 1  # or one lost
+
+
+def test_the_mixed_note_names_where_the_order_first_broke():
+    sent = [("scan", "A"), ("touch", "done"), ("scan", "B")]
+    assert first_out_of_order(sent, sent, [0.0, 0.02, 0.04]) == ""
+    swapped = first_out_of_order(sent, [sent[1], sent[0], sent[2]], [0.0, 0.0007, 0.04])
+    assert "input 2 (a touch) handled before input 1 (a scan)" in swapped and "0.7 ms" in swapped
+    assert first_out_of_order(sent, [sent[0], sent[2]], [0.0, 0.02, 0.04]) == "first: input 2 (a touch) got no verdict"
 
 
 def test_the_table_has_every_column_and_says_pass_fail_info():
