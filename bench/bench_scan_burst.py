@@ -33,7 +33,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from benchlib import Table, button_map, demo_trace, main, med, pct, row, trace_inputs  # noqa: E402
+from benchlib import Table, as_tapped_today, demo_trace, main, med, pct, row, trace_inputs  # noqa: E402
 from bench_scan import BareScanPath  # noqa: E402
 
 PACE_S = 0.02  # 50 inputs a second
@@ -116,79 +116,6 @@ def bare(n: int) -> list[float]:
         finally:
             path.close()
     return out
-
-
-def as_tapped_today(path: Path) -> tuple[list, dict, dict]:
-    """The recorded game's inputs as a hand tapping today's screen gives them:
-    ``(inputs, known, check)``.
-
-    A trace stores each touch as the command its button sent then. The mixed run taps
-    the *place* where that button was drawn, and what a place means can change with the
-    screen: since Sugarrr! plays a waiting card with one tap on a column it fits, the
-    column the family tapped (``column 4``, then a second scan of the card) is the
-    ``place 4`` button now. The inputs are played here one at a time, in order, through
-    a real Session and Runner with an App (nothing racing): each touch becomes the
-    command of the button drawn at the same place at that moment (the one the recorded
-    command had, else where it was first drawn). Where such a tap now plays the card
-    that was waiting, the recorded steps that the old screen needed to play it (up to
-    and including the second scan of that card, which only chose again or were refused
-    there) are left out: today the family would not make them. ``known`` maps every
-    command to where it was drawn; ``check`` says whether this game ends in the
-    recording's state (``same``: it is the same game) and how many touches were renamed,
-    inputs left out, or touches hit no button."""
-    from companion.core.clock import FakeClock
-    from companion.core.events import CardScanned, Touch
-    from companion.core.store import EventStore
-    from companion.table.replay import replay
-    from companion.table.runner import Runner
-    from companion.table.session import Session
-    from companion.table.verdicts import state_digest
-    from companion.ui.app import App
-
-    trace, inputs = trace_inputs(path)
-    first = button_map(path)
-    clock = FakeClock(0.0)
-    session = Session.start(trace.game, list(trace.players), EventStore(":memory:"), clock, resume=False,
-                            options=trace.options)
-    runner = Runner(session, clock, app=App())
-    known: dict = {}
-    out, renamed, nothing, dropped, skip = [], 0, 0, 0, None
-    try:
-        for t, kind, value in inputs:
-            if skip is not None:  # the old screen's way to play the card a tap played today
-                dropped += 1
-                skip = None if (kind, value) == ("scan", skip) else skip
-                continue
-            clock.set(t)
-            runner.render()
-            drawn = {b.command: b.rect for b in runner.app.buttons}
-            for command, rect in drawn.items():
-                known.setdefault(command, rect)
-            if kind == "scan":
-                session.handle(CardScanned(value, "scanner", t))
-            elif kind == "touch":
-                if value not in drawn and value.split()[0] in drawn:  # a menu's button: the driver opens it
-                    out.append((t, kind, value))
-                    runner.touch(value, now=True)
-                    continue
-                rect = drawn.get(value) or first.get(value)
-                now = runner.app.hit(rect.center) if rect is not None else None
-                if now is None:
-                    nothing += 1
-                    continue
-                waiting = getattr(session.entry, "card", None)
-                out.append((t, kind, now))
-                runner.touch(now, now=True)
-                if now != value:
-                    renamed += 1
-                    if waiting is not None and getattr(session.entry, "card", None) is None:
-                        skip = waiting
-                continue
-            out.append((t, kind, value))
-        same = state_digest(session.state) == state_digest(replay(path, window=False).session.state)
-    finally:
-        runner.app.close()
-    return out, known, {"same": same, "renamed": renamed, "nothing": nothing, "dropped": dropped}
 
 
 def mixed() -> dict:
