@@ -165,8 +165,8 @@ def first_out_of_order(sent: list, logged: list, times: list[float]) -> str:
     i = next((k for k, (a, b) in enumerate(zip(sent, logged)) if a != b), None)
     if i is None:
         return ""
-    if sent[i] not in logged[i:]:
-        return f"first: input {i + 1} (a {sent[i][0]}) got no verdict"
+    if sent[i] not in logged[i:]:  # handled as another command (a tap on a screen not yet changed), or lost
+        return f"first: input {i + 1} ({sent[i][0]} {sent[i][1]}) never logged; in its place {logged[i][0]} {logged[i][1]}"
     later = [k for k in range(i + 1, len(sent)) if sent[k] == logged[i]]
     if not later:
         return f"input {i + 1} ({sent[i][0]}) was first handled out of order"

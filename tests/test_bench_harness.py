@@ -32,7 +32,8 @@ def test_the_mixed_note_names_where_the_order_first_broke():
     assert first_out_of_order(sent, sent, [0.0, 0.02, 0.04]) == ""
     swapped = first_out_of_order(sent, [sent[1], sent[0], sent[2]], [0.0, 0.0007, 0.04])
     assert "input 2 (a touch) handled before input 1 (a scan)" in swapped and "0.7 ms" in swapped
-    assert first_out_of_order(sent, [sent[0], sent[2]], [0.0, 0.02, 0.04]) == "first: input 2 (a touch) got no verdict"
+    assert first_out_of_order(sent, [sent[0], sent[2]], [0.0, 0.02, 0.04]) == (
+        "first: input 2 (touch done) never logged; in its place scan B")
 
 
 def test_the_table_has_every_column_and_says_pass_fail_info():
