@@ -423,9 +423,15 @@ class Table:
         its menu is opened first and the press waits for the menu to be drawn. The press
         comes from :attr:`touchscreen` (an emulated touchscreen the loop's InputWatch reads)."""
         rect = self.button(command, wait=wait)
-        if rect is None and " " in command and self.button(command.split()[0], wait=0) is not None:
-            self.click(command.split()[0])
+        opener = command.split()[0]
+        if rect is None and " " in command and (self.button(opener, wait=0) is not None or opener in self.known):
+            # A menu's button: open its menu (where its opener is drawn, or was last drawn:
+            # the frame after the input before may not be drawn yet) and wait for the menu,
+            # never pressing where the menu's button once was with the menu shut.
+            self.click(opener)
             rect = self.button(command)
+            if rect is None:
+                return None
         if rect is None:
             rect = self.known.get(command)
         if rect is None:
