@@ -423,9 +423,15 @@ class Table:
         its menu is opened first and the press waits for the menu to be drawn. The press
         comes from :attr:`touchscreen` (an emulated touchscreen the loop's InputWatch reads)."""
         rect = self.button(command, wait=wait)
-        if rect is None and " " in command and self.button(command.split()[0], wait=0) is not None:
-            self.click(command.split()[0])
+        opener = command.split()[0]
+        if rect is None and " " in command and (self.button(opener, wait=0) is not None or opener in self.known):
+            # A menu's button: open its menu (where its opener is drawn, or was last drawn:
+            # the frame after the input before may not be drawn yet) and wait for the menu,
+            # never pressing where the menu's button once was with the menu shut.
+            self.click(opener)
             rect = self.button(command)
+            if rect is None:
+                return None
         if rect is None:
             rect = self.known.get(command)
         if rect is None:
@@ -547,6 +553,89 @@ def button_map(path: Path) -> dict:
     finally:
         App.show = show
     return seen
+
+
+def as_tapped_today(path: Path) -> tuple[list, dict, dict]:
+    """The recorded game's inputs as a hand tapping today's screen gives them:
+    ``(inputs, known, check)``.
+
+    A trace stores each touch as the command its button sent then. The mixed run taps
+    the *place* where that button was drawn, and what a place means can change with the
+    screen: since Sugarrr! plays a waiting card with one tap on a column it fits, the
+    column the family tapped (``column 4``, then a second scan of the card) is the
+    ``place 4`` button now. The inputs are played here one at a time, in order, through
+    a real Session and Runner with an App (nothing racing): each touch becomes the
+    command of the button drawn at the same place at that moment (the one the recorded
+    command had, else where it was first drawn). Where such a tap now plays the card
+    that was waiting, the recorded steps that the old screen needed to play it (up to
+    and including the second scan of that card, which only chose again or were refused
+    there) are left out: today the family would not make them. ``known`` maps every
+    command to where it was drawn; ``check`` says whether this game ends in the
+    recording's state (``same``: it is the same game), how many touches were renamed,
+    inputs left out, or touches hit no button, and ``verdicts``: this game's verdicts in
+    order, ``(kind, code or command, verdict)``, the reference a bench's live game is
+    held to."""
+    from companion.core.clock import FakeClock
+    from companion.core.events import CardScanned, Touch
+    from companion.core.store import EventStore
+    from companion.table.replay import replay
+    from companion.table.runner import Runner
+    from companion.table.session import Session
+    from companion.table.verdicts import state_digest
+    from companion.ui.app import App
+
+    trace, inputs = trace_inputs(path)
+    first = button_map(path)
+    clock = FakeClock(0.0)
+    session = Session.start(trace.game, list(trace.players), EventStore(":memory:"), clock, resume=False,
+                            options=trace.options)
+    verdicts: list[tuple] = []
+
+    def listen(item, verdict):
+        if verdict is not None:
+            is_scan = isinstance(item, CardScanned)
+            verdicts.append(("scan" if is_scan else "touch", verdict.code if is_scan else item.command, verdict.verdict))
+    session.listeners.append(listen)
+    runner = Runner(session, clock, app=App())
+    known: dict = {}
+    out, renamed, nothing, dropped, skip = [], 0, 0, 0, None
+    try:
+        for t, kind, value in inputs:
+            if skip is not None:  # the old screen's way to play the card a tap played today
+                dropped += 1
+                skip = None if (kind, value) == ("scan", skip) else skip
+                continue
+            clock.set(t)
+            runner.render()
+            drawn = {b.command: b.rect for b in runner.app.buttons}
+            for command, rect in drawn.items():
+                known.setdefault(command, rect)
+            if kind == "scan":
+                session.handle(CardScanned(value, "scanner", t))
+            elif kind == "touch":
+                if value not in drawn and value.split()[0] in drawn:  # a menu's button: the driver opens it
+                    out.append((t, kind, value))
+                    runner.touch(value, now=True)
+                    continue
+                rect = drawn.get(value) or first.get(value)
+                now = runner.app.hit(rect.center) if rect is not None else None
+                if now is None:
+                    nothing += 1
+                    continue
+                waiting = getattr(session.entry, "card", None)
+                out.append((t, kind, now))
+                runner.touch(now, now=True)
+                if now != value:
+                    renamed += 1
+                    if waiting is not None and getattr(session.entry, "card", None) is None:
+                        skip = waiting
+                continue
+            out.append((t, kind, value))
+        same = state_digest(session.state) == state_digest(replay(path, window=False).session.state)
+    finally:
+        runner.app.close()
+    return out, known, {"same": same, "renamed": renamed, "nothing": nothing, "dropped": dropped,
+                        "verdicts": verdicts}
 
 
 def gaps(n: int, low: float, high: float, seed: int) -> list[float]:

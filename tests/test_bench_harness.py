@@ -11,7 +11,7 @@ sys.path.insert(0, str(BENCH))
 
 import benchlib  # noqa: E402
 import run  # noqa: E402
-from bench_scan_burst import lcs  # noqa: E402
+from bench_scan_burst import first_out_of_order, lcs  # noqa: E402
 
 
 def test_p99_is_the_nearest_rank():
@@ -25,6 +25,15 @@ def test_out_of_order_counts_inputs_not_in_the_longest_common_order():
     assert len(sent) - lcs(sent, ["a", "b", "c", "d"]) == 0
     assert len(sent) - lcs(sent, ["b", "a", "c", "d"]) == 1  # a touch handled after the next scan
     assert len(sent) - lcs(sent, ["a", "c", "d"]) == 1  # or one lost
+
+
+def test_the_mixed_note_names_where_the_order_first_broke():
+    sent = [("scan", "A"), ("touch", "done"), ("scan", "B")]
+    assert first_out_of_order(sent, sent, [0.0, 0.02, 0.04]) == ""
+    swapped = first_out_of_order(sent, [sent[1], sent[0], sent[2]], [0.0, 0.0007, 0.04])
+    assert "input 2 (a touch) handled before input 1 (a scan)" in swapped and "0.7 ms" in swapped
+    assert first_out_of_order(sent, [sent[0], sent[2]], [0.0, 0.02, 0.04]) == (
+        "first: input 2 (touch done) never logged; in its place scan B")
 
 
 def test_the_table_has_every_column_and_says_pass_fail_info():
@@ -114,3 +123,56 @@ def test_zero_runs_the_bench_inside_the_quota_and_the_log_reader_outside(tmp_pat
     rows = [line for line in out.splitlines() if line.startswith("where")]
     assert len(rows) == 2 and all(line.count("PASS") == 2 for line in rows)  # both speeds, side by side
     assert "load average" in out
+
+
+def test_the_mixed_run_taps_the_family_game_as_todays_screen_reads_it(tmp_path):
+    """The mixed 50/s row taps the places where the recorded family game's buttons were
+    drawn. Tapped one at a time (nothing racing) on today's screen, each tap must be the
+    command the driver names, every tap must hit a button, and the game must end where
+    the family's ended: otherwise the row counts a changed screen as inputs out of order
+    (the recorded 'column 4' after a scan is 'place 4' today)."""
+    import os
+
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    from bench_scan_burst import as_tapped_today
+    from companion.core.clock import FakeClock
+    from companion.core.events import CardScanned
+    from companion.core.store import EventStore
+    from companion.table.replay import replay
+    from companion.table.runner import Runner
+    from companion.table.session import Session
+    from companion.table.verdicts import state_digest
+    from companion.ui.app import App
+
+    path = benchlib.demo_trace("sugarrr")
+    trace, _ = benchlib.trace_inputs(path)
+    inputs, known, check = as_tapped_today(path)
+    clock = FakeClock(0.0)
+    session = Session.start(trace.game, list(trace.players), EventStore(str(tmp_path / "t.db")), clock,
+                            resume=False, options=trace.options)
+    heard = []
+    session.listeners.append(lambda item, verdict: verdict is not None and heard.append(item))
+    runner = Runner(session, clock, app=App())
+    try:
+        for t, kind, value in inputs:
+            clock.set(t)
+            if kind == "scan":
+                session.handle(CardScanned(value, "scanner", t))
+                continue
+            runner.render()
+            drawn = {b.command: b.rect for b in runner.app.buttons}
+            if value not in drawn and value.split()[0] in drawn:  # a menu's button: open the menu first
+                runner.app.pointer("press", drawn[value.split()[0]].center)
+                runner.touch(value.split()[0], now=True)
+                runner.render()
+                drawn = {b.command: b.rect for b in runner.app.buttons}
+            rect = drawn.get(value) or known.get(value)
+            assert rect is not None, value
+            assert runner.app.hit(rect.center) == value
+            runner.touch(value, now=True)
+        recorded = replay(path, window=False).session.state
+        assert state_digest(session.state) == state_digest(recorded)
+        assert len(heard) == len(inputs)  # one verdict each: no tap fell on nothing
+        assert check["same"] and check["nothing"] == 0
+    finally:
+        runner.app.close()
