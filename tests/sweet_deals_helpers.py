@@ -278,18 +278,21 @@ class TrackedTable:
             self.feed(card)
             if self.session.over:
                 return
-            taken = False
-            while self.s.phase == rules.BAKE_TAKE:
-                decider = self.s.bake.decider
-                top = self.face_up[-1]
-                if self._count(decider, label_of(CARDS[top].name)) >= 1 and self.rng.random() < 0.6:
-                    self.feed("/take")
-                    self.hands[decider].append(self.face_up.pop())
-                    holder, taken = decider, True
-                    break
-                self.feed("/pass")
-            if not taken:
+            holder = self._take_or_pass()
+            if holder is None:
                 return
+
+    def _take_or_pass(self) -> int | None:
+        """Step 3 of a bake sale: each next player takes the face-up card (one of a label
+        they hold, 60 % of the time) or passes. Returns who took it, or None if all passed."""
+        while self.s.phase == rules.BAKE_TAKE:
+            decider = self.s.bake.decider
+            if self._count(decider, label_of(CARDS[self.face_up[-1]].name)) >= 1 and self.rng.random() < 0.6:
+                self.feed("/take")
+                self.hands[decider].append(self.face_up.pop())
+                return decider
+            self.feed("/pass")
+        return None
 
 
 # ---------------------------------------------------------------- a table with open hands
@@ -411,14 +414,6 @@ class OpenTable(TrackedTable):
             self.hands[holder].remove(card)
             self.face_up.append(card)
             self.feed("/done")
-            taken = False
-            while self.s.phase == rules.BAKE_TAKE:
-                decider = self.s.bake.decider
-                if self._count(decider, label_of(CARDS[self.face_up[-1]].name)) >= 1 and self.rng.random() < 0.6:
-                    self.feed("/take")
-                    self.hands[decider].append(self.face_up.pop())
-                    holder, taken = decider, True
-                    break
-                self.feed("/pass")
-            if not taken:
+            holder = self._take_or_pass()
+            if holder is None:
                 return
