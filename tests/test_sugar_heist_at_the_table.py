@@ -206,17 +206,22 @@ def test_one_mom_answers_every_steal_revealed_together():
 
 # ---------------------------------------------------------------- 6. the Mom decision is final once flips are shown
 
-def test_undo_does_not_rewind_heist_flips_back_past_no_mom():
-    """Option 1: Heist: "If the target wishes to play a Mom Card it MUST be played now,
-    otherwise... Starting with the attacking player, both players alternate revealing
-    the top card of the Battle Deck." Once a flip is shown, Undo cannot reopen the Mom
-    window (README: Undo stops at an input that showed hidden cards)."""
+def _zach_attacks_pam_who_holds_a_mom():
+    """Zach (an Attack, drawn this turn) against Pam's two vaults; Pam holds a Mom."""
     s = with_vault(game(), PAM, 0, candies(CR, 1, 4))
     s = with_vault(s, PAM, 1, candies(NB, 1, 2))
     s = with_vault(s, ZACH, 0, candies(LS, 1, 2))
     s = holding(at(s, BUY, stashed=1), ZACH, [battle("Attack", 1)], fresh=True)
     s = holding(s, PAM, [battle("Mom", 1)])
-    t = set_up(Table(("Zach", "Pam", "Alex")), s)
+    return set_up(Table(("Zach", "Pam", "Alex")), s)
+
+
+def test_undo_does_not_rewind_heist_flips_back_past_no_mom():
+    """Option 1: Heist: "If the target wishes to play a Mom Card it MUST be played now,
+    otherwise... Starting with the attacking player, both players alternate revealing
+    the top card of the Battle Deck." Once a flip is shown, Undo cannot reopen the Mom
+    window (README: Undo stops at an input that showed hidden cards)."""
+    t = _zach_attacks_pam_who_holds_a_mom()
     t.ok(battle("Attack", 1), "/heist 2 1", "/done", battle("Spy", 1))
     reason = t.refused("/undo", "cannot be taken back")
     assert "Zach flips Spy" in reason
@@ -230,12 +235,7 @@ def test_undo_does_not_rewind_heist_flips_back_past_no_mom():
 def test_no_mom_can_still_be_undone_before_the_first_flip():
     """Before any card is flipped nothing is shown: "No Mom" tapped by mistake is taken
     back and Pam plays her Mom."""
-    s = with_vault(game(), PAM, 0, candies(CR, 1, 4))
-    s = with_vault(s, PAM, 1, candies(NB, 1, 2))
-    s = with_vault(s, ZACH, 0, candies(LS, 1, 2))
-    s = holding(at(s, BUY, stashed=1), ZACH, [battle("Attack", 1)], fresh=True)
-    s = holding(s, PAM, [battle("Mom", 1)])
-    t = set_up(Table(("Zach", "Pam", "Alex")), s)
+    t = _zach_attacks_pam_who_holds_a_mom()
     t.ok(battle("Attack", 1), "/heist 2 1", "/done", "/undo")
     assert "MOM! Pam is safe this turn." in t.ok(battle("Mom", 1))
 
