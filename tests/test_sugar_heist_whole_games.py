@@ -180,7 +180,6 @@ class Sim:
 
     def turn(self) -> None:
         p = self.last = self.active
-        n = len(self.players)
         self.turns += 1
         heisted, stolen, protected = set(), set(), set()
         fresh: set[str] = set()
@@ -268,14 +267,8 @@ class Sim:
                 self.skips[s] += 1
             self.extra.append(p)
         elif name == "Bad Dog":
-            flavour = self.common_flavour(others)
-            self.type(f"/flavour {flavour.lower()}", "/done")
-            for s in others:
-                for c in [c for c in self.hands[s] if CARDS[c].flavour == flavour]:
-                    self.type(c)
-                    self.hands[s].remove(c)
-                    self.discard.append(c)
-                self.type("/done")
+            for c in self.hand_over(others):
+                self.discard.append(c)
         elif name == "Candy Magnet":
             vault = len(self.vaults[p])
             self.vaults[p].append([])
@@ -285,13 +278,8 @@ class Sim:
             if not kept:
                 self.type(self.vault_pile.pop())
             flavour = self.common_flavour(others)
-            self.type(f"/flavour {flavour.lower()}", "/done")
-            for s in others:
-                for c in [c for c in self.hands[s] if CARDS[c].flavour == flavour]:
-                    self.type(c)
-                    self.hands[s].remove(c)
-                    self.put(p, vault, [c], flavour)
-                self.type("/done")
+            for c in self.hand_over(others, flavour):
+                self.put(p, vault, [c], flavour)
             return not kept
         elif name == "Start a Crib Fight":  # nobody else joins: "an automatic win"
             self.type("/fight")
@@ -314,6 +302,19 @@ class Sim:
                 self.type(pick)
                 self.hands[(p + k) % n].append(pick)
         return True
+
+    def hand_over(self, others, flavour: str | None = None):
+        """Bad Dog and Candy Magnet: name ``flavour`` (default :meth:`common_flavour`), then
+        each other player scans every card of it from their hand, then Done. Yields each
+        card as it is scanned (out of its hand by then), for the caller to put where it goes."""
+        flavour = flavour or self.common_flavour(others)
+        self.type(f"/flavour {flavour.lower()}", "/done")
+        for s in others:
+            for c in [c for c in self.hands[s] if CARDS[c].flavour == flavour]:
+                self.type(c)
+                self.hands[s].remove(c)
+                yield c
+            self.type("/done")
 
     def common_flavour(self, seats) -> str:
         counts: dict[str, int] = {}
