@@ -19,3 +19,13 @@ def mosquitto(tmp_path_factory):
     broker = Mosquitto(tmp_path_factory.mktemp("mosquitto")).start()
     yield broker
     broker.stop()
+
+
+@pytest.fixture(scope="module")
+def app():
+    """One headless App window for a test module (a module may define its own ``app``)."""
+    from companion.ui.app import App
+
+    window = App()
+    yield window
+    window.close()

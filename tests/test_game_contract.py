@@ -135,16 +135,6 @@ def accepted(slug, state, entry, item) -> bool:
     return True
 
 
-@pytest.fixture(scope="module")
-def app():
-    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-    from companion.ui.app import App
-
-    window = App()
-    yield window
-    window.close()
-
-
 def test_from_every_state_the_table_reaches_some_input_is_accepted(played, app):
     slug, config, players, inputs, _ = played
     _, seen = states_along(slug, players, config, inputs)

@@ -116,16 +116,6 @@ class Table:
         }
 
 
-@pytest.fixture(scope="module")
-def app():
-    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-    from companion.ui.app import App
-
-    window = App()
-    yield window
-    window.close()
-
-
 def test_two_tables_with_different_hidden_hands_see_the_same_until_the_reveal(tmp_path, app):
     """Sweet Deals rulebook, "Deal": "Deal each player 7 Dessert Cards facedown"; "On Your
     Turn": "Offer a Dessert: ... say (only) the name of it", "Bidding: ... A bid is a coin
