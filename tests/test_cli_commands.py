@@ -53,14 +53,19 @@ def test_version_and_an_unknown_command_still_work():
 
 
 def test_a_table_starts_without_what_only_other_work_needs(tmp_path):
-    """``companion run`` up to its loop loads no calibration statistics, digest hashing,
-    systemd socket (not under systemd), trace writer (no --record), installed-version
-    lookup or label/PDF, NFC-writing, history-export, doctor or screenshot code."""
-    code = ("import sys\nfrom companion.table import runner\n"
-            "def loop(self, *a, **k):\n"
-            "    print(' '.join(sorted(sys.modules)))\n"
-            "    raise SystemExit(0)\n"
-            "runner.Runner.loop = loop\n"
+    """``companion run`` up to its first frame loads no calibration statistics, digest
+    hashing, systemd socket (not under systemd), trace writer (no --record),
+    installed-version lookup or label/PDF, NFC-writing, history-export, doctor or
+    screenshot code; and, with no tray, reader, GPIO pin or venue set (issue 24: a Zero 2
+    W's cold start), not the tray's, the enrolled tags', GPIO's or the venue's modules,
+    the start screen, nor importlib's zip readers (pygame's window icon)."""
+    code = ("import os, sys\nfrom companion.ui import app\n"
+            "show = app.App.show\n"
+            "def first(self, draw):\n"
+            "    show(self, draw)\n"
+            "    print(' '.join(sorted(sys.modules)), flush=True)\n"
+            "    os._exit(0)\n"
+            "app.App.show = first\n"
             "from companion.cli import main\n"
             f"sys.exit(main(['run', '--game', 'sugar-blast', '--names', 'Ana,Ben', '--store', {str(tmp_path / 't.db')!r},"
             " '--goal', 'nine-any', '--log-format', 'json']))\n")
@@ -72,6 +77,8 @@ def test_a_table_starts_without_what_only_other_work_needs(tmp_path):
     assert "pygame" in loaded and "companion.games.sugar_blast.rules" in loaded  # it did start the game
     never = {"statistics", "hashlib", "socket", "companion.table.trace", "importlib.metadata",
              "companion.cards.labels", "companion.cards.nfc_write", "companion.table.history",
-             "companion.service.doctor", "companion.table.screenshots", "companion.cli.cards"}
+             "companion.service.doctor", "companion.table.screenshots", "companion.cli.cards",
+             "companion.devices.tilt", "companion.devices.tray", "companion.core.enrolment", "companion.devices.gpio",
+             "companion.venue.settings", "companion.ui.start", "zipfile"}
     assert not loaded & never, loaded & never
     assert not any(m.startswith("reportlab") for m in loaded)

@@ -28,6 +28,16 @@ def test_an_appended_input_is_visible_to_another_connection_at_once(tmp_path):
     assert EventStore(tmp_path / "t.db").inputs(gid) == [CardScanned("SRS71M", "scanner", 1.0), Touch("done", 2.0)]
 
 
+def test_the_newest_input_time_is_read_without_reading_the_game(tmp_path):
+    store = EventStore(tmp_path / "t.db")
+    gid, other = store.new_game("sugarrr", ["A", "B"], 0.0), store.new_game("sugarrr", ["C", "D"], 0.0)
+    assert store.last_input_time(gid) is None
+    for t in (5.0, 7.5, 6.25):  # stored order, not the largest time: a clock stepped back
+        store.append(gid, Touch("done", t))
+    store.append(other, Touch("done", 99.0))
+    assert store.last_input_time(gid) == 6.25 == store.inputs(gid)[-1].t
+
+
 def test_finished_games_are_not_resumed(tmp_path):
     store = EventStore(tmp_path / "t.db")
     a = store.new_game("sugarrr", ["A", "B"], 0.0)

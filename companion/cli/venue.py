@@ -28,13 +28,13 @@ def add_run_options(r) -> None:
 def run_settings(args):
     """The table's :class:`~companion.venue.settings.VenueSettings` (None when no
     ``--venue``). Raises ValueError with a message for the user."""
-    from ..venue.settings import VenueSettings
-
     if not getattr(args, "venue", None):
         for flag in ("table", "venue_name", "venue_user", "venue_password_file", "venue_ca"):
             if getattr(args, flag, None):
                 raise ValueError(f"--{flag.replace('_', '-')} is for venue mode: add --venue mqtt://HOST")
         return None
+    from ..venue.settings import VenueSettings  # venue mode only: kept off the table's start
+
     return VenueSettings.parse(args.venue, args.table, args.venue_name, username=args.venue_user,
                                password_file=args.venue_password_file, ca_file=args.venue_ca)
 

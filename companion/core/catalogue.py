@@ -7,8 +7,9 @@ garbled scan, a card from another game and an unknown code apart.
 
 from __future__ import annotations
 
+import importlib
 import tomllib
-from importlib import resources
+from pathlib import Path
 from typing import Any, Mapping, TypeVar
 
 from .codes import GAME_NAMES, check_code, game_of, normalise
@@ -18,8 +19,11 @@ C = TypeVar("C")
 
 
 def load_toml(package: str, name: str = "cards.toml") -> dict[str, Any]:
-    """Read a TOML data file shipped inside ``package``."""
-    return tomllib.loads(resources.files(package).joinpath(name).read_text(encoding="utf-8"))
+    """Read a TOML data file shipped inside ``package`` (an installed folder, as pip
+    installs it: read beside the package's ``__init__.py``, which keeps
+    ``importlib.resources``' zip readers off the table's start)."""
+    folder = Path(importlib.import_module(package).__file__).parent
+    return tomllib.loads((folder / name).read_text(encoding="utf-8"))
 
 
 def lookup(raw: str | None, game: str, cards: Mapping[str, C]) -> C:

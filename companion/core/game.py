@@ -53,6 +53,7 @@ include a :class:`~companion.core.events.Revealed` cannot be taken back.
 from __future__ import annotations
 
 import importlib
+import sys
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any, Callable, Iterable, Mapping, Protocol, runtime_checkable
@@ -322,7 +323,8 @@ class Game:
 
     def module(self, name: str) -> ModuleType:
         """``rules``, ``flow``, ``screen`` or ``cards`` of this game."""
-        return importlib.import_module(f"{self.package}.{name}")
+        path = f"{self.package}.{name}"
+        return sys.modules.get(path) or importlib.import_module(path)  # every input asks: skip the import lock
 
     @property
     def rules(self) -> ModuleType:

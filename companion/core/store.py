@@ -390,6 +390,15 @@ class EventStore:
             rows = db.execute("SELECT payload FROM inputs WHERE game_id = ? ORDER BY seq", (game_id,)).fetchall()
             return [input_from_dict(json.loads(p)) for (p,) in rows]
 
+    def last_input_time(self, game_id: int) -> float | None:
+        """The time (seconds, the table clock's) of a game's newest stored input, None
+        before any: what :func:`~companion.table.build.table_clock` needs, without
+        reading every input of a long game."""
+        with self._reading() as db:
+            row = db.execute("SELECT t FROM inputs WHERE game_id = ? ORDER BY seq DESC LIMIT 1",
+                             (game_id,)).fetchone()
+        return None if row is None else float(row[0])
+
     def finish(self, game_id: int, finished: float, result: dict[str, Any]) -> None:
         """Mark a game finished with its outcome (a JSON-ready dict)."""
         self._write("UPDATE games SET finished = ?, result = ? WHERE id = ?",

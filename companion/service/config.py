@@ -218,12 +218,14 @@ def _tilt_keys() -> tuple[str, ...]:
     return tuple(f.name for f in fields(TiltConfig))
 
 
-def sections() -> dict[str, list[str]]:
-    """Every section and its keys (``[tilt]``'s come from :class:`TiltConfig`)."""
+def sections(tilt: bool = True) -> dict[str, list[str]]:
+    """Every section and its keys (``[tilt]``'s come from :class:`TiltConfig`; with
+    ``tilt`` False its list is left empty, so a config without ``[tilt]`` does not load
+    the tray's modules)."""
     out: dict[str, list[str]] = {}
     for k in KEYS:
         out.setdefault(k.section, []).append(k.name)
-    out["tilt"] = list(_tilt_keys())
+    out["tilt"] = list(_tilt_keys()) if tilt else []
     return out
 
 
@@ -237,7 +239,7 @@ def _show(value: Any) -> str:
 
 def parse(data: dict, source: str) -> dict[str, dict[str, Any]]:
     """Check a loaded TOML table and fill in every default. Raises :class:`ConfigError`."""
-    known = sections()
+    known = sections(tilt="tilt" in data)
     for section, table in data.items():
         if section not in known:
             raise ConfigError(f"{source}: unknown section [{section}]: allowed sections are "
@@ -260,12 +262,13 @@ def parse(data: dict, source: str) -> dict[str, dict[str, Any]]:
         if not key.check(value):
             raise ConfigError(f"{source}: [{key.section}] {key.name} = {_show(value)}: allowed values are {key.allowed}")
         out[key.section][key.name] = float(value) if key.name in ("tap_off", "bounce") else value
-    from ..devices.tilt import TiltConfig
+    if "tilt" in data:  # the defaults need no check (and the tray's modules stay unloaded)
+        from ..devices.tilt import TiltConfig
 
-    try:
-        TiltConfig.from_dict(data.get("tilt", {}))
-    except (ValueError, TypeError) as exc:
-        raise ConfigError(f"{source}: [tilt] {exc}") from None
+        try:
+            TiltConfig.from_dict(data["tilt"])
+        except (ValueError, TypeError) as exc:
+            raise ConfigError(f"{source}: [tilt] {exc}") from None
     out["tilt"] = dict(data.get("tilt", {}))
     _check_together(out, source, data)
     return out

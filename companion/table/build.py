@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from ..core.clock import Clock, TableClock
 from ..core.journal import WARNING, say
-from ..core.enrolment import Enrolments
 from ..core.errors import DEVICE, USAGE, CompanionError, StoreError
 from ..core.events import CardScanned
 from ..core.store import EventStore
@@ -131,8 +130,8 @@ def table_clock(store_path: str) -> TableClock:
             try:
                 waiting = store.unfinished()
                 if waiting is not None:
-                    inputs = store.inputs(waiting.id)
-                    last = max([waiting.started] + [i.t for i in inputs[-1:]])
+                    t = store.last_input_time(waiting.id)
+                    last = waiting.started if t is None else max(waiting.started, t)
             except StoreError:
                 pass
             finally:
@@ -307,7 +306,11 @@ def _readers(plan: TablePlan, runner: Runner, store: EventStore, record, stack: 
     """Every reader, each on its own thread, putting scans on the runner's queue."""
     # NFC tags enrolled with `companion enroll`: a plain dict, because the NFC reader looks
     # codes up from its own thread and the store's connection belongs to this one.
-    enrolled = {e.uid: e.code for e in Enrolments(store).all(plan.game)} if plan.readers else {}
+    enrolled = {}
+    if plan.readers:
+        from ..core.enrolment import Enrolments
+
+        enrolled = {e.uid: e.code for e in Enrolments(store).all(plan.game)}
     for i, spec in enumerate(plan.readers):
         name = f"scanner{i + 1}" if len(plan.readers) > 1 else "scanner"
         tap = (lambda data, t, name=name: record.bytes(name, t, data)) if record and spec.kind == "serial" else None
@@ -365,6 +368,9 @@ def _gpio(plan: TablePlan, runner: Runner, stack: ExitStack, notice) -> None:
 def _table_gpio(plan: TablePlan, runner: Runner, notice):
     """The config's buttons and status LED, ``(buttons, led)``, each None when not set or
     when there is no GPIO (reported, not fatal)."""
+    if not any(plan.gpio.get(name) is not None for name in ("confirm", "undo", "led")):
+        return (None, None)  # nothing named: gpiozero is not even loaded
+
     def make():
         from ..devices.gpio import table_gpio
 

@@ -19,8 +19,6 @@ from ..core.errors import DEVICE, USAGE, CompanionError
 from ..core.names import NAME_MAX, name_problem
 from ..devices.readers import ReaderSpec, parse_reader, resolve
 from ..devices.scan.normalise import Framing
-from ..devices.tilt import TiltConfig
-from ..devices.tray import bus_opener
 from ..games import GAMES, find_game
 from ..ui.timers import Timers
 
@@ -62,7 +60,7 @@ class TablePlan:
     tap_off: float = 1.0
     tray: str | None = None                 # "i2c:N" or "emulated"
     calibration: str | None = None          # the tray calibration file (None: the user's)
-    tilt: TiltConfig = field(default_factory=TiltConfig)
+    tilt: Any = None                        # the [tilt] TiltConfig with a tray (None: the defaults)
     gpio: dict = field(default_factory=dict)  # the config's [gpio] table
     buzzer: int | None = None               # BCM pin numbers
     led: int | None = None
@@ -105,7 +103,11 @@ def make_plan(args: Any, cfg: dict[str, dict[str, Any]], game_flag: bool = False
     timers = _timers(args)
     readers = _readers(args, names)
     try:
-        tilt = TiltConfig.from_dict(cfg["tilt"]) if args.tray else TiltConfig()
+        tilt = None
+        if args.tray:  # the tray's modules load only for a table with a tray
+            from ..devices.tilt import TiltConfig
+
+            tilt = TiltConfig.from_dict(cfg["tilt"])
     except ValueError as err:
         raise PlanError(str(err)) from None
     if args.headless and not readers and not args.tray and not args.simulate:
@@ -194,6 +196,8 @@ def _readers(args, names: list[str]) -> list[ReaderSpec]:
     try:
         readers = [resolve(parse_reader(spec)) for spec in args.scanner or []]
         if args.tray:
+            from ..devices.tray import bus_opener
+
             bus_opener(args.tray, SystemClock())  # only checks the spec: nothing is opened yet
     except ValueError as err:
         raise PlanError(str(err)) from None

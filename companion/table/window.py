@@ -142,8 +142,6 @@ class WindowEvents:
         return True
 
     def poll_window(self) -> None:
-        from ..ui import start as start_screen
-
         if self.app is None:
             return
         self.app.later_hits = True  # matched in _pointer, in their place among the inputs
@@ -163,12 +161,21 @@ class WindowEvents:
                 self._pointer(kind, value)
             elif kind == "arrow" and self.tray is not None:
                 self.tray.tilt(ARROW_SEATS[value])  # the emulated tray tilts toward that seat
-            elif kind == "typed" and isinstance(getattr(self.screen, "screen", None), start_screen.KeyboardScreen):
+            elif kind == "typed" and self._keyboard_screen():
                 self.touch(f"typed {value}", now=True)  # a name typed on a USB keyboard
             elif kind == "typed" and self.simulate:
                 self.typed(value, now=True)
             elif kind == "typed":  # a keyboard-mode scanner typing into the window
                 self.scan_text(value, now=True)
+
+    def _keyboard_screen(self) -> bool:
+        """Is the start screen's name keyboard showing (typed keys are a name then)?"""
+        inner = getattr(self.screen, "screen", None)
+        if inner is None:
+            return False
+        from ..ui import start as start_screen  # only with a start screen up: kept off a resumed game's start
+
+        return isinstance(inner, start_screen.KeyboardScreen)
 
     def _pointer(self, kind: str, pos) -> None:
         """A press, drag or release on the window, matched to the buttons only now: every
