@@ -88,18 +88,27 @@ def build_store(db: Path, tmp: str) -> str:
     return digest
 
 
+def cache_home(pycache: str) -> str:
+    """The ``XDG_CACHE_HOME`` of the children timed with bytecode in ``pycache``: their
+    own, not this machine's user's (which other runs and tests write to)."""
+    return str(Path(pycache).with_name(Path(pycache).name + "-xdg"))
+
+
 def first_frame(args: list[str], pycache: str | None = None) -> float:
     """Milliseconds from spawning ``python -m firstframe ARGS`` to its FIRST-FRAME line.
 
     The child keeps its compiled bytecode in ``pycache`` (``PYTHONPYCACHEPREFIX``) and may
     write it there, as an installed package has it (pip compiles it at install): an
     environment with ``PYTHONDONTWRITEBYTECODE`` would otherwise time compiling every
-    module from source on each start."""
+    module from source on each start. Its compiled dataclass methods
+    (:mod:`companion.core.codecache`) go beside it (:func:`cache_home`), as a table keeps
+    them after its first start."""
     env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy", PYGAME_HIDE_SUPPORT_PROMPT="1",
                PYTHONPATH=os.pathsep.join([str(HERE), str(ROOT), os.environ.get("PYTHONPATH", "")]))
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     if pycache:
         env["PYTHONPYCACHEPREFIX"] = pycache
+        env["XDG_CACHE_HOME"] = cache_home(pycache)
     t0 = time.perf_counter()
     proc = subprocess.Popen([sys.executable, "-m", "firstframe", *args], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, env=env, text=True)

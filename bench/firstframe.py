@@ -20,6 +20,9 @@ def _show_once(self, draw):
     _show(self, draw)
     sys.stdout.write("FIRST-FRAME\n")
     sys.stdout.flush()
+    from companion.core import codecache
+
+    codecache.save()  # as the table's turn after its first frame does (the exit skips it)
     os._exit(0)
 
 

@@ -183,11 +183,13 @@ def _choose(plan: TablePlan, display, store: EventStore, watch, notice, notifier
 
     from ..ui.start import choose
 
-    tick = None
-    if notifier is not None:
-        import time
+    import time
 
-        def tick() -> None:  # after each start-screen frame: READY=1 (sent once), the watchdog
+    from ..core import codecache
+
+    def tick() -> None:  # after each start-screen frame: READY=1 (sent once), the watchdog
+        codecache.save()  # a frame is up: what this start compiled new is kept for the next
+        if notifier is not None:
             notifier.ready("start screen: waiting for the players to choose a game")
             notifier.watchdog(time.monotonic())
     try:

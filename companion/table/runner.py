@@ -16,6 +16,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from ..core import codecache
 from ..core.clock import Clock
 from ..core.events import CardScanned
 from ..devices.scan.normalise import NO_FRAMING, clean_scan
@@ -274,14 +275,16 @@ class Runner(WindowEvents, TableClocks):
             self.notifier.stopping()
 
     def tick(self) -> None:
-        """After each loop turn: systemd's READY (once) and WATCHDOG, and the alarm
-        (the buzzer) told whether the turn clock is warning.
+        """After each loop turn: systemd's READY (once) and WATCHDOG, the alarm (the
+        buzzer) told whether the turn clock is warning, and the dataclass code compiled
+        since the last turn kept for the next start (:mod:`companion.core.codecache`).
 
         ``READY=1`` goes out only while a screen is open (or the table runs without one
         by choice, ``--headless``): a table that wanted a screen and has none says why
         in ``STATUS=`` and keeps the watchdog and the start timeout fed
         (:meth:`~companion.service.sdnotify.Notifier.waiting`) while it scores scans and
         tries the screen again."""
+        codecache.save()  # a frame is up: anything compiled new (the first start, a new game) is kept
         if self.notifier is not None:
             now = time.monotonic()
             if self.display is not None and self.app is None:
