@@ -89,7 +89,7 @@ def save() -> bool:
     path = _state["path"]
     if not _state["new"] or path is None or sys.dont_write_bytecode:
         return False
-    keep = _codes if len(_codes) <= MAX_ENTRIES else {k: _codes[k] for k in _used}
+    keep = dict(_codes) if len(_codes) <= MAX_ENTRIES else {k: _codes[k] for k in list(_used)}  # copies: a thread may add
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
