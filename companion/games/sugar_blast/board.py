@@ -31,6 +31,7 @@ with holes may have none), so ``keep_other`` can be 0 where the rulebook says 1.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Iterable
 
 from companion.core.catalogue import load_toml
@@ -301,8 +302,11 @@ def makes_blast(board: Board, a: Cell, b: Cell) -> bool:
     return _line_through(after, a) or _line_through(after, b)
 
 
+@lru_cache(maxsize=64)
 def no_blasts(board: Board) -> bool:
-    """True when no swap of neighbours makes a Blast ("No Blasts?" in the rulebook)."""
+    """True when no swap of neighbours makes a Blast ("No Blasts?" in the rulebook).
+    Kept for the last boards: the screen, the flow and the rules ask it of the same board
+    several times an input."""
     return not any(makes_blast(board, a, b) for a, b in pairs(board))
 
 
