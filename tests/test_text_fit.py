@@ -41,3 +41,32 @@ def test_catalogue_templates_are_filled_with_long_samples():
     assert fill("{player} takes {count} candies") == "Grandma Josephine takes 10 candies"
     assert fill("no fields {{here}}") == "no fields {{here}}"
     assert catalogue(find_game("sugarrr")) == [] or all("{" not in m for m in catalogue(find_game("sugarrr")))
+
+
+@pytest.mark.parametrize("text, box, size", [
+    ("Leo attracts Fruit-O-Saurs (the column has 4 cards, not 5): take Fruit-O-Saurs from The Valley "
+     "totalling 1 and scan them.", (500, 140), theme.BIG),
+    ("Maya", (300, 40), theme.BIG),
+    ("Ana takes Fruit-O-Saurs " * 12, (300, 60), theme.MEDIUM),
+    ("Zoë's Pure Sugar", (90, 30), theme.HUGE)])
+def test_a_text_laid_out_again_is_drawn_the_same_as_the_first_time(text, box, size):
+    """draw_text and draw_wrapped keep each text's fitted size and lines (issue 24: a frame
+    redraws the same words); the second drawing, and one after the fonts were cleared
+    (a new window), is the same pixels and the same record as the first."""
+    pygame.font.init()
+    rect = pygame.Rect((10, 10), box)
+
+    def drawn(draw) -> tuple:
+        surface = pygame.Surface((800, 480))
+        with record_text() as rec:
+            used = draw(surface, text, rect, size)
+        return pygame.image.tobytes(surface, "RGB"), tuple(used), [(d.text, d.size, d.clipped, d.ink) for d in rec]
+    from companion.ui import widgets
+
+    for draw in (draw_text, draw_wrapped):
+        widgets._FITTED.clear()
+        widgets._WRAPPED.clear()
+        first = drawn(draw)  # laid out now
+        assert drawn(draw) == first
+        theme.clear_fonts()
+        assert drawn(draw) == first

@@ -69,6 +69,26 @@ def _clip(text: str, font: pygame.font.Font, width: int) -> str:
     return text.rstrip() + "..."
 
 
+#: (text, width, size, bold, min_size) -> (the size it fits at, the text as shown): a frame
+#: draws mostly the same words in the same boxes as the one before, and fitting them asks
+#: the font for widths size after size (a third of a frame's time on a Zero 2 W; issue 24).
+_FITTED: dict[tuple[str, int, int, bool, int], tuple[int, str]] = {}
+
+
+def _fitted(text: str, width: int, size: int, bold: bool, min_size: int) -> tuple[pygame.font.Font, str]:
+    key = (text, width, size, bold, min_size)
+    got = _FITTED.get(key)
+    if got is None:
+        font = fit_font(text, width, size, bold, min_size)
+        if len(_FITTED) > 20_000:  # a bound, not a policy (as _WIDTHS)
+            _FITTED.clear()
+        got = _FITTED[key] = (theme.size_of(font) or 0, _clip(text, font, width))
+        if not got[0]:  # not a theme font (the packaging lacks the bundled one): not kept
+            del _FITTED[key]
+            return font, got[1]
+    return theme.font(got[0], bold), got[1]
+
+
 def draw_text(surface: pygame.Surface, text: str, rect: Rect, size: int, colour: Colour | None = None,
               bold: bool = False, align: str = "left", min_size: int = theme.MIN_SIZE,
               decoration: bool = False) -> Rect:
@@ -77,8 +97,7 @@ def draw_text(surface: pygame.Surface, text: str, rect: Rect, size: int, colour:
     ``decoration``: one of :data:`theme.DECORATION`, allowed under the minimum size."""
     colour = theme.TEXT if colour is None else colour
     text = text.replace(SOFT_HYPHEN, "")
-    font = fit_font(text, rect.width, size, bold, min_size)
-    shown = _clip(text, font, rect.width)
+    font, shown = _fitted(text, rect.width, size, bold, min_size)
     image = render(font, shown, colour)
     box = image.get_rect(centery=rect.centery)
     if align == "center":
@@ -234,13 +253,18 @@ def wrap(text: str, font: pygame.font.Font, width: int) -> list[str]:
     return lines
 
 
-def draw_wrapped(surface: pygame.Surface, text: str, rect: Rect, size: int, colour: Colour | None = None,
-                 bold: bool = False, max_lines: int = 2, min_size: int = theme.MIN_SIZE,
-                 align: str = "left") -> Rect:
-    """Draw ``text`` in up to ``max_lines`` lines inside ``rect`` (vertically centred),
-    shrinking the font until it fits; the last line ends in "..." if it still cannot.
-    Returns the rect covering the drawn lines."""
-    colour = theme.TEXT if colour is None else colour
+#: (text, width, height, size, bold, max_lines, min_size) -> (size, lines, clipped):
+#: :func:`draw_wrapped`'s layout, as :data:`_FITTED` is :func:`draw_text`'s.
+_WRAPPED: dict[tuple, tuple[int, tuple[str, ...], bool]] = {}
+
+
+def _wrapped(text: str, width: int, height: int, size: int, bold: bool, max_lines: int,
+             min_size: int) -> tuple[pygame.font.Font, tuple[str, ...], bool]:
+    key = (text, width, height, size, bold, max_lines, min_size)
+    got = _WRAPPED.get(key)
+    if got is not None:
+        return theme.font(got[0], bold), got[1], got[2]
+    rect = Rect(0, 0, width, height)
     start = size
     while True:
         font = theme.font(size, bold)
@@ -263,12 +287,28 @@ def draw_wrapped(surface: pygame.Surface, text: str, rect: Rect, size: int, colo
     clipped = len(lines) > room or any(width_of(font, l) > rect.width for l in lines)
     if len(lines) > room:
         lines = lines[:room - 1] + [_clip(" ".join(lines[room - 1:]) + " ...", font, rect.width)]
+    lines = tuple(_clip(line, font, rect.width) for line in lines)
+    if theme.size_of(font):  # a theme font (always, unless the packaging lacks the bundled one)
+        if len(_WRAPPED) > 5_000:  # a bound, not a policy
+            _WRAPPED.clear()
+        _WRAPPED[key] = (theme.size_of(font), lines, clipped)
+    return font, lines, clipped
+
+
+def draw_wrapped(surface: pygame.Surface, text: str, rect: Rect, size: int, colour: Colour | None = None,
+                 bold: bool = False, max_lines: int = 2, min_size: int = theme.MIN_SIZE,
+                 align: str = "left") -> Rect:
+    """Draw ``text`` in up to ``max_lines`` lines inside ``rect`` (vertically centred),
+    shrinking the font until it fits; the last line ends in "..." if it still cannot.
+    Returns the rect covering the drawn lines."""
+    colour = theme.TEXT if colour is None else colour
+    font, lines, clipped = _wrapped(text, rect.width, rect.height, size, bold, max_lines, min_size)
     step = font.get_linesize()
     top = rect.centery - len(lines) * step // 2
     used = Rect(rect.left, top, 0, 0)
     images = []
     for i, line in enumerate(lines):
-        image = render(font, _clip(line, font, rect.width), colour)
+        image = render(font, line, colour)
         x = rect.centerx - image.get_width() // 2 if align == "center" else rect.left
         box = surface.blit(image, (x, top + i * step))
         images.append((image, box))
