@@ -93,3 +93,72 @@ def test_compiled_is_what_exec_would_compile(source):
     exec(mine, {}, a)
     exec(source, {}, b)
     assert a.keys() == b.keys()
+
+
+# A small cache written and read in this process (a path of its own; the module's state
+# put back after each test).
+@pytest.fixture
+def own_cache(tmp_path, monkeypatch):
+    monkeypatch.setattr(codecache, "_codes", {})
+    monkeypatch.setattr(codecache, "_used", set())
+    monkeypatch.setattr(codecache, "_state", {"new": 0, "path": tmp_path / "c" / "dataclass-code.marshal"})
+    monkeypatch.setattr(sys, "dont_write_bytecode", False)
+    return codecache._state["path"]
+
+
+def test_a_cache_that_cannot_be_written_is_not_tried_again_every_frame(own_cache, monkeypatch):
+    own_cache.mkdir(parents=True)  # a folder where the file goes: every write fails
+    codecache.compiled("def f():\n return 1\n")
+    dumps = []
+    real = codecache.marshal.dumps
+    monkeypatch.setattr(codecache.marshal, "dumps", lambda obj: dumps.append(1) or real(obj))
+    for _ in range(5):  # the table's turns: it saves after each
+        assert codecache.save() is False
+    assert len(dumps) <= 1  # one try, not the whole cache marshalled (and written) every frame
+    assert list(own_cache.parent.iterdir()) == [own_cache]  # no temporary file left behind
+
+
+def test_what_is_compiled_while_a_save_writes_is_saved_by_the_next(own_cache, monkeypatch):
+    codecache.compiled("def f():\n return 1\n")
+    real = os.replace
+
+    def replace(src, dst):  # another thread defines a dataclass while this one writes
+        codecache.compiled("def g():\n return 2\n")
+        real(src, dst)
+
+    monkeypatch.setattr(codecache.os, "replace", replace)
+    assert codecache.save() is True
+    monkeypatch.setattr(codecache.os, "replace", real)
+    assert codecache.save() is True  # g is new since the file was written
+    assert set(codecache.load(own_cache)) == {"def f():\n return 1\n", "def g():\n return 2\n"}
+
+
+@pytest.mark.parametrize("damage", ["flip", "huge"])
+def test_a_damaged_cache_is_ignored_whatever_marshal_would_make_of_it(own_cache, damage):
+    codecache.compiled("def f(a, b=3):\n return a + b\n")
+    assert codecache.save() is True
+    data = bytearray(own_cache.read_bytes())
+    if damage == "flip":  # one bit of a constant (b=3 -> b=2): marshal reads it without a complaint
+        at = max(data.rfind(b"i\x03\x00\x00\x00"), data.rfind(b"\xe9\x03\x00\x00\x00"))  # the int 3
+        assert at > 0
+        data[at + 1] ^= 1
+    else:  # a length that asks for gigabytes (marshal: MemoryError, or SystemError for others)
+        data[len(codecache.MAGIC_NUMBER):] = b"(" + b"\xff\xff\xff\x0f" + bytes(data[len(codecache.MAGIC_NUMBER) + 1:])
+    own_cache.write_bytes(bytes(data))
+    assert codecache.load(own_cache) == {}
+
+
+def test_a_marshal_error_of_any_kind_leaves_the_companion_importable(tmp_path):
+    assert probe(tmp_path)["saved"] is True  # a cache as a table leaves it
+    code = ("import marshal, sys\n"
+            "real = marshal.loads\n"
+            "def loads(data):\n"  # the cache's load raises as marshal does for some damaged files
+            " if sys._getframe(1).f_globals.get('__name__') == 'companion.core.codecache':\n"
+            "  raise SystemError('Objects/codeobject.c:250: bad argument to internal function')\n"
+            " return real(data)\n"
+            "marshal.loads = loads\n"
+            "import companion\nprint('ok')\n")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env.update(XDG_CACHE_HOME=str(tmp_path), PYTHONPATH=str(ROOT))
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0 and out.stdout == "ok\n", out.stderr

@@ -13,8 +13,10 @@ module's, in ``$XDG_CACHE_HOME/sugar-companion/`` (``~/.cache``; the service's h
 its state directory); :func:`save` writes what was compiled new. The same text compiled
 the same way (no ``__future__`` flags inherited, file name ``<string>``, as ``exec``
 compiles it) is the same code, so nothing else changes. A cache written by another
-Python, or one that cannot be read, is ignored; one that cannot be written (a read-only
-or full card, ``PYTHONDONTWRITEBYTECODE``) only costs the parse, as before.
+Python, or one that cannot be read or fails its checksum (a damaged file: marshal would
+read many a flipped bit as other code, without a complaint), is ignored; one that cannot
+be written (a read-only or full card, ``PYTHONDONTWRITEBYTECODE``) only costs the parse,
+as before, and is not tried again until the next start.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ import builtins
 import marshal
 import os
 import sys
+import zlib
 from importlib.util import MAGIC_NUMBER
 from pathlib import Path
 from types import CodeType
@@ -53,6 +56,22 @@ def compiled(source: str) -> CodeType:
     return code
 
 
+def load(path: Path) -> dict[str, CodeType]:
+    """The texts and code kept in ``path``: none when it is missing, another Python's or
+    damaged (its CRC-32, after the magic, does not match). Never raises."""
+    try:
+        data = path.read_bytes()
+        head, body = data[:len(MAGIC_NUMBER) + 4], data[len(MAGIC_NUMBER) + 4:]
+        if head != MAGIC_NUMBER + zlib.crc32(body).to_bytes(4, "little"):
+            return {}
+        loaded = marshal.loads(body)
+        if isinstance(loaded, dict):
+            return {k: v for k, v in loaded.items() if isinstance(k, str) and isinstance(v, CodeType)}
+    except Exception:  # noqa: BLE001 - none yet, unreadable; marshal raises what it likes
+        return {}
+    return {}
+
+
 def _exec(source, globals=None, locals=None, /):  # noqa: A002 - the signature of builtins.exec
     if globals is None:  # exec's default: the caller's namespaces (dataclasses always passes its own)
         frame = sys._getframe(1)
@@ -71,13 +90,10 @@ def install(path: Path | None = None) -> None:
         return
     try:
         _state["path"] = path = path or cache_path()
-        data = path.read_bytes()
-        if data[:len(MAGIC_NUMBER)] == MAGIC_NUMBER:
-            loaded = marshal.loads(data[len(MAGIC_NUMBER):])
-            if isinstance(loaded, dict):
-                _codes.update((k, v) for k, v in loaded.items() if isinstance(k, str) and isinstance(v, CodeType))
-    except (OSError, ValueError, EOFError, TypeError, RuntimeError):
-        pass  # none yet, unreadable or another Python's: compiled as before
+    except (OSError, RuntimeError):  # no home to find it in: compiled as before
+        pass
+    else:
+        _codes.update(load(path))
     dataclasses.exec = _exec  # a module global: found before the builtin
     atexit.register(save)
 
@@ -85,21 +101,25 @@ def install(path: Path | None = None) -> None:
 def save() -> bool:
     """Write the cache when this run compiled something new (after the table's first
     frame, and at exit). True when written; False when there was nothing new or it could
-    not be written (never raises: the cache only saves time)."""
+    not be written (never raises: the cache only saves time). After a failed write it
+    is not tried again this run: the table saves after every frame."""
     path = _state["path"]
-    if not _state["new"] or path is None or sys.dont_write_bytecode:
+    new = _state["new"]
+    if not new or path is None or sys.dont_write_bytecode:
         return False
     keep = dict(_codes) if len(_codes) <= MAX_ENTRIES else {k: _codes[k] for k in list(_used)}  # copies: a thread may add
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
+        body = marshal.dumps(keep)
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        tmp.write_bytes(MAGIC_NUMBER + marshal.dumps(keep))
+        tmp.write_bytes(MAGIC_NUMBER + zlib.crc32(body).to_bytes(4, "little") + body)
         os.replace(tmp, path)  # whole or not at all, whatever runs beside it
     except (OSError, ValueError):
         try:
             tmp.unlink()
         except OSError:
             pass
+        _state["path"] = None  # read-only, full or not a folder: not marshalled and written again every frame
         return False
-    _state["new"] = 0
+    _state["new"] -= new  # what another thread compiled while this wrote is still new
     return True
