@@ -2,4 +2,4 @@
 
 from .core import codecache as _codecache
 
-_codecache.install()  # before any module defines a dataclass: a third of a cold start (issue 24)
+_codecache.install()  # before any module defines a dataclass: a quarter of a cold start (issue 24)
