@@ -395,6 +395,12 @@ def table_checks(g: Guest, args) -> dict:
          f"MainPID {s and s.get('MainPID')} -> {s2.get('MainPID')}, NRestarts {s2.get('NRestarts')}")
     line(ok_pic, "the start screen on the panel when systemd has READY=1, filling it (start-800x480.png)",
          pic_after, why)
+    # After its first frame the table keeps its compiled dataclass code (companion.core.codecache)
+    # in the service's home, the state directory: the next start skips the parse.
+    rc, out = g.sh("stat -c '%U %s %n' /var/lib/companion/.cache/sugar-companion/dataclass-code.*.marshal")
+    line(rc == 0 and out.split()[:1] == ["companion"],
+         "the compiled-code cache is written in the state directory after the first frame", None,
+         out.strip()[:160])
     cursor = g.cursor()
     before = g.png("start-before-tap")
     g.vm.tap(205, 145)  # the Sugarrr! button of the start screen (top left)
