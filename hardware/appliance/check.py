@@ -34,7 +34,10 @@ CONFIG = "/etc/companion/companion.toml"
 DB = "/var/lib/companion/table.db"
 # Where the Sugarrr! screen's targets are in the 800x480 design (the panel shows it scaled).
 COLUMN_X = {1: 270, 2: 388, 3: 506, 4: 624, 5: 742}
-TARGETS = {**{f"column {n}": (x, 150) for n, x in COLUMN_X.items()}, "done": (686, 422)}
+# Pause (top bar) is there in every turn and answers at once (Undo first asks "Take this
+# back?" after a restart); the big button's place (686, 422) is Done only while a card
+# waits, else Swap.
+TARGETS = {**{f"column {n}": (x, 150) for n, x in COLUMN_X.items()}, "done": (686, 422), "pause": (743, 22)}
 
 RESULTS: list[tuple[bool, str]] = []
 T0 = time.monotonic()
@@ -597,11 +600,12 @@ def panel_sizes(g: Guest, args, game: dict) -> None:
     line(s is not None and ok, "a 720x1280 panel turned 90 degrees (rotation = 90): the picture fills it "
          "(game-720x1280.png)", time.monotonic() - start, why)
     cursor = g.cursor()
-    g.tap("done")
-    rec, _ = wait_verdict(g, cursor, "touch", "done")
+    g.tap("pause")  # drawn in every turn, however many power cuts came before (Done is not)
+    rec, _ = wait_verdict(g, cursor, "touch", "pause")
     time.sleep(3)  # a turned 720x1280 frame takes a while in software GL under TCG
     after = g.png("game-720x1280-after-tap")
-    line(rec is not None and differs(png, after), "a tap on the 720x1280 panel lands on the button drawn there", None,
+    line(rec is not None and rec.get("command") == "pause" and differs(png, after),
+         "a tap on the 720x1280 panel lands on the button drawn there", None,
          f"{rec and rec.get('command')}: {rec and rec.get('verdict')} (game-720x1280-after-tap.png)")
 
 
