@@ -576,7 +576,7 @@ def as_tapped_today(path: Path) -> tuple[list, dict, dict]:
     order, ``(kind, code or command, verdict)``, the reference a bench's live game is
     held to."""
     from companion.core.clock import FakeClock
-    from companion.core.events import CardScanned, Touch
+    from companion.core.events import CardScanned
     from companion.core.store import EventStore
     from companion.table.replay import replay
     from companion.table.runner import Runner

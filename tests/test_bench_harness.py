@@ -134,7 +134,6 @@ def test_the_mixed_run_taps_the_family_game_as_todays_screen_reads_it(tmp_path):
     import os
 
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-    from bench_scan_burst import as_tapped_today
     from companion.core.clock import FakeClock
     from companion.core.events import CardScanned
     from companion.core.store import EventStore
@@ -146,7 +145,7 @@ def test_the_mixed_run_taps_the_family_game_as_todays_screen_reads_it(tmp_path):
 
     path = benchlib.demo_trace("sugarrr")
     trace, _ = benchlib.trace_inputs(path)
-    inputs, known, check = as_tapped_today(path)
+    inputs, known, check = benchlib.as_tapped_today(path)
     clock = FakeClock(0.0)
     session = Session.start(trace.game, list(trace.players), EventStore(str(tmp_path / "t.db")), clock,
                             resume=False, options=trace.options)
