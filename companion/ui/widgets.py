@@ -264,30 +264,29 @@ def _wrapped(text: str, width: int, height: int, size: int, bold: bool, max_line
     got = _WRAPPED.get(key)
     if got is not None:
         return theme.font(got[0], bold), got[1], got[2]
-    rect = Rect(0, 0, width, height)
     start = size
     while True:
         font = theme.font(size, bold)
-        lines = wrap(text, font, rect.width)
+        lines = wrap(text, font, width)
         tall = len(lines) * font.get_linesize()
         wide = max((width_of(font, l) for l in lines), default=0)
-        if (len(lines) <= max_lines and tall <= rect.height and wide <= rect.width) or size <= min_size:
+        if (len(lines) <= max_lines and tall <= height and wide <= width) or size <= min_size:
             break
         size -= 1
-    if len(lines) > max_lines or len(lines) * font.get_linesize() > rect.height:
-        # Rather than cut the message: more lines, as many as the rect's height holds,
+    if len(lines) > max_lines or len(lines) * font.get_linesize() > height:
+        # Rather than cut the message: more lines, as many as the box's height holds,
         # at the largest size from the asked one down that then fits.
         for bigger in range(start, min_size - 1, -1):
             f = theme.font(bigger, bold)
-            ls = wrap(text, f, rect.width)
-            if len(ls) * f.get_linesize() <= rect.height and max((width_of(f, l) for l in ls), default=0) <= rect.width:
+            ls = wrap(text, f, width)
+            if len(ls) * f.get_linesize() <= height and max((width_of(f, l) for l in ls), default=0) <= width:
                 font, lines = f, ls
                 break
-    room = max(1, rect.height // font.get_linesize())  # the lines the rect holds
-    clipped = len(lines) > room or any(width_of(font, l) > rect.width for l in lines)
+    room = max(1, height // font.get_linesize())  # the lines the box holds
+    clipped = len(lines) > room or any(width_of(font, l) > width for l in lines)
     if len(lines) > room:
-        lines = lines[:room - 1] + [_clip(" ".join(lines[room - 1:]) + " ...", font, rect.width)]
-    lines = tuple(_clip(line, font, rect.width) for line in lines)
+        lines = lines[:room - 1] + [_clip(" ".join(lines[room - 1:]) + " ...", font, width)]
+    lines = tuple(_clip(line, font, width) for line in lines)
     if theme.size_of(font):  # a theme font (always, unless the packaging lacks the bundled one)
         if len(_WRAPPED) > 5_000:  # a bound, not a policy
             _WRAPPED.clear()
