@@ -41,10 +41,17 @@ print(json.dumps(out))
 """
 
 
+def child_env(cache: Path, **extra) -> dict:
+    """A fresh interpreter's environment: the cache in ``cache``, bytecode writing allowed
+    (unless ``extra`` says otherwise), this checkout importable."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env.update(XDG_CACHE_HOME=str(cache), PYTHONPATH=str(ROOT), **extra)
+    return env
+
+
 def probe(cache: Path, **env) -> dict:
-    full = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    full.update(XDG_CACHE_HOME=str(cache), PYTHONPATH=str(ROOT), **env)
-    out = subprocess.run([sys.executable, "-c", PROBE], env=full, capture_output=True, text=True, timeout=60)
+    out = subprocess.run([sys.executable, "-c", PROBE], env=child_env(cache, **env), capture_output=True, text=True,
+                         timeout=60)
     assert out.returncode == 0, out.stderr
     return json.loads(out.stdout)
 
@@ -158,7 +165,6 @@ def test_a_marshal_error_of_any_kind_leaves_the_companion_importable(tmp_path):
             " return real(data)\n"
             "marshal.loads = loads\n"
             "import companion\nprint('ok')\n")
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    env.update(XDG_CACHE_HOME=str(tmp_path), PYTHONPATH=str(ROOT))
-    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60)
+    out = subprocess.run([sys.executable, "-c", code], env=child_env(tmp_path), capture_output=True, text=True,
+                         timeout=60)
     assert out.returncode == 0 and out.stdout == "ok\n", out.stderr
