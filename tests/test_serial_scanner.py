@@ -162,6 +162,17 @@ def test_wait_for_bytes_means_the_queue_is_complete_every_time(rig, clock):
         assert events == [CardScanned(code, "left", clock.now(), 2)], i
 
 
+def test_a_burst_longer_than_one_read_gives_every_scan_once_in_order(rig):
+    # 1,000 labels (9 kB) written at once: a terminal's buffer holds 4 kB, so the reader
+    # gets them over several reads, and a label cut between two reads is still one scan.
+    pty, scanner, q = rig
+    codes = [f"SRS{i:03d}M" for i in range(1000)]
+    data = b"".join(c.encode() + b"\r\n" for c in codes)
+    assert len(data) > 2 * 4096
+    events = send_and_collect(pty, scanner, q, data)
+    assert [e.code for e in events] == codes
+
+
 def test_wait_for_bytes_times_out_with_false(rig):
     _, scanner, _ = rig
     start = time.monotonic()
