@@ -17,7 +17,10 @@ real json_logger read back from a pipe), 20 ms apart:
   recorded on an older screen, so it is first played one input at a time to name each
   tap as today's screen reads it (:func:`as_tapped_today`: the same game, checked to end
   in the recorded state). Checked: inputs handled out of order (sent minus the longest
-  common subsequence of sent and logged), none lost, doubled, or left unpressed.
+  common subsequence of sent and logged), none lost, doubled, or left unpressed. Its
+  note gives the CPU this process used while the inputs went in, as a share of one core:
+  at full speed that is what the table needs for the pace; held to 1/8 of a core it
+  cannot go past 12.5 %, and a table that needs more falls behind the inputs.
 
 Baseline for the latency figures: the same 500 scans at 50/s into a bare
 pseudo-terminal read by an ``os.read`` thread that commits each line (WAL,
@@ -138,9 +141,13 @@ def mixed() -> dict:
         else:
             missing.append(value)
 
+    cpu: dict[str, float] = {}
+
     def driver(t: Table):
         time.sleep(0.3)
+        cpu["start"], cpu["wall"] = time.process_time(), time.perf_counter()
         paced(inputs, send)
+        cpu["cpu"], cpu["wall"] = time.process_time() - cpu["start"], time.perf_counter() - cpu["wall"]
         deadline = time.monotonic() + 10
         while len(t.lines) < len(sent) and time.monotonic() < deadline:
             time.sleep(0.02)
@@ -154,7 +161,8 @@ def mixed() -> dict:
         table.close()
     return {"n": len(sent), "lost": max(0, len(sent) - len(logged)), "doubled": max(0, len(logged) - len(sent)),
             "out_of_order": len(sent) - lcs(sent, logged), "missing": missing, "missed_hits": missed_hits,
-            "check": check, "first": first_out_of_order(sent, logged, times)}
+            "check": check, "first": first_out_of_order(sent, logged, times),
+            "cpu_share": cpu["cpu"] / cpu["wall"], "cpu_per_input": cpu["cpu"] / max(1, len(sent)) * 1000}
 
 
 def first_out_of_order(sent: list, logged: list, times: list[float]) -> str:
@@ -202,7 +210,9 @@ def rows(quick: bool = False) -> list[dict]:
                  f"{'in the recorded state' if c['same'] else 'ELSEWHERE than the recording'}); no verdict for "
                  f"{m['lost']} ({m['missed_hits']} presses found no button), doubled {m['doubled']}"
                  + (f"; {len(m['missing'])} touches the driver found no button for" if m["missing"] else "")
-                 + (f"; {m['first']}" if m["first"] else "")),
+                 + (f"; {m['first']}" if m["first"] else "")
+                 + f"; CPU while the inputs went in: {m['cpu_share']:.1%} of a core, {m['cpu_per_input']:.1f} ms "
+                   f"an input (the table, its reader threads and the sending thread; 1/8 core is 12.5%)"),
     ]
 
 
