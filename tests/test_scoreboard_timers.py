@@ -51,6 +51,26 @@ def test_the_top_bar_shows_the_game_clock_and_gives_it_up_before_a_device_proble
     assert "tray unplugged" in texts and "12:34" not in texts
 
 
+def test_working_devices_whose_names_do_not_fit_are_counted_not_cut(app):
+    # Sugarrr!'s bar with its deck pill and two scanners, as on the Pi: the names were
+    # cut to "scanner1 · sc..." there, which reads as a fault.
+    deck = [chrome.Pill("Deck 93", 140, command="deck")]
+
+    def pill(devices):
+        info = TableInfo(game_name="Sugarrr!", game_seconds=3, can_pause=True, devices=devices)
+        with record_text() as drawn:
+            app.show(bar(info, turn=1, pills=deck))
+        return [d for d in drawn if "ready" in d.text.lower() or "connected" in d.text or "scanner" in d.text]
+
+    two = pill({"scanner1": "connected", "scanner2": "connected"})
+    assert [(d.text, d.clipped) for d in two] == [("Both ready", False)]
+    three = pill({"scanner1": "connected", "scanner2": "connected", "tray": "connected"})
+    assert [(d.text, d.clipped) for d in three] == [("All 3 ready", False)]
+    assert [(d.text, d.clipped) for d in pill({"scanner": "connected"})] == [("scanner", False)]  # fits: named
+    down = pill({"scanner1": "connected", "scanner2": "scanner disconnected: check its USB cable"})
+    assert [d.text for d in down if "scanner2" in d.text or "disconnected" in d.text]  # a fault is still named
+
+
 def test_a_screen_with_its_own_turn_clock_gets_no_second_countdown_in_the_bar(app):
     info = TableInfo(game_name="Sugarrr!", game_seconds=60, turn_left=25, can_pause=True)
     assert "00:25" in drawn_texts(app, bar(info, turn=2))

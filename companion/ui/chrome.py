@@ -234,12 +234,23 @@ def game_clock(surface: pygame.Surface, rect: Rect, seconds: float) -> Rect:
 
 
 def devices(surface: pygame.Surface, rect: Rect, status: dict[str, str]) -> None:
-    """A green pill naming the working devices, or a red badge per device that is not."""
+    """A green pill naming the working devices, or a red badge per device that is not.
+    When the names do not fit the pill it says how many are ready instead ("Both ready"),
+    and when that does not fit either, it is a green tick: a name cut short ("scanner1 ·
+    sc...") reads as something wrong."""
     if not status:
         return
     bad = [(n, s) for n, s in status.items() if s != "connected"]
     if not bad:
-        banner(surface, rect, " · ".join(status), theme.OK, size=theme.SMALL)
+        font, room = theme.font(theme.SMALL, True), rect.width - rect.height // 2
+        words = " · ".join(status)
+        if width_of(font, words) > room:
+            n = len(status)
+            words = text("device_ok") if n == 1 else text("devices_both") if n == 2 else text("devices_all", count=n)
+        if width_of(font, words) > room:
+            tick(surface, Rect(rect.left, rect.top, rect.height, rect.height))
+            return
+        banner(surface, rect, words, theme.OK, size=theme.SMALL)
         return
     w = (rect.width - 6 * (len(bad) - 1)) // len(bad)
     for i, (name, state) in enumerate(bad):

@@ -68,6 +68,10 @@ CATALOGUE: dict[str, str] = {
     "bid_time_up": _("Time is up: tap Pass if you do not bid."),
     "bid_left": _("{seconds} s to bid"),
     "clock_game": _("Game"),
+    # the device pill when the devices' names do not fit it (every one connected)
+    "device_ok": _("Ready"),
+    "devices_both": _("Both ready"),
+    "devices_all": _("All {count} ready"),
     "over_undo": _("Game over. A mistake? Tap Undo."),
     "clock_turn": _("this turn"),
     "clock_left": _("left"),
