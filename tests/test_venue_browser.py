@@ -158,3 +158,18 @@ def test_a_password_is_asked_for(tmp_path):
         assert urllib.request.urlopen(ok).status == 200
     finally:
         server.stop()
+
+
+def test_an_address_the_dashboard_does_not_have_is_not_found(tmp_path):
+    import urllib.error
+    import urllib.request
+
+    server = DashboardServer(Dashboard(None, "cafe"), ("127.0.0.1", 0))
+    server.serve_in_thread()
+    try:
+        with pytest.raises(urllib.error.HTTPError) as err:
+            urllib.request.urlopen(server.url() + "no-such-page")
+        assert err.value.code == 404 and err.value.read() == b"not found\n"
+        assert urllib.request.urlopen(server.url() + "state.json").status == 200
+    finally:
+        server.stop()

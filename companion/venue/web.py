@@ -95,8 +95,8 @@ class _Handler(BaseHTTPRequestHandler):
         self.end_headers()
         return False
 
-    def _send(self, body: bytes, kind: str, name: str | None = None) -> None:
-        self.send_response(200)
+    def _send(self, body: bytes, kind: str, name: str | None = None, status: int = 200) -> None:
+        self.send_response(status)
         self.send_header("Content-Type", kind)
         self.send_header("Content-Length", str(len(body)))
         self.send_header("Cache-Control", "no-store")
@@ -126,7 +126,7 @@ class _Handler(BaseHTTPRequestHandler):
             body = json.dumps(self.server.exports["bgstats"](d.records()), ensure_ascii=False, indent=1)
             self._send(body.encode(), "application/json", f"{d.venue}.bgsplay")
         else:
-            self._send(b"not found\n", "text/plain")
+            self._send(b"not found\n", "text/plain", status=404)
 
     def _stream(self) -> None:
         d = self.server.dashboard
