@@ -121,6 +121,18 @@ def test_keyboard_capitals_words_and_refuses_an_empty_name(app):
     assert flow.names[0] == "Player 1"
 
 
+def test_a_typed_name_with_a_terminal_code_is_refused_as_the_command_line_refuses_it(app):
+    # A USB keyboard can type what the on-screen one cannot: the same rule as --names.
+    flow = StartFlow(EventStore(":memory:"))
+    for command in ("game sugarrr", "name 1"):
+        click(app, flow, command)
+    flow.handle("typed Mum\x1b[31m")  # what the window hands over for a name typed on a keyboard
+    assert isinstance(flow.screen, KeyboardScreen) and flow.names[0] != "Mum\x1b[31m"
+    assert flow.screen.message == "Type the name again: a key in it cannot be shown."
+    flow.handle("typed Mum\u200dy")  # a zero-width joiner is part of some names
+    assert flow.names[0] == "Mum\u200dy"
+
+
 def test_two_players_cannot_share_a_name(app):
     flow = StartFlow(EventStore(":memory:"))
     for command in ("game sugarrr", "name 2", "key P", "key L", "key A", "key Y", "key E", "key R", "key space",

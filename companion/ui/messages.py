@@ -57,6 +57,7 @@ CATALOGUE: dict[str, str] = {
     "random": _("Random"),
     "name_empty": _("A name needs at least one letter."),
     "name_taken": _("Two players cannot share the name {name}."),
+    "name_bad": _("Type the name again: a key in it cannot be shown."),
     # history (companion.ui.history)
     "history_title": _("Games at this table"),
     "history_empty": _("No finished games yet."),

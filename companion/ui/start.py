@@ -26,6 +26,7 @@ from typing import Any, Union
 import pygame
 
 from ..core.game import Game, Option
+from ..core.names import name_problem
 from ..games import GAMES
 from . import theme
 from .app import Button
@@ -263,6 +264,9 @@ class KeyboardScreen:
             name = " ".join(self.name.split())
             if not any(ch.isalnum() for ch in name):
                 self.message = text("name_empty")
+                return None
+            if name_problem(name) is not None:  # a terminal code typed on a USB keyboard: the CLI's rule too
+                self.message = text("name_bad")
                 return None
             self.flow.names[self.seat - 1] = name
             return self.back
