@@ -172,6 +172,13 @@ def test_nfc_write_of_a_bad_code_says_what_a_code_looks_like_not_to_scan_again(c
     assert "scan" not in proc.stderr.lower() and proc.stdout == ""
 
 
+def test_nfc_write_to_a_reader_that_is_not_there_says_where_to_look():
+    proc = companion("nfc", "write", "SRS71M", "--nfc", "/dev/serial/by-id/no-such-reader", "--wait", "1")
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr and "Errno" not in proc.stderr
+    assert ("no NFC reader found at /dev/serial/by-id/no-such-reader: check its USB cable, and the path "
+            "(ls /dev/serial/by-id/)") in proc.stderr
+
+
 def test_doctor_screen_for_ever_is_refused_not_a_crash():
     refused(companion("doctor", "--screen", "inf"), "--screen is how many seconds")
 

@@ -39,3 +39,8 @@ def test_doctor_reports_the_chip_and_its_id_register():
 def test_a_missing_bus_is_a_message_not_a_traceback():
     proc = companion("tilt", "record", "/tmp/never.csv", "--tray", "i2c:9", "--seconds", "0.1")
     assert proc.returncode == 1 and "Traceback" not in proc.stderr and "cannot record" in proc.stderr
+    # what to do, not the system's words: "[Errno 2] No such file or directory: '/dev/i2c-9'"
+    assert "there is no I2C bus /dev/i2c-9: turn I2C on (sudo raspi-config nonint do_i2c 0" in proc.stderr
+    assert "Errno" not in proc.stderr
+    proc = companion("calibrate", "--tray", "i2c:9", "--timeout", "1")
+    assert proc.returncode == 1 and "cannot calibrate: there is no I2C bus /dev/i2c-9" in proc.stderr

@@ -50,7 +50,15 @@ def write_code(port_path: str, code: str, wait: float = 30.0, say=print) -> int:
     try:
         port = serial.Serial(port_path, 115200, timeout=0.02)
     except (serial.SerialException, OSError) as exc:
-        say(f"companion: cannot open the NFC reader at {port_path}: {exc}")
+        errno = getattr(exc, "errno", None)
+        if errno == 2:  # ENOENT
+            say(f"companion: no NFC reader found at {port_path}: check its USB cable, and the path "
+                "(ls /dev/serial/by-id/)")
+        elif errno == 13:  # EACCES
+            say(f"companion: the NFC reader at {port_path} cannot be opened: permission denied: add the user "
+                "to the dialout group (sudo adduser $USER dialout)")
+        else:
+            say(f"companion: cannot open the NFC reader at {port_path}: {exc}")
         return 1
     try:
         pn532 = Pn532(port)

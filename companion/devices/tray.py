@@ -118,8 +118,29 @@ def bus_opener(spec: str, clock: Clock, tray: EmulatedTray | None = None) -> Cal
     def open_smbus():
         from smbus2 import SMBus
 
-        return SMBus(int(number))
+        try:
+            return SMBus(int(number))
+        except OSError as exc:
+            raise bus_problem(int(number), exc) from exc
     return open_smbus
+
+
+def bus_problem(number: int, exc: OSError) -> OSError:
+    """``exc`` from opening ``/dev/i2c-<number>``, said with what to do about it: a
+    :class:`~companion.core.errors.DeviceError` (an OSError with the same errno) for a
+    missing bus or a permission refused, else ``exc`` itself."""
+    from ..core.errors import DeviceError
+
+    path = f"/dev/i2c-{number}"
+    if isinstance(exc, FileNotFoundError):
+        why = f"there is no I2C bus {path}: turn I2C on (sudo raspi-config nonint do_i2c 0, then reboot)"
+    elif isinstance(exc, PermissionError):
+        why = f"{path} cannot be opened: permission denied: add the user to the i2c group (sudo adduser $USER i2c)"
+    else:
+        return exc
+    err = DeviceError(why)
+    err.errno = exc.errno
+    return err
 
 
 def detector(calibration: Calibration | None, config: TiltConfig | None = None) -> TiltDetector:
