@@ -41,6 +41,18 @@ def test_swap_menu_cancel_sends_nothing():
     assert r.menu is None and drain(r) == []
 
 
+def test_more_turns_a_long_menus_page_and_any_input_turns_it_back():
+    r = make_runner()
+    r.touch("page")
+    r.touch("page")
+    assert r.info().page == 2 and drain(r) == []  # the screen's own: nothing for the game
+    r.session.handle(CardScanned(STARTS[0], "scanner", 100.0))  # the menu it paged may be gone now
+    assert r.info().page == 0
+    r.touch("page")
+    r.touch("cancel")
+    assert r.info().page == 0
+
+
 def test_typed_lines_are_scans_and_slash_lines_are_touches():
     r = make_runner()
     r.typed(STARTS[0].lower() + "\n")

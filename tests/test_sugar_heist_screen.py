@@ -75,6 +75,37 @@ def test_a_heist_target_menu_and_the_duel(app, tmp_path):
     assert (tmp_path / "duel.png").stat().st_size > 0
 
 
+def test_every_target_of_a_long_target_menu_is_reachable_by_touch(app, tmp_path):
+    # Four players with vaults everywhere: an Attack Card has more targets than the 8
+    # buttons the panel holds. They come a page at a time, More turns the page (and from
+    # the last back to the first), and Keep it hidden stays on every page.
+    s = table(("Zach", "Pam", "Alex", "Di"))
+    for seat, vaults in ((1, 3), (3, 3)):
+        for v in range(vaults):
+            s = with_vault(s, seat, v, candies((FB, LS, SB)[v], 1, 3 + v))
+    s = with_vault(s, 0, 2, candies(SB, 1, 5))
+    s, _ = rules.step(s, Play(battle("Attack", 1)))
+    from companion.games.sugar_heist import battle as B
+
+    targets = [f"{style} {seat + 1} {vault + 1}" for style, seat, vault in B.legal_targets(s, s.frame.actor, s.frame.card)]
+    assert len(targets) > 8
+    entry = flow.new_entry()
+    pages = []
+    for page in range(5):
+        info = TableInfo(prompt=flow.prompt(s, entry), entry=entry, game_name="Sugar Heist", page=page)
+        app.show(lambda surf: screen.draw_game(surf, rules.public_view(s, TABLE), info))
+        commands = [b.command for b in app.buttons if b.rect.top >= 48]
+        pages.append(commands)
+        assert "page" in commands and big_enough(app)
+        assert ("keep" in commands) == s.frame.withdrawable
+    assert pages[0] in pages[1:]  # More comes back round to the first page
+    n = 1 + pages[1:].index(pages[0])
+    assert n >= 2 and all(pages[k] == pages[k % n] for k in range(len(pages)))
+    once = [c for p in pages[:n] for c in p if c in targets]
+    assert sorted(once) == sorted(targets)  # every target on exactly one page
+    app.save(tmp_path / "targets.png")
+
+
 def test_swap_and_pure_sugar_menus(app):
     s = replace(table(), stage=SWAP, active=0, revealed=(candy(FB, 9),), draw=table().draw - 1)
     e, _, _ = flow.read(s, flow.new_entry(), flow.CardScanned(candy(FB, 9), "scanner", 0.0))

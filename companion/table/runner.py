@@ -54,6 +54,7 @@ class Runner(WindowEvents, TableClocks):
     framing: Any = None                  # prefixes/suffixes a scanner typing into the window adds
     menu: str | None = None
     deck_draft: int | None = None
+    page: int = 0                        # the page a long menu shows (its "More" button turns it)
     dirty: bool = True
     stopping: bool = False
     _shown_second: int = -1
@@ -135,8 +136,11 @@ class Runner(WindowEvents, TableClocks):
             self.inputs.put(item)
 
     def _heard(self, item, verdict) -> None:
-        """Any input redraws; an input the game handled ends a shown hint."""
+        """Any input redraws; an input the game handled ends a shown hint and turns a long
+        menu back to its first page (the menu it was on may be gone)."""
         self.dirty = True
+        if verdict is not None:
+            self.page = 0
         if self.menu == "hint" and verdict is not None:
             self.menu = None
 
@@ -178,7 +182,7 @@ class Runner(WindowEvents, TableClocks):
             if hasattr(listener, "session"):
                 listener.session = session  # the text log follows the table's game
             session.listeners.append(listener)
-        self.screen, self.menu, self.deck_draft, self._passed = None, None, None, None
+        self.screen, self.menu, self.deck_draft, self._passed, self.page = None, None, None, None, 0
         for listener in session.listeners:
             if hasattr(listener, "start"):
                 listener.start()

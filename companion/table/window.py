@@ -20,7 +20,7 @@ from ..core.events import Touch
 # ``hint`` shows a hint (Sugar Blast) for HINT_SECONDS or until the next input; ``menu
 # WORDS`` opens a screen's own menu by name (Sugar Blast's quick-mode Blast pad keeps
 # its half-entered Blast there, e.g. ``menu quick 5-6 7``). Neither is stored.
-UI_COMMANDS = ("swap", "deck", "draft", "cancel", "hint", "menu")
+UI_COMMANDS = ("swap", "deck", "draft", "cancel", "hint", "menu", "page")
 HINT_SECONDS = 8.0
 # Under --simulate the arrow keys tilt the emulated tray toward seat 1 (up), 2 (right),
 # 3 (down), 4 (left).
@@ -53,8 +53,10 @@ class WindowEvents:
                                                 "message": menu_hint or self._screen_only(verb, words)}) + "\n")
                 self.json_out.flush()
                 return
-            if verb == "cancel":
-                self.menu, self.deck_draft = None, None
+            if verb == "page":  # a long menu's next page (the screen wraps it round to the first)
+                self.page += 1
+            elif verb == "cancel":
+                self.menu, self.deck_draft, self.page = None, None, 0
             elif verb == "menu":
                 self.menu, self.deck_draft = " ".join(words[1:]) or None, None
             elif verb == "hint":
@@ -66,7 +68,7 @@ class WindowEvents:
                 self.menu = verb
                 self.deck_draft = getattr(self.session.view, "deck", None) if verb == "deck" else None
             return
-        self.menu, self.deck_draft = None, None
+        self.menu, self.deck_draft, self.page = None, None, 0
         if self.record is not None:
             self.record.touch(self.clock.now(), command)
         self._emit(Touch(command, self.clock.now()), now)
@@ -206,7 +208,7 @@ class WindowEvents:
             prompt = text("bid_time_up")  # a suggestion only: the bidder still decides
         return TableInfo(verdict=s.last_message, verdict_ok=s.last_ok, prompt=prompt, bid_left=clocks["bid"],
                          devices=dict(s.devices), turn_seconds=clocks["turn"],
-                         menu=self.menu, deck_draft=self.deck_draft, entry=s.entry, undo=undo,
+                         menu=self.menu, deck_draft=self.deck_draft, page=self.page, entry=s.entry, undo=undo,
                          game_name=s.desc.name, game_seconds=clocks["game"], turn_left=clocks["left"],
                          warning=clocks["warning"], paused=s.paused, can_pause=not s.over)
 

@@ -49,7 +49,9 @@ class TableInfo:
     ``devices`` maps a device name to its status ("connected" or what is wrong).
     ``turn_seconds`` is the time since the turn started. ``menu`` is an open overlay:
     None, ``"swap"``, ``"deck"`` or ``"undo"`` (the confirm-first Undo dialog);
-    ``deck_draft`` is the count the deck menu shows (None: the rules' count). ``entry``
+    ``deck_draft`` is the count the deck menu shows (None: the rules' count); ``page``
+    which page a menu too long for the screen shows (the screen takes it modulo its
+    pages). ``entry``
     is the game flow's half-entered input; ``undo`` what an Undo would take back (None:
     nothing can be); ``game_name`` the game's display name. The clocks
     (:mod:`companion.ui.timers`): ``game_seconds``, ``turn_left`` (None: no limit),
@@ -66,6 +68,7 @@ class TableInfo:
     turn_seconds: float = 0.0
     menu: str | None = None
     deck_draft: int | None = None
+    page: int = 0                        # a long menu's page (counts up with its "More" button; wraps round)
     entry: Any = None
     undo: str | None = None
     game_name: str = ""

@@ -25,6 +25,7 @@ import pygame
 from companion.core.game import Result
 from companion.ui import chrome, theme
 from companion.ui.app import Button, TableInfo
+from companion.ui.messages import text
 from companion.ui.widgets import button, draw_text, draw_wrapped, fruit_badge, panel, width_of
 
 from . import battle as B
@@ -365,10 +366,9 @@ def _menu(surface: pygame.Surface, state: State, info: TableInfo) -> list[Button
             command = f"{style} {seat + 1} {vault + 1}" if verb else f"target {seat + 1} {vault + 1}"
             label = f"{verb} {who} {vault + 1}: {what}" if verb else f"{who} {vault + 1}: {what}"
             options.append((label, command))
-        room = len(options) < (8 if len(options) > 3 else 4)  # Keep it never pushes a target off the menu
-        back = (say("button_keep"), "keep") if f.withdrawable and room else None
+        back = (say("button_keep"), "keep") if f.withdrawable else None
         return _grid(surface, say("play_who_name", who=state.players[f.actor], name=name), options,
-                     cancel=bool(back), back=back)
+                     cancel=bool(back), back=back, page=info.page)
     if f is not None and f.step in ("flavour", "keep"):
         choices = f.flavours if f.step == "keep" else [x for x in FLAVOURS if x not in f.flavours]
         return _grid(surface, say("which_flavour", card=CARDS[f.card].name),
@@ -384,13 +384,26 @@ def _menu(surface: pygame.Surface, state: State, info: TableInfo) -> list[Button
 
 
 def _grid(surface: pygame.Surface, title: str, options: list[tuple[str, str]], looks: bool = False,
-          cancel: bool = False, back: tuple[str, str] | None = None) -> list[Button]:
-    """A menu of big buttons; ``cancel`` adds a last one: Clear, or ``back`` (label, command)."""
+          cancel: bool = False, back: tuple[str, str] | None = None, page: int = 0) -> list[Button]:
+    """A menu of big buttons; ``cancel`` adds a last one: Clear, or ``back`` (label, command).
+
+    At most 8 buttons fit the panel. More options than that are shown a page at a time,
+    with a More button (``page``) that turns to the next page and from the last back to
+    the first: every choice can be reached by touch, however many targets a card has."""
     box = chrome.menu_panel(surface, title)
     cols = 2 if len(options) > 3 else 1
     per_page = 8 if cols == 2 else 4
-    shown = options[:per_page - (1 if cancel and len(options) >= per_page else 0)]
-    items = len(shown) + (1 if cancel else 0)
+    slots = per_page - (1 if cancel else 0)
+    more = None
+    if len(options) > slots:
+        per = slots - 1  # one slot for More
+        pages = -(-len(options) // per)
+        at = page % pages
+        shown = options[at * per:(at + 1) * per]
+        more = (text("more", page=(at + 1) % pages + 1, pages=pages), "page")
+    else:
+        shown = options
+    items = len(shown) + (1 if cancel else 0) + (1 if more else 0)
     rows = max(1, (items + cols - 1) // cols)
     gap = 10
     area = Rect(box.left + 20, box.top + 78, box.width - 40, box.height - 94)
@@ -408,8 +421,12 @@ def _grid(surface: pygame.Surface, title: str, options: list[tuple[str, str]], l
         else:
             button(surface, rect, label, theme.BUTTON, size=theme.MEDIUM)
         out.append(Button(rect, command))
+    k = len(shown)
+    if more:
+        rect = Rect(area.left + (k % cols) * (w + gap), area.top + (k // cols) * (h + gap), w, h)
+        out.append(Button(button(surface, rect, more[0], theme.PANEL_LIGHT, theme.TEXT, size=theme.MEDIUM), more[1]))
+        k += 1
     if cancel:
-        k = len(shown)
         rect = Rect(area.left + (k % cols) * (w + gap), area.top + (k // cols) * (h + gap), w, h)
         label, command = back or (say("button_clear"), "clear")
         out.append(Button(button(surface, rect, label, theme.PANEL_LIGHT, theme.TEXT, size=theme.MEDIUM), command))
