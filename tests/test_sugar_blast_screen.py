@@ -217,3 +217,25 @@ def test_finger_drags_fill_too_and_never_touch_non_cell_buttons(app):
     pygame.event.post(pygame.event.Event(pygame.FINGERUP, x=start[0] / w, y=start[1] / h, touch_id=1, finger_id=0))
     r.step()
     assert s.state.board[2] == "YY...." and s.state.phase == R.SETUP
+
+
+def test_every_choice_of_candies_to_put_back_is_reachable_by_touch(app):
+    # Ana holds two each of four colours: 10 ways to put two back, more than the 8
+    # buttons the panel holds. They come 7 at a time with More, which turns the page and
+    # from the last back to the first; the choice on page 2 is then taken by a tap.
+    r = runner_for(app, quick=True)
+    s = r.session
+    s.state = dataclasses.replace(s.state, phase=R.RETURN, to_return=(0,),
+                                  kept=((2, 2, 2, 2, 0, 0),) + tuple(s.state.kept[1:]))
+    r.render(force=True)
+    wanted = {f"return 1 {a} {b}" for i, a in enumerate("ROYG") for b in "ROYG"[i:]}
+    first = [c for c in commands(r) if c.startswith("return")]
+    assert len(first) == 7 and "page" in commands(r)
+    tap(r, "page")
+    second = [c for c in commands(r) if c.startswith("return")]
+    assert set(first) | set(second) == wanted and not set(first) & set(second)
+    tap(r, "page")
+    assert [c for c in commands(r) if c.startswith("return")] == first  # round to the first page
+    tap(r, "page")
+    tap(r, "return 1 G G")
+    assert s.state.kept[0] == (2, 2, 2, 0, 0, 0)

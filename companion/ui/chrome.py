@@ -218,6 +218,20 @@ def top_bar(surface: pygame.Surface, rect: Rect, info: TableInfo, turn: int | No
     return buttons
 
 
+def paged(options: list, slots: int, page: int) -> tuple[list, int, int]:
+    """What a menu of ``slots`` buttons shows of ``options`` on ``page``: ``(shown, at,
+    pages)``. All of them on one page when they fit; else ``slots - 1`` a page, the last
+    slot being a More button (command ``page``, which counts ``page`` up) that turns to
+    the next page, and from the last back to the first (``at`` is ``page`` modulo
+    ``pages``). So every choice can be reached by touch, however many there are."""
+    if len(options) <= slots:
+        return list(options), 0, 1
+    per = max(1, slots - 1)
+    pages = -(-len(options) // per)
+    at = page % pages
+    return list(options[at * per:(at + 1) * per]), at, pages
+
+
 def game_clock(surface: pygame.Surface, rect: Rect, seconds: float) -> Rect:
     """The game clock as a pill: the word "Game" and ``mm:ss`` (pauses left out), so it
     is never taken for the turn's clock. Returns the rect drawn in."""

@@ -70,6 +70,7 @@ CATALOGUE: dict[str, str] = {
     "bid_left": _("{seconds} s to bid"),
     "clock_game": _("Game"),
     "more": _("More: page {page} of {pages}"),
+    "more_short": _("More"),
     # the device pill when the devices' names do not fit it (every one connected)
     "device_ok": _("Ready"),
     "devices_both": _("Both ready"),

@@ -30,6 +30,7 @@ import pygame
 from companion.core.game import Result
 from companion.ui import chrome, theme
 from companion.ui.app import Button, TableInfo
+from companion.ui.messages import text
 from companion.ui.widgets import button, draw_text, draw_wrapped, panel, width_of
 
 from . import board as B
@@ -238,7 +239,7 @@ def _side(surface: pygame.Surface, state: rules.State, info: TableInfo, entry: f
         y += 50
     chrome.verdict_and_prompt(surface, Rect(RIGHT.left, y, RIGHT.width, bottom - y), info, said, (bottom - y) // 2,
                               size=theme.MEDIUM - 2, prompt_size=theme.MEDIUM)
-    buttons.extend(_actions(surface, state, entry, actions))
+    buttons.extend(_actions(surface, state, entry, actions, info.page))
 
 
 def hint_words(state: rules.State) -> str:
@@ -292,7 +293,8 @@ def _palette(surface: pygame.Surface, state: rules.State, entry: flow.Entry, are
     return out
 
 
-def _actions(surface: pygame.Surface, state: rules.State, entry: flow.Entry, area: Rect) -> list[Button]:
+def _actions(surface: pygame.Surface, state: rules.State, entry: flow.Entry, area: Rect,
+             page: int = 0) -> list[Button]:
     phase = state.phase
     if phase == rules.SETUP:
         if state.quick:
@@ -319,17 +321,24 @@ def _actions(surface: pygame.Surface, state: rules.State, entry: flow.Entry, are
         return out
     if phase == rules.KEEP:
         options = flow.keep_options(state)
-        return _candy_choices(surface, area, [(o, "keep " + " ".join(o)) for o in options], "Keep")
+        return _candy_choices(surface, area, [(o, "keep " + " ".join(o)) for o in options], "Keep", page)
     if phase == rules.RETURN:
         p, options = flow.return_options(state)
-        return _candy_choices(surface, area, [(o, f"return {p + 1} " + " ".join(o)) for o in options[:8]],
-                              state.players[p])
+        return _candy_choices(surface, area, [(o, f"return {p + 1} " + " ".join(o)) for o in options],
+                              state.players[p], page)
     return []
 
 
-def _candy_choices(surface: pygame.Surface, area: Rect, choices, label: str) -> list[Button]:
+def _candy_choices(surface: pygame.Surface, area: Rect, choices, label: str, page: int = 0) -> list[Button]:
+    """A button per choice of candies (``(letters, command)``), 8 at most on the screen at
+    once: more than that come a page at a time with a More button (:func:`chrome.paged`)."""
     out = []
-    for (letters, command), rect in zip(choices, grid(area, len(choices), 2 if len(choices) > 2 else 1)):
+    choices, _, pages = chrome.paged(choices, 8, page)
+    cells = grid(area, len(choices) + (pages > 1), 2 if len(choices) > 2 else 1)
+    if pages > 1:
+        out.append(Button(button(surface, cells[-1], text("more_short"), theme.PANEL_LIGHT, theme.TEXT,
+                                 size=theme.MEDIUM), "page"))
+    for (letters, command), rect in zip(choices, cells):
         panel(surface, rect, theme.BUTTON)
         x = rect.left + 8
         if len(choices) <= 2:
