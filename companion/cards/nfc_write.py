@@ -3,6 +3,7 @@ NDEF Text record, then read it back to check. The sticker then needs no enrolmen
 
 from __future__ import annotations
 
+import errno
 import termios
 import time
 
@@ -50,11 +51,11 @@ def write_code(port_path: str, code: str, wait: float = 30.0, say=print) -> int:
     try:
         port = serial.Serial(port_path, 115200, timeout=0.02)
     except (serial.SerialException, OSError) as exc:
-        errno = getattr(exc, "errno", None)
-        if errno == 2:  # ENOENT
+        why = getattr(exc, "errno", None)
+        if why == errno.ENOENT:
             say(f"companion: no NFC reader found at {port_path}: check its USB cable, and the path "
                 "(ls /dev/serial/by-id/)")
-        elif errno == 13:  # EACCES
+        elif why == errno.EACCES:
             say(f"companion: the NFC reader at {port_path} cannot be opened: permission denied: add the user "
                 "to the dialout group (sudo adduser $USER dialout)")
         else:

@@ -333,15 +333,16 @@ def _candy_choices(surface: pygame.Surface, area: Rect, choices, label: str, pag
     """A button per choice of candies (``(letters, command)``), 8 at most on the screen at
     once: more than that come a page at a time with a More button (:func:`chrome.paged`)."""
     out = []
+    few = len(choices) <= 2  # one row, each choice with the label; else two rows of candies only
     choices, _, pages = chrome.paged(choices, 8, page)
-    cells = grid(area, len(choices) + (pages > 1), 2 if len(choices) > 2 else 1)
+    cells = grid(area, len(choices) + (pages > 1), 1 if few else 2)
     if pages > 1:
         out.append(Button(button(surface, cells[-1], text("more_short"), theme.PANEL_LIGHT, theme.TEXT,
                                  size=theme.MEDIUM), "page"))
     for (letters, command), rect in zip(choices, cells):
         panel(surface, rect, theme.BUTTON)
         x = rect.left + 8
-        if len(choices) <= 2:
+        if few:
             x = draw_text(surface, label, Rect(x, rect.top, 80, rect.height), theme.MEDIUM, theme.TEXT_DARK,
                           bold=True).right + 8
         for letter in letters:
