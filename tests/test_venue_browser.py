@@ -160,7 +160,7 @@ def test_a_password_is_asked_for(tmp_path):
         server.stop()
 
 
-def test_an_address_the_dashboard_does_not_have_is_not_found(tmp_path):
+def test_an_address_the_dashboard_does_not_have_is_not_found():
     import urllib.error
     import urllib.request
 
