@@ -292,3 +292,13 @@ def test_goal_random_or_left_out_draws_a_goal_card_headless(tmp_path):
                           capture_output=True, text=True, timeout=120, env=dict(os.environ, SDL_VIDEODRIVER="dummy"))
     assert solo.returncode == 0 and "drawn at random" not in solo.stderr  # solo plays without a Goal Card
     assert json.dumps(EventStore(tmp_path / "solo.db").games()[0].config["goal"]) == "null"
+
+
+@pytest.mark.parametrize("path", ["/etc/passwd/ttyUSB0", "/tmp", "/dev/null"])
+def test_nfc_write_to_a_path_that_is_no_reader_says_what_to_do_not_errno(path):
+    # A mistyped path (a file where a folder should be), a folder, or a device that is
+    # not a serial port: each is a wrong --nfc path, said without the system's codes.
+    proc = companion("nfc", "write", "SRS71M", "--nfc", path, "--wait", "1")
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr, proc.stderr
+    assert "Errno" not in proc.stderr and "ioctl" not in proc.stderr, proc.stderr
+    assert "ls /dev/serial/by-id/" in proc.stderr, proc.stderr
