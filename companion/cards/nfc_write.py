@@ -55,7 +55,7 @@ def write_code(port_path: str, code: str, wait: float = 30.0, say=print) -> int:
         if why in (errno.ENOENT, errno.ENOTDIR):  # ENOTDIR: a file where the path has a folder
             say(f"companion: no NFC reader found at {port_path}: check its USB cable, and the path "
                 "(ls /dev/serial/by-id/)")
-        elif why == errno.EISDIR or (why is None and "configure port" in str(exc)):  # a folder, or not a serial port
+        elif why == errno.EISDIR or isinstance(exc.__context__, termios.error):  # a folder, or not a serial port
             say(f"companion: {port_path} is not an NFC reader: give the reader's path "
                 "(ls /dev/serial/by-id/)")
         elif why == errno.EACCES:

@@ -69,7 +69,7 @@ CATALOGUE: dict[str, str] = {
     "bid_time_up": _("Time is up: tap Pass if you do not bid."),
     "bid_left": _("{seconds} s to bid"),
     "clock_game": _("Game"),
-    "more": _("More: page {page} of {pages}"),
+    "more": _("Page {page} of {pages}: more"),
     "more_short": _("More"),
     # the device pill when the devices' names do not fit it (every one connected)
     "device_ok": _("Ready"),

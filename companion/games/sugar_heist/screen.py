@@ -394,7 +394,7 @@ def _grid(surface: pygame.Surface, title: str, options: list[tuple[str, str]], l
     cols = 2 if len(options) > 3 else 1
     per_page = 8 if cols == 2 else 4
     shown, at, pages = chrome.paged(options, per_page - (1 if cancel else 0), page)
-    more = (text("more", page=(at + 1) % pages + 1, pages=pages), "page") if pages > 1 else None
+    more = (text("more", page=at + 1, pages=pages), "page") if pages > 1 else None  # the page shown now
     items = len(shown) + (1 if cancel else 0) + (1 if more else 0)
     rows = max(1, (items + cols - 1) // cols)
     gap = 10
