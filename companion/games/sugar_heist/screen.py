@@ -394,16 +394,18 @@ def _grid(surface: pygame.Surface, title: str, options: list[tuple[str, str]], l
     cols = 2 if len(options) > 3 else 1
     per_page = 8 if cols == 2 else 4
     shown, at, pages = chrome.paged(options, per_page - (1 if cancel else 0), page)
-    more = (text("more", page=at + 1, pages=pages), "page") if pages > 1 else None  # the page shown now
-    items = len(shown) + (1 if cancel else 0) + (1 if more else 0)
+    # after the options, in grey: More (naming the page shown now), then Clear or ``back``
+    extra = ([(text("more", page=at + 1, pages=pages), "page")] if pages > 1 else []) + \
+        ([back or (say("button_clear"), "clear")] if cancel else [])
+    items = len(shown) + len(extra)
     rows = max(1, (items + cols - 1) // cols)
     gap = 10
     area = Rect(box.left + 20, box.top + 78, box.width - 40, box.height - 94)
     w = (area.width - gap * (cols - 1)) // cols
     h = min(72, (area.height - gap * (rows - 1)) // rows)
+    cells = [Rect(area.left + (k % cols) * (w + gap), area.top + (k // cols) * (h + gap), w, h) for k in range(items)]
     out = []
-    for k, (label, command) in enumerate(shown):
-        rect = Rect(area.left + (k % cols) * (w + gap), area.top + (k // cols) * (h + gap), w, h)
+    for (label, command), rect in zip(shown, cells):
         if looks:
             look = look_for(label)
             button(surface, rect, "", theme.dim(look.colour, 0.5))
@@ -413,14 +415,7 @@ def _grid(surface: pygame.Surface, title: str, options: list[tuple[str, str]], l
         else:
             button(surface, rect, label, theme.BUTTON, size=theme.MEDIUM)
         out.append(Button(rect, command))
-    k = len(shown)
-    if more:
-        rect = Rect(area.left + (k % cols) * (w + gap), area.top + (k // cols) * (h + gap), w, h)
-        out.append(Button(button(surface, rect, more[0], theme.PANEL_LIGHT, theme.TEXT, size=theme.MEDIUM), more[1]))
-        k += 1
-    if cancel:
-        rect = Rect(area.left + (k % cols) * (w + gap), area.top + (k // cols) * (h + gap), w, h)
-        label, command = back or (say("button_clear"), "clear")
+    for (label, command), rect in zip(extra, cells[len(shown):]):
         out.append(Button(button(surface, rect, label, theme.PANEL_LIGHT, theme.TEXT, size=theme.MEDIUM), command))
     return out
 
