@@ -78,15 +78,15 @@ _FITTED: dict[tuple[str, int, int, bool, int], tuple[int, str]] = {}
 def _fitted(text: str, width: int, size: int, bold: bool, min_size: int) -> tuple[pygame.font.Font, str]:
     key = (text, width, size, bold, min_size)
     got = _FITTED.get(key)
-    if got is None:
-        font = fit_font(text, width, size, bold, min_size)
+    if got is not None:
+        return theme.font(got[0], bold), got[1]
+    font = fit_font(text, width, size, bold, min_size)
+    shown = _clip(text, font, width)
+    if theme.size_of(font):  # a theme font (always, unless the packaging lacks the bundled one): kept
         if len(_FITTED) > 20_000:  # a bound, not a policy (as _WIDTHS)
             _FITTED.clear()
-        got = _FITTED[key] = (theme.size_of(font) or 0, _clip(text, font, width))
-        if not got[0]:  # not a theme font (the packaging lacks the bundled one): not kept
-            del _FITTED[key]
-            return font, got[1]
-    return theme.font(got[0], bold), got[1]
+        _FITTED[key] = (theme.size_of(font), shown)
+    return font, shown
 
 
 def draw_text(surface: pygame.Surface, text: str, rect: Rect, size: int, colour: Colour | None = None,
