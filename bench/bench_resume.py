@@ -94,8 +94,9 @@ def cache_home(pycache: str) -> str:
     return str(Path(pycache).with_name(Path(pycache).name + "-xdg"))
 
 
-def first_frame(args: list[str], pycache: str | None = None) -> float:
-    """Milliseconds from spawning ``python -m firstframe ARGS`` to its FIRST-FRAME line.
+def child_env(pycache: str | None = None) -> dict[str, str]:
+    """The environment of a ``python -m firstframe`` child (timed here, counted by
+    bench_instructions.py): headless SDL, the bench folder and the project importable.
 
     The child keeps its compiled bytecode in ``pycache`` (``PYTHONPYCACHEPREFIX``) and may
     write it there, as an installed package has it (pip compiles it at install): an
@@ -109,6 +110,13 @@ def first_frame(args: list[str], pycache: str | None = None) -> float:
     if pycache:
         env["PYTHONPYCACHEPREFIX"] = pycache
         env["XDG_CACHE_HOME"] = cache_home(pycache)
+    return env
+
+
+def first_frame(args: list[str], pycache: str | None = None) -> float:
+    """Milliseconds from spawning ``python -m firstframe ARGS`` to its FIRST-FRAME line,
+    in :func:`child_env`."""
+    env = child_env(pycache)
     t0 = time.perf_counter()
     proc = subprocess.Popen([sys.executable, "-m", "firstframe", *args], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, env=env, text=True)
