@@ -12,15 +12,19 @@ real json_logger read back from a pipe), 20 ms apart:
   rules, some accepted and committed. Checked: exactly one verdict line per scan, in the
   order written; every accepted scan is in the store (its ``inputs`` rows); a fresh
   Session rebuilt from the store has the live session's state digest.
-- **mixed**: the family game's own scans and touches in their order, at the same pace;
-  touches are taps on the emulated touchscreen at the drawn buttons. The game was
-  recorded on an older screen, so it is first played one input at a time to name each
-  tap as today's screen reads it (:func:`as_tapped_today`: the same game, checked to end
-  in the recorded state). Checked: inputs handled out of order (sent minus the longest
-  common subsequence of sent and logged), none lost, doubled, or left unpressed. Its
-  note gives the CPU this process used while the inputs went in, as a share of one core:
-  at full speed that is what the table needs for the pace; held to 1/8 of a core it
-  cannot go past 12.5 %, and a table that needs more falls behind the inputs.
+- **mixed**: the family game's own scans and touches in their order, at the same pace,
+  sent by a hand in a process of its own (:data:`SENDER`), outside the table's CPU
+  quota under ``--zero`` as the log reader is (a family's hands are not on the Pi's
+  CPU): scans written into the scanner's pseudo-terminal, taps into the emulated
+  touchscreen, which SDL reads when the loop pumps its events, as on the Pi. The game
+  was recorded on an older screen, so it is first played one input at a time to name
+  each tap as today's screen reads it (:func:`as_tapped_today`: the same game, checked
+  to end in the recorded state); a button in a menu is two taps, its opener and then
+  the button. Checked: inputs handled out of order (sent minus the longest common
+  subsequence of sent and logged), none lost, doubled, or left unpressed. Its note gives
+  the gaps the hand kept between inputs and the CPU this process used while the inputs
+  went in, as a share of one core: at full speed that is what the table needs for the
+  pace; held to 1/8 of a core it cannot go past 12.5 %.
 
 Baseline for the latency figures: the same 500 scans at 50/s into a bare
 pseudo-terminal read by an ``os.read`` thread that commits each line (WAL,
@@ -29,6 +33,7 @@ synchronous=FULL).
 
 from __future__ import annotations
 
+import os
 import sys
 import tempfile
 import time
@@ -121,33 +126,77 @@ def bare(n: int) -> list[float]:
     return out
 
 
-def mixed() -> dict:
-    trace, _ = trace_inputs(demo_trace("sugarrr"))
-    inputs, known, check = as_tapped_today(demo_trace("sugarrr"))
-    sent: list[tuple[str, str]] = []
-    table = Table(trace.game, list(trace.players), trace.options, known=known)
-    missing = []
+#: The sending hand of the mixed run, in a process of its own outside the table's CPU
+#: quota (a family's hands are not on the Pi's CPU): a scan is written into the scanner's
+#: pseudo-terminal, a tap into the emulated touchscreen's two pipes, each on a steady
+#: 20 ms schedule; it prints when each input went out (perf_counter: CLOCK_MONOTONIC).
+SENDER = """
+import json, os, sys, time
+from companion.devices.emulated.touch import tap_bytes
+plan, pty, device, sdl, start, pace = json.loads(sys.stdin.read())
+out = []
+for i, (kind, what) in enumerate(plan):
+    delay = start + i * pace - time.perf_counter()
+    if delay > 0:
+        time.sleep(delay)
+    out.append(time.perf_counter())
+    if kind == "scan":
+        os.write(pty, what.encode("latin-1") + b"\\r\\n")
+    else:
+        press, line, release = tap_bytes(*what)
+        os.write(device, press)
+        os.write(sdl, line)
+        os.write(device, release)
+print(json.dumps(out))
+"""
 
-    times: list[float] = []  # perf_counter each sent input went out
 
-    def send(item):
-        _, kind, value = item
+def tap_plan(inputs: list, known: dict, menus: dict) -> tuple[list, list, list, list]:
+    """``(plan, sent, steps, missing)``: what the sending hand does (``["scan", code]``
+    or ``["tap", [x, y]]``, one every 20 ms), the inputs that expect a verdict in the
+    order sent, the step of the plan that sends each, and touches with no known button.
+    A button inside a menu is two taps: the menu's opener, then the button where the open
+    menu drew it."""
+    plan, sent, steps, missing = [], [], [], []
+    for _, kind, value in inputs:
         if kind == "scan":
-            times.append(table.scan(value))
-            sent.append(("scan", value))
-        elif (t0 := table.click(value, wait=0)) is not None:
-            times.append(t0)
-            sent.append(("touch", value))
+            plan.append(["scan", value])
+        elif value in menus:
+            opener, button = menus[value]
+            plan += [["tap", list(opener.center)], ["tap", list(button.center)]]
+        elif value in known:
+            plan.append(["tap", list(known[value].center)])
         else:
             missing.append(value)
+            continue
+        sent.append((kind, value))
+        steps.append(len(plan) - 1)
+    return plan, sent, steps, missing
 
-    cpu: dict[str, float] = {}
+
+def mixed() -> dict:
+    import json
+    import subprocess
+
+    from benchlib import leave_quota
+
+    trace, _ = trace_inputs(demo_trace("sugarrr"))
+    inputs, known, check = as_tapped_today(demo_trace("sugarrr"))
+    plan, sent, steps, missing = tap_plan(inputs, known, check["menus"])
+    table = Table(trace.game, list(trace.players), trace.options, known=known)
+    cpu: dict = {}
 
     def driver(t: Table):
         time.sleep(0.3)
+        device, sdl = t.touchscreen.sender_fds()
+        root = str(Path(__file__).resolve().parent.parent)
         cpu["start"], cpu["wall"] = time.process_time(), time.perf_counter()
-        paced(inputs, send)
+        hand = subprocess.Popen([sys.executable, "-c", SENDER], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                text=True, cwd=root, env=dict(os.environ, PYTHONPATH=root),
+                                pass_fds=[t.pty.master, device, sdl], preexec_fn=leave_quota)
+        out, _ = hand.communicate(json.dumps([plan, t.pty.master, device, sdl, time.perf_counter() + 0.5, PACE_S]))
         cpu["cpu"], cpu["wall"] = time.process_time() - cpu["start"], time.perf_counter() - cpu["wall"]
+        cpu["times"] = json.loads(out)
         deadline = time.monotonic() + 10
         while len(t.lines) < len(sent) and time.monotonic() < deadline:
             time.sleep(0.02)
@@ -159,10 +208,13 @@ def mixed() -> dict:
         missed_hits = table.missed_hits
     finally:
         table.close()
+    times = cpu["times"]
+    gaps = [(b - a) * 1000 for a, b in zip(times, times[1:])]
     return {"n": len(sent), "lost": max(0, len(sent) - len(logged)), "doubled": max(0, len(logged) - len(sent)),
             "out_of_order": len(sent) - lcs(sent, logged), "missing": missing, "missed_hits": missed_hits,
-            "check": check, "first": first_out_of_order(sent, logged, times),
-            "cpu_share": cpu["cpu"] / cpu["wall"], "cpu_per_input": cpu["cpu"] / max(1, len(sent)) * 1000}
+            "check": check, "first": first_out_of_order(sent, logged, [times[k] for k in steps]),
+            "gaps": (min(gaps), max(gaps)),
+            "cpu_share": cpu["cpu"] / cpu["wall"], "cpu_per_input": cpu["cpu"] / max(1, len(plan)) * 1000}
 
 
 def first_out_of_order(sent: list, logged: list, times: list[float]) -> str:
@@ -209,10 +261,11 @@ def rows(quick: bool = False) -> list[dict]:
                  f"'place N', {c['dropped']} steps of the old screen left out; played one at a time it ends "
                  f"{'in the recorded state' if c['same'] else 'ELSEWHERE than the recording'}); no verdict for "
                  f"{m['lost']} ({m['missed_hits']} presses found no button), doubled {m['doubled']}"
-                 + (f"; {len(m['missing'])} touches the driver found no button for" if m["missing"] else "")
+                 + (f"; {len(m['missing'])} touches with no known button" if m["missing"] else "")
                  + (f"; {m['first']}" if m["first"] else "")
-                 + f"; CPU while the inputs went in: {m['cpu_share']:.1%} of a core, {m['cpu_per_input']:.1f} ms "
-                   f"an input (the table, its reader threads and the sending thread; 1/8 core is 12.5%)"),
+                 + f"; sent {m['gaps'][0]:.1f}-{m['gaps'][1]:.1f} ms apart; CPU while the inputs went in: "
+                   f"{m['cpu_share']:.1%} of a core, {m['cpu_per_input']:.1f} ms an input (the table and its reader "
+                   f"threads; 1/8 core is 12.5%)"),
     ]
 
 

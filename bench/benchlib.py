@@ -348,7 +348,8 @@ class Table:
             from companion.ui.wakeup import InputWatch
 
             self.watch = InputWatch(self.runner.wake, pattern="/nonexistent/bench/event*").start()
-            self.touchscreen = EmulatedTouchscreen(self.app.size).attach(self.watch)
+            # Taps reach SDL when the loop pumps its events, as kmsdrm reads them on the Pi.
+            self.touchscreen = EmulatedTouchscreen(self.app.size).attach(self.watch, app=self.app)
             self.runner.watch = self.watch
         # Where an input's time goes: put on the queue (by a reader thread, or by the loop
         # for a touch), taken by the loop into Session.handle, handled (the log line is
@@ -572,9 +573,10 @@ def as_tapped_today(path: Path) -> tuple[list, dict, dict]:
     there) are left out: today the family would not make them. ``known`` maps every
     command to where it was drawn; ``check`` says whether this game ends in the
     recording's state (``same``: it is the same game), how many touches were renamed,
-    inputs left out, or touches hit no button, and ``verdicts``: this game's verdicts in
+    inputs left out, or touches hit no button, ``verdicts``: this game's verdicts in
     order, ``(kind, code or command, verdict)``, the reference a bench's live game is
-    held to."""
+    held to, and ``menus``: for a button inside a menu (``swap 2``), where its menu's
+    opener was drawn and where the button was drawn with the menu open."""
     from companion.core.clock import FakeClock
     from companion.core.events import CardScanned
     from companion.core.store import EventStore
@@ -598,6 +600,7 @@ def as_tapped_today(path: Path) -> tuple[list, dict, dict]:
     session.listeners.append(listen)
     runner = Runner(session, clock, app=App())
     known: dict = {}
+    menus: dict = {}  # a menu's command -> (its opener's rect, its own rect in the open menu)
     out, renamed, nothing, dropped, skip = [], 0, 0, 0, None
     try:
         for t, kind, value in inputs:
@@ -615,6 +618,11 @@ def as_tapped_today(path: Path) -> tuple[list, dict, dict]:
             elif kind == "touch":
                 if value not in drawn and value.split()[0] in drawn:  # a menu's button: the driver opens it
                     out.append((t, kind, value))
+                    runner.touch(value.split()[0], now=True)
+                    runner.render()
+                    inside = {b.command: b.rect for b in runner.app.buttons}
+                    if value in inside:
+                        menus[value] = (drawn[value.split()[0]], inside[value])
                     runner.touch(value, now=True)
                     continue
                 rect = drawn.get(value) or first.get(value)
@@ -635,7 +643,7 @@ def as_tapped_today(path: Path) -> tuple[list, dict, dict]:
     finally:
         runner.app.close()
     return out, known, {"same": same, "renamed": renamed, "nothing": nothing, "dropped": dropped,
-                        "verdicts": verdicts}
+                        "verdicts": verdicts, "menus": menus}
 
 
 def gaps(n: int, low: float, high: float, seed: int) -> list[float]:

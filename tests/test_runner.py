@@ -342,3 +342,129 @@ def test_a_tap_lands_on_the_screen_as_it_stands_after_the_inputs_before_it(tmp_p
         assert said[1][0].command == "done"
     finally:
         r.app.close()
+
+
+# ------------------------------------------- taps and scans by when they were made (issue 24)
+
+def watched_runner(tmp_path):
+    """A windowed runner whose taps come from an emulated touchscreen as on the Pi: SDL
+    gets a tap only when the loop pumps, and the watch keeps its kernel time stamp."""
+    from companion.devices.emulated.touch import EmulatedTouchscreen
+    from companion.ui.wakeup import InputWatch
+
+    r = windowed_runner(tmp_path)
+    r.watch = InputWatch(r.wake, pattern=str(tmp_path / "none*")).start()
+    ts = EmulatedTouchscreen(r.app.size).attach(r.watch, app=r.app)
+    return r, ts
+
+
+def playing(r):
+    from sugarrr_helpers import fruit
+
+    for code in STARTS:
+        r.inputs.put(CardScanned(code, "scanner", r.clock.now()))
+        r.step()
+    r.inputs.put(CardScanned(fruit("Pineapple", 5), "scanner", r.clock.now()))
+    r.step()
+    assert r.session.state.phase == "playing"
+    r.render(force=True)
+    return next(b.rect for b in r.app.buttons if b.command == "done").center
+
+
+def close(r, ts):
+    ts.close()
+    r.watch.stop()
+    r.app.close()
+
+
+def test_a_tap_made_before_a_scan_comes_first_though_the_scan_reached_the_queue_first(tmp_path):
+    """On the Pi, SDL reads a tap only when the loop pumps; a scan's reader can queue it
+    (and post its marker) before that. The tap was made 8 ms before the scan arrived,
+    so it is handled first: the scan is then a fresh play, refused."""
+    import time
+
+    from sugarrr_helpers import fruit
+
+    r, ts = watched_runner(tmp_path)
+    try:
+        spot = playing(r)
+        said = heard(r)
+        ts.tap(*spot)  # in the kernel, not yet in SDL's queue
+        r.inputs.put_arrived(CardScanned(fruit("Pineapple", 5), "scanner", r.clock.now()), time.monotonic() + 0.008)
+        r.step()
+        assert [(type(i).__name__, v) for i, v in said] == [("Touch", "accepted"), ("CardScanned", "rejected")]
+    finally:
+        close(r, ts)
+
+
+def test_a_scan_that_arrived_before_a_tap_comes_first_though_its_marker_came_after(tmp_path):
+    """The other way round: the scan arrived first, its reader thread queued it late,
+    after SDL already had the tap. By the times, the scan comes first: before Done it is
+    the card just played read again, so it is ignored; then Done is taken."""
+    import time
+
+    from sugarrr_helpers import fruit
+
+    r, ts = watched_runner(tmp_path)
+    try:
+        spot = playing(r)
+        said = heard(r)
+        arrived = time.monotonic()
+        ts.tap(*spot)
+        ts.pump()  # SDL has the tap...
+        r.inputs.put_arrived(CardScanned(fruit("Pineapple", 5), "scanner", r.clock.now()), arrived)  # ...then the marker
+        r.step()
+        assert [(type(i).__name__, v) for i, v in said] == [("CardScanned", "ignored"), ("Touch", "accepted")]
+    finally:
+        close(r, ts)
+
+
+def test_a_scan_waits_for_a_tap_made_before_it_that_sdl_has_not_read_yet(tmp_path):
+    """The tap's press is in the watch's copy of the device but not yet in SDL's (the
+    loop pumped between the two): the scan made after it is held for the next turn,
+    never handled ahead of it."""
+    import os
+    import time
+
+    from companion.devices.emulated.touch import tap_bytes
+    from sugarrr_helpers import fruit
+
+    r, ts = watched_runner(tmp_path)
+    try:
+        spot = playing(r)
+        said = heard(r)
+        device, sdl = ts.sender_fds()
+        press, line, release = tap_bytes(*spot)
+        os.write(device, press)
+        r.inputs.put_arrived(CardScanned(fruit("Pineapple", 5), "scanner", r.clock.now()), time.monotonic())
+        r.step()
+        assert said == []  # held: a press made before it is still to come
+        os.write(sdl, line)
+        os.write(device, release)
+        r.step()
+        assert [(type(i).__name__, v) for i, v in said] == [("Touch", "accepted"), ("CardScanned", "rejected")]
+    finally:
+        close(r, ts)
+
+
+def test_a_press_sdl_never_gives_holds_a_scan_for_two_pumps_at_most(tmp_path):
+    """A press on a device the watch reads and SDL does not: after two pumps without it,
+    it is forgotten and the scan is handled; nothing waits on it for ever."""
+    import os
+    import time
+
+    from companion.devices.emulated.touch import tap_bytes
+
+    r, ts = watched_runner(tmp_path)
+    try:
+        playing(r)
+        said = heard(r)
+        device, _ = ts.sender_fds()
+        os.write(device, tap_bytes(1, 1)[0])
+        r.inputs.put_arrived(CardScanned(STARTS[0], "scanner", r.clock.now()), time.monotonic())
+        for _ in range(3):
+            r.step()
+        assert [type(i).__name__ for i, _ in said] == ["CardScanned"]
+        assert r.watch.presses() == []
+    finally:
+        close(r, ts)

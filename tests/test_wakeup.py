@@ -267,3 +267,41 @@ def test_a_whole_frame_leaves_checking_its_clocks_to_the_first_second_that_ticks
         assert len(compared) == checked  # once per whole frame
     finally:
         runner.app.close()
+
+
+def test_the_watch_keeps_when_each_press_was_made_until_the_loop_takes_it():
+    """The kernel's time stamp of each press (here the emulated touchscreen's), oldest
+    first; releases are not presses; the loop takes them as it pairs SDL's presses."""
+    app = App()  # the taps go into SDL's queue too
+    watch = InputWatch(lambda: None, pattern="/nonexistent/event*")
+    ts = EmulatedTouchscreen().attach(watch)
+    try:
+        before = time.monotonic()
+        ts.tap(10, 10)
+        ts.tap(20, 20)
+        after = time.monotonic()
+        times = watch.presses()
+        assert len(times) == 2 and before <= times[0] <= times[1] <= after
+        watch.took(1)
+        assert watch.presses() == times[1:]
+        watch.took(0, before=after + 1)  # never given by SDL at two pumps: forgotten
+        assert watch.presses() == []
+    finally:
+        ts.close()
+        watch.stop()
+        app.close()
+
+
+def test_a_press_sent_as_touch_and_left_button_at_once_is_one_press():
+    from companion.core.input_event import press_event
+
+    watch = InputWatch(lambda: None, pattern="/nonexistent/event*")
+    r, w = os.pipe()
+    watch.add(r, "two-button screen")
+    try:
+        os.write(w, press_event(5.0, 0x14A) + press_event(5.0, 0x110) + press_event(5.0, 0x14A, 0)
+                 + press_event(6.5, 0x110))
+        assert watch.presses() == [5.0, 6.5]
+    finally:
+        os.close(w)
+        watch.stop()

@@ -34,15 +34,16 @@ class InputQueue(queue.Queue):
         self.ready = threading.Event()
         self.notify: Callable[[int], bool | None] | None = None
         self.ids: deque[int] = deque()
-        self.times: deque[float] = deque()  # time.monotonic() each waiting input was queued (benches)
+        self.times: deque[float] = deque()  # time.monotonic() each waiting input arrived (or was queued)
+        self._arrived: float | None = None  # the time the next _put records (put_arrived)
         self._count = 0
-        self._order = threading.Lock()      # numbering + marker + visibility: one step
+        self._order = threading.RLock()     # numbering + marker + visibility: one step
         self._unmarked: set[int] = set()
 
     def _put(self, item) -> None:  # called with the queue's mutex held
         self._count += 1
         self.ids.append(self._count)
-        self.times.append(time.monotonic())
+        self.times.append(time.monotonic() if self._arrived is None else self._arrived)
         self.queue.append(item)
 
     def _get(self):
@@ -58,6 +59,26 @@ class InputQueue(queue.Queue):
             if notify is None or not notify(number):
                 self._unmarked.add(number)
         self.ready.set()
+
+    def put_arrived(self, item, arrived: float) -> None:
+        """:meth:`put` an input that arrived at ``arrived`` (``time.monotonic()`` s,
+        taken by its reader as the bytes came in): the loop orders it among the window's
+        taps by that time (:meth:`stamp`)."""
+        with self._order:
+            self._arrived = arrived
+            try:
+                self.put(item)
+            finally:
+                self._arrived = None
+
+    def stamp(self, number: int) -> float | None:
+        """When waiting input ``number`` arrived (``time.monotonic()`` s), None if it is
+        not waiting (taken already)."""
+        with self.mutex:
+            for n, t in zip(self.ids, self.times):
+                if n == number:
+                    return t
+        return None
 
     def first_id(self) -> int | None:
         """The number of the oldest waiting input, or None."""

@@ -7,6 +7,7 @@ methods use the runner's fields (``session``, ``app``, ``menu``, ...).
 
 from __future__ import annotations
 
+import time
 from dataclasses import replace
 
 from ..core import commands
@@ -147,11 +148,13 @@ class WindowEvents:
         if self.app is None:
             return
         self.app.later_hits = True  # matched in _pointer, in their place among the inputs
+        pumped = time.monotonic()
         try:
             events = self.app.poll()
         except pygame_error() as err:
             self._screen_lost(err)
             return
+        events = self._in_time_order(events, pumped)
         for kind, value in events:  # in the order they happened, device inputs included
             if kind == "input":
                 self._take_through(value)
@@ -169,6 +172,58 @@ class WindowEvents:
                 self.typed(value, now=True)
             elif kind == "typed":  # a keyboard-mode scanner typing into the window
                 self.scan_text(value, now=True)
+
+    def _in_time_order(self, events: list, pumped: float) -> list:
+        """The window's events of one pump (started at ``pumped``, ``time.monotonic()``
+        s), with the device inputs' markers among them, put in the order they were made.
+
+        SDL reads a tap only when the loop pumps its events, and a device's marker goes
+        into SDL's queue when its reader thread gets to it: on a slow Pi, a tap made before
+        a scan can reach the queue after the scan's marker, or a scan before a tap after
+        it. So each press SDL gives is paired, in order, with the time the kernel stamped
+        on it (:meth:`InputWatch.presses <companion.ui.wakeup.InputWatch.presses>`), each
+        marker with the time its input arrived (:meth:`InputQueue.stamp
+        <companion.table.inputs.InputQueue.stamp>`), and the events are sorted by those
+        times (a drag, a release, typing go with the press or marker before them; a press
+        with no time stays after what comes before it). A device input with a press made
+        before it that SDL has not given yet is held for the next turn, so it is handled
+        after that press. Without a watch (a desktop window, a test) the order is SDL's."""
+        held, self._held = self._held, []
+        events = held + events
+        watch, inputs = self.watch, self.inputs
+        if watch is None or not hasattr(inputs, "stamp"):
+            return events
+        times = watch.presses()
+        units: list[list] = []  # [time, events, is a device input]
+        presses = 0
+        for event in events:
+            if event[0] == "input":
+                units.append([inputs.stamp(event[1]), [event], True])
+            elif event[0] == "press":
+                units.append([times[presses] if presses < len(times) else None, [event], False])
+                presses += 1
+            elif units:
+                units[-1][1].append(event)
+            else:
+                units.append([None, [event], False])
+        paired = min(presses, len(times))
+        waiting = times[paired:]  # presses made that SDL has not given yet
+        watch.took(paired, before=self._pumped)
+        self._pumped = pumped
+        last = float("-inf")
+        for unit in units:
+            if unit[0] is None:
+                unit[0] = last
+            last = unit[0]
+        units.sort(key=lambda unit: unit[0])
+        out: list = []
+        for when, unit_events, device in units:
+            if device and (self._held or (waiting and waiting[0] < when)):
+                self._held.append(unit_events[0])
+                out.extend(unit_events[1:])
+            else:
+                out.extend(unit_events)
+        return out
 
     def _keyboard_screen(self) -> bool:
         """Is the start screen's name keyboard showing (typed keys are a name then)?"""

@@ -225,6 +225,7 @@ class App:
         self.buttons: list[Button] = []
         #: Return presses unmatched from :meth:`poll` (the table's loop matches them later).
         self.later_hits = False
+        self.pumps: list = []  # called as SDL's events are pumped (an emulated touchscreen's taps come in then)
         self._typed = ""
         self._dragged: set[str] | None = None  # the cells a held mouse / finger has passed
 
@@ -346,6 +347,8 @@ class App:
         redrawn (so what a tap hits never depends on how fast the frames kept up).
         """
         out: list[tuple[str, str]] = []
+        for pump in self.pumps:
+            pump()
         for event in pygame.event.get():
             if event.type == INPUT_READY:
                 out.append(("input", event.seq))

@@ -15,6 +15,13 @@ and finds the touch. An idle table then wakes about once a second (the turn cloc
 An emulated touchscreen (:class:`companion.devices.emulated.touch.EmulatedTouchscreen`)
 is a pipe added with :meth:`InputWatch.add`: the same wake path as a real device.
 
+The watch also keeps **when each press happened**: the kernel stamps every input event,
+and the watch's copy carries the stamp (``struct input_event``; the clock is set to
+``CLOCK_MONOTONIC`` with ``EVIOCSCLOCKID``, Linux ``Documentation/input/input.rst``). SDL's
+own events carry no such time, so the loop pairs SDL's presses with these, in order
+(:meth:`InputWatch.presses`), to put a tap and a scan in the order they were made however
+late it pumps SDL's events (see :meth:`Runner.step <companion.table.runner.Runner.step>`).
+
 >>> import os
 >>> woken = []
 >>> watch = InputWatch(lambda: woken.append(1), pattern="/nonexistent/event*")
@@ -29,18 +36,23 @@ True
 
 from __future__ import annotations
 
+import bisect
+import fcntl
 import glob
 import logging
 import os
 import select
+import struct
 import threading
+import time
 from typing import Callable
+
+from ..core.input_event import EV_KEY, EVIOCSCLOCKID, INPUT_EVENT, PRESS_CODES
 
 log = logging.getLogger(__name__)
 
 #: The Linux input devices SDL's evdev support reads (kmsdrm, fbdev).
 EVDEV_PATTERN = "/dev/input/event*"
-
 
 class InputWatch:
     """A thread that calls :attr:`on_input` (``wake``) whenever a watched device has input.
@@ -58,6 +70,10 @@ class InputWatch:
         self.rescan_s = rescan_s
         self.coalesce_s = coalesce_s
         self.wakes = 0
+        self._times: list[float] = []      # when each press not yet taken by the loop happened, oldest first
+        self._timed: set[int] = set()      # fds whose events carry CLOCK_MONOTONIC stamps
+        self._partial: dict[int, bytes] = {}  # fd -> the start of an event not yet read whole
+        self._last: dict[int, float] = {}     # fd -> the time of its last press
         self._paths: dict[str, int] = {}   # device file -> fd (opened by the watch)
         self._added: dict[int, str] = {}   # fd -> name (added by the caller, e.g. an emulated touchscreen)
         self._lock = threading.Lock()
@@ -78,12 +94,35 @@ class InputWatch:
             return sorted(self._paths) + sorted(self._added.values())
 
     def add(self, fd: int, name: str) -> None:
-        """Watch ``fd`` too (a readable file descriptor: an emulated device's pipe). The
-        watch owns it from now: made non-blocking, closed at end of file or :meth:`stop`."""
+        """Watch ``fd`` too (a readable file descriptor: an emulated device's pipe, whose
+        writer stamps its events with ``time.monotonic()``). The watch owns it from now:
+        made non-blocking, closed at end of file or :meth:`stop`."""
         os.set_blocking(fd, False)
         with self._lock:
             self._added[fd] = name
+            self._timed.add(fd)
         os.write(self._stop_w, b"r")  # the thread's select picks up the new fd
+
+    def presses(self, read: bool = True) -> list[float]:
+        """When each press the loop has not taken yet happened (``time.monotonic()``
+        seconds, oldest first): the watched devices' touch-downs and left-button presses.
+        ``read``: first read whatever the devices have waiting, on the calling thread (the
+        loop calls this right after pumping SDL's events, so every press SDL just read is
+        in the watch's copy too: the kernel hands an event to every reader at once)."""
+        with self._lock:
+            if read:
+                for fd in [*self._paths.values(), *self._added]:
+                    self._read(fd)
+            return list(self._times)
+
+    def took(self, n: int, before: float | None = None) -> None:
+        """The loop paired the oldest ``n`` presses with SDL's; forget them, and any press
+        older than ``before`` (the start of the loop's last pump but one: two pumps went by
+        without SDL reporting it, so SDL does not read its device)."""
+        with self._lock:
+            del self._times[:n]
+            if before is not None:
+                del self._times[:bisect.bisect_left(self._times, before)]
 
     def start(self) -> "InputWatch":
         """Start the thread (once); returns self."""
@@ -122,12 +161,21 @@ class InputWatch:
                 os.close(self._paths.pop(path))
             for path in sorted(found - set(self._paths)):
                 try:
-                    self._paths[path] = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+                    fd = self._paths[path] = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
                 except OSError as err:  # no permission (not in the input group), or gone already
                     log.debug("input watch: cannot open %s: %s", path, err)
+                    continue
+                try:
+                    fcntl.ioctl(fd, EVIOCSCLOCKID, struct.pack("i", time.CLOCK_MONOTONIC))
+                    self._timed.add(fd)
+                except OSError:  # not an evdev device (a test's fifo): its presses carry no time
+                    pass
 
     def _forget(self, fd: int) -> None:
         with self._lock:
+            self._timed.discard(fd)
+            self._partial.pop(fd, None)
+            self._last.pop(fd, None)
             for path, known in list(self._paths.items()):
                 if known == fd:
                     del self._paths[path]
@@ -146,10 +194,30 @@ class InputWatch:
     def _drain(self, fd: int) -> bool:
         """Read everything waiting on ``fd``; False when the device is gone (unplugged,
         or an emulated device's pipe closed)."""
+        with self._lock:
+            return self._read(fd)
+
+    def _read(self, fd: int) -> bool:
+        """:meth:`_drain` with the lock held: keeps the time of every press read."""
+        size = INPUT_EVENT.size
         try:
             while True:
-                if not os.read(fd, 4096):
+                data = os.read(fd, 64 * size)
+                if not data:
                     return False  # end of file: the writer closed it
+                if fd not in self._timed:
+                    continue
+                data = self._partial.pop(fd, b"") + data
+                whole = len(data) - len(data) % size
+                if whole < len(data):
+                    self._partial[fd] = data[whole:]
+                for sec, usec, kind, code, value in INPUT_EVENT.iter_unpack(data[:whole]):
+                    when = sec + usec / 1_000_000
+                    # One press a report: a screen that sends BTN_TOUCH and BTN_LEFT
+                    # together (one time stamp) is one tap to SDL.
+                    if kind == EV_KEY and code in PRESS_CODES and value == 1 and self._last.get(fd) != when:
+                        self._last[fd] = when
+                        bisect.insort(self._times, when)
         except BlockingIOError:
             return True
         except OSError:  # ENODEV: unplugged

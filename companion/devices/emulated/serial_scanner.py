@@ -34,6 +34,12 @@ class PtyScanner:
         self._closed = False
 
     @property
+    def master(self) -> int:
+        """The master side's file descriptor: another process can write scans into it
+        (pass it on, e.g. ``subprocess.Popen(pass_fds=...)``)."""
+        return self._master
+
+    @property
     def closed(self) -> bool:
         """True once :meth:`close` has been called (the scanner is unplugged)."""
         return self._closed

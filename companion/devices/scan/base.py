@@ -41,6 +41,18 @@ class ReaderThread:
         # start(), closed by stop(): a reader never started holds no file descriptors.
         self._stop_r = self._stop_w = -1
 
+    def _queue(self, item, arrived: float | None = None) -> None:
+        """Put ``item`` on the session's queue; with ``arrived`` (``time.monotonic()`` s,
+        when the device's bytes were seen), stamped with it where the queue keeps
+        arrival times (:meth:`InputQueue.put_arrived
+        <companion.table.inputs.InputQueue.put_arrived>`), so the loop can order it among
+        the touchscreen's taps by when it was made."""
+        put_arrived = getattr(self._out, "put_arrived", None)
+        if arrived is not None and put_arrived is not None:
+            put_arrived(item, arrived)
+        else:
+            self._out.put(item)
+
     def start(self) -> None:
         """Open the device (once, here) and start the reader thread. Calling it again while
         running does nothing; a stopped reader cannot be restarted (RuntimeError)."""

@@ -170,6 +170,7 @@ class SerialScanner(ReaderThread):
         self._tap = tap
         self._idle_gap = idle_gap
         self._last_data = 0.0  # time.monotonic() of the last byte read
+        self._arrived: float | None = None  # time.monotonic() the last wait for bytes ended
 
     # --- public API ---------------------------------------------------------------
 
@@ -206,6 +207,7 @@ class SerialScanner(ReaderThread):
                 wait = self._quiet_wait(self._idle_gap, self._framer.pending, self._last_data)
                 try:
                     ready, _, _ = select.select([port.fileno(), *self._stop_fds()], [], [], wait)
+                    self._arrived = time.monotonic()  # the earliest this thread can tell the bytes came
                     data = b""
                     if port.fileno() in ready:
                         # Readable with nothing waiting is an unplugged port: pyserial's
@@ -241,7 +243,7 @@ class SerialScanner(ReaderThread):
             return
         if code is None:
             log.info("scanner %s: garbled read %r", self.name, line)
-        self._out.put(CardScanned(code=code, reader=self.name, t=self._clock.now(), seat=self.seat))
+        self._queue(CardScanned(code=code, reader=self.name, t=self._clock.now(), seat=self.seat), self._arrived)
 
     def _try_open(self, first: bool) -> bool:
         """One attempt to open the port. Reports "connected", or on the first failure only,
