@@ -468,3 +468,29 @@ def test_a_press_sdl_never_gives_holds_a_scan_for_two_pumps_at_most(tmp_path):
         assert r.watch.presses() == []
     finally:
         close(r, ts)
+
+
+def test_a_tap_waits_for_a_scan_that_came_before_it_and_is_still_on_its_way(tmp_path):
+    """The scan came first; its reader has not queued it yet when the loop pumps the
+    tap (the scanner's stamping process saw it, the table's thread is slow to take it).
+    The tap is held, the scan queued, and the scan is handled first."""
+    import time
+
+    from sugarrr_helpers import fruit
+
+    r, ts = watched_runner(tmp_path)
+    try:
+        spot = playing(r)
+        said = heard(r)
+        came = time.monotonic()
+        on_its_way = [came]
+        r.inputs.sources.append(lambda t: bool(on_its_way) and on_its_way[0] < t)
+        ts.tap(*spot)
+        r.step()
+        assert said == []  # the tap waits for the scan made before it
+        on_its_way.clear()
+        r.inputs.put_arrived(CardScanned(fruit("Pineapple", 5), "scanner", r.clock.now()), came)
+        r.step()
+        assert [(type(i).__name__, v) for i, v in said] == [("CardScanned", "ignored"), ("Touch", "accepted")]
+    finally:
+        close(r, ts)

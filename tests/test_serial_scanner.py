@@ -32,12 +32,13 @@ def clock():
     return FakeClock(100.0)
 
 
-@pytest.fixture
-def rig(clock):
-    """A plugged-in emulated scanner and a started driver, its "connected" status consumed."""
+@pytest.fixture(params=[False, True], ids=["in-thread", "stamped"])
+def rig(clock, request):
+    """A plugged-in emulated scanner and a started driver, its "connected" status
+    consumed: read by the thread itself, and through a stamping process (issue 24)."""
     q: queue.Queue = queue.Queue()
     pty = PtyScanner()
-    scanner = SerialScanner(pty.path, q, clock, name="left", seat=2)
+    scanner = SerialScanner(pty.path, q, clock, name="left", seat=2, stamped=request.param)
     scanner.start()
     connected = q.get(timeout=2.0)
     assert connected == DeviceStatus("left", "connected", 100.0)
@@ -216,13 +217,15 @@ def test_unplug_mid_game_reports_disconnected_and_keeps_the_thread_alive(rig, cl
     assert [e for e in drain(q) if isinstance(e, CardScanned)] == []
 
 
-def test_replugged_scanner_on_the_same_path_is_read_again(tmp_path, clock):
-    """A udev symlink (e.g. /dev/sugar-scanner) stays put while the tty under it changes."""
+@pytest.mark.parametrize("stamped", [False, True], ids=["in-thread", "stamped"])
+def test_replugged_scanner_on_the_same_path_is_read_again(tmp_path, clock, stamped):
+    """A udev symlink (e.g. /dev/sugar-scanner) stays put while the tty under it changes
+    (read through a stamping process, a new one for the new tty)."""
     link = tmp_path / "sugar-scanner"
     q: queue.Queue = queue.Queue()
     first = PtyScanner()
     os.symlink(first.path, link)
-    scanner = SerialScanner(str(link), q, clock, name="left")
+    scanner = SerialScanner(str(link), q, clock, name="left", stamped=stamped)
     second = None
     try:
         scanner.start()
@@ -315,3 +318,48 @@ def test_aim_symbology_identifiers_are_stripped(aim):
 
 def test_text_that_only_looks_like_an_identifier_is_kept():
     assert decode_line(b"]") == "]" and decode_line(b"SR]C0") == "SR]C0"
+
+
+def test_a_stamped_scanner_queues_each_scan_with_when_its_bytes_came(clock):
+    """Read by a stamping process, each scan goes on the session's queue with the time
+    its bytes came (taken outside this process), so the loop can order it among taps."""
+    from companion.table.inputs import InputQueue
+
+    q = InputQueue()
+    pty = PtyScanner()
+    scanner = SerialScanner(pty.path, q, clock, name="left", stamped=True)
+    try:
+        scanner.start()
+        assert q.get(timeout=2.0).status == "connected"
+        assert q.sources == [scanner.arriving_before]
+        before = time.monotonic()
+        pty.send(b"SRS71M\r")
+        assert scanner.wait_for_bytes(7)
+        after = time.monotonic()
+        (number, came), = q.waiting()
+        assert before <= came <= after and q.get_nowait().code == "SRS71M"
+        assert not scanner.arriving_before(after + 1.0)  # nothing more on its way
+    finally:
+        scanner.stop()
+        pty.close()
+
+
+def test_a_stamper_tells_the_oldest_read_waiting_without_taking_it():
+    from companion.devices.scan.stamper import Stamper
+
+    r, w = os.pipe()
+    stamper = Stamper(r)
+    try:
+        assert stamper.oldest() is None
+        os.write(w, b"SR")
+        deadline = time.monotonic() + 2.0
+        while stamper.oldest() is None and time.monotonic() < deadline:
+            time.sleep(0.005)
+        came = stamper.oldest()
+        assert came is not None and stamper.oldest() == came  # looked at, not taken
+        assert stamper.read() == (came, b"SR")
+        assert stamper.oldest() is None
+    finally:
+        stamper.close()
+        os.close(w)
+        os.close(r)

@@ -109,6 +109,6 @@ def open_reader(spec: ReaderSpec, out: "queue.Queue", clock: Clock, name: str,
     else:
         from .scan.serial import SerialScanner
 
-        reader = SerialScanner(spec.path, out, clock, name=name, seat=spec.seat, tap=tap, framing=framing)
+        reader = SerialScanner(spec.path, out, clock, name=name, seat=spec.seat, tap=tap, framing=framing, stamped=True)
     reader.start()
     return reader

@@ -36,6 +36,8 @@ class InputQueue(queue.Queue):
         self.ids: deque[int] = deque()
         self.times: deque[float] = deque()  # time.monotonic() each waiting input arrived (or was queued)
         self._arrived: float | None = None  # the time the next _put records (put_arrived)
+        #: ``arriving_before(t)`` of each stamped reader (see :meth:`arriving_before`)
+        self.sources: list[Callable[[float], bool]] = []
         self._count = 0
         self._order = threading.RLock()     # numbering + marker + visibility: one step
         self._unmarked: set[int] = set()
@@ -70,6 +72,18 @@ class InputQueue(queue.Queue):
                 self.put(item)
             finally:
                 self._arrived = None
+
+    def arriving_before(self, t: float) -> bool:
+        """True when a reader has an input that came before ``t`` (``time.monotonic()``
+        s) and is not queued yet (:meth:`SerialScanner.arriving_before
+        <companion.devices.scan.serial.SerialScanner.arriving_before>`): a tap made at
+        ``t`` waits for it."""
+        return any(source(t) for source in self.sources)
+
+    def waiting(self) -> list[tuple[int, float]]:
+        """``(number, time it arrived)`` of every waiting input, oldest first."""
+        with self.mutex:
+            return list(zip(self.ids, self.times))
 
     def stamp(self, number: int) -> float | None:
         """When waiting input ``number`` arrived (``time.monotonic()`` s), None if it is

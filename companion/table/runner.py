@@ -68,7 +68,8 @@ class Runner(WindowEvents, TableClocks):
     watch: Any = None                    # companion.ui.wakeup.InputWatch: window input wakes the loop
     turns: int = 0                       # loop turns so far (wake-ups: benches and tests count them)
     trace_damage: str | None = None      # a replay: where a torn trace tail stopped it (None: read whole)
-    _held: list = field(default_factory=list)  # device inputs' markers held for a press not pumped yet
+    _held: list = field(default_factory=list)  # [time, events, kind]: held for an input made before them
+    _held_for_press: bool = False        # ...for a press SDL gives at its next pump (else for a scan being queued)
     _pumped: float | None = None         # time.monotonic() the last pump of the window's events started
 
     def __post_init__(self) -> None:
@@ -220,8 +221,10 @@ class Runner(WindowEvents, TableClocks):
             wait = min(block, self.due())
             if self.app is not None and not self.watched():
                 wait = min(wait, WINDOW_POLL)
-            if self.app is not None and (self.inputs.first_unmarked() or self._held):
-                wait = 0.0  # (a held input waits for a press SDL gives at its next pump)
+            if self.app is not None and self.inputs.first_unmarked():
+                wait = 0.0
+            if self._held:  # for a press SDL gives at its next pump, or a scan being queued (it sets ready)
+                wait = min(wait, 0.0 if self._held_for_press else WINDOW_POLL)
             if wait > 0:
                 self.inputs.ready.wait(wait)
             self.inputs.ready.clear()
@@ -235,8 +238,9 @@ class Runner(WindowEvents, TableClocks):
             # Every marker numbered up to ``before`` was in the window's queue when it was
             # drained: an input up to it still waiting lost its marker. Then any input at
             # the head whose marker could not be posted.
-            if self._held:  # held for a press SDL has not given yet: not lost
-                before = min(before, min(seq for _, seq in self._held) - 1)
+            held = [value for unit in self._held for kind, value in unit[1] if kind == "input"]
+            if held:  # held for an input made before them: not lost
+                before = min(before, min(held) - 1)
             handled += self._take_through(before) + self._take_unmarked()
         else:
             handled += self.session.pump(self.inputs, block)

@@ -187,25 +187,27 @@ class WindowEvents:
         times (a drag, a release, typing go with the press or marker before them; a press
         with no time stays after what comes before it). A device input with a press made
         before it that SDL has not given yet is held for the next turn, so it is handled
-        after that press. Without a watch (a desktop window, a test) the order is SDL's."""
+        after that press; so is a press with a scan that came before it still on its way
+        to the queue (:meth:`InputQueue.arriving_before
+        <companion.table.inputs.InputQueue.arriving_before>`), and whatever comes after
+        what is held. Without a watch (a desktop window, a test) the order is SDL's."""
         held, self._held = self._held, []
-        events = held + events
         watch, inputs = self.watch, self.inputs
         if watch is None or not hasattr(inputs, "stamp"):
-            return events
+            return [event for unit in held for event in unit[1]] + events
         times = watch.presses()
-        units: list[list] = []  # [time, events, is a device input]
+        units: list[list] = []  # [time, events, kind]: "input" (a device's), "press", "other"
         presses = 0
         for event in events:
             if event[0] == "input":
-                units.append([inputs.stamp(event[1]), [event], True])
+                units.append([inputs.stamp(event[1]), [event], "input"])
             elif event[0] == "press":
-                units.append([times[presses] if presses < len(times) else None, [event], False])
+                units.append([times[presses] if presses < len(times) else None, [event], "press"])
                 presses += 1
             elif units:
                 units[-1][1].append(event)
             else:
-                units.append([None, [event], False])
+                units.append([None, [event], "other"])
         paired = min(presses, len(times))
         waiting = times[paired:]  # presses made that SDL has not given yet
         watch.took(paired, before=self._pumped)
@@ -215,15 +217,28 @@ class WindowEvents:
             if unit[0] is None:
                 unit[0] = last
             last = unit[0]
+        units = held + units  # (held from the turn before: they keep their times)
         units.sort(key=lambda unit: unit[0])
         out: list = []
-        for when, unit_events, device in units:
-            if device and (self._held or (waiting and waiting[0] < when)):
-                self._held.append(unit_events[0])
-                out.extend(unit_events[1:])
-            else:
-                out.extend(unit_events)
+        self._held_for_press = False
+        here = {unit[1][0][1] for unit in units if unit[2] == "input"}
+        for unit in units:
+            when, unit_events, kind = unit
+            if not self._held:
+                if kind == "input" and waiting and waiting[0] < when:
+                    self._held_for_press = True  # SDL gives that press at its next pump
+                elif not (kind == "press" and self._scan_before(when, here)):
+                    out.extend(unit_events)
+                    continue
+            self._held.append(unit)
         return out
+
+    def _scan_before(self, when: float, here: set) -> bool:
+        """Did a device input arrive before ``when`` that is not among this pump's
+        (numbers ``here``): one a reader is still queueing, or one queued after the pump?"""
+        if self.inputs.arriving_before(when):  # (waits for a read being queued: then it is queued)
+            return True
+        return any(t < when for number, t in self.inputs.waiting() if number not in here)
 
     def _keyboard_screen(self) -> bool:
         """Is the start screen's name keyboard showing (typed keys are a name then)?"""

@@ -143,6 +143,11 @@ class SerialScanner(ReaderThread):
     terminator: a partial line followed by that much silence is one scan. A label split
     over two reads less than ``idle_gap`` apart is still one scan. None waits for a
     terminator forever (trace replay, whose chunks already carry their terminators).
+    ``stamped``: the port is read by a :class:`~companion.devices.scan.stamper.Stamper`
+    process, which notes when each read came however busy this process is; each scan is
+    queued with the time the read that ended it came, and the loop can ask
+    :meth:`arriving_before` (``companion run`` reads its serial scanners so; without a
+    stamping process, the thread's own clock after its wait is used).
     """
 
     def __init__(
@@ -157,8 +162,14 @@ class SerialScanner(ReaderThread):
         tap: "Callable[[bytes, float], None] | None" = None,
         idle_gap: float | None = 0.1,
         framing: Framing = NO_FRAMING,
+        stamped: bool = False,
     ):
         super().__init__(name, out, clock)
+        self.stamped = stamped
+        self._stamper = None  # a Stamper while the port is open, when stamped
+        self._inflight = threading.Lock()  # held from taking a stamped read until its scans are queued
+        if stamped and hasattr(out, "sources"):
+            out.sources.append(self.arriving_before)  # the loop asks before handling a tap
         self.framing = framing
         self.port = port
         self.baudrate = baudrate
@@ -185,6 +196,15 @@ class SerialScanner(ReaderThread):
         with self._counted:
             return self._bytes_read
 
+    def arriving_before(self, t: float) -> bool:
+        """True when a read that came before ``t`` (``time.monotonic()`` s) has not been
+        taken yet, or is being taken and its scans are not queued yet: the loop then
+        waits for it before handling a tap made at ``t``. Always False unstamped."""
+        with self._inflight:
+            stamper = self._stamper
+            came = stamper.oldest() if stamper is not None else None
+            return came is not None and came < t
+
     def wait_for_bytes(self, total: int, timeout: float = 2.0) -> bool:
         """Block until ``bytes_read >= total`` or ``timeout`` seconds pass; True if reached.
 
@@ -205,6 +225,9 @@ class SerialScanner(ReaderThread):
                         self._stopping.wait(_RETRY_PERIOD)
                     continue
                 wait = self._quiet_wait(self._idle_gap, self._framer.pending, self._last_data)
+                if self._stamper is not None:
+                    self._run_stamped(wait)
+                    continue
                 try:
                     ready, _, _ = select.select([port.fileno(), *self._stop_fds()], [], [], wait)
                     self._arrived = time.monotonic()  # the earliest this thread can tell the bytes came
@@ -225,6 +248,25 @@ class SerialScanner(ReaderThread):
                         self._emit(line)
         finally:
             self._close()
+
+    def _run_stamped(self, wait: float) -> None:
+        """One wait of :meth:`_run` on the stamping process instead of the port."""
+        stamper = self._stamper
+        try:
+            ready, _, _ = select.select([stamper.fileno(), *self._stop_fds()], [], [], wait)
+            if stamper.fileno() in ready:
+                with self._inflight:
+                    self._arrived, data = stamper.read()
+                    self._last_data = self._arrived
+                    self._consume(data)
+                return
+        except OSError as exc:
+            self._lost(exc)
+            return
+        if self._idle_gap is not None and time.monotonic() - self._last_data >= self._idle_gap:
+            if (line := self._framer.flush()) is not None:
+                self._arrived = time.monotonic()
+                self._emit(line)
 
     def _consume(self, data: bytes) -> None:
         if self._tap is not None:
@@ -256,6 +298,13 @@ class SerialScanner(ReaderThread):
                 self._status("disconnected", str(exc))
             return False
         self._framer.reset()
+        if self.stamped:
+            from .stamper import Stamper
+
+            try:
+                self._stamper = Stamper(self._serial.fileno())
+            except OSError as exc:  # no process could be started: read it here, as unstamped
+                log.warning("scanner %s: no stamping process (%s); reading it in this process", self.name, exc)
         log.info("scanner %s: connected at %s", self.name, self.port)
         self._status("connected")
         return True
@@ -275,6 +324,9 @@ class SerialScanner(ReaderThread):
         self._stopping.wait(_RETRY_PERIOD)
 
     def _close(self) -> None:
+        stamper, self._stamper = self._stamper, None
+        if stamper is not None:
+            stamper.close()
         port, self._serial = self._serial, None
         if port is not None:
             try:
