@@ -348,6 +348,7 @@ class WindowEvents:
             raise err
         self.display.lost(err)
         self.app = None
+        self._held = []  # (held taps went with the window; held scans are taken headless, in the queue's order)
 
     def _safe_draw(self, surface) -> list:
         try:

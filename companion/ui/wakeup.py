@@ -158,7 +158,9 @@ class InputWatch:
         found = set(glob.glob(self.pattern))
         with self._lock:
             for path in set(self._paths) - found:
-                os.close(self._paths.pop(path))
+                fd = self._paths.pop(path)
+                self._untrack(fd)
+                os.close(fd)
             for path in sorted(found - set(self._paths)):
                 try:
                     fd = self._paths[path] = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
@@ -173,9 +175,7 @@ class InputWatch:
 
     def _forget(self, fd: int) -> None:
         with self._lock:
-            self._timed.discard(fd)
-            self._partial.pop(fd, None)
-            self._last.pop(fd, None)
+            self._untrack(fd)
             for path, known in list(self._paths.items()):
                 if known == fd:
                     del self._paths[path]
@@ -183,13 +183,21 @@ class InputWatch:
             if self._added.pop(fd, None) is not None:
                 os.close(fd)
 
+    def _untrack(self, fd: int) -> None:
+        """Forget what was kept about ``fd`` (with the lock held; it is being closed)."""
+        self._timed.discard(fd)
+        self._partial.pop(fd, None)
+        self._last.pop(fd, None)
+
     def _drop_closed(self) -> None:
         with self._lock:
             for path, fd in list(self._paths.items()):
                 if not _open(fd):
                     del self._paths[path]
+                    self._untrack(fd)
             for fd in [fd for fd in self._added if not _open(fd)]:
                 del self._added[fd]
+                self._untrack(fd)
 
     def _drain(self, fd: int) -> bool:
         """Read everything waiting on ``fd``; False when the device is gone (unplugged,

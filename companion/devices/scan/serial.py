@@ -245,6 +245,7 @@ class SerialScanner(ReaderThread):
                     self._consume(data)
                 elif self._idle_gap is not None and time.monotonic() - self._last_data >= self._idle_gap:
                     if (line := self._framer.flush()) is not None:
+                        self._arrived = self._last_data  # when its last byte came
                         self._emit(line)
         finally:
             self._close()
@@ -265,7 +266,7 @@ class SerialScanner(ReaderThread):
             return
         if self._idle_gap is not None and time.monotonic() - self._last_data >= self._idle_gap:
             if (line := self._framer.flush()) is not None:
-                self._arrived = time.monotonic()
+                self._arrived = self._last_data  # when its last byte came
                 self._emit(line)
 
     def _consume(self, data: bytes) -> None:
