@@ -121,12 +121,7 @@ def test_a_touch_before_a_scan_is_handled_before_it(tmp_path):
 
     r = windowed_runner(tmp_path)
     try:
-        for code in STARTS:
-            r.inputs.put(CardScanned(code, "scanner", r.clock.now()))
-            r.step()
-        r.inputs.put(CardScanned(fruit("Pineapple", 5), "scanner", r.clock.now()))
-        r.step()
-        assert r.session.state.phase == "playing"
+        playing(r)
         said = heard(r)
         tap(r, "done")                                                      # first the tap...
         r.inputs.put(CardScanned(fruit("Pineapple", 5), "scanner", r.clock.now() + 0.008))  # ...then the scan
@@ -144,11 +139,7 @@ def test_a_scan_queued_just_after_the_window_was_read_still_waits_for_an_earlier
 
     r = windowed_runner(tmp_path)
     try:
-        for code in STARTS:
-            r.inputs.put(CardScanned(code, "scanner", r.clock.now()))
-            r.step()
-        r.inputs.put(CardScanned(fruit("Pineapple", 5), "scanner", r.clock.now()))
-        r.step()
+        playing(r)
         said = heard(r)
         tap(r, "done")
         polled = r.poll_window
@@ -218,11 +209,7 @@ def test_a_loop_stalled_after_reading_the_window_still_takes_a_tap_before_a_late
     monkeypatch.setattr(inputs_module, "time", stalled)
     r = windowed_runner(tmp_path)
     try:
-        for code in STARTS:
-            r.inputs.put(CardScanned(code, "scanner", r.clock.now()))
-            r.step()
-        r.inputs.put(CardScanned(fruit("Pineapple", 5), "scanner", r.clock.now()))
-        r.step()
+        playing(r)
         said = heard(r)
         polled = r.poll_window
 
