@@ -298,3 +298,18 @@ def test_a_random_goal_is_labelled_random_and_solo_still_has_none(app):
     click(app, flow, "toggle solo")
     choice = click(app, flow, "next")
     assert choice is not None and choice.options["goal"] is None and choice.options["solo"] is True
+
+
+def test_a_name_too_long_for_the_keyboard_is_refused_in_words_never_cut_short(app):
+    flow = StartFlow(EventStore(":memory:"))
+    for command in ("game sugarrr", "name 1"):
+        click(app, flow, command)
+    flow.handle("typed " + "Bartholomew Fitzwilliam-Smythe")  # 30 letters on a USB keyboard
+    assert isinstance(flow.screen, KeyboardScreen) and flow.names[0] != "Bartholomew Fitzwilliam-Smy"
+    assert flow.screen.message == "That name has more than 24 letters: type a shorter one."
+    click(app, flow, "clear")
+    for _ in range(24):
+        click(app, flow, "key A")
+    assert len(flow.screen.name) == 24 and flow.screen.message == ""
+    click(app, flow, "key B")  # one key more: refused, and it says so
+    assert flow.screen.name == "A" + "a" * 23 and flow.screen.message == "A name can have 24 letters: that is the most."

@@ -58,6 +58,8 @@ CATALOGUE: dict[str, str] = {
     "name_empty": _("A name needs at least one letter."),
     "name_taken": _("Two players cannot share the name {name}."),
     "name_bad": _("Type the name again: a key in it cannot be shown."),
+    "name_full": _("A name can have {most} letters: that is the most."),
+    "name_long": _("That name has more than {most} letters: type a shorter one."),
     # history (companion.ui.history)
     "history_title": _("Games at this table"),
     "history_empty": _("No finished games yet."),

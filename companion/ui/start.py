@@ -36,6 +36,9 @@ from .widgets import button, draw_text, draw_wrapped, panel
 Rect = pygame.Rect
 W, H = 800, 480
 GAP = 8
+#: The most letters the on-screen keyboard (or a USB keyboard on it) takes for a name:
+#: what the name field and the players' list show whole at 800x480 (``--names`` may give 40).
+KEYBOARD_NAME_MAX = 24
 BOTTOM = Rect(16, H - 76, W - 32, 64)   # the Back / Next row
 
 
@@ -246,7 +249,9 @@ class KeyboardScreen:
             if fresh:
                 self.name = ""
             char = " " if arg == "space" else arg
-            if len(self.name) < 24 and not (char == " " and (not self.name or self.name.endswith(" "))):
+            if len(self.name) >= KEYBOARD_NAME_MAX:
+                self.message = text("name_full", most=KEYBOARD_NAME_MAX)  # the key is refused, and says so
+            elif not (char == " " and (not self.name or self.name.endswith(" "))):
                 word_start = not self.name or self.name.endswith(" ")
                 self.name += char if word_start else char.lower()
         elif verb == "delete":
@@ -256,7 +261,10 @@ class KeyboardScreen:
         elif verb == "quick":
             self.name = text("quick_name", seat=self.seat)
         elif verb == "typed":
-            self.name = arg.strip()[:24]
+            if len(arg.strip()) > KEYBOARD_NAME_MAX:  # never cut short without a word
+                self.message = text("name_long", most=KEYBOARD_NAME_MAX)
+                return None
+            self.name = arg.strip()
             return self.handle("done")
         elif verb == "cancel":
             return self.back
