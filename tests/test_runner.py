@@ -494,3 +494,61 @@ def test_a_tap_waits_for_a_scan_that_came_before_it_and_is_still_on_its_way(tmp_
         assert [(type(i).__name__, v) for i, v in said] == [("CardScanned", "ignored"), ("Touch", "accepted")]
     finally:
         close(r, ts)
+
+
+def test_scans_queued_out_of_the_order_they_came_keep_a_tap_between_them(tmp_path):
+    """Two scanners: the right one's scan came after the tap and its reader queued it
+    first; the left one's came before the tap and was queued second (its thread was
+    slow to get to it). By the times: left, the tap, right; taking the left scan must
+    not take the right one, queued before it, ahead of the tap."""
+    import time
+
+    from sugarrr_helpers import fruit
+
+    r, ts = watched_runner(tmp_path)
+    try:
+        spot = playing(r)
+        said = heard(r)
+        came = time.monotonic()
+        ts.tap(*spot)
+        ts.pump()
+        r.inputs.put_arrived(CardScanned(fruit("Pineapple", 5), "right", r.clock.now()), time.monotonic() + 0.01)
+        r.inputs.put_arrived(CardScanned(fruit("Pineapple", 5), "left", r.clock.now()), came)
+        r.step()
+        order = [getattr(i, "reader", type(i).__name__) for i, _ in said]
+        assert order == ["left", "Touch", "right"]
+        assert r.inputs.waiting() == []
+    finally:
+        close(r, ts)
+
+
+def test_a_scan_held_for_a_press_is_not_taken_with_a_later_numbered_scan_made_before_it(tmp_path):
+    """The right scan (queued first) was made after a press SDL has not given yet, so it
+    is held; the left scan (queued second) was made before that press and is handled at
+    once. Taking it must leave the held right scan for after the press."""
+    import os
+    import time
+
+    from companion.devices.emulated.touch import tap_bytes
+    from sugarrr_helpers import fruit
+
+    r, ts = watched_runner(tmp_path)
+    try:
+        spot = playing(r)
+        said = heard(r)
+        device, sdl = ts.sender_fds()
+        came = time.monotonic()
+        press, line, release = tap_bytes(*spot)
+        os.write(device, press)
+        r.inputs.put_arrived(CardScanned(fruit("Pineapple", 5), "right", r.clock.now()), time.monotonic())
+        r.inputs.put_arrived(CardScanned(fruit("Pineapple", 5), "left", r.clock.now()), came)
+        r.step()
+        assert [i.reader for i, _ in said] == ["left"]
+        os.write(sdl, line)
+        os.write(device, release)
+        r.step()
+        order = [getattr(i, "reader", type(i).__name__) for i, _ in said]
+        assert order == ["left", "Touch", "right"]
+        assert r.inputs.waiting() == []
+    finally:
+        close(r, ts)

@@ -94,6 +94,22 @@ class InputQueue(queue.Queue):
                     return t
         return None
 
+    def take(self, number: int):
+        """Take waiting input ``number`` out of its turn (its marker came up before an
+        older input's: they were made in that order); None if it is not waiting. As
+        :meth:`get`, the caller calls :meth:`task_done` once it is handled."""
+        with self.mutex:
+            for i, n in enumerate(self.ids):
+                if n == number:
+                    del self.ids[i]
+                    del self.times[i]
+                    item = self.queue[i]
+                    del self.queue[i]
+                    self._unmarked.discard(number)
+                    self.not_full.notify()
+                    return item
+        return None
+
     def first_id(self) -> int | None:
         """The number of the oldest waiting input, or None."""
         with self.mutex:

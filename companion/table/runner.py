@@ -102,11 +102,24 @@ class Runner(WindowEvents, TableClocks):
         """True when something wakes the loop on window input, so it need not poll."""
         return self.watch is not None and self.watch.watching
 
-    def _take_through(self, seq: int) -> int:
+    def _take_through(self, seq: int, skip: "set[int] | frozenset[int]" = frozenset()) -> int:
         """Handle every queued input numbered up to ``seq`` (its marker came up); returns
-        how many were handled."""
+        how many were handled. ``skip``: inputs among them whose own markers come later
+        (put after this one by when they were made, or held): left waiting."""
         handled = 0
         if not isinstance(self.inputs, InputQueue):
+            return handled
+        if skip:
+            for number, _ in self.inputs.waiting():
+                if number > seq:
+                    break
+                if number in skip or (item := self.inputs.take(number)) is None:
+                    continue
+                try:
+                    self.session.handle(item)
+                finally:
+                    self.inputs.task_done()
+                handled += 1
             return handled
         while True:
             first = self.inputs.first_id()

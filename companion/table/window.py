@@ -155,9 +155,14 @@ class WindowEvents:
             self._screen_lost(err)
             return
         events = self._in_time_order(events, pumped)
+        # Inputs whose markers come later (sorted after, or held): not taken with an
+        # input numbered after them whose marker comes first.
+        later = {value for kind, value in events if kind == "input"}
+        later |= {value for unit in self._held for kind, value in unit[1] if kind == "input"}
         for kind, value in events:  # in the order they happened, device inputs included
             if kind == "input":
-                self._take_through(value)
+                later.discard(value)
+                self._take_through(value, later)
             elif kind == "quit":
                 self.stopping = True
             elif kind == "touch":
