@@ -552,3 +552,43 @@ def test_a_scan_held_for_a_press_is_not_taken_with_a_later_numbered_scan_made_be
         assert r.inputs.waiting() == []
     finally:
         close(r, ts)
+
+
+def test_a_drag_and_release_after_a_held_press_stay_after_it(tmp_path):
+    """A press held for a scan still on its way: the finger's drag and release that SDL
+    gives at the next pump belong after that press (they carry no time of their own), not
+    before it and before the scan."""
+    import os
+    import time
+
+    import pygame
+
+    from companion.core.input_event import press_event
+    from sugarrr_helpers import fruit
+
+    r, ts = watched_runner(tmp_path)
+    try:
+        spot = playing(r)
+        said = heard(r)
+        done = []
+        pointer = r._pointer
+        r._pointer = lambda kind, value: (done.append(kind), pointer(kind, value))
+        came = time.monotonic()
+        on_its_way = [came]
+        r.inputs.sources.append(lambda t: bool(on_its_way) and on_its_way[0] < t)
+        device, _ = ts.sender_fds()
+        os.write(device, press_event(time.monotonic(), 0x110, 1))
+        pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=spot))
+        r.step()
+        assert said == [] and done == []  # the press waits for the scan made before it
+        pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, buttons=(1, 0, 0), pos=(spot[0] + 3, spot[1]), rel=(3, 0)))
+        pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, button=1, pos=spot))
+        r.step()
+        assert done == []  # still held: so are the drag and release
+        on_its_way.clear()
+        r.inputs.put_arrived(CardScanned(fruit("Pineapple", 5), "scanner", r.clock.now()), came)
+        r.step()
+        assert done == ["press", "drag", "release"]
+        assert [(type(i).__name__, v) for i, v in said] == [("CardScanned", "ignored"), ("Touch", "accepted")]
+    finally:
+        close(r, ts)

@@ -217,7 +217,9 @@ class WindowEvents:
         waiting = times[paired:]  # presses made that SDL has not given yet
         watch.took(paired, before=self._pumped)
         self._pumped = pumped
-        last = float("-inf")
+        # A drag or release at the head of this pump goes with what was held before it
+        # (the press it continues may be held): never before it.
+        last = max((unit[0] for unit in held), default=float("-inf"))
         for unit in units:
             if unit[0] is None:
                 unit[0] = last
