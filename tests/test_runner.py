@@ -592,3 +592,32 @@ def test_a_drag_and_release_after_a_held_press_stay_after_it(tmp_path):
         assert [(type(i).__name__, v) for i, v in said] == [("CardScanned", "ignored"), ("Touch", "accepted")]
     finally:
         close(r, ts)
+
+
+def test_a_tap_held_for_an_unmarked_scan_behind_a_held_one_is_not_held_for_ever(tmp_path):
+    """The left scan came before the tap but its marker could not be posted; the right
+    scan, queued before it, came after the tap. The tap waits for the left scan and the
+    right one is held behind the tap: the left scan must still be taken (it has no
+    marker to wait for), then the tap, then the right scan, within a few turns."""
+    import time
+
+    from sugarrr_helpers import fruit
+
+    r, ts = watched_runner(tmp_path)
+    try:
+        spot = playing(r)
+        said = heard(r)
+        came = time.monotonic()
+        ts.tap(*spot)
+        r.inputs.put_arrived(CardScanned(fruit("Pineapple", 5), "right", r.clock.now()), time.monotonic() + 0.01)
+        notify, r.inputs.notify = r.inputs.notify, lambda number: False  # its marker is not posted
+        r.inputs.put_arrived(CardScanned(fruit("Pineapple", 5), "left", r.clock.now()), came)
+        r.inputs.notify = notify
+        turns = r.turns
+        deadline = time.monotonic() + 1.0
+        while len(said) < 3 and time.monotonic() < deadline:
+            r.step(block=0.5)
+        assert [getattr(i, "reader", type(i).__name__) for i, _ in said] == ["left", "Touch", "right"]
+        assert r.turns - turns < 10
+    finally:
+        close(r, ts)

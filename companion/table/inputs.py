@@ -127,6 +127,16 @@ class InputQueue(queue.Queue):
         with self._order, self.mutex:
             return bool(self.ids) and self.ids[0] in self._unmarked
 
+    def first_unmarked_but(self, skip: set[int]) -> int | None:
+        """The number of the oldest waiting input not in ``skip`` when it has no marker
+        among the window's events (else None): the inputs in ``skip`` are held, not
+        waited for."""
+        with self._order, self.mutex:
+            for number in self.ids:
+                if number not in skip:
+                    return number if number in self._unmarked else None
+        return None
+
     def first_age(self) -> float:
         """Seconds the oldest waiting input has waited (0 when none waits)."""
         with self.mutex:
