@@ -481,3 +481,130 @@ def test_a_tap_waits_for_a_scan_that_came_before_it_and_is_still_on_its_way(tmp_
         assert [(type(i).__name__, v) for i, v in said] == [("CardScanned", "ignored"), ("Touch", "accepted")]
     finally:
         close(r, ts)
+
+
+def test_scans_queued_out_of_the_order_they_came_keep_a_tap_between_them(tmp_path):
+    """Two scanners: the right one's scan came after the tap and its reader queued it
+    first; the left one's came before the tap and was queued second (its thread was
+    slow to get to it). By the times: left, the tap, right; taking the left scan must
+    not take the right one, queued before it, ahead of the tap."""
+    import time
+
+    from sugarrr_helpers import fruit
+
+    r, ts = watched_runner(tmp_path)
+    try:
+        spot = playing(r)
+        said = heard(r)
+        came = time.monotonic()
+        ts.tap(*spot)
+        ts.pump()
+        r.inputs.put_arrived(CardScanned(fruit("Pineapple", 5), "right", r.clock.now()), time.monotonic() + 0.01)
+        r.inputs.put_arrived(CardScanned(fruit("Pineapple", 5), "left", r.clock.now()), came)
+        r.step()
+        order = [getattr(i, "reader", type(i).__name__) for i, _ in said]
+        assert order == ["left", "Touch", "right"]
+        assert r.inputs.waiting() == []
+    finally:
+        close(r, ts)
+
+
+def test_a_scan_held_for_a_press_is_not_taken_with_a_later_numbered_scan_made_before_it(tmp_path):
+    """The right scan (queued first) was made after a press SDL has not given yet, so it
+    is held; the left scan (queued second) was made before that press and is handled at
+    once. Taking it must leave the held right scan for after the press."""
+    import os
+    import time
+
+    from companion.devices.emulated.touch import tap_bytes
+    from sugarrr_helpers import fruit
+
+    r, ts = watched_runner(tmp_path)
+    try:
+        spot = playing(r)
+        said = heard(r)
+        device, sdl = ts.sender_fds()
+        came = time.monotonic()
+        press, line, release = tap_bytes(*spot)
+        os.write(device, press)
+        r.inputs.put_arrived(CardScanned(fruit("Pineapple", 5), "right", r.clock.now()), time.monotonic())
+        r.inputs.put_arrived(CardScanned(fruit("Pineapple", 5), "left", r.clock.now()), came)
+        r.step()
+        assert [i.reader for i, _ in said] == ["left"]
+        os.write(sdl, line)
+        os.write(device, release)
+        r.step()
+        order = [getattr(i, "reader", type(i).__name__) for i, _ in said]
+        assert order == ["left", "Touch", "right"]
+        assert r.inputs.waiting() == []
+    finally:
+        close(r, ts)
+
+
+def test_a_drag_and_release_after_a_held_press_stay_after_it(tmp_path):
+    """A press held for a scan still on its way: the finger's drag and release that SDL
+    gives at the next pump belong after that press (they carry no time of their own), not
+    before it and before the scan."""
+    import os
+    import time
+
+    import pygame
+
+    from companion.core.input_event import press_event
+    from sugarrr_helpers import fruit
+
+    r, ts = watched_runner(tmp_path)
+    try:
+        spot = playing(r)
+        said = heard(r)
+        done = []
+        pointer = r._pointer
+        r._pointer = lambda kind, value: (done.append(kind), pointer(kind, value))
+        came = time.monotonic()
+        on_its_way = [came]
+        r.inputs.sources.append(lambda t: bool(on_its_way) and on_its_way[0] < t)
+        device, _ = ts.sender_fds()
+        os.write(device, press_event(time.monotonic(), 0x110, 1))
+        pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=spot))
+        r.step()
+        assert said == [] and done == []  # the press waits for the scan made before it
+        pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, buttons=(1, 0, 0), pos=(spot[0] + 3, spot[1]), rel=(3, 0)))
+        pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, button=1, pos=spot))
+        r.step()
+        assert done == []  # still held: so are the drag and release
+        on_its_way.clear()
+        r.inputs.put_arrived(CardScanned(fruit("Pineapple", 5), "scanner", r.clock.now()), came)
+        r.step()
+        assert done == ["press", "drag", "release"]
+        assert [(type(i).__name__, v) for i, v in said] == [("CardScanned", "ignored"), ("Touch", "accepted")]
+    finally:
+        close(r, ts)
+
+
+def test_a_tap_held_for_an_unmarked_scan_behind_a_held_one_is_not_held_for_ever(tmp_path):
+    """The left scan came before the tap but its marker could not be posted; the right
+    scan, queued before it, came after the tap. The tap waits for the left scan and the
+    right one is held behind the tap: the left scan must still be taken (it has no
+    marker to wait for), then the tap, then the right scan, within a few turns."""
+    import time
+
+    from sugarrr_helpers import fruit
+
+    r, ts = watched_runner(tmp_path)
+    try:
+        spot = playing(r)
+        said = heard(r)
+        came = time.monotonic()
+        ts.tap(*spot)
+        r.inputs.put_arrived(CardScanned(fruit("Pineapple", 5), "right", r.clock.now()), time.monotonic() + 0.01)
+        notify, r.inputs.notify = r.inputs.notify, lambda number: False  # its marker is not posted
+        r.inputs.put_arrived(CardScanned(fruit("Pineapple", 5), "left", r.clock.now()), came)
+        r.inputs.notify = notify
+        turns = r.turns
+        deadline = time.monotonic() + 1.0
+        while len(said) < 3 and time.monotonic() < deadline:
+            r.step(block=0.5)
+        assert [getattr(i, "reader", type(i).__name__) for i, _ in said] == ["left", "Touch", "right"]
+        assert r.turns - turns < 10
+    finally:
+        close(r, ts)

@@ -363,3 +363,28 @@ def test_a_stamper_tells_the_oldest_read_waiting_without_taking_it():
         stamper.close()
         os.close(w)
         os.close(r)
+
+
+def test_a_stamped_scan_waiting_for_its_idle_gap_is_still_on_its_way(clock):
+    """A scanner with no terminator: its bytes are read, the scan is queued only when
+    the idle gap has passed, stamped with its last byte. Until then a tap made after
+    those bytes must wait for it (it is still on its way), or the tap would be handled
+    first and the scan, made before it, after it."""
+    from companion.table.inputs import InputQueue
+
+    q = InputQueue()
+    pty = PtyScanner()
+    scanner = SerialScanner(pty.path, q, clock, name="left", stamped=True, idle_gap=0.4)
+    try:
+        scanner.start()
+        assert q.get(timeout=2.0).status == "connected"
+        pty.send(b"SRS71M")
+        assert scanner.wait_for_bytes(6)
+        tapped = time.monotonic()
+        assert q.waiting() == []  # not queued yet: the idle gap has not passed
+        assert scanner.arriving_before(tapped)
+        assert q.get(timeout=2.0).code == "SRS71M"
+        assert not scanner.arriving_before(time.monotonic())
+    finally:
+        scanner.stop()
+        pty.close()

@@ -94,6 +94,22 @@ class InputQueue(queue.Queue):
                     return t
         return None
 
+    def take(self, number: int):
+        """Take waiting input ``number`` out of its turn (its marker came up before an
+        older input's: they were made in that order); None if it is not waiting. As
+        :meth:`get`, the caller calls :meth:`task_done` once it is handled."""
+        with self.mutex:
+            for i, n in enumerate(self.ids):
+                if n == number:
+                    del self.ids[i]
+                    del self.times[i]
+                    item = self.queue[i]
+                    del self.queue[i]
+                    self._unmarked.discard(number)
+                    self.not_full.notify()
+                    return item
+        return None
+
     def first_id(self) -> int | None:
         """The number of the oldest waiting input, or None."""
         with self.mutex:
@@ -110,6 +126,16 @@ class InputQueue(queue.Queue):
         (its marker could not be posted): the loop takes it without waiting for one."""
         with self._order, self.mutex:
             return bool(self.ids) and self.ids[0] in self._unmarked
+
+    def first_unmarked_but(self, skip: set[int]) -> int | None:
+        """The number of the oldest waiting input not in ``skip`` when it has no marker
+        among the window's events (else None): the inputs in ``skip`` are held, not
+        waited for."""
+        with self._order, self.mutex:
+            for number in self.ids:
+                if number not in skip:
+                    return number if number in self._unmarked else None
+        return None
 
     def first_age(self) -> float:
         """Seconds the oldest waiting input has waited (0 when none waits)."""

@@ -102,11 +102,24 @@ class Runner(WindowEvents, TableClocks):
         """True when something wakes the loop on window input, so it need not poll."""
         return self.watch is not None and self.watch.watching
 
-    def _take_through(self, seq: int) -> int:
+    def _take_through(self, seq: int, skip: "set[int] | frozenset[int]" = frozenset()) -> int:
         """Handle every queued input numbered up to ``seq`` (its marker came up); returns
-        how many were handled."""
+        how many were handled. ``skip``: inputs among them whose own markers come later
+        (put after this one by when they were made, or held): left waiting."""
         handled = 0
         if not isinstance(self.inputs, InputQueue):
+            return handled
+        if skip:
+            for number, _ in self.inputs.waiting():
+                if number > seq:
+                    break
+                if number in skip or (item := self.inputs.take(number)) is None:
+                    continue
+                try:
+                    self.session.handle(item)
+                finally:
+                    self.inputs.task_done()
+                handled += 1
             return handled
         while True:
             first = self.inputs.first_id()
@@ -126,9 +139,18 @@ class Runner(WindowEvents, TableClocks):
         """Handle the inputs at the head of the queue that have no marker among the
         window's events (in number order); returns how many."""
         handled = 0
+        held = self._held_inputs()
+        if held:  # inputs held for a tap made before them are passed over, not waited for
+            while (number := self.inputs.first_unmarked_but(held)) is not None:
+                handled += self._take_through(number, held)
+            return handled
         while self.inputs.first_unmarked():
             handled += self._take_through(self.inputs.first_id() or 0)
         return handled
+
+    def _held_inputs(self) -> set[int]:
+        """The numbers of the device inputs held for a tap made before them."""
+        return {value for unit in self._held for kind, value in unit[1] if kind == "input"}
 
     def _emit(self, item, now: bool) -> None:
         """An input from the window (``now``: handled at once, in its place among the
@@ -221,7 +243,7 @@ class Runner(WindowEvents, TableClocks):
             wait = min(block, self.due())
             if self.app is not None and not self.watched():
                 wait = min(wait, WINDOW_POLL)
-            if self.app is not None and self.inputs.first_unmarked():
+            if self.app is not None and self.inputs.first_unmarked_but(self._held_inputs()) is not None:
                 wait = 0.0
             if self._held:  # for a press SDL gives at its next pump, or a scan being queued (it sets ready)
                 wait = min(wait, 0.0 if self._held_for_press else WINDOW_POLL)
@@ -238,10 +260,9 @@ class Runner(WindowEvents, TableClocks):
             # Every marker numbered up to ``before`` was in the window's queue when it was
             # drained: an input up to it still waiting lost its marker. Then any input at
             # the head whose marker could not be posted.
-            held = [value for unit in self._held for kind, value in unit[1] if kind == "input"]
-            if held:  # held for an input made before them: not lost
-                before = min(before, min(held) - 1)
-            handled += self._take_through(before) + self._take_unmarked()
+            # (held for a tap made before them: not lost, left waiting; the inputs
+            # around them are taken, a tap may be held for one of them)
+            handled += self._take_through(before, self._held_inputs()) + self._take_unmarked()
         else:
             handled += self.session.pump(self.inputs, block)
         self._retry_finish()

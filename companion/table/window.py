@@ -155,9 +155,14 @@ class WindowEvents:
             self._screen_lost(err)
             return
         events = self._in_time_order(events, pumped)
+        # Inputs whose markers come later (sorted after, or held): not taken with an
+        # input numbered after them whose marker comes first.
+        later = {value for kind, value in events if kind == "input"}
+        later |= {value for unit in self._held for kind, value in unit[1] if kind == "input"}
         for kind, value in events:  # in the order they happened, device inputs included
             if kind == "input":
-                self._take_through(value)
+                later.discard(value)
+                self._take_through(value, later)
             elif kind == "quit":
                 self.stopping = True
             elif kind == "touch":
@@ -212,7 +217,9 @@ class WindowEvents:
         waiting = times[paired:]  # presses made that SDL has not given yet
         watch.took(paired, before=self._pumped)
         self._pumped = pumped
-        last = float("-inf")
+        # A drag or release at the head of this pump goes with what was held before it
+        # (the press it continues may be held): never before it.
+        last = max((unit[0] for unit in held), default=float("-inf"))
         for unit in units:
             if unit[0] is None:
                 unit[0] = last

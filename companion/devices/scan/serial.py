@@ -199,10 +199,16 @@ class SerialScanner(ReaderThread):
     def arriving_before(self, t: float) -> bool:
         """True when a read that came before ``t`` (``time.monotonic()`` s) has not been
         taken yet, or is being taken and its scans are not queued yet: the loop then
-        waits for it before handling a tap made at ``t``. Always False unstamped."""
+        waits for it before handling a tap made at ``t``; so is a partial line read
+        before ``t`` that the idle gap will end (it is queued stamped with its last byte).
+        Always False unstamped."""
         with self._inflight:
             stamper = self._stamper
-            came = stamper.oldest() if stamper is not None else None
+            if stamper is None:
+                return False
+            if self._idle_gap is not None and self._framer.pending and self._last_data < t:
+                return True
+            came = stamper.oldest()
             return came is not None and came < t
 
     def wait_for_bytes(self, total: int, timeout: float = 2.0) -> bool:
@@ -265,9 +271,10 @@ class SerialScanner(ReaderThread):
             self._lost(exc)
             return
         if self._idle_gap is not None and time.monotonic() - self._last_data >= self._idle_gap:
-            if (line := self._framer.flush()) is not None:
-                self._arrived = self._last_data  # when its last byte came
-                self._emit(line)
+            with self._inflight:  # pending until queued (arriving_before)
+                if (line := self._framer.flush()) is not None:
+                    self._arrived = self._last_data  # when its last byte came
+                    self._emit(line)
 
     def _consume(self, data: bytes) -> None:
         if self._tap is not None:
