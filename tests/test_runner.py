@@ -608,3 +608,24 @@ def test_a_tap_held_for_an_unmarked_scan_behind_a_held_one_is_not_held_for_ever(
         assert r.turns - turns < 10
     finally:
         close(r, ts)
+
+
+def test_a_press_made_before_the_window_was_first_pumped_holds_nothing(tmp_path):
+    """A press the watch kept from before the screen opened (or while it was lost) was
+    made on no screen: the first pump forgets it, and a scan is not held for it."""
+    import os
+    import time
+
+    from companion.devices.emulated.touch import tap_bytes
+
+    r, ts = watched_runner(tmp_path)
+    try:
+        said = heard(r)
+        device, _ = ts.sender_fds()
+        os.write(device, tap_bytes(1, 1, t=time.monotonic() - 5.0)[0])
+        r.inputs.put_arrived(CardScanned(STARTS[0], "scanner", r.clock.now()), time.monotonic())
+        r.step()
+        assert [type(i).__name__ for i, _ in said] == ["CardScanned"]
+        assert r.watch.presses() == []
+    finally:
+        close(r, ts)

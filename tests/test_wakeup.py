@@ -305,3 +305,21 @@ def test_a_press_sent_as_touch_and_left_button_at_once_is_one_press():
     finally:
         os.close(w)
         watch.stop()
+
+
+def test_the_watch_keeps_only_the_newest_press_times_when_nothing_takes_them():
+    """With no screen, nothing pairs the presses: the watch keeps the newest 256, not all."""
+    from companion.core.input_event import press_event
+    from companion.ui.wakeup import KEPT_PRESSES
+
+    watch = InputWatch(lambda: None, pattern="/nonexistent/event*")
+    r, w = os.pipe()
+    watch.add(r, "busy screen")
+    try:
+        for i in range(KEPT_PRESSES + 44):
+            os.write(w, press_event(100.0 + i) + press_event(100.0 + i, value=0))
+        times = watch.presses()
+        assert len(times) == KEPT_PRESSES and times[-1] == 100.0 + KEPT_PRESSES + 43
+    finally:
+        os.close(w)
+        watch.stop()

@@ -23,6 +23,9 @@ from ..core.events import Touch
 # its half-entered Blast there, e.g. ``menu quick 5-6 7``). Neither is stored.
 UI_COMMANDS = ("swap", "deck", "draft", "cancel", "hint", "menu", "page")
 HINT_SECONDS = 8.0
+# At the first pump of a window, a press the watch kept from longer ago than this was made
+# on no screen (before it opened, or while it was lost): it is not paired with SDL's.
+STALE_PRESS_S = 1.0
 # Under --simulate the arrow keys tilt the emulated tray toward seat 1 (up), 2 (right),
 # 3 (down), 4 (left).
 ARROW_SEATS = {"up": 1, "right": 2, "down": 3, "left": 4}
@@ -201,6 +204,9 @@ class WindowEvents:
         if watch is None or not hasattr(inputs, "stamp"):
             return [event for unit in held for event in unit[1]] + events
         times = watch.presses()
+        if self._pumped is None and times:  # the first pump (since a screen opened): none before it counts
+            watch.took(0, before=pumped - STALE_PRESS_S)
+            times = watch.presses(read=False)
         units: list[list] = []  # [time, events, kind]: "input" (a device's), "press", "other"
         presses = 0
         for event in events:
@@ -356,6 +362,7 @@ class WindowEvents:
         self.display.lost(err)
         self.app = None
         self._held = []  # (held taps went with the window; held scans are taken headless, in the queue's order)
+        self._pumped = None  # the presses made meanwhile were on no screen: forgotten at the next pump
 
     def _safe_draw(self, surface) -> list:
         try:

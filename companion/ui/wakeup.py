@@ -54,6 +54,11 @@ log = logging.getLogger(__name__)
 #: The Linux input devices SDL's evdev support reads (kmsdrm, fbdev).
 EVDEV_PATTERN = "/dev/input/event*"
 
+#: The most press times kept for the loop (it takes them at every pump; without a screen
+#: nothing takes them, and the newest are all that could still matter).
+KEPT_PRESSES = 256
+
+
 class InputWatch:
     """A thread that calls :attr:`on_input` (``wake``) whenever a watched device has input.
 
@@ -226,6 +231,7 @@ class InputWatch:
                     if kind == EV_KEY and code in PRESS_CODES and value == 1 and self._last.get(fd) != when:
                         self._last[fd] = when
                         bisect.insort(self._times, when)
+                        del self._times[:-KEPT_PRESSES]  # (no loop taking them: a lost screen)
         except BlockingIOError:
             return True
         except OSError:  # ENODEV: unplugged

@@ -40,7 +40,8 @@ import sys
 HEAD = struct.Struct("=di")
 
 #: The stamping process: argv[1] the device's fd, argv[2] the socket's; stdin closes when
-#: the table stops it (or dies), and it ends then, or after telling a read's error.
+#: the table stops it (or dies), and it ends then, after telling a read's error, or when
+#: the table's end of the socket is gone (quietly: nothing is left to tell).
 CHILD = r"""
 import os, select, struct, sys, time
 fd, out = int(sys.argv[1]), int(sys.argv[2])
@@ -53,13 +54,18 @@ while True:
     if fd in ready:
         try:
             data = os.read(fd, 4096)
+        except BlockingIOError:
+            continue
         except OSError as err:
-            os.write(out, head.pack(t, err.errno or 5))
+            data, end = b"", err.errno or 5
+        else:
+            end = 0 if data else -1
+        try:
+            os.write(out, head.pack(t, end) + data)
+        except OSError:
             break
-        if not data:
-            os.write(out, head.pack(t, -1))
+        if end:
             break
-        os.write(out, head.pack(t, 0) + data)
 """
 
 
