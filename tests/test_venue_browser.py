@@ -173,3 +173,25 @@ def test_an_address_the_dashboard_does_not_have_is_not_found():
         assert urllib.request.urlopen(server.url() + "state.json").status == 200
     finally:
         server.stop()
+
+
+def test_a_head_request_gets_the_headers_a_get_would_and_no_body():
+    """``curl -I`` or a link checker: the page's headers, the same status as GET, no body
+    (it was 501, "unsupported method")."""
+    import urllib.error
+    import urllib.request
+
+    server = DashboardServer(Dashboard(None, "cafe"), ("127.0.0.1", 0))
+    server.serve_in_thread()
+    try:
+        for path in ("", "state.json", "events"):
+            head = urllib.request.urlopen(urllib.request.Request(server.url() + path, method="HEAD"), timeout=5)
+            assert head.status == 200 and head.read() == b""
+        page = urllib.request.urlopen(server.url(), timeout=5)
+        head = urllib.request.urlopen(urllib.request.Request(server.url(), method="HEAD"), timeout=5)
+        assert head.headers["Content-Length"] == page.headers["Content-Length"] != "0"
+        with pytest.raises(urllib.error.HTTPError) as err:
+            urllib.request.urlopen(urllib.request.Request(server.url() + "no-such-page", method="HEAD"), timeout=5)
+        assert err.value.code == 404
+    finally:
+        server.stop()

@@ -103,7 +103,22 @@ class _Handler(BaseHTTPRequestHandler):
         if name:
             self.send_header("Content-Disposition", f'attachment; filename="{name}"')
         self.end_headers()
-        self.wfile.write(body)
+        if self.command != "HEAD":
+            self.wfile.write(body)
+
+    def do_HEAD(self) -> None:  # noqa: N802 - http.server's name
+        """What GET would answer, headers only (a link checker, ``curl -I``); the live
+        event stream answers with its headers and ends."""
+        if not self._allowed():
+            return
+        if self.path.split("?")[0] == "/events":
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream")
+            self.send_header("Cache-Control", "no-store")
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
+        self.do_GET()
 
     def do_GET(self) -> None:  # noqa: N802 - http.server's name
         if not self._allowed():
