@@ -553,7 +553,7 @@ def test_a_drag_and_release_after_a_held_press_stay_after_it(tmp_path):
 
     import pygame
 
-    from companion.core.input_event import press_event
+    from companion.core.input_event import BTN_LEFT, press_event
     from sugarrr_helpers import fruit
 
     r, ts = watched_runner(tmp_path)
@@ -567,7 +567,7 @@ def test_a_drag_and_release_after_a_held_press_stay_after_it(tmp_path):
         on_its_way = [came]
         r.inputs.sources.append(lambda t: bool(on_its_way) and on_its_way[0] < t)
         device, _ = ts.sender_fds()
-        os.write(device, press_event(time.monotonic(), 0x110, 1))
+        os.write(device, press_event(time.monotonic(), BTN_LEFT, 1))
         pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=spot))
         r.step()
         assert said == [] and done == []  # the press waits for the scan made before it

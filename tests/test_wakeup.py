@@ -293,14 +293,14 @@ def test_the_watch_keeps_when_each_press_was_made_until_the_loop_takes_it():
 
 
 def test_a_press_sent_as_touch_and_left_button_at_once_is_one_press():
-    from companion.core.input_event import press_event
+    from companion.core.input_event import BTN_LEFT, BTN_TOUCH, press_event
 
     watch = InputWatch(lambda: None, pattern="/nonexistent/event*")
     r, w = os.pipe()
     watch.add(r, "two-button screen")
     try:
-        os.write(w, press_event(5.0, 0x14A) + press_event(5.0, 0x110) + press_event(5.0, 0x14A, 0)
-                 + press_event(6.5, 0x110))
+        os.write(w, press_event(5.0, BTN_TOUCH) + press_event(5.0, BTN_LEFT) + press_event(5.0, BTN_TOUCH, 0)
+                 + press_event(6.5, BTN_LEFT))
         assert watch.presses() == [5.0, 6.5]
     finally:
         os.close(w)

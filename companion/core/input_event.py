@@ -19,13 +19,15 @@ import struct
 #: (two longs: 24 bytes in all on 64-bit, 16 on 32-bit Pi OS), u16 type, u16 code, s32 value.
 INPUT_EVENT = struct.Struct("llHHi")
 EV_KEY = 0x01
-#: A press: the touchscreen's first finger down, or a mouse's left button (``linux/input-event-codes.h``).
-PRESS_CODES = frozenset({0x14a, 0x110})  # BTN_TOUCH, BTN_LEFT
+BTN_TOUCH = 0x14A  # the touchscreen's first finger (``linux/input-event-codes.h``)
+BTN_LEFT = 0x110   # a mouse's left button
+#: A press: the touchscreen's first finger down, or a mouse's left button.
+PRESS_CODES = frozenset({BTN_TOUCH, BTN_LEFT})
 #: ``EVIOCSCLOCKID``: ``_IOW('E', 0xa0, int)``, the clock an evdev fd stamps its events with.
 EVIOCSCLOCKID = 0x400445A0
 
 
-def press_event(t: float, code: int = 0x14A, value: int = 1) -> bytes:
+def press_event(t: float, code: int = BTN_TOUCH, value: int = 1) -> bytes:
     """One ``struct input_event`` of type EV_KEY at monotonic time ``t`` (s): a press
     (``value`` 1) or its release (0), as a device file gives it to a reader."""
     sec = int(t)

@@ -31,11 +31,7 @@ import time
 
 import pygame
 
-from ...core.input_event import press_event
-
-#: One ``struct input_event`` on this machine (24 bytes on 64-bit Linux, 16 on 32-bit).
-INPUT_EVENT_BYTES = len(press_event(0.0))
-_PRESS_CODE = {True: 0x14A, False: 0x110}  # BTN_TOUCH for a finger, BTN_LEFT for a mouse
+from ...core.input_event import BTN_LEFT, BTN_TOUCH, press_event
 
 
 def tap_bytes(x: float, y: float, finger: bool = False, t: float | None = None) -> tuple[bytes, bytes, bytes]:
@@ -47,7 +43,7 @@ def tap_bytes(x: float, y: float, finger: bool = False, t: float | None = None) 
     line the emulated SDL side reads (``"x y finger\n"``); ``release`` the release
     event, which wakes the loop again once SDL's side has the tap."""
     t = time.monotonic() if t is None else t
-    code = _PRESS_CODE[bool(finger)]
+    code = BTN_TOUCH if finger else BTN_LEFT
     return (press_event(t, code, 1), f"{x:g} {y:g} {int(bool(finger))}\n".encode(),
             press_event(time.monotonic(), code, 0))
 
