@@ -249,10 +249,8 @@ class SerialScanner(ReaderThread):
                 if data:
                     self._last_data = time.monotonic()
                     self._consume(data)
-                elif self._idle_gap is not None and time.monotonic() - self._last_data >= self._idle_gap:
-                    if (line := self._framer.flush()) is not None:
-                        self._arrived = self._last_data  # when its last byte came
-                        self._emit(line)
+                else:
+                    self._end_by_idle_gap()
         finally:
             self._close()
 
@@ -270,10 +268,15 @@ class SerialScanner(ReaderThread):
         except OSError as exc:
             self._lost(exc)
             return
+        self._end_by_idle_gap()
+
+    def _end_by_idle_gap(self) -> None:
+        """A partial line followed by ``idle_gap`` of silence is one scan, stamped with its
+        last byte (and still on its way, :meth:`arriving_before`, until it is queued)."""
         if self._idle_gap is not None and time.monotonic() - self._last_data >= self._idle_gap:
-            with self._inflight:  # pending until queued (arriving_before)
+            with self._inflight:
                 if (line := self._framer.flush()) is not None:
-                    self._arrived = self._last_data  # when its last byte came
+                    self._arrived = self._last_data
                     self._emit(line)
 
     def _consume(self, data: bytes) -> None:
