@@ -25,7 +25,7 @@ class InputQueue(queue.Queue):
     up among the window's events, never by how long it waited: the order does not depend
     on how fast the loop runs. ``notify`` returns True when the marker was posted; an
     input whose marker could not be posted (no window, the window closed) is
-    :meth:`unmarked` and taken at once in its turn. ``ready`` is set on every put, to wake a
+    unmarked (:meth:`first_unmarked`) and taken at once in its turn. ``ready`` is set on every put, to wake a
     waiting loop.
     """
 
@@ -110,27 +110,16 @@ class InputQueue(queue.Queue):
                     return item
         return None
 
-    def first_id(self) -> int | None:
-        """The number of the oldest waiting input, or None."""
-        with self.mutex:
-            return self.ids[0] if self.ids else None
-
     def last_id(self) -> int:
         """The number of the newest input queued so far (0 before any). Every input up
         to it has its marker among the window's events already, if it has one."""
         with self._order:
             return self._count
 
-    def first_unmarked(self) -> bool:
-        """True when the oldest waiting input has no marker among the window's events
-        (its marker could not be posted): the loop takes it without waiting for one."""
-        with self._order, self.mutex:
-            return bool(self.ids) and self.ids[0] in self._unmarked
-
-    def first_unmarked_but(self, skip: set[int]) -> int | None:
-        """The number of the oldest waiting input not in ``skip`` when it has no marker
-        among the window's events (else None): the inputs in ``skip`` are held, not
-        waited for."""
+    def first_unmarked(self, skip: "set[int] | frozenset[int]" = frozenset()) -> int | None:
+        """The number of the oldest waiting input (leaving out those in ``skip``: held,
+        not waited for) when it has no marker among the window's events (its marker could
+        not be posted: the loop takes it without waiting for one); else None."""
         with self._order, self.mutex:
             for number in self.ids:
                 if number not in skip:

@@ -109,43 +109,25 @@ class Runner(WindowEvents, TableClocks):
         handled = 0
         if not isinstance(self.inputs, InputQueue):
             return handled
-        if skip:
-            for number, _ in self.inputs.waiting():
-                if number > seq:
-                    break
-                if number in skip or (item := self.inputs.take(number)) is None:
-                    continue
-                try:
-                    self.session.handle(item)
-                finally:
-                    self.inputs.task_done()
-                handled += 1
-            return handled
-        while True:
-            first = self.inputs.first_id()
-            if first is None or first > seq:
-                return handled
-            try:
-                item = self.inputs.get_nowait()
-            except queue.Empty:
-                return handled
+        for number, _ in self.inputs.waiting():
+            if number > seq:
+                break
+            if number in skip or (item := self.inputs.take(number)) is None:
+                continue
             try:
                 self.session.handle(item)
             finally:
                 self.inputs.task_done()
             handled += 1
+        return handled
 
     def _take_unmarked(self) -> int:
         """Handle the inputs at the head of the queue that have no marker among the
         window's events (in number order); returns how many."""
         handled = 0
-        held = self._held_inputs()
-        if held:  # inputs held for a tap made before them are passed over, not waited for
-            while (number := self.inputs.first_unmarked_but(held)) is not None:
-                handled += self._take_through(number, held)
-            return handled
-        while self.inputs.first_unmarked():
-            handled += self._take_through(self.inputs.first_id() or 0)
+        held = self._held_inputs()  # (held for a tap made before them: passed over, not waited for)
+        while (number := self.inputs.first_unmarked(held)) is not None:
+            handled += self._take_through(number, held)
         return handled
 
     def _held_inputs(self) -> set[int]:
@@ -243,7 +225,7 @@ class Runner(WindowEvents, TableClocks):
             wait = min(block, self.due())
             if self.app is not None and not self.watched():
                 wait = min(wait, WINDOW_POLL)
-            if self.app is not None and self.inputs.first_unmarked_but(self._held_inputs()) is not None:
+            if self.app is not None and self.inputs.first_unmarked(self._held_inputs()) is not None:
                 wait = 0.0
             if self._held:  # for a press SDL gives at its next pump, or a scan being queued (it sets ready)
                 wait = min(wait, 0.0 if self._held_for_press else WINDOW_POLL)
