@@ -24,9 +24,9 @@ class InputQueue(queue.Queue):
     when each input arrives. The loop handles a device input only when its marker comes
     up among the window's events, never by how long it waited: the order does not depend
     on how fast the loop runs. ``notify`` returns True when the marker was posted; an
-    input whose marker could not be posted (no window, the window closed) is
-    unmarked (:meth:`first_unmarked`) and taken at once in its turn. ``ready`` is set on every put, to wake a
-    waiting loop.
+    input whose marker could not be posted (no window, the window closed) is unmarked
+    (:meth:`first_unmarked`) and taken at once in its turn. ``ready`` is set on every
+    put, to wake a waiting loop.
     """
 
     def __init__(self) -> None:
