@@ -65,7 +65,7 @@ class InputQueue(queue.Queue):
     def put_arrived(self, item, arrived: float) -> None:
         """:meth:`put` an input that arrived at ``arrived`` (``time.monotonic()`` s,
         taken by its reader as the bytes came in): the loop orders it among the window's
-        taps by that time (:meth:`stamp`)."""
+        taps by that time (:meth:`waiting`)."""
         with self._order:
             self._arrived = arrived
             try:
@@ -84,15 +84,6 @@ class InputQueue(queue.Queue):
         """``(number, time it arrived)`` of every waiting input, oldest first."""
         with self.mutex:
             return list(zip(self.ids, self.times))
-
-    def stamp(self, number: int) -> float | None:
-        """When waiting input ``number`` arrived (``time.monotonic()`` s), None if it is
-        not waiting (taken already)."""
-        with self.mutex:
-            for n, t in zip(self.ids, self.times):
-                if n == number:
-                    return t
-        return None
 
     def take(self, number: int):
         """Take waiting input ``number`` out of its turn (its marker came up before an

@@ -160,8 +160,7 @@ class WindowEvents:
         events = self._in_time_order(events, pumped)
         # Inputs whose markers come later (sorted after, or held): not taken with an
         # input numbered after them whose marker comes first.
-        later = {value for kind, value in events if kind == "input"}
-        later |= {value for unit in self._held for kind, value in unit[1] if kind == "input"}
+        later = {value for kind, value in events if kind == "input"} | self._held_inputs()
         for kind, value in events:  # in the order they happened, device inputs included
             if kind == "input":
                 later.discard(value)
@@ -190,8 +189,8 @@ class WindowEvents:
         a scan can reach the queue after the scan's marker, or a scan before a tap after
         it. So each press SDL gives is paired, in order, with the time the kernel stamped
         on it (:meth:`InputWatch.presses <companion.ui.wakeup.InputWatch.presses>`), each
-        marker with the time its input arrived (:meth:`InputQueue.stamp
-        <companion.table.inputs.InputQueue.stamp>`), and the events are sorted by those
+        marker with the time its input arrived (:meth:`InputQueue.waiting
+        <companion.table.inputs.InputQueue.waiting>`), and the events are sorted by those
         times (a drag, a release, typing go with the press or marker before them; a press
         with no time stays after what comes before it). A device input with a press made
         before it that SDL has not given yet is held for the next turn, so it is handled
@@ -201,17 +200,18 @@ class WindowEvents:
         what is held. Without a watch (a desktop window, a test) the order is SDL's."""
         held, self._held = self._held, []
         watch, inputs = self.watch, self.inputs
-        if watch is None or not hasattr(inputs, "stamp"):
+        if watch is None or not hasattr(inputs, "waiting"):
             return [event for unit in held for event in unit[1]] + events
         times = watch.presses()
         if self._pumped is None and times:  # the first pump (since a screen opened): none before it counts
             watch.took(0, before=pumped - STALE_PRESS_S)
             times = watch.presses(read=False)
+        arrived = dict(inputs.waiting())  # number -> when it arrived
         units: list[list] = []  # [time, events, kind]: "input" (a device's), "press", "other"
         presses = 0
         for event in events:
             if event[0] == "input":
-                units.append([inputs.stamp(event[1]), [event], "input"])
+                units.append([arrived.get(event[1]), [event], "input"])
             elif event[0] == "press":
                 units.append([times[presses] if presses < len(times) else None, [event], "press"])
                 presses += 1
