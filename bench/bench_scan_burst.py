@@ -133,12 +133,12 @@ def bare(n: int) -> list[float]:
 SENDER = """
 import json, os, sys, time
 from companion.devices.emulated.touch import tap_bytes
-plan, pty, device, sdl, start, pace = json.loads(sys.stdin.read())
+from bench_scan_burst import paced
+plan, pty, device, sdl = json.loads(sys.stdin.read())
 out = []
-for i, (kind, what) in enumerate(plan):
-    delay = start + i * pace - time.perf_counter()
-    if delay > 0:
-        time.sleep(delay)
+
+def send(step):
+    kind, what = step
     out.append(time.perf_counter())
     if kind == "scan":
         os.write(pty, what.encode("latin-1") + b"\\r\\n")
@@ -147,6 +147,7 @@ for i, (kind, what) in enumerate(plan):
         os.write(device, press)
         os.write(sdl, line)
         os.write(device, release)
+paced(plan, send)
 print(json.dumps(out))
 """
 
@@ -192,9 +193,9 @@ def mixed() -> dict:
         root = str(Path(__file__).resolve().parent.parent)
         cpu["start"], cpu["wall"] = time.process_time(), time.perf_counter()
         hand = subprocess.Popen([sys.executable, "-c", SENDER], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                text=True, cwd=root, env=dict(os.environ, PYTHONPATH=root),
+                                text=True, cwd=root, env=dict(os.environ, PYTHONPATH=f"{root}:{root}/bench"),
                                 pass_fds=[t.pty.master, device, sdl], preexec_fn=leave_quota)
-        out, _ = hand.communicate(json.dumps([plan, t.pty.master, device, sdl, time.perf_counter() + 0.5, PACE_S]))
+        out, _ = hand.communicate(json.dumps([plan, t.pty.master, device, sdl]))
         cpu["cpu"], cpu["wall"] = time.process_time() - cpu["start"], time.perf_counter() - cpu["wall"]
         cpu["times"] = json.loads(out)
         deadline = time.monotonic() + 10

@@ -121,9 +121,7 @@ class Stamper:
         taking it; None when none is waiting."""
         try:
             head = self._sock.recv(HEAD.size, socket.MSG_PEEK | socket.MSG_DONTWAIT)
-        except (BlockingIOError, InterruptedError):
-            return None
-        except OSError:
+        except OSError:  # none waiting (EAGAIN), or the socket closed with the port
             return None
         return HEAD.unpack_from(head)[0] if len(head) >= HEAD.size else None
 
