@@ -112,11 +112,7 @@ class _Handler(BaseHTTPRequestHandler):
         if not self._allowed():
             return
         if self.path.split("?")[0] == "/events":
-            self.send_response(200)
-            self.send_header("Content-Type", "text/event-stream")
-            self.send_header("Cache-Control", "no-store")
-            self.send_header("Content-Length", "0")
-            self.end_headers()
+            self._send(b"", "text/event-stream")
             return
         self.do_GET()
 
