@@ -66,6 +66,7 @@ def test_a_text_laid_out_again_is_drawn_the_same_as_the_first_time(text, box, si
     for draw in (draw_text, draw_wrapped):
         widgets._FITTED.clear()
         widgets._WRAPPED.clear()
+        widgets._WRAPS.clear()
         first = drawn(draw)  # laid out now
         assert drawn(draw) == first
         theme.clear_fonts()

@@ -134,3 +134,47 @@ def test_at_zero_the_turn_passes_where_the_rules_allow_and_only_warns_elsewhere(
     clock.advance(60)
     runner.step()  # Ben's hand is not a turn that can be passed: nothing more is sent
     assert session.last_message.startswith("Ben passes")
+
+
+def test_the_chess_clock_kept_per_input_is_the_clock_worked_out_from_every_turn(tmp_path):
+    """Session.spent_by_seat keeps what was spent up to the last input (it is asked for on
+    every frame); through a whole recorded game, with pauses, undos and pauses ended by a
+    play, it stays the chess clock worked out afresh from every turn at every moment."""
+    import json
+
+    from pathlib import Path
+
+    trace = Path(__file__).parent / "data" / "sugar-heist-family.trace"
+    lines = [json.loads(line) for line in trace.read_text().splitlines()]
+    clock = FakeClock(T0)
+    session = Session.start("sugar-heist", lines[0]["players"], EventStore(tmp_path / "t.db"), clock)
+
+    def same_as_afresh(now):
+        afresh = timers.spent_by_seat(session.turns(), now, session.pauses)
+        kept = session.spent_by_seat(now)
+        assert kept.keys() == afresh.keys() and all(abs(kept[k] - afresh[k]) < 1e-9 for k in kept), (now, kept, afresh)
+
+    seen = 0
+    for i, line in enumerate(lines[1:80]):
+        t = T0 + line["t"]
+        if "touch" in line:
+            item = Touch(line["touch"], t)
+        else:
+            item = CardScanned(line["data"].strip(), line["device"], t)
+        clock.set(t)
+        same_as_afresh(t - 0.5)  # asked before and after each input, as frames are
+        if session.handle(item).verdict == "accepted":
+            seen += 1
+        same_as_afresh(t)
+        same_as_afresh(t + 0.7)
+        if i % 9 == 4:  # a pause, the clock asked during it, then ended by Resume
+            session.handle(Touch("pause", t + 0.1))
+            same_as_afresh(t + 0.3)
+            session.handle(Touch("resume", t + 0.4))
+            same_as_afresh(t + 0.6)
+        if i % 13 == 6:  # an undo, the clock asked, and the input again
+            session.handle(Touch("undo", t + 0.2))
+            same_as_afresh(t + 0.25)
+            session.handle(item)
+            same_as_afresh(t + 0.3)
+    assert seen > 40 and len(set(session.spent_by_seat(T0 + 200))) == 3

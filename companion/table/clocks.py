@@ -21,14 +21,14 @@ class TableClocks:
         pauses = list(s.pauses)
         turn = timers.turn_seconds(s.turn_started, now, pauses)
         left = t.left(turn)
-        banks = t.banks(timers.spent_by_seat(s.turns(), now, pauses), len(s.state.players))
+        banks = None if t.bank is None else t.banks(s.spent_by_seat(now), len(s.state.players))
         if banks is not None:
             bank = banks[s.state.active]
             left = bank if left is None else min(left, bank)
         bid = None
         bidding = getattr(s.view, "bidding", None)
         if t.bid is not None and not s.over and getattr(bidding, "to_act", None) is not None:
-            bid = t.bid_left(timers.turn_seconds(s.turns()[-1][0], now, pauses))
+            bid = t.bid_left(timers.turn_seconds(s.last_input_t(), now, pauses))
         return {"game": timers.game_seconds(s.started, now, pauses), "turn": turn, "bid": bid,
                 "left": None if left is None else max(0.0, left), "banks": banks,
                 "warning": left is not None and left <= t.warn and not s.over}

@@ -25,6 +25,7 @@ from ..core.game import TABLE, Game
 from ..core.i18n import count
 from ..core.store import EventStore
 from ..games import find_game
+from ..ui import timers
 from .verdicts import (Verdict, decide, is_help, is_pause, is_undo, last_saved_record, last_saved_words,
                        repeat_key)
 
@@ -94,6 +95,7 @@ class Session:
     _done: list[_Done] = field(default_factory=list)
     _replaying: bool = False
     pauses: list[tuple[float, float | None]] = field(default_factory=list)
+    _spent: tuple | None = field(default=None, repr=False, compare=False)  # see spent_by_seat
 
     @classmethod
     def start(cls, game: str, players: list[str], store: EventStore, clock: Clock,
@@ -410,6 +412,27 @@ class Session:
         after = [d.state.active for d in self._done[1:]] + [self.state.active]
         first = self._done[0].state.active if self._done else self.state.active
         return [(self.started, first)] + [(d.item.t, seat) for d, seat in zip(self._done, after)]
+
+    def last_input_t(self) -> float:
+        """Session-clock seconds of the last input still in force (the game's start before
+        any): where the last of :meth:`turns` begins."""
+        return self._done[-1].item.t if self._done else self.started
+
+    def spent_by_seat(self, now: float) -> dict[int, float]:
+        """Chess clock: seconds each seat (0-based) has used by ``now``, pauses left out:
+        :func:`companion.ui.timers.spent_by_seat` over :meth:`turns`. What was spent up to
+        the last input is worked out once per input and pause, not on every frame: a long
+        game has hundreds of inputs, and the screen asks for the clocks each frame."""
+        done = self._done[-1] if self._done else None
+        last = self.last_input_t()
+        key = (len(self._done), id(done), last, self.started, tuple(self.pauses))
+        if self._spent is None or self._spent[0] != key:  # done is kept with it: its id stays its own
+            self._spent = (key, done, timers.spent_by_seat(self.turns(), last, self.pauses))
+        spent = dict(self._spent[2])
+        if now > last:  # the turn under way, as timers.spent_by_seat counts its last one
+            seat = self.state.active
+            spent[seat] = spent.get(seat, 0.0) + (now - last) - timers.paused_between(self.pauses, last, now)
+        return spent
 
     def undo_label(self) -> str | None:
         """What an Undo would take back now, in words (None when nothing can be)."""

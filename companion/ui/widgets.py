@@ -35,11 +35,11 @@ _WIDTHS: dict[tuple[int, bool, str], int] = {}
 def width_of(font: pygame.font.Font, text: str) -> int:
     """Pixels ``text`` takes in ``font`` (a theme font), with per-glyph fallback fonts."""
     px = theme.size_of(font)
-    if not px or not fonts.plain(text):  # other scripts depend on the fallback fonts found: measure
-        return fonts.size(text, font, px, font.bold)[0]
     key = (px, font.bold, text)
-    width = _WIDTHS.get(key)
+    width = _WIDTHS.get(key)  # only bundled-font text is kept, so a hit needs no other check
     if width is None:
+        if not px or not fonts.plain(text):  # other scripts depend on the fallback fonts found: measure
+            return fonts.size(text, font, px, font.bold)[0]
         if len(_WIDTHS) > 20_000:  # a bound, not a policy: the same few hundred strings come back
             _WIDTHS.clear()
         width = _WIDTHS[key] = fonts.size(text, font, px, font.bold)[0]
@@ -231,10 +231,28 @@ def _split_word(word: str, font: pygame.font.Font, width: int) -> list[str]:
     return [plain_word[:k] + "-", *_split_word(plain_word[k:], font, width)]
 
 
+#: (size, bold, width, text) -> the lines :func:`wrap` made: the verdict and the prompt are
+#: measured on every frame, and a new message is wrapped size after size until it fits.
+_WRAPS: dict[tuple[int, bool, int, str], tuple[str, ...]] = {}
+
+
 def wrap(text: str, font: pygame.font.Font, width: int) -> list[str]:
     """Split ``text`` into lines no wider than ``width``; a word too long for a line is
     cut with a hyphen (at its soft hyphens first), or stays whole when it cannot be (the
     caller shrinks the font or clips)."""
+    px = theme.size_of(font)
+    key = (px, font.bold, width, text)
+    got = _WRAPS.get(key)
+    if got is None:
+        got = tuple(_wrap(text, font, width))
+        if px:  # a theme font: kept (as _WIDTHS)
+            if len(_WRAPS) > 5_000:  # a bound, not a policy
+                _WRAPS.clear()
+            _WRAPS[key] = got
+    return list(got)
+
+
+def _wrap(text: str, font: pygame.font.Font, width: int) -> list[str]:
     lines: list[str] = []
     line = ""
     for word in text.split():
@@ -258,6 +276,19 @@ def wrap(text: str, font: pygame.font.Font, width: int) -> list[str]:
 _WRAPPED: dict[tuple, tuple[int, tuple[str, ...], bool]] = {}
 
 
+def _surely_over(text: str, font: pygame.font.Font, width: int, lines: int) -> bool:
+    """Can :func:`wrap` surely not fit ``text`` in ``lines`` lines of ``width`` px? True
+    when its one-line width is more than that many lines hold even if each break took a
+    space and 4 px of kerning out: what :func:`_wrapped` tries size after size for a new
+    message is mostly ruled out by one width, not by wrapping it."""
+    words = text.replace(SOFT_HYPHEN, "").split()
+    if not words:
+        return False
+    if lines < 1:
+        return True
+    return width_of(font, " ".join(words)) > lines * width + (lines - 1) * (width_of(font, " ") + 4)
+
+
 def _wrapped(text: str, width: int, height: int, size: int, bold: bool, max_lines: int,
              min_size: int) -> tuple[pygame.font.Font, tuple[str, ...], bool]:
     key = (text, width, height, size, bold, max_lines, min_size)
@@ -267,6 +298,9 @@ def _wrapped(text: str, width: int, height: int, size: int, bold: bool, max_line
     start = size
     while True:
         font = theme.font(size, bold)
+        if size > min_size and _surely_over(text, font, width, min(max_lines, height // font.get_linesize())):
+            size -= 1  # one width says this size cannot fit: no wrapping needed to know
+            continue
         lines = wrap(text, font, width)
         tall = len(lines) * font.get_linesize()
         wide = max((width_of(font, l) for l in lines), default=0)
@@ -278,6 +312,8 @@ def _wrapped(text: str, width: int, height: int, size: int, bold: bool, max_line
         # at the largest size from the asked one down that then fits.
         for bigger in range(start, min_size - 1, -1):
             f = theme.font(bigger, bold)
+            if _surely_over(text, f, width, height // f.get_linesize()):
+                continue
             ls = wrap(text, f, width)
             if len(ls) * f.get_linesize() <= height and max((width_of(f, l) for l in ls), default=0) <= width:
                 font, lines = f, ls

@@ -28,10 +28,34 @@ def _corners(center: tuple[float, float], radius: float, sides: int, turn: float
             for i in range(n)]
 
 
+#: (letter, radius, dark ink) -> the candy drawn once on a clear square, and half that
+#: square's side: a frame of the board has 36 candies in six looks and two sizes, and
+#: drawing each shape afresh was half the board's time.
+_DRAWN: dict[tuple[str, int, tuple], tuple[pygame.Surface, int]] = {}
+
+
 def candy(surface: pygame.Surface, center: tuple[int, int], radius: int, letter: str) -> None:
     """One candy: its shape in its colour, outlined dark, and its letter, the SAME size
     and weight on every shape (each shape is sized so its middle holds the letter: the
-    star is a fat one, the triangle's letter sits low, in its widest part)."""
+    star is a fat one, the triangle's letter sits low, in its widest part). ``center``
+    and ``radius`` in pixels; ``letter`` one of :data:`CANDY_LOOKS` (KeyError otherwise)."""
+    key = (letter, radius, tuple(theme.TEXT_DARK))
+    got = _DRAWN.get(key)
+    if got is None:
+        look = CANDY_LOOKS[letter]  # KeyError before anything is kept
+        half = int(radius * 1.5) + 4  # every shape and its letter fit in this square
+        image = pygame.Surface((2 * half, 2 * half), pygame.SRCALPHA)
+        _draw(image, (half, half), radius, letter)
+        if pygame.display.get_surface() is not None:
+            image = image.convert_alpha()  # the screen's pixel format: blits several times faster
+        if len(_DRAWN) > 256:  # a bound, not a policy: a few sizes are ever drawn
+            _DRAWN.clear()
+        got = _DRAWN[key] = (image, half)
+    image, half = got
+    surface.blit(image, (center[0] - half, center[1] - half))
+
+
+def _draw(surface: pygame.Surface, center: tuple[int, int], radius: int, letter: str) -> None:
     look = CANDY_LOOKS[letter]
     cx, cy = center
     letter_y = cy
