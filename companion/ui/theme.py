@@ -148,29 +148,53 @@ def _face(path: str):
     return face
 
 
+class Kept:
+    """Pictures a frame draws again, kept by key up to ``budget`` bytes (4 a pixel), the
+    least recently used going first. Callers only blit what they get (never draw on it)."""
+
+    def __init__(self, budget: int) -> None:
+        self.budget = budget
+        self._images: "OrderedDict[tuple, pygame.Surface]" = OrderedDict()
+        self._bytes = 0
+
+    def get(self, key: tuple) -> "pygame.Surface | None":
+        """The picture kept under ``key``, or None."""
+        image = self._images.get(key)
+        if image is not None:
+            self._images.move_to_end(key)
+        return image
+
+    def keep(self, key: tuple, image: "pygame.Surface") -> "pygame.Surface":
+        """Keep ``image`` under ``key`` (the oldest go past the budget); returns it."""
+        self._images[key] = image
+        self._bytes += image.get_width() * image.get_height() * 4
+        while self._bytes > self.budget and len(self._images) > 1:
+            _, old = self._images.popitem(last=False)
+            self._bytes -= old.get_width() * old.get_height() * 4
+        return image
+
+    def clear(self) -> None:
+        self._images.clear()
+        self._bytes = 0
+
+
 #: Bytes of rendered text every :class:`TextFont` together keeps (about two frames'
-#: worth of words at 800x480; the least recently drawn go first).
+#: worth of words at 800x480).
 RENDERED_BYTES = 4 << 20
-_drawn: "OrderedDict[tuple, pygame.Surface]" = OrderedDict()
-_drawn_bytes = 0
+RENDERED = Kept(RENDERED_BYTES)
+#: Bytes of rounded boxes kept (:func:`companion.ui.widgets.panel`): a busy frame's boxes
+#: cover about 2.5 MB (Sugar Heist's), and drawing each corner afresh was a quarter of a
+#: frame (issue 24).
+BOXES = Kept(4 << 20)
 
 
 def clear_fonts() -> None:
-    """Forget every font and rendered text (after ``pygame.font.quit()``, a new window)."""
-    global _drawn_bytes
+    """Forget every font, rendered text and kept box (after ``pygame.font.quit()``, a new
+    window: kept pictures are in the old screen's pixel format)."""
     font.cache_clear()
     _face.cache_clear()
-    _drawn.clear()
-    _drawn_bytes = 0
-
-
-def _keep(key: tuple, image: pygame.Surface) -> None:
-    global _drawn_bytes
-    _drawn[key] = image
-    _drawn_bytes += image.get_width() * image.get_height() * 4
-    while _drawn_bytes > RENDERED_BYTES and len(_drawn) > 1:
-        _, old = _drawn.popitem(last=False)
-        _drawn_bytes -= old.get_width() * old.get_height() * 4
+    RENDERED.clear()
+    BOXES.clear()
 
 
 class TextFont:
@@ -216,9 +240,8 @@ class TextFont:
         the same words, and callers only blit the surface (never draw on it)."""
         key = (self._path, self.point_size, self._bold, text, tuple(color),
                None if bgcolor is None else tuple(bgcolor))
-        image = _drawn.get(key)
+        image = RENDERED.get(key)
         if image is not None:
-            _drawn.move_to_end(key)
             return image
         if not text:
             image = pygame.Surface((1, self.get_height()), pygame.SRCALPHA)
@@ -227,8 +250,7 @@ class TextFont:
                                          size=self.point_size)
             if pygame.display.get_surface() is not None:
                 image = image.convert_alpha()  # the screen's pixel format: blits several times faster
-        _keep(key, image)
-        return image
+        return RENDERED.keep(key, image)
 
     def size(self, text: str) -> tuple[int, int]:
         """Width and height of ``text`` drawn by :meth:`render`, in pixels."""

@@ -360,10 +360,31 @@ def panel(surface: pygame.Surface, rect: Rect, fill: Colour | None = None, borde
     fill = theme.PANEL if fill is None else fill
     if border is None and theme.OUTLINE is not None and fill != theme.BG:
         border, width = theme.OUTLINE, 2
+    box = Rect(rect)
+    if radius > 0 and box.width > 0 and box.height > 0 and _opaque(fill) and (
+            border is None or (_opaque(border) and 2 * width < min(box.size))):
+        key = (box.size, tuple(fill), None if border is None else tuple(border), width, radius)
+        image = theme.BOXES.get(key)
+        if image is None:  # drawn once, blitted after: the same pixels (no corner is anti-aliased)
+            image = pygame.Surface(box.size, pygame.SRCALPHA)
+            _box(image, image.get_rect(), fill, border, width, radius)
+            if pygame.display.get_surface() is not None:
+                image = image.convert_alpha()  # the screen's pixel format: blits several times faster
+            theme.BOXES.keep(key, image)
+        surface.blit(image, box)
+    else:  # see-through or square: drawn straight on
+        _box(surface, box, fill, border, width, radius)
+    return rect
+
+
+def _opaque(colour: Colour) -> bool:
+    return len(colour) < 4 or colour[3] == 255
+
+
+def _box(surface: pygame.Surface, rect: Rect, fill: Colour, border: Colour | None, width: int, radius: int) -> None:
     pygame.draw.rect(surface, fill, rect, border_radius=radius)
     if border is not None:
         pygame.draw.rect(surface, border, rect, width, border_radius=radius)
-    return rect
 
 
 def button(surface: pygame.Surface, rect: Rect, label: str, fill: Colour | None = None,

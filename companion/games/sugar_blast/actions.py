@@ -62,6 +62,11 @@ def headline(reason: str, winner: str | None, goal: str | None) -> str:
 
 # ---------------------------------------------------------------- state and actions
 
+#: Candies per kind in a game, by solo (cards.toml: ``per_kind``, and solo's ``removed``
+#: kinds at 0): :attr:`State.supply`, which the rules ask several times an input.
+_SUPPLY: dict[bool, Counts] = {solo: tuple(0 if solo and k in SOLO["removed"] else PER_KIND for k in KINDS)
+                               for solo in (False, True)}
+
 @dataclass(frozen=True)
 class State:
     """A whole Sugar Blast game. ``board`` is None in quick mode, and so are the per-kind
@@ -96,7 +101,7 @@ class State:
     @property
     def supply(self) -> Counts:
         """Candies in this game per kind (orange removed in solo)."""
-        return tuple(0 if self.solo and k in SOLO["removed"] else PER_KIND for k in KINDS)
+        return _SUPPLY[self.solo]
 
     @property
     def total(self) -> int:

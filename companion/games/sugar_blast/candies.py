@@ -42,7 +42,6 @@ def candy(surface: pygame.Surface, center: tuple[int, int], radius: int, letter:
     key = (letter, radius, tuple(theme.TEXT_DARK))
     got = _DRAWN.get(key)
     if got is None:
-        look = CANDY_LOOKS[letter]  # KeyError before anything is kept
         half = int(radius * 1.5) + 4  # every shape and its letter fit in this square
         image = pygame.Surface((2 * half, 2 * half), pygame.SRCALPHA)
         _draw(image, (half, half), radius, letter)
