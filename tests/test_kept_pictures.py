@@ -43,13 +43,23 @@ def test_a_kept_box_is_the_same_pixels_as_the_box_drawn_afresh(screen):
         if rnd.random() < 0.3:
             a.set_clip(pygame.Rect(20, 20, 200, 120))
             b.set_clip(pygame.Rect(20, 20, 200, 120))
-        assert widgets.panel(a, rect, fill, border, width, radius) == rect
-        widgets.panel(a, rect, fill, border, width, radius)  # the second time from what was kept
+        for _ in range(3):  # drawn on the first time, kept the second, blitted from what was kept after
+            assert widgets.panel(a, rect, fill, border, width, radius) == rect
         pygame.draw.rect(b, fill, rect, border_radius=radius)
         if border is not None:
             pygame.draw.rect(b, border, rect, width, border_radius=radius)
         assert pygame.image.tobytes(a, "RGB") == pygame.image.tobytes(b, "RGB"), (rect, border, width, radius)
     assert len(theme.BOXES._images) > kept_before  # boxes were kept, not all drawn straight on
+
+
+def test_a_box_is_kept_the_second_time_it_is_drawn(screen):
+    surface = pygame.Surface((200, 200))
+    rect = pygame.Rect(10, 10, 123, 45)
+    n = len(theme.BOXES._images)
+    widgets.panel(surface, rect, (1, 2, 3))
+    assert len(theme.BOXES._images) == n
+    widgets.panel(surface, rect.move(20, 30), (1, 2, 3))  # the same box elsewhere
+    assert len(theme.BOXES._images) == n + 1
 
 
 def test_a_see_through_box_is_drawn_straight_on_and_not_kept(screen):

@@ -51,10 +51,12 @@ def fallback_paths() -> tuple[str, ...]:
 def _glyphs(path: str | None):
     import pygame.freetype
 
-    from .theme import freetype_ready
+    from .theme import _bundled, freetype_ready
 
     freetype_ready()
-    return pygame.freetype.Font(path, 24)
+    # The bundled font by its file: pygame finds it for None through importlib.resources
+    # and zipfile, imports a screen would otherwise wait for (issue 24).
+    return pygame.freetype.Font(path or _bundled(), 24)
 
 
 @lru_cache(maxsize=4096)

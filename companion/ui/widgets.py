@@ -361,20 +361,41 @@ def panel(surface: pygame.Surface, rect: Rect, fill: Colour | None = None, borde
     if border is None and theme.OUTLINE is not None and fill != theme.BG:
         border, width = theme.OUTLINE, 2
     box = Rect(rect)
-    if radius > 0 and box.width > 0 and box.height > 0 and _opaque(fill) and (
-            border is None or (_opaque(border) and 2 * width < min(box.size))):
-        key = (box.size, tuple(fill), None if border is None else tuple(border), width, radius)
-        image = theme.BOXES.get(key)
-        if image is None:  # drawn once, blitted after: the same pixels (no corner is anti-aliased)
-            image = pygame.Surface(box.size, pygame.SRCALPHA)
-            _box(image, image.get_rect(), fill, border, width, radius)
-            if pygame.display.get_surface() is not None:
-                image = image.convert_alpha()  # the screen's pixel format: blits several times faster
-            theme.BOXES.keep(key, image)
-        surface.blit(image, box)
-    else:  # see-through or square: drawn straight on
+    image = _kept_box(box.size, fill, border, width, radius)
+    if image is None:
         _box(surface, box, fill, border, width, radius)
+    else:
+        surface.blit(image, box)
     return rect
+
+
+#: Boxes drawn once: a box is kept the second time it is drawn (keeping costs more than
+#: drawing, and a menu's boxes seen once are a frame's slowest part).
+_SEEN_BOXES: set[tuple] = set()
+
+
+def _kept_box(size: tuple[int, int], fill: Colour, border: Colour | None, width: int,
+              radius: int) -> pygame.Surface | None:
+    """The box as a kept picture to blit (the same pixels as drawing it: no corner is
+    anti-aliased), or None to draw it straight on: a see-through or square box, an
+    outline so thick pygame spills it outside the box, or a box not drawn before."""
+    if radius <= 0 or min(size) <= 0 or not _opaque(fill) or (
+            border is not None and (not _opaque(border) or 2 * width >= min(size))):
+        return None
+    key = (size, tuple(fill), None if border is None else tuple(border), width, radius)
+    image = theme.BOXES.get(key)
+    if image is not None:
+        return image
+    if key not in _SEEN_BOXES:
+        if len(_SEEN_BOXES) > 4096:  # a bound, not a policy
+            _SEEN_BOXES.clear()
+        _SEEN_BOXES.add(key)
+        return None
+    image = pygame.Surface(size, pygame.SRCALPHA)
+    _box(image, image.get_rect(), fill, border, width, radius)
+    if pygame.display.get_surface() is not None:
+        image = image.convert_alpha()  # the screen's pixel format: blits several times faster
+    return theme.BOXES.keep(key, image)
 
 
 def _opaque(colour: Colour) -> bool:
