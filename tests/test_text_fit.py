@@ -71,3 +71,45 @@ def test_a_text_laid_out_again_is_drawn_the_same_as_the_first_time(text, box, si
         assert drawn(draw) == first
         theme.clear_fonts()
         assert drawn(draw) == first
+
+
+def _sizes_from_the_top(text, width, size, bold, min_size):
+    """fit_font as it was: every size from ``size`` down, until one fits."""
+    from companion.ui.widgets import width_of
+
+    while size > min_size and width_of(theme.font(size, bold), text) > width:
+        size -= 1
+    return max(size, min_size)
+
+
+def test_a_font_fitted_from_a_guess_is_the_size_trying_every_size_from_the_top_finds():
+    """fit_font and draw_wrapped's layout start from the size a text would fit at in
+    proportion (a few measures, not one per size); what they find is what trying size
+    after size from the top finds."""
+    import random
+
+    from companion.ui import widgets
+
+    pygame.font.init()
+    rnd = random.Random(11)
+    words = ("a I the cupcake Strawberry Blueberries Pineapple-upside-down supercalifragilisticexpialidocious "
+             "Choc\u00adolate 12 Maya's Ben: scanned, vault! WWWW iiii").split()
+    measured = []
+    real_width = widgets.width_of
+
+    def counting(font, text):
+        measured.append(theme.size_of(font))
+        return real_width(font, text)
+
+    for _ in range(600):
+        text = " ".join(rnd.choice(words) for _ in range(rnd.randint(1, 25)))
+        width, size, bold, low = rnd.randint(5, 800), rnd.randint(10, 90), rnd.random() < 0.5, rnd.choice([8, 16, 20])
+        assert theme.size_of(widgets.fit_font(text, width, size, bold, low)) == \
+            _sizes_from_the_top(text, width, size, bold, low), (text, width, size, bold, low)
+    text = "Leo attracts Fruit-O-Saurs (the column has 4 cards, not 5): take them and scan them."
+    widgets.width_of = counting
+    try:
+        widgets.fit_font(text, 200, 90, True, 8)
+    finally:
+        widgets.width_of = real_width
+    assert 1 < len(set(measured)) <= 6  # not the 60-odd sizes from 90 down to where it fits

@@ -55,9 +55,26 @@ def fit_font(text: str, width: int, size: int, bold: bool = False,
              min_size: int = theme.MIN_SIZE) -> pygame.font.Font:
     """The largest default font from ``size`` down to ``min_size`` that fits ``text``
     into ``width`` pixels (``min_size`` when nothing fits)."""
-    while size > min_size and width_of(theme.font(size, bold), text) > width:
-        size -= 1
+    if size > min_size:
+        wide = width_of(theme.font(size, bold), text)
+        if wide > width:
+            size = _largest(min_size, size, lambda s: width_of(theme.font(s, bold), text) <= width,
+                            size * width // wide)
     return theme.font(max(size, min_size), bold)
+
+
+def _largest(low: int, high: int, fits, guess: int) -> int:
+    """The largest size from ``high - 1`` down to ``low`` for which ``fits(size)``, or
+    ``low``: from ``guess`` up while the next size fits, then down while it does not.
+    Text grows with its size, so this is what trying size after size from the top finds,
+    with a few measures instead of one per size: each measure at a new size loads every
+    glyph of the text at that size (a new message's frame was mostly that; issue 24)."""
+    size = max(low, min(high - 1, guess))
+    while size < high - 1 and fits(size + 1):
+        size += 1
+    while size > low and not fits(size):
+        size -= 1
+    return size
 
 
 def _clip(text: str, font: pygame.font.Font, width: int) -> str:
@@ -296,10 +313,18 @@ def _wrapped(text: str, width: int, height: int, size: int, bold: bool, max_line
     if got is not None:
         return theme.font(got[0], bold), got[1], got[2]
     start = size
+
+    def over(s: int) -> bool:  # one width says size s cannot fit: no wrapping needed to know
+        font = theme.font(s, bold)
+        return _surely_over(text, font, width, min(max_lines, height // font.get_linesize()))
+
+    if size > min_size and over(size):
+        one_line = width_of(theme.font(size, bold), " ".join(text.replace(SOFT_HYPHEN, "").split()))
+        size = _largest(min_size, size, lambda s: not over(s), size * max_lines * width // max(1, one_line))
     while True:
         font = theme.font(size, bold)
-        if size > min_size and _surely_over(text, font, width, min(max_lines, height // font.get_linesize())):
-            size -= 1  # one width says this size cannot fit: no wrapping needed to know
+        if size > min_size and over(size):
+            size -= 1
             continue
         lines = wrap(text, font, width)
         tall = len(lines) * font.get_linesize()
