@@ -73,27 +73,53 @@ def test_a_text_laid_out_again_is_drawn_the_same_as_the_first_time(text, box, si
         assert drawn(draw) == first
 
 
-def _sizes_from_the_top(text, width, size, bold, min_size):
-    """fit_font as it was: every size from ``size`` down, until one fits."""
-    from companion.ui.widgets import width_of
 
-    while size > min_size and width_of(theme.font(size, bold), text) > width:
-        size -= 1
-    return max(size, min_size)
-
-
-def test_a_font_fitted_from_a_guess_is_the_size_trying_every_size_from_the_top_finds():
+def test_a_size_searched_from_a_guess_is_the_size_trying_every_size_from_the_top_finds(monkeypatch):
     """fit_font and draw_wrapped's layout start from the size a text would fit at in
     proportion (a few measures, not one per size); what they find is what trying size
-    after size from the top finds."""
+    after size from the top finds (widgets._largest, against that plain search)."""
     import random
 
     from companion.ui import widgets
+
+    def from_the_top(low, high, fits, guess):
+        size = high - 1
+        while size > low and not fits(size):
+            size -= 1
+        return max(size, low)
+
+    for low in range(0, 4):  # every bound, every size text stops fitting at, every guess
+        for high in range(low, 30):
+            for edge in range(low - 1, high + 1):
+                for guess in range(low - 3, high + 4):
+                    asked = []
+
+                    def fits(size):
+                        asked.append(size)
+                        return size <= edge
+
+                    assert widgets._largest(low, high, fits, guess) == from_the_top(low, high, fits, guess)
+                    assert all(low <= a < high for a in asked)
 
     pygame.font.init()
     rnd = random.Random(11)
     words = ("a I the cupcake Strawberry Blueberries Pineapple-upside-down supercalifragilisticexpialidocious "
              "Choc\u00adolate 12 Maya's Ben: scanned, vault! WWWW iiii").split()
+    for _ in range(400):
+        text = " ".join(rnd.choice(words) for _ in range(rnd.randint(1, 25)))
+        width, height, size, bold = rnd.randint(5, 800), rnd.randint(10, 300), rnd.randint(10, 90), rnd.random() < 0.5
+        low, lines = rnd.choice([8, 16, 20]), rnd.randint(1, 5)
+        searched = (theme.size_of(widgets.fit_font(text, width, size, bold, low)),
+                    widgets._wrapped(text, width, height, size, bold, lines, low))
+        widgets._WRAPPED.clear()
+        with monkeypatch.context() as m:
+            m.setattr(widgets, "_largest", from_the_top)
+            plain = (theme.size_of(widgets.fit_font(text, width, size, bold, low)),
+                     widgets._wrapped(text, width, height, size, bold, lines, low))
+        widgets._WRAPPED.clear()
+        assert (searched[0], theme.size_of(searched[1][0]), searched[1][1:]) == \
+            (plain[0], theme.size_of(plain[1][0]), plain[1][1:]), (text, width, height, size, bold, lines, low)
+
     measured = []
     real_width = widgets.width_of
 
@@ -101,15 +127,10 @@ def test_a_font_fitted_from_a_guess_is_the_size_trying_every_size_from_the_top_f
         measured.append(theme.size_of(font))
         return real_width(font, text)
 
-    for _ in range(600):
-        text = " ".join(rnd.choice(words) for _ in range(rnd.randint(1, 25)))
-        width, size, bold, low = rnd.randint(5, 800), rnd.randint(10, 90), rnd.random() < 0.5, rnd.choice([8, 16, 20])
-        assert theme.size_of(widgets.fit_font(text, width, size, bold, low)) == \
-            _sizes_from_the_top(text, width, size, bold, low), (text, width, size, bold, low)
     text = "Leo attracts Fruit-O-Saurs (the column has 4 cards, not 5): take them and scan them."
-    widgets.width_of = counting
-    try:
-        widgets.fit_font(text, 200, 90, True, 8)
-    finally:
-        widgets.width_of = real_width
+    monkeypatch.setattr(widgets, "width_of", counting)
+    widgets.fit_font(text, 200, 90, True, 8)
     assert 1 < len(set(measured)) <= 6  # not the 60-odd sizes from 90 down to where it fits
+    measured.clear()
+    widgets._wrapped(text, 300, 70, 60, True, 8, 12)
+    assert 1 < len(set(measured)) <= 6

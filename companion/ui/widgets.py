@@ -65,16 +65,29 @@ def fit_font(text: str, width: int, size: int, bold: bool = False,
 
 def _largest(low: int, high: int, fits, guess: int) -> int:
     """The largest size from ``high - 1`` down to ``low`` for which ``fits(size)``, or
-    ``low``: from ``guess`` up while the next size fits, then down while it does not.
-    Text grows with its size, so this is what trying size after size from the top finds,
-    with a few measures instead of one per size: each measure at a new size loads every
-    glyph of the text at that size (a new message's frame was mostly that; issue 24)."""
-    size = max(low, min(high - 1, guess))
-    while size < high - 1 and fits(size + 1):
-        size += 1
-    while size > low and not fits(size):
-        size -= 1
-    return size
+    ``low``: from ``guess``, in steps that double until one fits and one does not, then
+    halving between them. Text grows with its size, so this is what trying size after
+    size from the top finds, with a few measures instead of one per size: each measure
+    at a new size loads every glyph of the text at that size (a new message's frame was
+    mostly that; issue 24)."""
+    lo, hi = low, high  # lo fits (or is low), hi does not (high is known not to)
+    if hi - lo <= 1:
+        return lo
+    probe, step = max(lo + 1, min(hi - 1, guess)), 1
+    if fits(probe):
+        lo = probe
+        while lo + step < hi and fits(lo + step):
+            lo, step = lo + step, step * 2
+        hi = min(hi, lo + step)
+    else:
+        hi = probe
+        while hi - step > lo and not fits(hi - step):
+            hi, step = hi - step, step * 2
+        lo = max(lo, hi - step)
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        lo, hi = (mid, hi) if fits(mid) else (lo, mid)
+    return lo
 
 
 def _clip(text: str, font: pygame.font.Font, width: int) -> str:
@@ -320,7 +333,10 @@ def _wrapped(text: str, width: int, height: int, size: int, bold: bool, max_line
 
     if size > min_size and over(size):
         one_line = width_of(theme.font(size, bold), " ".join(text.replace(SOFT_HYPHEN, "").split()))
-        size = _largest(min_size, size, lambda s: not over(s), size * max_lines * width // max(1, one_line))
+        guess = next((s for s in range(size - 1, min_size, -1)  # the lines would hold it in proportion
+                      if one_line * s <= size * width * min(max_lines, height // theme.font(s, bold).get_linesize())),
+                     min_size)  # (a line's height needs no glyph)
+        size = _largest(min_size, size, lambda s: not over(s), guess)
     while True:
         font = theme.font(size, bold)
         if size > min_size and over(size):
