@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 
 import pygame
 
@@ -369,12 +370,19 @@ def _turn_clock(surface: pygame.Surface, rect: Rect, info: TableInfo) -> Rect:
     return box
 
 
+@lru_cache(maxsize=2)
+def _shade(size: tuple[int, int], colour) -> pygame.Surface:
+    """A see-through ``colour`` as big as the screen, made once (a menu frame made and
+    filled 1.5 MB of it each time)."""
+    shade = pygame.Surface(size, pygame.SRCALPHA)
+    shade.fill(colour)
+    return shade
+
+
 def menu_panel(surface: pygame.Surface, title: str) -> Rect:
     """Shade the screen and draw a menu's box with its title; returns the box."""
     w, h = surface.get_size()
-    shade = pygame.Surface((w, h), pygame.SRCALPHA)
-    shade.fill(theme.SHADE)
-    surface.blit(shade, (0, 0))
+    surface.blit(_shade((w, h), theme.SHADE), (0, 0))
     covered()
     box = Rect(0, 0, min(620, w - 40), min(380, h - 40))
     box.center = (w // 2, h // 2)
