@@ -278,6 +278,9 @@ def font(size: int, bold: bool = False) -> "TextFont | pygame.font.Font":
     try:
         f = TextFont(_bundled(), size, bold)
     except (FileNotFoundError, OSError):  # a packaging without the file: scale the default font back
+        from ..core import lean_pygame
+
+        lean_pygame.allow("pygame.pkgdata")  # pygame finds its default font through it
         f = pygame.font.Font(None, round(size / 0.6875))
         f.bold = bold
     _SIZES[id(f)] = size
