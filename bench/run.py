@@ -64,6 +64,22 @@ def load() -> str:
     return " ".join(f"{x:.1f}" for x in os.getloadavg())
 
 
+def pace() -> str:
+    """Milliseconds a fixed piece of pure Python (a million additions) takes in this
+    process, at full speed, the best of three: how fast the host runs Python right now.
+    The load average misses that a VM's host can run it half as fast from one minute to
+    the next, and a CPU quota makes every figure at 1/8 of a core eight times that."""
+    import time
+
+    best = float("inf")
+    for _ in range(3):
+        t0, s = time.perf_counter(), 0
+        for i in range(1_000_000):
+            s += i
+        best = min(best, time.perf_counter() - t0)
+    return f"{best * 1000:.0f} ms"
+
+
 def run_bench(path: Path, quick: bool, timeout: float, quota: CpuQuota | None = None) -> list[dict]:
     name = path.stem.removeprefix("bench_")
     env = dict(os.environ, SDL_VIDEODRIVER=os.environ.get("SDL_VIDEODRIVER", "dummy"),
@@ -127,17 +143,18 @@ def main(argv: list[str] | None = None) -> int:
     rows: list[dict] = []
     zero_rows: list[dict] = []
     loads: list[str] = []
-    started = load()
+    started, paced = load(), pace()
     try:
         for path in files:
             passes = [None] if quota is None else ([quota] if args.zero_only and not speed_independent(path)
                                                    else [None] if speed_independent(path) else [None, quota])
             for q in passes:
                 at = "at 1/8 core" if q is not None else "at full speed"
-                before = load()
+                before, paced = load(), pace()
                 print(f"bench: {path.name} {at} (load average {before}) ...", file=sys.stderr, flush=True)
                 got = run_bench(path, args.quick, args.timeout, q)
-                loads.append(f"  {path.stem.removeprefix('bench_')} {at}: load average {before} before, {load()} after")
+                loads.append(f"  {path.stem.removeprefix('bench_')} {at}: load average {before} before, {load()} after; "
+                             f"pace {paced} before, {pace()} after")
                 for r in got:
                     print(f"  {r['metric']}: {r.get('median')} {r['unit']} -> "
                           f"{ {True: 'PASS', False: 'FAIL', None: 'info'}[r.get('ok')] }", file=sys.stderr, flush=True)
@@ -155,7 +172,8 @@ def main(argv: list[str] | None = None) -> int:
     every = rows + zero_rows
     failed = [r for r in every if r.get("ok") is False]
     print(f"\nload average (1, 5, 15 min) at the start {started}, at the end {load()}, on {os.cpu_count()} cores; "
-          "each bench:")
+          f"pace (a million Python additions, full speed: the host's speed now) {paced} at the start, "
+          f"{pace()} at the end; each bench:")
     print("\n".join(loads))
     print(f"{len(every)} rows, {sum(r.get('ok') is True for r in every)} PASS, {len(failed)} FAIL, "
           f"{sum(r.get('ok') is None for r in every)} information only")
