@@ -101,7 +101,7 @@ class State:
     @property
     def supply(self) -> Counts:
         """Candies in this game per kind (orange removed in solo)."""
-        return _SUPPLY[self.solo]
+        return _SUPPLY[bool(self.solo)]
 
     @property
     def total(self) -> int:
