@@ -143,7 +143,7 @@ def main(argv: list[str] | None = None) -> int:
     rows: list[dict] = []
     zero_rows: list[dict] = []
     loads: list[str] = []
-    started, paced = load(), pace()
+    started, start_pace = load(), pace()
     try:
         for path in files:
             passes = [None] if quota is None else ([quota] if args.zero_only and not speed_independent(path)
@@ -172,7 +172,7 @@ def main(argv: list[str] | None = None) -> int:
     every = rows + zero_rows
     failed = [r for r in every if r.get("ok") is False]
     print(f"\nload average (1, 5, 15 min) at the start {started}, at the end {load()}, on {os.cpu_count()} cores; "
-          f"pace (a million Python additions, full speed: the host's speed now) {paced} at the start, "
+          f"pace (a million Python additions, full speed: the host's speed now) {start_pace} at the start, "
           f"{pace()} at the end; each bench:")
     print("\n".join(loads))
     print(f"{len(every)} rows, {sum(r.get('ok') is True for r in every)} PASS, {len(failed)} FAIL, "

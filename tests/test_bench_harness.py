@@ -175,3 +175,14 @@ def test_the_mixed_run_taps_the_family_game_as_todays_screen_reads_it(tmp_path):
         assert check["same"] and check["nothing"] == 0
     finally:
         runner.app.close()
+
+
+def test_the_summary_gives_the_pace_measured_at_the_start_not_before_the_last_bench(tmp_path, capsys, monkeypatch):
+    for name in ("bench_a.py", "bench_b.py"):
+        write(tmp_path, name, "from benchlib import row\n"
+              "def rows(quick=False):\n    return [row('thing', '<= 1 ms', median=0.5, ok=True)]\n")
+    paces = iter(f"P{i}" for i in range(1, 100))  # each measure numbered: the run's first is P1
+    monkeypatch.setattr(run, "pace", lambda: next(paces))
+    assert run.main(["--dir", str(tmp_path)]) == 0
+    summary = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("load average"))
+    assert "P1 at the start" in summary and "P6 at the end" in summary, summary
