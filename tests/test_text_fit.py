@@ -134,3 +134,15 @@ def test_a_size_searched_from_a_guess_is_the_size_trying_every_size_from_the_top
     measured.clear()
     widgets._wrapped(text, 300, 70, 60, True, 8, 12)
     assert 1 < len(set(measured)) <= 6
+
+
+@pytest.mark.parametrize("text", ["\u200d", "\U000f0000\u200b", ""])
+def test_a_text_with_no_width_in_a_box_with_none_gets_the_smallest_size_not_an_error(text):
+    """fit_font's guess divides by the text's width: a text that draws nothing (characters
+    no font has, joiners) in a squeezed box (a negative width) fits at no size, as before."""
+    from companion.ui import widgets
+
+    pygame.font.init()
+    for width in (-1, -6):
+        assert theme.size_of(widgets.fit_font(text, width, theme.BIG, False, theme.MIN_SIZE)) == theme.MIN_SIZE
+        widgets.draw_text(pygame.Surface((100, 100)), text, pygame.Rect(10, 10, width, 30), theme.BIG)

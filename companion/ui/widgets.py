@@ -59,7 +59,7 @@ def fit_font(text: str, width: int, size: int, bold: bool = False,
         wide = width_of(theme.font(size, bold), text)
         if wide > width:
             size = _largest(min_size, size, lambda s: width_of(theme.font(s, bold), text) <= width,
-                            size * width // wide)
+                            size * width // max(wide, 1))  # a text that draws nothing is 0 wide
     return theme.font(max(size, min_size), bold)
 
 
