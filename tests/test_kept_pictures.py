@@ -101,3 +101,16 @@ def test_what_is_kept_stays_within_its_budget_the_least_recently_used_going_firs
     assert kept._bytes <= kept.budget
     kept.clear()
     assert kept.get(("a",)) is None and kept._bytes == 0
+
+
+def test_a_candy_squeezed_to_no_size_is_drawn_as_before_not_an_error(screen):
+    """A palette square too small for a candy gives it a radius of 0 or less (its size is
+    the square's less a margin): drawn straight on as before, not a picture of negative size."""
+    from companion.games.sugar_blast import candies
+
+    for radius in (0, -3, -4, -12):
+        a = pygame.Surface((60, 60))
+        b = a.copy()
+        candies.candy(a, (30, 30), radius, "R")
+        candies._draw(b, (30, 30), radius, "R")
+        assert pygame.image.tobytes(a, "RGB") == pygame.image.tobytes(b, "RGB"), radius

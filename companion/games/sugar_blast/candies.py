@@ -39,6 +39,9 @@ def candy(surface: pygame.Surface, center: tuple[int, int], radius: int, letter:
     and weight on every shape (each shape is sized so its middle holds the letter: the
     star is a fat one, the triangle's letter sits low, in its widest part). ``center``
     and ``radius`` in pixels; ``letter`` one of :data:`CANDY_LOOKS` (KeyError otherwise)."""
+    if radius <= 0:  # a square too small for a candy: no picture of negative size to keep
+        _draw(surface, center, radius, letter)
+        return
     key = (letter, radius, tuple(theme.TEXT_DARK))
     got = _DRAWN.get(key)
     if got is None:
