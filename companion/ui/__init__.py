@@ -4,11 +4,8 @@
 A game's ``screen.py`` draws with these; the session owns the :class:`App` loop.
 """
 
-import os as _os
-
-# pygame prints a banner on import unless told not to; the table's log is not the place.
-_os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-
-from .app import App, Button, TableInfo  # noqa: E402
+# (pygame's banner is turned off by companion/__init__.py: core/lean_pygame.py, which runs
+# before anything in the package imports pygame.)
+from .app import App, Button, TableInfo
 
 __all__ = ["App", "Button", "TableInfo"]
