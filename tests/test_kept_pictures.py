@@ -30,7 +30,7 @@ def _scene(rnd: random.Random, size=(300, 200)) -> pygame.Surface:
 
 def test_a_kept_box_is_the_same_pixels_as_the_box_drawn_afresh(screen):
     rnd = random.Random(3)
-    kept_before = len(theme.BOXES._images)
+    kept_before = len(theme.SHAPES._images)
     for _ in range(1500):
         a = _scene(rnd)
         b = a.copy()
@@ -49,17 +49,17 @@ def test_a_kept_box_is_the_same_pixels_as_the_box_drawn_afresh(screen):
         if border is not None:
             pygame.draw.rect(b, border, rect, width, border_radius=radius)
         assert pygame.image.tobytes(a, "RGB") == pygame.image.tobytes(b, "RGB"), (rect, border, width, radius)
-    assert len(theme.BOXES._images) > kept_before  # boxes were kept, not all drawn straight on
+    assert len(theme.SHAPES._images) > kept_before  # boxes were kept, not all drawn straight on
 
 
 def test_a_box_is_kept_the_second_time_it_is_drawn(screen):
     surface = pygame.Surface((200, 200))
     rect = pygame.Rect(10, 10, 123, 45)
-    n = len(theme.BOXES._images)
+    n = len(theme.SHAPES._images)
     widgets.panel(surface, rect, (1, 2, 3))
-    assert len(theme.BOXES._images) == n
+    assert len(theme.SHAPES._images) == n
     widgets.panel(surface, rect.move(20, 30), (1, 2, 3))  # the same box elsewhere
-    assert len(theme.BOXES._images) == n + 1
+    assert len(theme.SHAPES._images) == n + 1
 
 
 def test_a_see_through_box_is_drawn_straight_on_and_not_kept(screen):
@@ -67,11 +67,11 @@ def test_a_see_through_box_is_drawn_straight_on_and_not_kept(screen):
     a = pygame.Surface((100, 100), pygame.SRCALPHA)
     a.fill((200, 10, 10, 255))
     b = a.copy()
-    n = len(theme.BOXES._images)
+    n = len(theme.SHAPES._images)
     widgets.panel(a, pygame.Rect(10, 10, 60, 60), shade)
     pygame.draw.rect(b, shade, pygame.Rect(10, 10, 60, 60), border_radius=theme.RADIUS)
     assert pygame.image.tobytes(a, "RGBA") == pygame.image.tobytes(b, "RGBA")
-    assert len(theme.BOXES._images) == n
+    assert len(theme.SHAPES._images) == n
 
 
 def test_a_kept_candy_is_the_same_pixels_as_the_candy_drawn_afresh(screen):

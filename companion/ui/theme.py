@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from collections import OrderedDict
+from collections.abc import Callable
 from functools import lru_cache
 
 import pygame
@@ -182,19 +183,33 @@ class Kept:
 #: worth of words at 800x480).
 RENDERED_BYTES = 4 << 20
 RENDERED = Kept(RENDERED_BYTES)
-#: Bytes of rounded boxes kept (:func:`companion.ui.widgets.panel`): a busy frame's boxes
-#: cover about 2.5 MB (Sugar Heist's), and drawing each corner afresh was a quarter of a
-#: frame (issue 24).
-BOXES = Kept(4 << 20)
+#: Bytes of drawn shapes kept: rounded boxes (:func:`companion.ui.widgets.panel`: a busy
+#: frame's cover about 2.5 MB, Sugar Heist's, and drawing each corner afresh was a quarter
+#: of a frame) and Sugar Blast's candies (issue 24).
+SHAPES = Kept(4 << 20)
+
+
+def for_screen(image: pygame.Surface) -> pygame.Surface:
+    """``image`` (with per-pixel alpha) in the open screen's pixel format, which blits
+    several times faster; as it is when no screen is open."""
+    return image.convert_alpha() if pygame.display.get_surface() is not None else image
+
+
+def drawn(size: tuple[int, int], draw: Callable[[pygame.Surface], object]) -> pygame.Surface:
+    """A see-through picture ``size`` pixels big with ``draw(picture)`` done on it, for
+    the screen (:func:`for_screen`): a shape drawn once to be kept in :data:`SHAPES`."""
+    picture = pygame.Surface(size, pygame.SRCALPHA)
+    draw(picture)
+    return for_screen(picture)
 
 
 def clear_fonts() -> None:
-    """Forget every font, rendered text and kept box (after ``pygame.font.quit()``, a new
-    window: kept pictures are in the old screen's pixel format)."""
+    """Forget every font, rendered text and kept shape (after ``pygame.font.quit()``, a
+    new window: kept pictures are in the old screen's pixel format)."""
     font.cache_clear()
     _face.cache_clear()
     RENDERED.clear()
-    BOXES.clear()
+    SHAPES.clear()
 
 
 class TextFont:
@@ -248,8 +263,7 @@ class TextFont:
         else:
             image, _ = self._face.render(text, fgcolor=color, bgcolor=bgcolor, style=self._style(),
                                          size=self.point_size)
-            if pygame.display.get_surface() is not None:
-                image = image.convert_alpha()  # the screen's pixel format: blits several times faster
+            image = for_screen(image)
         return RENDERED.keep(key, image)
 
     def size(self, text: str) -> tuple[int, int]:

@@ -424,7 +424,7 @@ def _kept_box(size: tuple[int, int], fill: Colour, border: Colour | None, width:
             border is not None and (not _opaque(border) or 2 * width >= min(size))):
         return None
     key = (size, tuple(fill), None if border is None else tuple(border), width, radius)
-    image = theme.BOXES.get(key)
+    image = theme.SHAPES.get(key)
     if image is not None:
         return image
     if key not in _SEEN_BOXES:
@@ -432,11 +432,8 @@ def _kept_box(size: tuple[int, int], fill: Colour, border: Colour | None, width:
             _SEEN_BOXES.clear()
         _SEEN_BOXES.add(key)
         return None
-    image = pygame.Surface(size, pygame.SRCALPHA)
-    _box(image, image.get_rect(), fill, border, width, radius)
-    if pygame.display.get_surface() is not None:
-        image = image.convert_alpha()  # the screen's pixel format: blits several times faster
-    return theme.BOXES.keep(key, image)
+    return theme.SHAPES.keep(key, theme.drawn(size, lambda image: _box(image, image.get_rect(), fill, border,
+                                                                       width, radius)))
 
 
 def _opaque(colour: Colour) -> bool:

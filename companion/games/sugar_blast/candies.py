@@ -28,12 +28,6 @@ def _corners(center: tuple[float, float], radius: float, sides: int, turn: float
             for i in range(n)]
 
 
-#: (letter, radius, dark ink) -> the candy drawn once on a clear square, and half that
-#: square's side: a frame of the board has 36 candies in six looks and two sizes, and
-#: drawing each shape afresh was half the board's time.
-_DRAWN: dict[tuple[str, int, tuple], tuple[pygame.Surface, int]] = {}
-
-
 def candy(surface: pygame.Surface, center: tuple[int, int], radius: int, letter: str) -> None:
     """One candy: its shape in its colour, outlined dark, and its letter, the SAME size
     and weight on every shape (each shape is sized so its middle holds the letter: the
@@ -42,18 +36,14 @@ def candy(surface: pygame.Surface, center: tuple[int, int], radius: int, letter:
     if radius <= 0:  # a square too small for a candy: no picture of negative size to keep
         _draw(surface, center, radius, letter)
         return
-    key = (letter, radius, tuple(theme.TEXT_DARK))
-    got = _DRAWN.get(key)
-    if got is None:
-        half = int(radius * 1.5) + 4  # every shape and its letter fit in this square
-        image = pygame.Surface((2 * half, 2 * half), pygame.SRCALPHA)
-        _draw(image, (half, half), radius, letter)
-        if pygame.display.get_surface() is not None:
-            image = image.convert_alpha()  # the screen's pixel format: blits several times faster
-        if len(_DRAWN) > 256:  # a bound, not a policy: a few sizes are ever drawn
-            _DRAWN.clear()
-        got = _DRAWN[key] = (image, half)
-    image, half = got
+    # Drawn once per look and size on a clear square and kept (theme.SHAPES): a frame of
+    # the board has 36 candies, and drawing each shape afresh was half the board's time.
+    half = int(radius * 1.5) + 4  # every shape and its letter fit in a square 2 * half wide
+    key = ("candy", letter, radius, tuple(theme.TEXT_DARK))
+    image = theme.SHAPES.get(key)
+    if image is None:
+        image = theme.SHAPES.keep(key, theme.drawn((2 * half, 2 * half),
+                                                   lambda picture: _draw(picture, (half, half), radius, letter)))
     surface.blit(image, (center[0] - half, center[1] - half))
 
 
