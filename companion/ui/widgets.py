@@ -306,17 +306,22 @@ def _wrap(text: str, font: pygame.font.Font, width: int) -> list[str]:
 _WRAPPED: dict[tuple, tuple[int, tuple[str, ...], bool]] = {}
 
 
-def _surely_over(text: str, font: pygame.font.Font, width: int, lines: int) -> bool:
-    """Can :func:`wrap` surely not fit ``text`` in ``lines`` lines of ``width`` px? True
-    when its one-line width is more than that many lines hold even if each break took a
-    space and 4 px of kerning out: what :func:`_wrapped` tries size after size for a new
-    message is mostly ruled out by one width, not by wrapping it."""
-    words = text.replace(SOFT_HYPHEN, "").split()
-    if not words:
+def _one_line(text: str) -> str:
+    """``text`` as one line of the words :func:`wrap` lays out (soft hyphens left out)."""
+    return " ".join(text.replace(SOFT_HYPHEN, "").split())
+
+
+def _surely_over(line: str, font: pygame.font.Font, width: int, lines: int) -> bool:
+    """Can :func:`wrap` surely not fit a text (``line``: :func:`_one_line` of it) in
+    ``lines`` lines of ``width`` px? True when its one-line width is more than that many
+    lines hold even if each break took a space and 4 px of kerning out: what
+    :func:`_wrapped` tries size after size for a new message is mostly ruled out by one
+    width, not by wrapping it."""
+    if not line:
         return False
     if lines < 1:
         return True
-    return width_of(font, " ".join(words)) > lines * width + (lines - 1) * (width_of(font, " ") + 4)
+    return width_of(font, line) > lines * width + (lines - 1) * (width_of(font, " ") + 4)
 
 
 def _wrapped(text: str, width: int, height: int, size: int, bold: bool, max_lines: int,
@@ -325,16 +330,16 @@ def _wrapped(text: str, width: int, height: int, size: int, bold: bool, max_line
     got = _WRAPPED.get(key)
     if got is not None:
         return theme.font(got[0], bold), got[1], got[2]
-    start = size
+    start, flat = size, _one_line(text)
 
     def over(s: int) -> bool:  # one width says size s cannot fit: no wrapping needed to know
         font = theme.font(s, bold)
-        return _surely_over(text, font, width, min(max_lines, height // font.get_linesize()))
+        return _surely_over(flat, font, width, min(max_lines, height // font.get_linesize()))
 
     if size > min_size and over(size):
-        one_line = width_of(theme.font(size, bold), " ".join(text.replace(SOFT_HYPHEN, "").split()))
+        flat_wide = width_of(theme.font(size, bold), flat)
         guess = next((s for s in range(size - 1, min_size, -1)  # the lines would hold it in proportion
-                      if one_line * s <= size * width * min(max_lines, height // theme.font(s, bold).get_linesize())),
+                      if flat_wide * s <= size * width * min(max_lines, height // theme.font(s, bold).get_linesize())),
                      min_size)  # (a line's height needs no glyph)
         size = _largest(min_size, size, lambda s: not over(s), guess)
     while True:
@@ -353,7 +358,7 @@ def _wrapped(text: str, width: int, height: int, size: int, bold: bool, max_line
         # at the largest size from the asked one down that then fits.
         for bigger in range(start, min_size - 1, -1):
             f = theme.font(bigger, bold)
-            if _surely_over(text, f, width, height // f.get_linesize()):
+            if _surely_over(flat, f, width, height // f.get_linesize()):
                 continue
             ls = wrap(text, f, width)
             if len(ls) * f.get_linesize() <= height and max((width_of(f, l) for l in ls), default=0) <= width:
