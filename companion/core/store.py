@@ -386,9 +386,20 @@ class EventStore:
 
     def inputs(self, game_id: int) -> list[Input]:
         """Every stored input of a game, in the order accepted."""
+        return self.parse(self.payloads(game_id))
+
+    def payloads(self, game_id: int) -> list[str]:
+        """Every stored input of a game as its stored JSON text, in the order accepted
+        (the n-th is the input numbered n; :meth:`parse` reads them)."""
         with self._reading() as db:
-            rows = db.execute("SELECT payload FROM inputs WHERE game_id = ? ORDER BY seq", (game_id,)).fetchall()
-            return [input_from_dict(json.loads(p)) for (p,) in rows]
+            return [p for (p,) in db.execute("SELECT payload FROM inputs WHERE game_id = ? ORDER BY seq",
+                                             (game_id,)).fetchall()]
+
+    def parse(self, payloads: list[str]) -> list[Input]:
+        """The inputs stored as ``payloads`` (texts of :meth:`payloads`). Raises
+        :class:`DamagedStore` for a text that is not JSON of an input."""
+        with self._reading():
+            return [input_from_dict(json.loads(p)) for p in payloads]
 
     def last_input_time(self, game_id: int) -> float | None:
         """The time (seconds, the table clock's) of a game's newest stored input, None

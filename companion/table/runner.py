@@ -23,6 +23,7 @@ from ..devices.scan.normalise import NO_FRAMING, clean_scan
 from ..ui.timers import Timers
 from .clocks import TableClocks
 from .inputs import IDLE_WAIT, WINDOW_POLL, InputQueue
+from .resume_point import IDLE_SECONDS
 from .session import Session
 from .window import HINT_SECONDS, WindowEvents
 
@@ -71,6 +72,8 @@ class Runner(WindowEvents, TableClocks):
     _held: list = field(default_factory=list)  # [time, events, kind]: held for an input made before them
     _held_for_press: bool = False        # ...for a press SDL gives at its next pump (else for a scan being queued)
     _pumped: float | None = None         # time.monotonic() the last pump of the window's events started
+    _point_kept: tuple | None = None     # (session, inputs saved) of the last resume point kept (or tried)
+    _point_seen: tuple = (None, 0.0)     # ((session, inputs saved), table time) when that count was first seen
 
     def __post_init__(self) -> None:
         self.session.listeners.append(self._heard)
@@ -286,13 +289,35 @@ class Runner(WindowEvents, TableClocks):
         while not self.stopping:
             self.step(block=frame)
             self.tick()
+        self.keep_resume_point(idle=False)  # stopping: the next start replays nothing
         if self.notifier is not None:
             self.notifier.stopping()
 
+    def keep_resume_point(self, idle: bool = True) -> bool:
+        """Keep the game's resume point (:meth:`Session.keep_resume_point
+        <companion.table.session.Session.keep_resume_point>`) once its inputs have not
+        changed for :data:`~companion.table.resume_point.IDLE_SECONDS` of the table's
+        clock (``idle``), or now (the table is stopping); once per count of inputs saved.
+        True when one was written."""
+        s = self.session
+        mark = (s, s.saved_inputs)
+        if self._point_kept is not None and self._point_kept[0] is s and self._point_kept[1] == s.saved_inputs:
+            return False
+        now = self.clock.now()
+        seen, since = self._point_seen
+        if seen is None or seen[0] is not s or seen[1] != s.saved_inputs:
+            self._point_seen = (mark, now)  # a change: wait for the table to be idle
+            since = now
+        if idle and now - since < IDLE_SECONDS:
+            return False
+        self._point_kept = mark
+        return s.keep_resume_point()
+
     def tick(self) -> None:
         """After each loop turn: systemd's READY (once) and WATCHDOG, the alarm (the
-        buzzer) told whether the turn clock is warning, and the dataclass code compiled
-        since the last turn kept for the next start (:mod:`companion.core.codecache`).
+        buzzer) told whether the turn clock is warning, the dataclass code compiled
+        since the last turn kept for the next start (:mod:`companion.core.codecache`),
+        and the game's resume point kept once the table is idle (:meth:`keep_resume_point`).
 
         ``READY=1`` goes out only while a screen is open (or the table runs without one
         by choice, ``--headless``): a table that wanted a screen and has none says why
@@ -300,6 +325,7 @@ class Runner(WindowEvents, TableClocks):
         (:meth:`~companion.service.sdnotify.Notifier.waiting`) while it scores scans and
         tries the screen again."""
         codecache.save()  # a frame is up: anything compiled new (the first start, a new game) is kept
+        self.keep_resume_point()
         if self.notifier is not None:
             now = time.monotonic()
             if self.display is not None and self.app is None:

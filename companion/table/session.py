@@ -26,6 +26,7 @@ from ..core.i18n import count
 from ..core.store import EventStore
 from ..games import find_game
 from ..ui import timers
+from . import resume_point
 from .verdicts import (Verdict, decide, is_help, is_pause, is_undo, last_saved_record, last_saved_words,
                        repeat_key)
 
@@ -96,6 +97,9 @@ class Session:
     _replaying: bool = False
     pauses: list[tuple[float, float | None]] = field(default_factory=list)
     _spent: tuple | None = field(default=None, repr=False, compare=False)  # see spent_by_seat
+    saved_inputs: int = 0                # this game's inputs in the store (the newest one's seq)
+    _saved_last: tuple | None = None     # (input, hidden?, what it did) of the newest stored input, as a replay says it
+    resumed_from_point: int = 0          # inputs a resume point gave at the start (not replayed), 0 for none
 
     @classmethod
     def start(cls, game: str, players: list[str], store: EventStore, clock: Clock,
@@ -122,7 +126,7 @@ class Session:
                           entry=_new_entry(desc), started=record.started, **kw)
             session.turn_started = record.started
             session.resumed_at = clock.now()
-            session._replay(store.inputs(record.id))  # finishes a game whose last input was saved but not its end
+            session._resume(store.payloads(record.id))
             if session.over:
                 session._finish(session._done[-1].item.t if session._done else record.started)
             return session
@@ -184,26 +188,62 @@ class Session:
 
     # ------------------------------------------------------------ inputs
 
-    def _replay(self, inputs: list[Input]) -> None:
+    def _resume(self, payloads: list[str]) -> None:
+        """Rebuild the game from its stored inputs (``payloads``, the store's texts): from
+        the resume point kept beside the store (:mod:`companion.table.resume_point`) when
+        it holds, replaying only the inputs after it, else by replaying them all. A game
+        whose last input was saved but not its end is finished by :meth:`start`."""
+        point = resume_point.read(resume_point.path_for(self.store.path), self._point_game(), payloads)
+        if point is not None and type(point[1]["state"]) is type(self.state):
+            done, fields = point
+            for name, value in fields.items():
+                setattr(self, name, value)
+            self.resumed_from_point = done
+        else:
+            done = 0
+        self._replay(self.store.parse(payloads[done:]), done)
+
+    def _point_game(self) -> tuple:
+        return (self.game_id, self.game, float(self.started))
+
+    def keep_resume_point(self) -> bool:
+        """Keep this game's resume point beside the store (:mod:`companion.table.resume_point`):
+        what a restart would replay its stored inputs to, so that it need not. The runner
+        calls it when the table is idle and when it stops. True when written; False when
+        there is nothing to keep (a store in memory or read-only, a game over) or it could
+        not be written (never raises: the inputs are in the store either way)."""
+        path = resume_point.path_for(self.store.path)
+        if path is None or getattr(self.store, "readonly", False) or self.over or not self.saved_inputs:
+            return False
+        try:
+            payloads = self.store.payloads(self.game_id)
+        except StoreError:
+            return False
+        if len(payloads) != self.saved_inputs:  # (the store has inputs this session did not take)
+            return False
+        fields = {name: getattr(self, name) for name in resume_point.FIELDS}
+        return resume_point.keep(path, self._point_game(), payloads, fields)
+
+    def _replay(self, inputs: list[Input], before: int = 0) -> None:
+        """Replay stored ``inputs``, the game's inputs numbered ``before + 1`` on."""
         self._replaying = True  # the store is told the game's end once, after the replay (see start)
         try:
-            self._replay_each(inputs)
+            self._replay_each(inputs, before)
         finally:
             self._replaying = False
 
-    def _replay_each(self, inputs: list[Input]) -> None:
-        last: tuple[Input, bool, str] | None = None  # the last stored input, hidden?, what it did
-        for n, item in enumerate(inputs, 1):
+    def _replay_each(self, inputs: list[Input], before: int = 0) -> None:
+        for n, item in enumerate(inputs, before + 1):
             if is_pause(item):
                 verdict = self._pause(item)
-                last = (item, False, verdict.message)
+                self._saved_last = (item, False, verdict.message)
                 continue
             self._unpause(item.t)
             if is_undo(item):
                 if not self._can_take_back():
                     raise StoreError(f"stored game {self.game_id} does not replay at input {n}: "
                                      "an Undo with nothing to take back")
-                last = (item, False, self._take_back(n).message)
+                self._saved_last = (item, False, self._take_back(n).message)
                 continue
             secret = self.secret(item)
             try:
@@ -211,13 +251,14 @@ class Session:
             except (BadScan, BadCommand, IllegalAction) as err:
                 raise StoreError(f"stored game {self.game_id} does not replay at input {n} ({item}): {err}") from err
             said, _ = self._keep(n, item, state, entry, events, message)
-            last = (item, secret, said or f"OK, then: {self.prompt()}")  # a step that said nothing but "OK"
-        self.resumed_inputs = len(inputs)
-        if inputs and last is not None:
-            item, secret, said = last
-            self.last_saved = last_saved_record(len(inputs), item, secret, said)
+            self._saved_last = (item, secret, said or f"OK, then: {self.prompt()}")  # a step that said nothing but "OK"
+        total = before + len(inputs)
+        self.resumed_inputs = self.saved_inputs = total
+        if total and self._saved_last is not None:
+            item, secret, said = self._saved_last
+            self.last_saved = last_saved_record(total, item, secret, said)
             self._repeat_key = repeat_key(item)
-            self.last_message, self.last_ok = (f"Game resumed: {count(len(inputs), 'input')} restored. "
+            self.last_message, self.last_ok = (f"Game resumed: {count(total, 'input')} restored. "
                                                f"{last_saved_words(self.last_saved)} {self.prompt()}"), None
 
     def _is_unseen_repeat(self, item: Input) -> bool:
@@ -306,7 +347,7 @@ class Session:
                                        "If you really mean to do it again, do it once more.",
                            code=None if secret else code, secret=secret)
         try:
-            seq = self.store.append(self.game_id, item)  # committed before anything shows it
+            seq = self._append(item)  # committed before anything shows it
         except StoreError as err:
             return Verdict("rejected", _damaged(err, "I could not save that, so it did not count") or
                            f"I could not save that, so it did not count: {err}. "
@@ -316,6 +357,7 @@ class Session:
         self._unpause(item.t)
         step = new_state is self.state and not events
         said, events = self._keep(seq, item, new_state, entry, events, message)
+        self._saved_last = (item, secret, said or f"OK, then: {self.prompt()}")  # as a replay words it
         if not said.strip():  # every accepted input is answered in words: what to do next
             said = self.prompt()
         return Verdict("accepted", None, tuple(events), seq, None if secret else code, secret, again + said, step)
@@ -363,11 +405,12 @@ class Session:
             if last.ended:  # the game is unfinished again: its result leaves the history until it ends again
                 self.store.unfinish(self.game_id)
                 self.unsaved_result = None
-            seq = self.store.append(self.game_id, item)
+            seq = self._append(item)
         except StoreError as err:
             return Verdict("rejected", _damaged(err, "I could not save the Undo, so nothing was taken back")
                            or f"I could not save the Undo, so nothing was taken back: {err}.")
         event = self._take_back(seq)
+        self._saved_last = (item, False, event.message)
         return Verdict("accepted", None, (event,), seq, message=event.message)
 
     # ------------------------------------------------------------ pause and clocks
@@ -392,15 +435,23 @@ class Session:
             return Verdict("rejected", "The game is already paused: tap Resume, or play on.")
         if store:
             try:
-                seq = self.store.append(self.game_id, item)
+                seq = self._append(item)
             except StoreError as err:
                 return Verdict("rejected", _damaged(err, "I could not save that, so the clocks did not change")
                                or f"I could not save that, so the clocks did not change: {err}.")
         if resume:
             self._unpause(item.t)
-            return Verdict("accepted", None, (), seq, message=f"{PLAYING_AGAIN}{self.prompt()}")
-        self.pauses.append((item.t, None))
-        return Verdict("accepted", None, (), seq, message="Paused: the clocks have stopped. Tap Resume or play on.")
+            message = f"{PLAYING_AGAIN}{self.prompt()}"
+        else:
+            self.pauses.append((item.t, None))
+            message = "Paused: the clocks have stopped. Tap Resume or play on."
+        self._saved_last = (item, False, message)
+        return Verdict("accepted", None, (), seq, message=message)
+
+    def _append(self, item: Input) -> int:
+        """Commit ``item`` to the store (:meth:`EventStore.append`); returns its seq."""
+        seq = self.saved_inputs = self.store.append(self.game_id, item)
+        return seq
 
     def _unpause(self, t: float) -> None:
         if self.paused:

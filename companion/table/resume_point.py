@@ -1,0 +1,145 @@
+"""A game's state kept beside its store, so a restart need not replay every input before
+its first frame (issue 24).
+
+The store's inputs are the record of a game, and :meth:`Session.start
+<companion.table.session.Session.start>` rebuilds an unfinished game by replaying them:
+300 inputs of Sugar Blast are about a quarter of a cold start, a third of a second on a
+Zero 2 W. A **resume point** is what that replay would arrive at, kept when the table has
+been idle a moment (:data:`IDLE_SECONDS`, by the runner) and when it stops: the state,
+the half-entered input, every input still in force with the state before it (what Undo
+takes back), the pauses, the turn's start, and the last input saved. On the next start
+only the inputs stored after it are replayed.
+
+It is a shortcut and never the record: it is used only when everything it was made from
+is still the same, else the whole game is replayed as before:
+
+- the file is whole: its CRC-32 (after :data:`MAGIC`) matches, so a write a power cut
+  tore is not read;
+- the program is the same: the Python version and the size and modification time of
+  every file of the ``companion`` package (:func:`fingerprint`; an upgrade or an edit
+  changes them, and with them what a replay would give);
+- the game is the same: its id, kind and start;
+- the inputs it covers are the same: their count, and a CRC-32 chained over their stored
+  text (a store put back from a copy, or another store at the same path, has others).
+
+The file is ``STORE.resume``, beside ``STORE.clock``; a store in memory keeps none. It is
+written to a temporary file and renamed over the old one, so a reader sees the old point
+or the new one. Keeping one that cannot be written (a full or read-only card) is not an
+error: the next start replays the whole game, as before; it is tried again after the next
+input. Format: :data:`MAGIC`, the CRC-32 of the rest (4 bytes, little-endian), then a
+:mod:`pickle` of a dict. Pickle runs what a file names when read, so the file is only
+read from the table's own state folder, where the store is (anyone who can write there
+can rewrite the store itself).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+import zlib
+from pathlib import Path
+from typing import Any, Iterable
+
+#: The first bytes of a resume point file (and its format's number).
+MAGIC = b"SUGAR-RESUME\x01"
+#: Seconds with no input before the runner keeps a resume point.
+IDLE_SECONDS = 5.0
+#: The session's fields a replay sets, kept in a resume point.
+FIELDS = ("state", "entry", "_done", "turn_started", "pauses", "_saved_last")
+
+_log = logging.getLogger(__name__)
+_fingerprint: list[str] = []
+
+
+def path_for(store_path: str) -> Path | None:
+    """The resume point file of the store at ``store_path`` (None for ``":memory:"``)."""
+    if not store_path or store_path == ":memory:":
+        return None
+    return Path(store_path + ".resume")
+
+
+def fingerprint() -> str:
+    """This program, as a resume point is made by it: the Python version, and the
+    relative path, size and modification time (ns) of every ``.py`` file of the
+    ``companion`` package, as a hex CRC-32 chain. Worked out once per process."""
+    if not _fingerprint:
+        root = Path(__file__).resolve().parent.parent
+        crc = zlib.crc32(repr(sys.version_info[:3]).encode())
+        for path, size, mtime in sorted(_sources(str(root), len(str(root)) + 1)):
+            crc = zlib.crc32(f"{path}\0{size}\0{mtime}\n".encode(), crc)
+        _fingerprint.append(f"{crc:08x}")
+    return _fingerprint[0]
+
+
+def _sources(folder: str, cut: int) -> Iterable[tuple[str, int, int]]:
+    with os.scandir(folder) as entries:
+        for entry in entries:
+            if entry.is_dir(follow_symlinks=False):
+                if entry.name != "__pycache__":
+                    yield from _sources(entry.path, cut)
+            elif entry.name.endswith(".py"):
+                st = entry.stat()
+                yield entry.path[cut:], st.st_size, st.st_mtime_ns
+
+
+def digest(payloads: Iterable[str]) -> int:
+    """CRC-32 chained over stored input texts (the store's ``payload`` column), in order."""
+    crc = 0
+    for payload in payloads:
+        crc = zlib.crc32(payload.encode(), crc)
+    return crc
+
+
+def keep(path: Path | None, game: tuple, payloads: list[str], fields: dict[str, Any]) -> bool:
+    """Write the resume point of ``game`` (``(game_id, kind, started)``, as the store has
+    them) after its stored inputs ``payloads``, with the session's ``fields``
+    (:data:`FIELDS`) as they are after the last of them. True when written; False (and
+    nothing raised) when it could not be: a full or read-only card, a state that does
+    not pickle."""
+    if path is None:
+        return False
+    import pickle  # (here: a start screen, and a game with no point, need no pickle)
+
+    try:
+        body = pickle.dumps({"fingerprint": fingerprint(), "game": game, "inputs": len(payloads),
+                             "digest": digest(payloads), "fields": fields}, protocol=pickle.HIGHEST_PROTOCOL)
+        data = MAGIC + zlib.crc32(body).to_bytes(4, "little") + body
+        tmp = path.with_name(path.name + ".tmp")
+        tmp.write_bytes(data)
+        os.replace(tmp, path)
+        return True
+    except Exception as exc:  # noqa: BLE001 - a shortcut only: the store's inputs are the record
+        _log.info("the resume point %s was not kept (%s); the next start replays the whole game", path, exc)
+        return False
+
+
+def read(path: Path | None, game: tuple, payloads: list[str]) -> tuple[int, dict[str, Any]] | None:
+    """The resume point kept for ``game`` (as :func:`keep` takes it) whose stored inputs
+    are ``payloads``:
+    ``(n, fields)``, the session's fields after its first ``n`` inputs; None when there
+    is none or it does not hold (see the module's list), and then the whole game is
+    replayed. Never raises."""
+    if path is None:
+        return None
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None
+    import pickle
+
+    try:
+        head, body = data[:len(MAGIC) + 4], data[len(MAGIC) + 4:]
+        if head != MAGIC + zlib.crc32(body).to_bytes(4, "little"):
+            return None
+        kept = pickle.loads(body)
+        n = kept["inputs"]
+        if (kept["fingerprint"] != fingerprint() or kept["game"] != game
+                or not 0 < n <= len(payloads) or kept["digest"] != digest(payloads[:n])):
+            return None
+        fields = kept["fields"]
+        if set(fields) != set(FIELDS):
+            return None
+        return n, fields
+    except Exception:  # noqa: BLE001 - unpickling another version's classes raises what it likes
+        return None
