@@ -133,6 +133,8 @@ class StartGame:
 
 @dataclass(frozen=True)
 class SwapCandies:
+    """Swap the neighbouring candies at cells ``a`` and ``b``, each (row, col) from 0 at the top left, to
+    make a Blast (Sugar Blast rulebook, "Gameplay")."""
     a: Cell
     b: Cell
 
@@ -164,21 +166,29 @@ class NoMoreBlasts:
 
 @dataclass(frozen=True)
 class ChooseBlast:
+    """"If there are 2 or more Blasts at the same time, choose 1 to solve before the other": solve
+    Blast ``index`` (0-based, of those in ``State.pending``) first (Sugar Blast rulebook, "Gameplay")."""
     index: int
 
 
 @dataclass(frozen=True)
 class KeepCandies:
+    """The candies kept from the Blast being solved, as candy letters: "Keep the Candies based on the Blast
+    you made and discard the rest" (Sugar Blast rulebook, "Every Time You Make a Blast")."""
     kinds: tuple[str, ...]
 
 
 @dataclass(frozen=True)
 class Tilted:
+    """"Tilt the board in your direction" and release it: ``seat`` is a seat number 1-4 (its board edge in
+    cards.toml ``[seats]``), not a player; only the active player's seat is legal ("Every Time You Make a Blast")."""
     seat: int
 
 
 @dataclass(frozen=True)
 class ReturnCandies:
+    """Player ``player`` (0-based, turn order) puts ``kinds`` (candy letters: 2, or fewer when they hold
+    fewer) back in the Bag when the board cannot be refilled (Sugar Blast rulebook, "Important!")."""
     player: int
     kinds: tuple[str, ...]
 
@@ -202,11 +212,15 @@ Action = (PlaceCandy | SetBoard | StartGame | SwapCandies | NoBlastsDraw | Quick
 
 @dataclass(frozen=True)
 class BlastFound(Outcome):
+    """The Blasts on the board after a swap, a "No Blasts?" draw or a refill (one is solved next; 2 or more
+    wait for :class:`ChooseBlast`), or the one chosen, or one entered in quick mode (no cells there)."""
     blasts: tuple[Blast, ...]
 
 
 @dataclass(frozen=True)
 class BlastSolved(Outcome):
+    """Player ``player`` (0-based) solved ``blast``: they keep ``kept`` (candy letters) and ``discarded``
+    removed candies go to the discards. Produced by :class:`KeepCandies` ("Every Time You Make a Blast")."""
     player: int
     blast: Blast
     kept: tuple[str, ...]
@@ -215,35 +229,47 @@ class BlastSolved(Outcome):
 
 @dataclass(frozen=True)
 class CandiesSlid(Outcome):
+    """The board was tilted toward seat ``seat`` (1-4, a board edge) and the candies slid against that edge:
+    ``board`` is the board after, None in quick mode. Produced by :class:`Tilted`."""
     seat: int
     board: Board | None
 
 
 @dataclass(frozen=True)
 class RefillPrompt(Outcome):
+    """Fill the ``n`` empty spaces from the Bag, bottom to top; it holds ``bag_count`` candies (fewer than ``n``:
+    the discards make up the rest). Produced after a tilt, or once the shortage returns are in."""
     n: int
     bag_count: int
 
 
 @dataclass(frozen=True)
 class ShortageUseDiscards(Outcome):
+    """"If you can't refill the board, use the discarded Candies": all ``from_bag`` candies in the Bag, then
+    ``from_discards`` discarded ones, fill the spaces (Sugar Blast rulebook, "Important!"). Not in solo."""
     from_bag: int
     from_discards: int
 
 
 @dataclass(frozen=True)
 class ShortageReturnTwo(Outcome):
+    """Bag and discards cannot fill the board: each of ``players`` (0-based, those holding any candy) must put
+    2 back in the Bag, fewer when they hold fewer (Sugar Blast rulebook, "Important!"). Not in solo."""
     players: tuple[int, ...]
 
 
 @dataclass(frozen=True)
 class CandiesReturned(Outcome):
+    """Player ``player`` (0-based) put ``kinds`` (candy letters) back in the Bag after a
+    :class:`ShortageReturnTwo`. Produced by :class:`ReturnCandies`."""
     player: int
     kinds: tuple[str, ...]
 
 
 @dataclass(frozen=True)
 class GoalMet(Outcome):
+    """After a Blast, player ``player`` (0-based) meets the Goal Card ``goal`` (its id in cards.toml); the
+    GameOver that follows makes them the winner (Sugar Blast rulebook, "Goal Cards")."""
     player: int
     goal: str
 

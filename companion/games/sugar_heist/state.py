@@ -344,12 +344,16 @@ class Note(Outcome):
 
 @dataclass(frozen=True)
 class VaultLocked(Outcome):
+    """Seat ``seat``'s vault ``vault`` (both 0-based) locks: candies added to it reached its lock number
+    (went above it, once cracked) ("How to Lock a Vault", "Safe Cracker"). A Quarantine Lock is a Note instead."""
     seat: int
     vault: int
 
 
 @dataclass(frozen=True)
 class VaultUnlocked(Outcome):
+    """Seat ``seat``'s vault ``vault`` (both 0-based) unlocks: candy taken from it left it below its lock number
+    or broke its Quarantine Lock ("How to Lock a Vault"), or a Heist on it succeeded (Alternate Play Rule)."""
     seat: int
     vault: int
 
@@ -363,6 +367,8 @@ class CardPlayed(Revealed):
 
 @dataclass(frozen=True)
 class HeistOver(Outcome):
+    """A Heist by seat ``attacker`` on seat ``target`` (both 0-based) is decided: ``won`` when the attacker won
+    the flips (the haul follows); lost to a Mom, to the target's flips, or a duel called off ("Option 1: Heist")."""
     attacker: int
     target: int
     won: bool

@@ -161,12 +161,18 @@ Action = StartColumn | ChooseColumn | PlayCard | Done | TakeSaur | Swap | Pass |
 
 @dataclass(frozen=True)
 class ColumnStarted(Outcome):
+    """``card`` (a code) drawn from the Fruit Deck starts column ``column`` (0-based): produced by each
+    :class:`StartColumn` (Sugarrr! rulebook, "Set Up", "Gather Fruit", "Column Height")."""
+
     column: int
     card: str
 
 
 @dataclass(frozen=True)
 class PlayAccepted(Outcome):
+    """``card`` was played onto column ``column`` (0-based), which now holds ``size`` cards: produced by
+    each :class:`PlayCard` (Sugarrr! rulebook, "Play")."""
+
     card: str
     column: int
     size: int
@@ -174,6 +180,10 @@ class PlayAccepted(Outcome):
 
 @dataclass(frozen=True)
 class Gathered(Outcome):
+    """Seat ``player`` (0-based) Gathers Fruit: the last card's number matched the cards in column ``column``
+    (0-based), and all of them, ``cards`` (bottom to top), go to their score pile. Produced at :class:`Done`
+    (Sugarrr! rulebook, "Gather Fruit")."""
+
     player: int
     column: int
     cards: tuple[str, ...]
@@ -181,12 +191,19 @@ class Gathered(Outcome):
 
 @dataclass(frozen=True)
 class AttractPrompt(Outcome):
+    """Seat ``player`` (0-based) Attracts Fruit-O-Saurs: take from The Valley cards whose ``total`` equals the
+    number of cards played (0: no Fruit-O-Saurs there add up to it, nothing to take). Produced at :class:`Done`
+    when the play does not Gather Fruit (Sugarrr! rulebook, "Attract Fruit-O-Saurs")."""
+
     player: int
     total: int
 
 
 @dataclass(frozen=True)
 class SaurTaken(Outcome):
+    """Seat ``player`` (0-based) took the Fruit-O-Saur ``card`` from The Valley into their score pile; ``left``
+    is the total still to take (0: the Attract is done). Produced by each :class:`TakeSaur`."""
+
     player: int
     card: str
     left: int
@@ -194,22 +211,31 @@ class SaurTaken(Outcome):
 
 @dataclass(frozen=True)
 class ColumnRemoved(Outcome):
+    """Column ``column`` (0-based) had 10 or more cards at the end of the turn: its ``cards`` (bottom to top)
+    are removed from the game (Sugarrr! rulebook, "Column Height")."""
+
     column: int
     cards: tuple[str, ...]
 
 
 @dataclass(frozen=True)
 class FinalRound(Outcome):
-    pass
+    """The Fruit Deck ran out (a draw emptied it, or the table counted it at 0), and again when the Final
+    Round's first turn starts (Sugarrr! rulebook, "Game End")."""
 
 
 @dataclass(frozen=True)
 class DeckCounted(Outcome):
+    """The table counted the Fruit Deck (:class:`SetDeck`): it now holds ``deck`` cards."""
+
     deck: int
 
 
 @dataclass(frozen=True)
 class HandScored(Outcome):
+    """After their final turn, seat ``player`` (0-based) scanned ``card`` from their hand; it is added to their
+    score pile at :class:`HandDone` (Sugarrr! rulebook, "Game End")."""
+
     player: int
     card: str
 
