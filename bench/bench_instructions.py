@@ -65,7 +65,7 @@ WHAT = {
     "touch": "one touch: window event -> Session.handle + commit + log line",
     "idle second": "idle second: loop, window on, tray at 100 Hz",
     "cold start screen": "cold start: exec -> first frame of the start screen",
-    "cold start resume": "cold start: exec -> first frame of a resumed 300-input game",
+    "cold start resume": "cold start: exec -> first frame of a resumed 300-input game (resume point 10 behind)",
 }
 
 
@@ -96,9 +96,7 @@ def cold_starts(tmp: str) -> dict[str, list[int]]:
     """Instructions of whole fresh processes to their first frame (bench_resume's
     workloads), each after one uncounted run that writes the bytecode and the compiled
     dataclass methods (as an installed table has them after its first start)."""
-    import shutil as sh
-
-    from bench_resume import build_store, child_env, first_frame
+    from bench_resume import build_store, child_env, copy_store, first_frame, table_python
 
     db = Path(tmp) / "resume.db"
     build_store(db, tmp)
@@ -110,11 +108,11 @@ def cold_starts(tmp: str) -> dict[str, list[int]]:
         for i in range(2):
             store = Path(tmp) / f"{label.split()[-1]}-{i}.db"
             if label.endswith("resume"):
-                sh.copy(db, store)
+                copy_store(db, store)
             if i == 0:
                 first_frame(args + ["--store", str(store)], pyc)  # writes the bytecode
                 continue
-            proc = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable,
+            proc = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", table_python(pyc),
                                    "-m", "firstframe", *args, "--store", str(store)],
                                   capture_output=True, text=True, env=env, timeout=1800)
             got = re.search(r"Collected : (\d+)", proc.stderr)

@@ -8,12 +8,16 @@ simulated by ``scripts/make_sugar_blast_trace.py`` (seed 1: swaps, Blast choices
 toward the seats, refills tapped candy by candy), replayed through the whole stack
 (``companion.table.replay``: emulated tray chip, real driver and detector) into a scratch
 store, and its first 300 accepted inputs put through a real Session into the bench's
-store.
+store. Beside it, the game's resume point (``companion.table.resume_point``) as the table
+kept it when it was last idle, :data:`BEHIND` inputs before the stop (a burst of play,
+then the power cut): the restart replays those 10. A second copy has no resume point (the
+first start after an upgrade, whose point is another program's): it replays all 300.
 
 - **Measured**: ``python -m firstframe run --game sugar-blast --store DB`` (the real
   ``companion run``, which resumes the unfinished game: open the store, replay 300
   inputs through flow and rules, open the 800x480 window, draw) from the moment before
   the process is spawned to ``FIRST-FRAME`` read back from its stdout.
+- **Information**, the same way: the copy with no resume point.
 - **Baseline**, the same way: a fresh process starting an empty game (a new store,
   ``--names`` and ``--goal four-twos``) to its first frame.
 
@@ -42,6 +46,7 @@ sys.path.insert(0, str(HERE))
 from benchlib import ROOT, at_speed, main, med, pct, row  # noqa: E402
 
 INPUTS = 300
+BEHIND = 10  # the resume point was kept this many inputs before the stop
 PLAYERS = ["Mum", "Dad", "Leo", "Maya"]
 GOAL = "four-twos"
 TARGET_RATIO = 1.5
@@ -49,7 +54,9 @@ COLD_START_MS = 1500.0  # issue 24: exec to the first frame at 1/8 of a core (a 
 
 
 def build_store(db: Path, tmp: str) -> str:
-    """Write the unfinished 300-input game to ``db``; returns its state digest."""
+    """Write the unfinished 300-input game to ``db``, and its resume point beside it as
+    the table keeps it (``DB.resume``), :data:`BEHIND` inputs before the last; returns
+    the game's state digest."""
     import json
 
     sys.path.insert(0, str(ROOT / "scripts"))
@@ -76,7 +83,9 @@ def build_store(db: Path, tmp: str) -> str:
     clock = FakeClock(0.0)
     store = EventStore(str(db))
     session = Session.start("sugar-blast", PLAYERS, store, clock, resume=False, options={"goal": GOAL})
-    for item in inputs[:INPUTS]:
+    for n, item in enumerate(inputs[:INPUTS]):
+        if n == INPUTS - BEHIND and not session.keep_resume_point():
+            raise SystemExit(f"no resume point could be kept beside {db}")
         clock.set(item.t)
         verdict = session.handle(item)
         if verdict is None or verdict.verdict != "accepted":
@@ -86,6 +95,16 @@ def build_store(db: Path, tmp: str) -> str:
     digest = state_digest(session.state)
     store.close()
     return digest
+
+
+def copy_store(db: Path, to: Path, point: bool = True) -> Path:
+    """Copy the store ``db`` to ``to``, with its resume point (``point``) or none."""
+    import shutil
+
+    shutil.copy(db, to)
+    if point:
+        shutil.copy(Path(f"{db}.resume"), Path(f"{to}.resume"))
+    return to
 
 
 def cache_home(pycache: str) -> str:
@@ -113,12 +132,38 @@ def child_env(pycache: str | None = None) -> dict[str, str]:
     return env
 
 
+def table_python(pycache: str) -> str:
+    """The interpreter of the children timed with bytecode in ``pycache``: a venv (beside
+    it, made once) as ``hardware/install.sh`` makes one on the Pi, of this Python, whose
+    site-packages sees the libraries this bench's Python has (pygame-ce and the rest, as
+    the Pi's venv sees Debian's with ``--system-site-packages``), and setuptools'
+    ``distutils-precedence.pth`` when they have it (a venv on Pi OS does). The program is
+    a plain package on the path (:func:`child_env`), as the wheel install.sh installs.
+
+    Not this checkout's own venv: its editable install of the program adds a ``.pth``
+    finder that imports ``pathlib``, ``re`` and ``urllib`` at every start (18 M
+    instructions, about 0.2 s at 1/8 of a core) that no installed table has."""
+    venv = Path(pycache).with_name(Path(pycache).name + "-venv")
+    python = venv / "bin" / "python"
+    if not python.exists():
+        subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+        site = next((venv / "lib").glob("python*/site-packages"))
+        libraries = [p for p in sys.path if p.endswith("-packages") and Path(p).is_dir()]
+        # (named to be read before setuptools' hook, which imports from them)
+        (site / "00-table-libraries.pth").write_text("".join(f"{p}\n" for p in libraries))
+        for hook in libraries[:1]:
+            if (Path(hook) / "distutils-precedence.pth").exists():
+                (site / "distutils-precedence.pth").write_text((Path(hook) / "distutils-precedence.pth").read_text())
+    return str(python)
+
+
 def first_frame(args: list[str], pycache: str | None = None) -> float:
     """Milliseconds from spawning ``python -m firstframe ARGS`` to its FIRST-FRAME line,
-    in :func:`child_env`."""
+    in :func:`child_env`, by :func:`table_python` (with a ``pycache``)."""
     env = child_env(pycache)
+    python = table_python(pycache) if pycache else sys.executable
     t0 = time.perf_counter()
-    proc = subprocess.Popen([sys.executable, "-m", "firstframe", *args], stdout=subprocess.PIPE,
+    proc = subprocess.Popen([python, "-m", "firstframe", *args], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, env=env, text=True)
     for line in proc.stdout:
         if line.strip() == "FIRST-FRAME":
@@ -136,8 +181,9 @@ def rows(quick: bool = False) -> list[dict]:
     with tempfile.TemporaryDirectory(prefix="bench-resume-") as tmp:
         db = Path(tmp) / "resume.db"
         build_store(db, tmp)
+        whole = copy_store(db, Path(tmp) / "no-point.db", point=False)
         pyc = str(Path(tmp) / "pycache")
-        resume_ms, empty_ms, start_ms = [], [], []
+        resume_ms, empty_ms, start_ms, whole_ms = [], [], [], []
         for i in range(repeat + 1):
             empty_db = Path(tmp) / f"empty-{i}.db"
             e = first_frame(["run", "--game", "sugar-blast", "--store", str(empty_db), "--names", ",".join(PLAYERS),
@@ -145,10 +191,12 @@ def rows(quick: bool = False) -> list[dict]:
             r = first_frame(["run", "--game", "sugar-blast", "--store", str(db), "--log-format", "json"], pyc)
             s = first_frame(["--start-screen", "run", "--store", str(Path(tmp) / f"start-{i}.db"),
                              "--log-format", "json"], pyc)
+            w = first_frame(["run", "--game", "sugar-blast", "--store", str(whole), "--log-format", "json"], pyc)
             if i:  # the first of each warms the page cache and writes the bytecode
                 empty_ms.append(e)
                 resume_ms.append(r)
                 start_ms.append(s)
+                whole_ms.append(w)
     ratio = med(resume_ms) / med(empty_ms)
     limit = at_speed(None, COLD_START_MS)
     target = f"<= {COLD_START_MS / 1000:g} s at 1/8 core" if limit is None else f"p99 <= {COLD_START_MS / 1000:g} s"
@@ -163,7 +211,10 @@ def rows(quick: bool = False) -> list[dict]:
                 note=f"{len(resume_ms)} runs each, alternating; Sugar Blast, 4 players, goal {GOAL}; "
                      f"empty start p99 {pct(empty_ms, 99):.0f} ms"),
             cold(start_ms, "the start screen (run, no game, empty store)"),
-            cold(resume_ms, f"a resumed {INPUTS}-input game")]
+            cold(resume_ms, f"a resumed {INPUTS}-input game (resume point {BEHIND} inputs behind)"),
+            row(f"fresh process to the first frame: a resumed {INPUTS}-input game, no resume point",
+                "information (the first start after an upgrade)", median=med(whole_ms), p99=pct(whole_ms, 99),
+                n=len(whole_ms), note=f"{len(whole_ms)} runs; all {INPUTS} inputs replayed; max {max(whole_ms):.0f} ms")]
 
 
 if __name__ == "__main__":

@@ -5,7 +5,8 @@ it means, checks and applies it with the rules, **commits the input to the event
 and only then takes the new state and tells the screen. A rejected input changes nothing
 and is not stored; the same code again within the tap-off window is ignored.
 
-On start, an unfinished game in the store is rebuilt by replaying its inputs.
+On start, an unfinished game in the store is rebuilt by replaying its inputs (from its
+resume point, :mod:`companion.table.resume_point`, when one holds: only the inputs after it).
 """
 
 from __future__ import annotations
