@@ -5,6 +5,8 @@ doctor or the screenshots), and its table of commands matches the parsers."""
 import subprocess
 import sys
 
+import pytest
+
 from companion.cli import COMMANDS, MODULES, build_parser
 
 
@@ -79,6 +81,31 @@ def test_a_table_starts_without_what_only_other_work_needs(tmp_path):
              "companion.cards.labels", "companion.cards.nfc_write", "companion.table.history",
              "companion.service.doctor", "companion.table.screenshots", "companion.cli.cards",
              "companion.devices.tilt", "companion.devices.tray", "companion.core.enrolment", "companion.devices.gpio",
-             "companion.venue.settings", "companion.ui.start", "zipfile"}
+             "companion.venue.settings", "companion.ui.start", "zipfile", "shutil", "bz2", "lzma", "pickle"}
     assert not loaded & never, loaded & never
     assert not any(m.startswith("reportlab") for m in loaded)
+
+
+@pytest.mark.parametrize("columns", ["60", "97", "200", "0", "wide"])
+def test_help_is_laid_out_as_argparse_lays_it_out_for_the_terminals_width(columns, monkeypatch):
+    """The CLI's own HelpFormatter (which finds the width without importing shutil) gives
+    argparse's help, at the width shutil.get_terminal_size gives."""
+    import argparse
+
+    from companion.cli import HelpFormatter, build_parser
+
+    monkeypatch.setenv("COLUMNS", columns)
+    ours = build_parser("run")
+    theirs = build_parser("run")
+    for parser in [theirs] + [a for act in theirs._actions if isinstance(act, argparse._SubParsersAction)
+                              for a in act.choices.values()]:
+        parser.formatter_class = argparse.HelpFormatter
+    run_ours, run_theirs = (next(a for a in p._actions if isinstance(a, argparse._SubParsersAction)).choices["run"]
+                            for p in (ours, theirs))
+    assert run_ours.formatter_class is HelpFormatter
+    assert ours.format_help() == theirs.format_help()
+    assert run_ours.format_help() == run_theirs.format_help()
+    import shutil
+
+    assert run_ours._get_formatter()._width == shutil.get_terminal_size().columns - 2
+    assert columns not in ("60", "97", "200") or run_ours._get_formatter()._width == int(columns) - 2

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 
 #: The command modules, in the order ``companion --help`` lists their commands.
@@ -33,10 +34,45 @@ def _version() -> str:
         return "unknown"
 
 
+def _columns() -> int:
+    """The terminal's width as :func:`shutil.get_terminal_size` gives it: ``$COLUMNS``,
+    else the width of the terminal on stdout, else 80."""
+    try:
+        columns = int(os.environ.get("COLUMNS", 0))
+    except ValueError:
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return columns if columns > 0 else 80
+
+
+class HelpFormatter(argparse.HelpFormatter):
+    """argparse's help layout, as wide as the terminal, found without :mod:`shutil`.
+    argparse makes a formatter for every option it adds, and its own imports
+    :mod:`shutil` (and with it :mod:`bz2` and :mod:`lzma`) for the width: 7 M
+    instructions of every cold start (bench/bench_instructions.py) for a help text that
+    is rarely printed."""
+
+    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24,
+                 width: int | None = None) -> None:
+        super().__init__(prog, indent_increment, max_help_position, _columns() - 2 if width is None else width)
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """:class:`argparse.ArgumentParser` with :class:`HelpFormatter`; its sub-commands'
+    parsers are made by this class too (``add_subparsers`` makes its own kind)."""
+
+    def __init__(self, *args, formatter_class=HelpFormatter, **kwargs) -> None:
+        super().__init__(*args, formatter_class=formatter_class, **kwargs)
+
+
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The whole command line, or, for a known ``command``, the parser with only that
     command's module loaded (its parsers are the same either way)."""
-    p = argparse.ArgumentParser(prog="companion", description="Sugar Table Companion: checks plays and keeps score.")
+    p = ArgumentParser(prog="companion", description="Sugar Table Companion: checks plays and keeps score.")
     p.add_argument("--version", action="store_true", help="print the version and exit (nothing may follow it)")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND",
                            help="one of these (companion COMMAND --help for its options):")
