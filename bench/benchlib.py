@@ -38,8 +38,33 @@ TIMEOUT = 5.0  # seconds to wait for one verdict line before calling the input l
 
 #: Set (by ``run.py --zero``) in a bench process that runs held to 1/8 of a core.
 ZERO = os.environ.get("BENCH_ZERO") == "1"
-#: The CPU quota that stands for a Raspberry Pi Zero 2 W: 1.25 ms of CPU every 10 ms.
+#: The CPU quota that stands for a Raspberry Pi Zero 2 W: 1.25 ms of CPU every 10 ms of
+#: a core running at :data:`REFERENCE_PACE_MS`.
 ZERO_QUOTA_US, ZERO_PERIOD_US = 1250, 10000
+#: This machine's pace (:func:`pace_ms`) when its host is quiet: the core the Zero is 1/8
+#: of. The host of this VM runs Python at this pace at its best and at up to four times it
+#: when it is busy (bench/README.md), which a fixed quota would make a Zero four times slower.
+REFERENCE_PACE_MS = 21.0
+
+
+def pace_ms(additions: int = 1_000_000, tries: int = 3) -> float:
+    """How fast the host runs Python now: the milliseconds a million additions take in
+    this process at full speed (``additions`` of them, scaled to a million), the best of
+    ``tries``."""
+    best = float("inf")
+    for _ in range(tries):
+        t0, total = time.perf_counter(), 0
+        for i in range(additions):
+            total += i
+        best = min(best, time.perf_counter() - t0)
+    return best * 1000 * 1_000_000 / additions
+
+
+def zero_quota_us(pace: float, period_us: int = ZERO_PERIOD_US) -> int:
+    """The quota that holds a process to a Zero 2 W's speed on a core whose pace is
+    ``pace`` ms: :data:`ZERO_QUOTA_US` at :data:`REFERENCE_PACE_MS`, in proportion to the
+    pace, within half that and the whole period."""
+    return int(max(ZERO_QUOTA_US / 2, min(period_us, ZERO_QUOTA_US * pace / REFERENCE_PACE_MS)))
 
 
 def at_speed(full, zero):
@@ -99,6 +124,14 @@ class CpuQuota:
         """What a bench process run under the quota finds in its environment."""
         return {"BENCH_ZERO": "1", "BENCH_ZERO_PROCS": str(self.procs), "BENCH_OUTSIDE_PROCS": str(self.outside)}
 
+    def set(self, quota_us: int) -> None:
+        """Give the processes ``quota_us`` of CPU time every period from now on."""
+        if self.v2:
+            period = (self.path / "cpu.max").read_text().split()[1]
+            (self.path / "cpu.max").write_text(f"{quota_us} {period}")
+        else:
+            (self.path / "cpu.cfs_quota_us").write_text(str(quota_us))
+
     def throttled(self) -> tuple[int, float]:
         """``(periods throttled, seconds throttled)`` so far (cpu.stat)."""
         stat = dict(line.split() for line in (self.path / "cpu.stat").read_text().splitlines() if line.strip())
@@ -117,6 +150,55 @@ class CpuQuota:
             self.path.rmdir()
         except OSError:
             pass
+
+
+class PaceFollower:
+    """Keeps a :class:`CpuQuota` at a Zero 2 W's speed while the host's speed changes: a
+    thread measures the pace (:func:`pace_ms`, 200,000 additions, best of three) every
+    ``every`` seconds and sets the quota to :func:`zero_quota_us` of it. ``settings`` is
+    every ``(pace, quota_us)`` it used. Runs in the process that starts the benches,
+    outside the quota, so its probe takes the other core for about 5-20 ms a second."""
+
+    def __init__(self, quota: CpuQuota, every: float = 1.0):
+        self.quota, self.every = quota, every
+        self.settings: list[tuple[float, int]] = []
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def follow(self) -> None:
+        """Set the quota for the pace now, and keep it set until :meth:`stop`."""
+        self._stop.clear()
+        self._set()
+        self._thread = threading.Thread(target=self._run, name="pace-follower", daemon=True)
+        self._thread.start()
+
+    def _set(self) -> None:
+        pace = pace_ms(200_000)
+        quota = zero_quota_us(pace)
+        self.quota.set(quota)
+        self.settings.append((pace, quota))
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.every):
+            self._set()
+
+    def stop(self) -> None:
+        """Stop following; the quota stays at its last setting."""
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join()
+
+    def summary(self, since: int = 0) -> str:
+        """The paces and quotas used (from the ``since``-th setting on), in words: median
+        and range."""
+        settings = self.settings[since:]
+        if not settings:
+            return "no pace measured"
+        paces = sorted(p for p, _ in settings)
+        quotas = sorted(q for _, q in settings)
+        return (f"pace {paces[len(paces) // 2]:.0f} ms median ({paces[0]:.0f}-{paces[-1]:.0f}), quota "
+                f"{quotas[len(quotas) // 2] / 1000:.2f} ms median ({quotas[0] / 1000:.2f}-{quotas[-1] / 1000:.2f}) "
+                f"of {ZERO_PERIOD_US / 1000:g} ms, {len(settings)} settings")
 
 
 def join_quota(procs: str | None = None) -> Callable[[], None]:

@@ -15,6 +15,12 @@ the process that reads the verdict lines back), and prints the two side by side,
 with its own targets. ``--zero-only`` runs the second pass alone. Both need root; without
 it they say why and exit 2. A bench whose figures do not depend on the speed (it defines
 ``SPEED_INDEPENDENT = True``, e.g. instruction counts) runs once.
+
+"1/8 of a core" is of this machine's core at its quiet speed (``REFERENCE_PACE_MS``): the
+host of a VM runs Python up to four times slower when it is busy, and a fixed quota would
+then stand for a Zero four times slower than a Zero. So the quota follows the host's pace
+(:class:`benchlib.PaceFollower`: measured every second, the quota in proportion);
+``--fixed-quota`` holds it at 1.25 ms whatever the host does.
 """
 
 from __future__ import annotations
@@ -31,7 +37,8 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from benchlib import CpuQuota, format_table, format_side_by_side, join_quota, row  # noqa: E402
+from benchlib import (REFERENCE_PACE_MS, ZERO_QUOTA_US, CpuQuota, PaceFollower, format_side_by_side,  # noqa: E402
+                      format_table, join_quota, pace_ms, row)
 
 MARK = "BENCH-ROWS "
 
@@ -66,18 +73,11 @@ def load() -> str:
 
 def pace() -> str:
     """Milliseconds a fixed piece of pure Python (a million additions) takes in this
-    process, at full speed, the best of three: how fast the host runs Python right now.
-    The load average misses that a VM's host can run it half as fast from one minute to
-    the next, and a CPU quota makes every figure at 1/8 of a core eight times that."""
-    import time
-
-    best = float("inf")
-    for _ in range(3):
-        t0, s = time.perf_counter(), 0
-        for i in range(1_000_000):
-            s += i
-        best = min(best, time.perf_counter() - t0)
-    return f"{best * 1000:.0f} ms"
+    process, at full speed, the best of three (:func:`benchlib.pace_ms`): how fast the
+    host runs Python right now. The load average misses that a VM's host can run it half
+    as fast from one minute to the next, and a CPU quota makes every figure at 1/8 of a
+    core eight times that."""
+    return f"{pace_ms():.0f} ms"
 
 
 def run_bench(path: Path, quick: bool, timeout: float, quota: CpuQuota | None = None) -> list[dict]:
@@ -124,6 +124,8 @@ def main(argv: list[str] | None = None) -> int:
     speed.add_argument("--zero", action="store_true",
                        help="also run every bench held to 1/8 of a core (a Pi Zero 2 W's speed); needs root")
     speed.add_argument("--zero-only", action="store_true", help="only the 1/8-core pass; needs root")
+    ap.add_argument("--fixed-quota", action="store_true",
+                    help="at 1/8 core, hold the quota at 1.25 ms every 10 ms whatever the host's pace")
     args = ap.parse_args(argv)
     if args.one:
         return one(Path(args.one), args.quick)
@@ -144,6 +146,9 @@ def main(argv: list[str] | None = None) -> int:
     zero_rows: list[dict] = []
     loads: list[str] = []
     started, start_pace = load(), pace()
+    follower = None
+    if quota is not None and not args.fixed_quota:
+        follower = PaceFollower(quota)
     try:
         for path in files:
             passes = [None] if quota is None else ([quota] if args.zero_only and not speed_independent(path)
@@ -152,23 +157,35 @@ def main(argv: list[str] | None = None) -> int:
                 at = "at 1/8 core" if q is not None else "at full speed"
                 before, paced = load(), pace()
                 print(f"bench: {path.name} {at} (load average {before}) ...", file=sys.stderr, flush=True)
-                got = run_bench(path, args.quick, args.timeout, q)
-                loads.append(f"  {path.stem.removeprefix('bench_')} {at}: load average {before} before, {load()} after; "
-                             f"pace {paced} before, {pace()} after")
+                first = len(follower.settings) if follower is not None else 0
+                if q is not None and follower is not None:
+                    follower.follow()
+                try:
+                    got = run_bench(path, args.quick, args.timeout, q)
+                finally:
+                    if q is not None and follower is not None:
+                        follower.stop()
+                followed = f"; {follower.summary(first)}" if q is not None and follower is not None else ""
+                loads.append(f"  {path.stem.removeprefix('bench_')} {at}: load average {before} before, "
+                             f"{load()} after; pace {paced} before, {pace()} after{followed}")
                 for r in got:
                     print(f"  {r['metric']}: {r.get('median')} {r['unit']} -> "
                           f"{ {True: 'PASS', False: 'FAIL', None: 'info'}[r.get('ok')] }", file=sys.stderr, flush=True)
                 (zero_rows if q is not None else rows).extend(got)
     finally:
+        if follower is not None:
+            follower.stop()
         if quota is not None:
             quota.close()
     if quota is None:
         print(format_table(rows))
     else:
         print(format_side_by_side(rows, zero_rows))
-        print("\n1/8 core: the bench process (the table, its baseline, the processes it starts) held to "
-              "1.25 ms of CPU every 10 ms by a cgroup CPU quota; the process reading the verdict lines back "
-              "runs outside it")
+        held = (f"{ZERO_QUOTA_US / 1000:g} ms of CPU every 10 ms (--fixed-quota)" if follower is None else
+                f"1/8 of a core at the reference pace {REFERENCE_PACE_MS:g} ms: the quota followed the host's pace "
+                f"({follower.summary()})")
+        print(f"\n1/8 core: the bench process (the table, its baseline, the processes it starts) held to {held} "
+              "by a cgroup CPU quota; the process reading the verdict lines back runs outside it")
     every = rows + zero_rows
     failed = [r for r in every if r.get("ok") is False]
     print(f"\nload average (1, 5, 15 min) at the start {started}, at the end {load()}, on {os.cpu_count()} cores; "

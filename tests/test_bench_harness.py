@@ -2,6 +2,7 @@
 missed target or a crashed bench, legacy scripts still run, exit 1 when anything FAILs."""
 
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -186,3 +187,66 @@ def test_the_summary_gives_the_pace_measured_at_the_start_not_before_the_last_be
     assert run.main(["--dir", str(tmp_path)]) == 0
     summary = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("load average"))
     assert "P1 at the start" in summary and "P6 at the end" in summary, summary
+
+
+def test_the_zero_quota_is_in_proportion_to_the_hosts_pace():
+    ref, q = benchlib.REFERENCE_PACE_MS, benchlib.ZERO_QUOTA_US
+    assert benchlib.zero_quota_us(ref) == q
+    assert benchlib.zero_quota_us(2 * ref) == 2 * q  # a host half as fast: twice the CPU time, the same Zero
+    assert benchlib.zero_quota_us(0.75 * ref) == int(0.75 * q)
+    assert benchlib.zero_quota_us(0.1 * ref) == q // 2  # never less than half the issue's quota
+    assert benchlib.zero_quota_us(100 * ref) == benchlib.ZERO_PERIOD_US  # nor more than the whole period
+
+
+def test_the_pace_follower_sets_the_quota_as_the_pace_changes_and_again_after_a_stop(monkeypatch):
+    class Quota:
+        def __init__(self):
+            self.set_to = []
+
+        def set(self, quota_us):
+            self.set_to.append(quota_us)
+
+    paces = iter([21.0, 42.0, 63.0, 84.0, 21.0, 42.0] + [42.0] * 100)
+    monkeypatch.setattr(benchlib, "pace_ms", lambda *a, **k: next(paces))
+    quota = Quota()
+    follower = benchlib.PaceFollower(quota, every=0.01)
+    def wait_for(n):
+        deadline = time.monotonic() + 5
+        while len(quota.set_to) < n and time.monotonic() < deadline:
+            time.sleep(0.005)
+    follower.follow()
+    wait_for(4)
+    follower.stop()
+    assert quota.set_to[:4] == [1250, 2500, 3750, 5000]
+    kept = len(quota.set_to)
+    time.sleep(0.05)
+    assert len(quota.set_to) == kept  # stopped: the quota stays
+    follower.follow()  # the next bench: it follows again
+    wait_for(kept + 2)
+    follower.stop()
+    assert len(quota.set_to) >= kept + 2
+    assert "quota" in follower.summary() and follower.summary(kept).endswith(f"{len(quota.set_to) - kept} settings")
+
+
+@pytest.mark.skipif(not _can_make_a_quota(), reason="needs root and a cgroup CPU controller")
+@pytest.mark.parametrize("fixed", [False, True])
+def test_a_bench_at_one_eighth_runs_under_the_quota_the_pace_calls_for(tmp_path, capsys, monkeypatch, fixed):
+    write(tmp_path, "bench_quota.py", "from benchlib import ZERO, row\n"
+          "def quota():\n"
+          "    line = next(l for l in open('/proc/self/cgroup') if 'bench-zero-' in l)\n"
+          "    rel = line.strip().split(':', 2)[2]\n"
+          "    for base in ('/sys/fs/cgroup/cpu', '/sys/fs/cgroup/cpu,cpuacct', '/sys/fs/cgroup'):\n"
+          "        try:\n"
+          "            return open(base + rel + '/cpu.cfs_quota_us').read().split()[0]\n"
+          "        except OSError:\n"
+          "            try:\n"
+          "                return open(base + rel + '/cpu.max').read().split()[0]\n"
+          "            except OSError:\n"
+          "                pass\n"
+          "def rows(quick=False):\n"
+          "    return [row('quota ' + (quota() if ZERO else 'none'), 'any', ok=True, unit='-')]\n")
+    monkeypatch.setattr(benchlib, "pace_ms", lambda *a, **k: 2 * benchlib.REFERENCE_PACE_MS)
+    assert run.main(["--dir", str(tmp_path), "--zero-only"] + (["--fixed-quota"] if fixed else [])) == 0
+    out = capsys.readouterr().out
+    assert ("quota 1250 " if fixed else "quota 2500 ") in out, out
+    assert ("(--fixed-quota)" if fixed else "followed the host's pace") in out
