@@ -206,12 +206,16 @@ def test_a_point_that_cannot_be_written_changes_nothing(tmp_path, monkeypatch):
     db = tmp_path / "full.db"
     table = live("sugarrr", players, options, db, inputs[:10])
 
-    def full(self, data):
+    real_write = Path.write_bytes
+
+    def full(self, data):  # a full card: part of the file is written, then ENOSPC
+        real_write(self, data[:100])
         raise OSError(28, "No space left on device")
     monkeypatch.setattr(Path, "write_bytes", full)
     assert table.keep_resume_point() is False
     monkeypatch.undo()
     assert not Path(str(db) + ".resume").exists()
+    assert not Path(str(db) + ".resume.tmp").exists()  # what was written of it is gone
     item = inputs[10]
     table.clock.set(item.t)
     assert table.handle(item).verdict == "accepted"  # the table plays on
@@ -260,3 +264,28 @@ def restarted_point(db: Path) -> int:
     session = restarted("sugarrr", db, point=True)
     session.store.close()
     return session.resumed_from_point
+
+
+class NotAState:
+    """A state of no game (the type check of a point that otherwise holds)."""
+
+
+@pytest.mark.parametrize("how", ["another type", "a missing class", "fields missing"])
+def test_a_point_whose_contents_do_not_fit_the_game_is_not_used(tmp_path, how):
+    import pickle
+    import zlib
+
+    db, _ = kept_game(tmp_path)
+    path = Path(str(db) + ".resume")
+    kept = pickle.loads(path.read_bytes()[len(resume_point.MAGIC) + 4:])
+    if how == "another type":
+        kept["fields"]["state"] = NotAState()
+    elif how == "fields missing":
+        del kept["fields"]["pauses"]
+    body = pickle.dumps(kept)
+    if how == "a missing class":
+        kept["fields"]["state"] = NotAState()
+        body = pickle.dumps(kept).replace(b"NotAState", b"NotAThing")
+    path.write_bytes(resume_point.MAGIC + zlib.crc32(body).to_bytes(4, "little") + body)
+    session = restarted("sugarrr", db, point=True)
+    assert session.resumed_from_point == 0 and session.saved_inputs == 20

@@ -105,12 +105,20 @@ def keep(path: Path | None, game: tuple, payloads: list[str], fields: dict[str, 
         body = pickle.dumps({"fingerprint": fingerprint(), "game": game, "inputs": len(payloads),
                              "digest": digest(payloads), "fields": fields}, protocol=pickle.HIGHEST_PROTOCOL)
         data = MAGIC + zlib.crc32(body).to_bytes(4, "little") + body
-        tmp = path.with_name(path.name + ".tmp")
+    except Exception as exc:  # noqa: BLE001 - a state that does not pickle: a shortcut only
+        _log.info("the resume point %s was not kept (%s); the next start replays the whole game", path, exc)
+        return False
+    tmp = path.with_name(path.name + ".tmp")
+    try:
         tmp.write_bytes(data)
         os.replace(tmp, path)
         return True
-    except Exception as exc:  # noqa: BLE001 - a shortcut only: the store's inputs are the record
+    except OSError as exc:  # a full or read-only card: the store's inputs are the record
         _log.info("the resume point %s was not kept (%s); the next start replays the whole game", path, exc)
+        try:
+            tmp.unlink(missing_ok=True)  # (a full card: what was written of it goes)
+        except OSError:
+            pass
         return False
 
 
