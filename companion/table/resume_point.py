@@ -61,8 +61,9 @@ def path_for(store_path: str) -> Path | None:
 
 def fingerprint() -> str:
     """This program, as a resume point is made by it: the Python version, and the
-    relative path, size and modification time (ns) of every ``.py`` file of the
-    ``companion`` package, as a hex CRC-32 chain. Worked out once per process."""
+    relative path, size and modification time (ns) of every ``.py`` and ``.toml`` file
+    (the card catalogues the rules read) of the ``companion`` package, as a hex CRC-32
+    chain. Worked out once per process."""
     if not _fingerprint:
         root = Path(__file__).resolve().parent.parent
         crc = zlib.crc32(repr(sys.version_info[:3]).encode())
@@ -78,7 +79,7 @@ def _sources(folder: str, cut: int) -> Iterable[tuple[str, int, int]]:
             if entry.is_dir(follow_symlinks=False):
                 if entry.name != "__pycache__":
                     yield from _sources(entry.path, cut)
-            elif entry.name.endswith(".py"):
+            elif entry.name.endswith((".py", ".toml")):  # the code, and the card catalogues it reads
                 st = entry.stat()
                 yield entry.path[cut:], st.st_size, st.st_mtime_ns
 
