@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import os
 import shutil
+import threading
 from pathlib import Path
 
-from companion.table import resume_point
 from test_resume_point import kept_game, restarted
+
+from companion.table import resume_point
 
 
 def _package_copy(tmp_path: Path, monkeypatch) -> Path:
@@ -40,3 +42,42 @@ def test_a_point_is_not_used_once_a_card_catalogue_changed(tmp_path, monkeypatch
     monkeypatch.setattr(resume_point, "_fingerprint", [])  # the next start: a new process
     assert resume_point.fingerprint() != before
     assert restarted("sugar-heist", db, point=True).resumed_from_point == 0
+
+
+def test_a_huge_resume_file_is_not_read_whole_and_the_game_resumes(tmp_path, monkeypatch):
+    """A .resume that is not a point the table wrote (a damaged card's file, 1 TiB here,
+    sparse) is read whole before its header is looked at: a MemoryError (a Zero 2 W has
+    512 MB; this machine fails the same way at 1 TiB) raises out of Session.start, which
+    read() says never happens. The store's inputs are all there: the game must resume."""
+    db, _ = kept_game(tmp_path)
+    path = Path(str(db) + ".resume")
+    with open(path, "r+b") as f:
+        f.truncate(1 << 40)
+    real = Path.read_bytes
+
+    def read_bytes(self):  # what reading it whole does (without trying: it may not fail fast everywhere)
+        if self.stat().st_size > 1 << 30:
+            raise MemoryError
+        return real(self)
+    monkeypatch.setattr(Path, "read_bytes", read_bytes)
+    session = restarted("sugarrr", db, point=True)
+    assert session.resumed_from_point == 0 and session.saved_inputs == 20
+
+
+def test_a_resume_path_that_is_a_fifo_does_not_hang_the_start(tmp_path):
+    """A .resume that is not a regular file (a FIFO here) is opened and read as one: the
+    start blocks until something writes to it, the table never shows its first frame."""
+    db, _ = kept_game(tmp_path)
+    path = Path(str(db) + ".resume")
+    path.unlink()
+    os.mkfifo(path)
+    got: list = []
+    start = threading.Thread(target=lambda: got.append(restarted("sugarrr", db, point=True)), daemon=True)
+    start.start()
+    start.join(5.0)
+    hung = start.is_alive()
+    if hung:  # let the reader go (end of file) so the thread ends
+        os.close(os.open(path, os.O_WRONLY))
+        start.join(5.0)
+    assert not hung, "Session.start blocked reading the FIFO"
+    assert got and got[0].resumed_from_point == 0 and got[0].saved_inputs == 20
