@@ -8,8 +8,9 @@ import shutil
 import threading
 from pathlib import Path
 
-from test_resume_point import kept_game, restarted
+from test_resume_point import assert_same, kept_game, live, recorded, restarted
 
+from companion.core.errors import StoreError
 from companion.table import resume_point
 
 
@@ -81,3 +82,46 @@ def test_a_resume_path_that_is_a_fifo_does_not_hang_the_start(tmp_path):
         start.join(5.0)
     assert not hung, "Session.start blocked reading the FIFO"
     assert got and got[0].resumed_from_point == 0 and got[0].saved_inputs == 20
+
+
+def test_a_point_of_another_game_with_the_same_inputs_is_not_used(tmp_path):
+    """Only the game's id tells these two apart (the same kind, the same start, the same
+    stored inputs). tests/test_resume_point.py's test of another game's point gives the
+    new game no inputs, so the point's count rejects it first: that test passes with the
+    game check in resume_point.read taken out; this one does not."""
+    inputs, players, options = recorded("sugarrr", tmp_path)
+    db = tmp_path / "twice.db"
+    first = live("sugarrr", players, options, db, inputs[:20])
+    assert first.keep_resume_point()
+    first.store.close()
+    second = live("sugarrr", players, options, db, inputs[:20])  # another game, the first left unfinished
+    assert second.game_id != first.game_id and second.started == first.started
+    assert second.store.payloads(second.game_id) == second.store.payloads(first.game_id)
+    second.store.close()
+    quick, whole = restarted("sugarrr", db, point=True), restarted("sugarrr", db, point=False)
+    assert quick.game_id == second.game_id and quick.resumed_from_point == 0
+    assert_same(quick, whole)
+
+
+def test_an_input_stored_but_refused_is_not_left_out_of_a_point(tmp_path, monkeypatch):
+    """The store committed an input and then reported an error (the session refused it,
+    a restart replays it): a point kept after that must not cover the stored inputs with
+    the session's state, which lacks it. Session.keep_resume_point's count check does
+    this; no test in tests/test_resume_point.py fails without it."""
+    inputs, players, options = recorded("sugarrr", tmp_path)
+    db = tmp_path / "uncertain.db"
+    table = live("sugarrr", players, options, db, inputs[:10])
+    real = table.store.append
+
+    def committed_then_failed(game_id, item):
+        real(game_id, item)
+        raise StoreError("disk I/O error")
+    monkeypatch.setattr(table.store, "append", committed_then_failed)
+    table.clock.set(inputs[10].t)
+    assert table.handle(inputs[10]).verdict == "rejected"
+    monkeypatch.undo()
+    table.keep_resume_point()
+    table.store.close()
+    quick, whole = restarted("sugarrr", db, point=True), restarted("sugarrr", db, point=False)
+    assert whole.saved_inputs == 11
+    assert_same(quick, whole)
