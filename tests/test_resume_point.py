@@ -206,12 +206,23 @@ def test_a_point_that_cannot_be_written_changes_nothing(tmp_path, monkeypatch):
     db = tmp_path / "full.db"
     table = live("sugarrr", players, options, db, inputs[:10])
 
-    real_write = Path.write_bytes
+    real_fdopen = os.fdopen
 
-    def full(self, data):  # a full card: part of the file is written, then ENOSPC
-        real_write(self, data[:100])
-        raise OSError(28, "No space left on device")
-    monkeypatch.setattr(Path, "write_bytes", full)
+    class Full:  # a full card: part of the file is written, then ENOSPC
+        def __init__(self, fd, *a, **k):
+            self.f = real_fdopen(fd, *a, **k)
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            self.f.close()
+
+        def write(self, data):
+            self.f.write(data[:100])
+            self.f.flush()
+            raise OSError(28, "No space left on device")
+    monkeypatch.setattr(resume_point.os, "fdopen", Full)
     assert table.keep_resume_point() is False
     monkeypatch.undo()
     assert not Path(str(db) + ".resume").exists()
@@ -236,28 +247,54 @@ def test_no_point_for_a_store_in_memory_or_a_game_that_is_over(tmp_path):
 
 def test_the_runner_keeps_a_point_once_the_table_is_idle_and_when_it_stops(tmp_path):
     inputs, players, options = recorded("sugarrr", tmp_path)
+    every = resume_point.KEEP_EVERY
     db = tmp_path / "runner.db"
     path = Path(str(db) + ".resume")
-    table = live("sugarrr", players, options, db, inputs[:5])
+    table = live("sugarrr", players, options, db, inputs[:every - 1])
     clock = table.clock
     runner = Runner(table, clock)
+    t = clock.now()
+    clock.set(t + 60)
+    runner.tick()
+    assert runner.keep_resume_point() is False and not path.exists()  # idle, but too few inputs to rewrite it for
+    runner.inputs.put(inputs[every - 1])
+    runner.step()
     t = clock.now()
     assert runner.keep_resume_point() is False and not path.exists()  # just changed: wait for quiet
     clock.set(t + resume_point.IDLE_SECONDS - 0.1)
     assert runner.keep_resume_point() is False and not path.exists()
     clock.set(t + resume_point.IDLE_SECONDS)
-    assert runner.keep_resume_point() is True and path.exists()
+    runner.tick()  # (the loop's turn keeps it)
+    assert path.exists() and restarted_point(db) == every
     clock.set(t + 60)
     assert runner.keep_resume_point() is False  # kept once per count of inputs
-    item = inputs[5]
-    clock.set(t + 61)
-    runner.inputs.put(item)
-    runner.step()
-    runner.tick()
-    assert table.saved_inputs == 6 and restarted_point(db) == 5  # not yet idle: the old point stands
+    for item in inputs[every:every + 3]:
+        clock.set(clock.now() + 10)
+        runner.inputs.put(item)
+        runner.step()
+        runner.tick()
+    assert table.saved_inputs == every + 3 and restarted_point(db) == every  # a few more: the old point stands
     runner.stop()
     runner.loop()  # stopping: the point is kept now
-    assert restarted_point(db) == 6
+    assert restarted_point(db) == every + 3
+
+
+def test_a_resumed_table_keeps_a_new_point_once_enough_inputs_were_replayed_or_played(tmp_path):
+    db, inputs = kept_game(tmp_path, n=20)
+    aside = Path(str(db) + ".resume")
+    aside.unlink()  # the first start after an upgrade: no point that holds
+    session = restarted("sugarrr", db, point=True)
+    runner = Runner(session, session.clock)
+    clock = session.clock
+    runner.tick()
+    clock.set(clock.now() + resume_point.IDLE_SECONDS)
+    runner.tick()
+    assert restarted_point(db) == 20  # 20 replayed: a point is kept as soon as the table is idle
+    session = restarted("sugarrr", db, point=True)
+    runner = Runner(session, session.clock)
+    runner.tick()
+    session.clock.set(session.clock.now() + 60)
+    assert runner.keep_resume_point() is False  # resumed from a point that holds them all: nothing to keep
 
 
 def restarted_point(db: Path) -> int:
@@ -277,7 +314,7 @@ def test_a_point_whose_contents_do_not_fit_the_game_is_not_used(tmp_path, how):
 
     db, _ = kept_game(tmp_path)
     path = Path(str(db) + ".resume")
-    kept = pickle.loads(path.read_bytes()[len(resume_point.MAGIC) + 4:])
+    kept = pickle.loads(zlib.decompress(path.read_bytes()[len(resume_point.MAGIC) + 4:]))
     if how == "another type":
         kept["fields"]["state"] = NotAState()
     elif how == "fields missing":
@@ -286,6 +323,51 @@ def test_a_point_whose_contents_do_not_fit_the_game_is_not_used(tmp_path, how):
     if how == "a missing class":
         kept["fields"]["state"] = NotAState()
         body = pickle.dumps(kept).replace(b"NotAState", b"NotAThing")
+    body = zlib.compress(body)
     path.write_bytes(resume_point.MAGIC + zlib.crc32(body).to_bytes(4, "little") + body)
     session = restarted("sugarrr", db, point=True)
     assert session.resumed_from_point == 0 and session.saved_inputs == 20
+
+
+def test_a_point_is_never_written_through_a_link_left_in_its_place(tmp_path):
+    inputs, players, options = recorded("sugarrr", tmp_path)
+    db = tmp_path / "link.db"
+    table = live("sugarrr", players, options, db, inputs[:10])
+    victim = tmp_path / "someone-elses-file"
+    victim.write_text("keep me")
+    Path(str(db) + ".resume.tmp").symlink_to(victim)
+    assert table.keep_resume_point()
+    assert victim.read_text() == "keep me"
+    table.store.close()
+    assert restarted_point(db) == 10
+
+
+def test_a_touch_a_game_keeps_secret_is_kept_secret_from_a_point_as_in_a_replay(tmp_path, monkeypatch):
+    """A replay asks the game's flow whether every input is secret; the live table must
+    keep the same answer in its point (no game marks a touch secret today)."""
+    from companion.games import find_game
+
+    flow = find_game("sugarrr").flow
+    monkeypatch.setattr(flow, "secret", lambda state, item: isinstance(item, Touch), raising=False)
+    inputs, players, options = recorded("sugarrr", tmp_path)
+    touch = next(i for i, item in enumerate(inputs) if isinstance(item, Touch) and i > 5)
+    db = tmp_path / "secret.db"
+    table = live("sugarrr", players, options, db, inputs[:touch + 1])
+    assert table.keep_resume_point()
+    table.store.close()
+    quick, whole = restarted("sugarrr", db, point=True), restarted("sugarrr", db, point=False)
+    assert quick.resumed_from_point == touch + 1 and whole._saved_last[1] is True
+    assert_same(quick, whole)
+
+
+def test_the_json_start_line_says_how_many_inputs_were_replayed(tmp_path, capsys):
+    from companion.table.build import _json_start
+
+    db, inputs = kept_game(tmp_path, n=20)
+    session = restarted("sugarrr", db, point=True)
+    _json_start(session)
+    line = json.loads(capsys.readouterr().out)
+    assert line["resumed_inputs"] == 20 and line["replayed_inputs"] == 0
+    whole = restarted("sugarrr", db, point=False)
+    _json_start(whole)
+    assert json.loads(capsys.readouterr().out)["replayed_inputs"] == 20

@@ -269,7 +269,8 @@ def _log(plan: TablePlan, session: Session) -> None:
 
 def _json_start(session: Session) -> None:
     line = {"event": "start", "game": session.game, "game_id": session.game_id,
-            "players": list(session.state.players), "resumed_inputs": session.resumed_inputs}
+            "players": list(session.state.players), "resumed_inputs": session.resumed_inputs,
+            "replayed_inputs": session.resumed_inputs - session.resumed_from_point}
     if session.last_saved is not None:  # what the last input saved before the stop was and did
         line["last_input"] = session.last_saved
     print(json.dumps(line), flush=True)

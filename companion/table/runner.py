@@ -23,7 +23,7 @@ from ..devices.scan.normalise import NO_FRAMING, clean_scan
 from ..ui.timers import Timers
 from .clocks import TableClocks
 from .inputs import IDLE_WAIT, WINDOW_POLL, InputQueue
-from .resume_point import IDLE_SECONDS
+from .resume_point import IDLE_SECONDS, KEEP_EVERY
 from .session import Session
 from .window import HINT_SECONDS, WindowEvents
 
@@ -297,18 +297,21 @@ class Runner(WindowEvents, TableClocks):
         """Keep the game's resume point (:meth:`Session.keep_resume_point
         <companion.table.session.Session.keep_resume_point>`) once its inputs have not
         changed for :data:`~companion.table.resume_point.IDLE_SECONDS` of the table's
-        clock (``idle``), or now (the table is stopping); once per count of inputs saved.
-        True when one was written."""
+        clock and :data:`~companion.table.resume_point.KEEP_EVERY` were stored since the
+        point it has (``idle``), or now (the table is stopping); once per count of inputs
+        saved. True when one was written."""
         s = self.session
         mark = (s, s.saved_inputs)
-        if self._point_kept is not None and self._point_kept[0] is s and self._point_kept[1] == s.saved_inputs:
+        kept = self._point_kept[1] if self._point_kept is not None and self._point_kept[0] is s \
+            else s.resumed_from_point  # (the point it was resumed from, 0 for none)
+        if kept == s.saved_inputs:
             return False
         now = self.clock.now()
         seen, since = self._point_seen
         if seen is None or seen[0] is not s or seen[1] != s.saved_inputs:
             self._point_seen = (mark, now)  # a change: wait for the table to be idle
             since = now
-        if idle and now - since < IDLE_SECONDS:
+        if idle and (now - since < IDLE_SECONDS or s.saved_inputs - kept < KEEP_EVERY):
             return False
         self._point_kept = mark
         return s.keep_resume_point()

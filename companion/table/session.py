@@ -117,6 +117,8 @@ class Session:
         and :class:`StoreError` when a stored game does not replay.
         """
         desc = find_game(game)
+        if resume_point.path_for(store.path) is not None:
+            resume_point.fingerprint()  # this program's, as it starts (see resume_point.fingerprint)
         record = store.unfinished(game) if resume else None
         if record and players and list(record.players) != list(players) and not new_game:
             raise GameInProgress(f"an unfinished {desc.name} game with {', '.join(record.players)} is in {store.path}: "
@@ -203,6 +205,9 @@ class Session:
         else:
             done = 0
         self._replay(self.store.parse(payloads[done:]), done)
+        if payloads:
+            _log.info("%s game %s resumed: %d inputs, %d from its resume point, %d replayed", self.game,
+                      self.game_id, len(payloads), done, len(payloads) - done)
 
     def _point_game(self) -> tuple:
         return (self.game_id, self.game, float(self.started))
@@ -296,6 +301,7 @@ class Session:
     def _judge(self, item: Input) -> Verdict:
         code = None
         secret = False
+        hidden = self.secret(item) if not isinstance(item, CardScanned) else False  # (as a replay asks: every input)
         if isinstance(item, CardScanned):
             code = normalise(item.code) if item.code is not None else None
             secret = self.secret(item)
@@ -358,7 +364,7 @@ class Session:
         self._unpause(item.t)
         step = new_state is self.state and not events
         said, events = self._keep(seq, item, new_state, entry, events, message)
-        self._saved_last = (item, secret, said or f"OK, then: {self.prompt()}")  # as a replay words it
+        self._saved_last = (item, secret or hidden, said or f"OK, then: {self.prompt()}")  # as a replay words it
         if not said.strip():  # every accepted input is answered in words: what to do next
             said = self.prompt()
         return Verdict("accepted", None, tuple(events), seq, None if secret else code, secret, again + said, step)
