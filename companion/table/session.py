@@ -364,7 +364,8 @@ class Session:
         self._unpause(item.t)
         step = new_state is self.state and not events
         said, events = self._keep(seq, item, new_state, entry, events, message)
-        self._saved_last = (item, secret or hidden, said or f"OK, then: {self.prompt()}")  # as a replay words it
+        self._saved_last = (item, secret or hidden,
+                            said or f"OK, then: {self.prompt()}")  # what a replay keeps (_replay_each)
         if not said.strip():  # every accepted input is answered in words: what to do next
             said = self.prompt()
         return Verdict("accepted", None, tuple(events), seq, None if secret else code, secret, again + said, step)
