@@ -371,3 +371,16 @@ def test_the_json_start_line_says_how_many_inputs_were_replayed(tmp_path, capsys
     whole = restarted("sugarrr", db, point=False)
     _json_start(whole)
     assert json.loads(capsys.readouterr().out)["replayed_inputs"] == 20
+
+
+def test_a_package_folder_that_cannot_be_listed_makes_points_no_other_process_uses(tmp_path, monkeypatch):
+    def unreadable(folder, cut):
+        raise PermissionError(13, "Permission denied", folder)
+        yield  # (a generator, as _sources is)
+    monkeypatch.setattr(resume_point, "_sources", unreadable)
+    monkeypatch.setattr(resume_point, "_fingerprint", [])
+    db, _ = kept_game(tmp_path)  # Session.start and the keep do not raise
+    assert resume_point.fingerprint().startswith("unknown")
+    assert restarted_point(db) == 20  # this process's own point
+    monkeypatch.setattr(resume_point, "_fingerprint", [])  # another process, unable to list it too
+    assert restarted_point(db) == 0
