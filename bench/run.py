@@ -1,6 +1,6 @@
 """``make bench``: run every ``bench/bench_*.py`` and print one table.
 
-    .venv/bin/python bench/run.py [--quick] [--only scan,tilt] [--timeout 900] [--zero | --zero-only]
+    .venv/bin/python bench/run.py [--quick] [--only scan,tilt] [--timeout 900] [--zero | --zero-only] [--fixed-quota]
 
 Each bench runs in a fresh process (``run.py --one FILE``), so one bench's pygame window,
 threads or peak memory never leak into the next. A bench that follows the protocol in
