@@ -26,10 +26,11 @@ import builtins
 import marshal
 import os
 import sys
-import zlib
 from importlib.util import MAGIC_NUMBER
 from pathlib import Path
 from types import CodeType
+
+from . import sealed
 
 #: The most texts kept; past it, only the ones this run used are written (old versions'
 #: classes do not pile up over upgrades).
@@ -57,13 +58,13 @@ def compiled(source: str) -> CodeType:
 
 
 def load(path: Path) -> dict[str, CodeType]:
-    """The texts and code kept in ``path``: none when it is missing, another Python's or
-    damaged (its CRC-32, after the magic, does not match). Never raises."""
+    """The texts and code kept in ``path`` (a :mod:`companion.core.sealed` file, this
+    Python's bytecode magic): none when it is missing, another Python's or damaged (its
+    CRC-32, after the magic, does not match). Never raises."""
+    body = sealed.read(path, MAGIC_NUMBER)
+    if body is None:
+        return {}
     try:
-        data = path.read_bytes()
-        head, body = data[:len(MAGIC_NUMBER) + 4], data[len(MAGIC_NUMBER) + 4:]
-        if head != MAGIC_NUMBER + zlib.crc32(body).to_bytes(4, "little"):
-            return {}
         loaded = marshal.loads(body)
         if isinstance(loaded, dict):
             return {k: v for k, v in loaded.items() if isinstance(k, str) and isinstance(v, CodeType)}
@@ -108,17 +109,11 @@ def save() -> bool:
     if not new or path is None or sys.dont_write_bytecode:
         return False
     keep = dict(_codes) if len(_codes) <= MAX_ENTRIES else {k: _codes[k] for k in list(_used)}  # copies: a thread may add
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
         body = marshal.dumps(keep)
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        tmp.write_bytes(MAGIC_NUMBER + zlib.crc32(body).to_bytes(4, "little") + body)
-        os.replace(tmp, path)  # whole or not at all, whatever runs beside it
+        sealed.write(path, MAGIC_NUMBER, body)  # whole or not at all, whatever runs beside it
     except (OSError, ValueError):
-        try:
-            tmp.unlink()
-        except OSError:
-            pass
         _state["path"] = None  # read-only, full or not a folder: not marshalled and written again every frame
         return False
     _state["new"] -= new  # what another thread compiled while this wrote is still new

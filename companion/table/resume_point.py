@@ -24,25 +24,26 @@ is still the same, else the whole game is replayed as before:
   text (a store put back from a copy, or another store at the same path, has others).
 
 The file is ``STORE.resume``, beside ``STORE.clock``; a store in memory keeps none. It is
-written to a temporary file and renamed over the old one, so a reader sees the old point
-or the new one. Keeping one that cannot be written (a full or read-only card) is not an
-error: the next start replays the whole game, as before; it is tried again when the next
-one is due. Format: :data:`MAGIC`, the CRC-32 of the rest (4 bytes, little-endian), then
-a :mod:`pickle` of a dict, compressed with :mod:`zlib`. Pickle runs what a file names
-when read, so the file is only read from the table's own state folder, where the store
-is (anyone who can write there can rewrite the store itself), and only a regular file
-of at most :data:`MAX_FILE` bytes.
+a :mod:`companion.core.sealed` file (:data:`MAGIC`, the CRC-32, the body: written through
+a temporary file renamed over the old one, so a reader sees the old point or the new
+one; read only when it is a regular file of at most :data:`MAX_FILE` bytes), its body a
+:mod:`pickle` of a dict, compressed with :mod:`zlib`. Keeping one that cannot be written
+(a full or read-only card) is not an error: the next start replays the whole game, as
+before; it is tried again when the next one is due. Pickle runs what a file names when
+read, so the file is only read from the table's own state folder, where the store is
+(anyone who can write there can rewrite the store itself).
 """
 
 from __future__ import annotations
 
 import logging
 import os
-import stat
 import sys
 import zlib
 from pathlib import Path
 from typing import Any, Iterable
+
+from ..core import sealed
 
 #: The first bytes of a resume point file (and its format's number).
 MAGIC = b"SUGAR-RESUME\x01"
@@ -121,25 +122,10 @@ def keep(path: Path | None, game: tuple, payloads: list[str], fields: dict[str, 
         body = zlib.compress(pickle.dumps({"fingerprint": fingerprint(), "game": game, "inputs": len(payloads),
                                            "digest": digest(payloads), "fields": fields},
                                           protocol=pickle.HIGHEST_PROTOCOL), 1)
-        data = MAGIC + zlib.crc32(body).to_bytes(4, "little") + body
-    except Exception as exc:  # noqa: BLE001 - a state that does not pickle: a shortcut only
-        _log.info("the resume point %s was not kept (%s); the next start replays the whole game", path, exc)
-        return False
-    tmp = path.with_name(path.name + ".tmp")
-    try:
-        tmp.unlink(missing_ok=True)  # (and never written through a link put there)
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
-                     | getattr(os, "O_CLOEXEC", 0), 0o666)
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.replace(tmp, path)
+        sealed.write(path, MAGIC, body, tmp=path.with_name(path.name + ".tmp"))
         return True
-    except OSError as exc:  # a full or read-only card: the store's inputs are the record
+    except Exception as exc:  # noqa: BLE001 - a full or read-only card, a state that does not pickle: a shortcut only
         _log.info("the resume point %s was not kept (%s); the next start replays the whole game", path, exc)
-        try:
-            tmp.unlink(missing_ok=True)  # (a full card: what was written of it goes)
-        except OSError:
-            pass
         return False
 
 
@@ -151,16 +137,14 @@ def read(path: Path | None, game: tuple, payloads: list[str]) -> tuple[int, dict
     replayed. Never raises."""
     if path is None:
         return None
-    data = _whole_file(path)
-    if data is None:
+    body = sealed.read(path, MAGIC, MAX_FILE)
+    if body is None:
+        if os.path.lexists(path):
+            _log.info("the resume point %s is damaged or not one the table wrote: every input is replayed", path)
         return None
     import pickle
 
     try:
-        head, body = data[:len(MAGIC) + 4], data[len(MAGIC) + 4:]
-        if head != MAGIC + zlib.crc32(body).to_bytes(4, "little"):
-            _log.info("the resume point %s is damaged: every input is replayed", path)
-            return None
         unpack = zlib.decompressobj()
         raw = unpack.decompress(body, MAX_UNPACKED)
         if unpack.unconsumed_tail or not unpack.eof:
@@ -178,22 +162,3 @@ def read(path: Path | None, game: tuple, payloads: list[str]) -> tuple[int, dict
     except Exception:  # noqa: BLE001 - unpickling another version's classes raises what it likes
         return None
 
-
-def _whole_file(path: Path) -> bytes | None:
-    """The bytes of ``path`` when it is a regular file of at most :data:`MAX_FILE` bytes
-    (a FIFO is not waited on, a huge file not read), else None. Never raises."""
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
-    except OSError:
-        return None
-    try:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_FILE:
-            return None
-        with os.fdopen(os.dup(fd), "rb") as f:
-            data = f.read(MAX_FILE + 1)
-        return data if len(data) <= MAX_FILE else None
-    except OSError:
-        return None
-    finally:
-        os.close(fd)
