@@ -384,3 +384,12 @@ def test_a_package_folder_that_cannot_be_listed_makes_points_no_other_process_us
     assert restarted_point(db) == 20  # this process's own point
     monkeypatch.setattr(resume_point, "_fingerprint", [])  # another process, unable to list it too
     assert restarted_point(db) == 0
+
+
+def test_a_new_game_takes_the_fingerprint_at_its_first_frame_not_before(tmp_path, monkeypatch):
+    monkeypatch.setattr(resume_point, "_fingerprint", [])
+    session = Session.start("sugarrr", ["Ana", "Ben"], EventStore(str(tmp_path / "new.db")), FakeClock(0.0),
+                            resume=False)
+    assert resume_point._fingerprint == []  # nothing to resume: the first frame does not wait for it
+    Runner(session, session.clock).tick()  # the loop's turn after the first frame
+    assert resume_point._fingerprint == [resume_point.fingerprint()] and resume_point._fingerprint[0]

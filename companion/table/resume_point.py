@@ -75,8 +75,10 @@ def fingerprint() -> str:
     """This program, as a resume point is made by it: the Python version, and the
     relative path, size and modification time (ns) of every file of the ``companion``
     package (its code, and the card catalogues its rules read), as a hex CRC-32 chain.
-    Worked out once per process, when a session starts (so that a point kept later by a
-    table whose files were upgraded under it is marked as the program that made it)."""
+    Worked out once per process: as a game is resumed, or at the table's first frame
+    (:meth:`Runner.keep_resume_point <companion.table.runner.Runner.keep_resume_point>`),
+    so that a point kept later by a table whose files were upgraded under it is marked
+    as the program that made it."""
     if not _fingerprint:
         root = Path(__file__).resolve().parent.parent
         crc = zlib.crc32(repr(sys.version_info[:3]).encode())

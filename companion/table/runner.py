@@ -23,7 +23,7 @@ from ..devices.scan.normalise import NO_FRAMING, clean_scan
 from ..ui.timers import Timers
 from .clocks import TableClocks
 from .inputs import IDLE_WAIT, WINDOW_POLL, InputQueue
-from .resume_point import IDLE_SECONDS, KEEP_EVERY
+from .resume_point import IDLE_SECONDS, KEEP_EVERY, fingerprint
 from .session import Session
 from .window import HINT_SECONDS, WindowEvents
 
@@ -300,6 +300,7 @@ class Runner(WindowEvents, TableClocks):
         clock and :data:`~companion.table.resume_point.KEEP_EVERY` were stored since the
         point it has (``idle``), or now (the table is stopping); once per count of inputs
         saved. True when one was written."""
+        fingerprint()  # this program's, taken at its first frame (a resume took it already)
         s = self.session
         mark = (s, s.saved_inputs)
         kept = self._point_kept[1] if self._point_kept is not None and self._point_kept[0] is s \

@@ -117,8 +117,6 @@ class Session:
         and :class:`StoreError` when a stored game does not replay.
         """
         desc = find_game(game)
-        if resume_point.path_for(store.path) is not None:
-            resume_point.fingerprint()  # this program's, as it starts (see resume_point.fingerprint)
         record = store.unfinished(game) if resume else None
         if record and players and list(record.players) != list(players) and not new_game:
             raise GameInProgress(f"an unfinished {desc.name} game with {', '.join(record.players)} is in {store.path}: "
