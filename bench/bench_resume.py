@@ -33,6 +33,7 @@ p99 <= 1.5 s (at full speed they are information).
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -57,8 +58,6 @@ def build_store(db: Path, tmp: str) -> str:
     """Write the unfinished 300-input game to ``db``, and its resume point beside it as
     the table keeps it (``DB.resume``), :data:`BEHIND` inputs before the last; returns
     the game's state digest."""
-    import json
-
     sys.path.insert(0, str(ROOT / "scripts"))
     import make_sugar_blast_trace as sim
     from companion.core.clock import FakeClock
@@ -172,8 +171,6 @@ def first_frame(args: list[str], pycache: str | None = None, replayed: list | No
             t1 = time.perf_counter()
             break
         if replayed is not None and line.startswith('{"event": "start"'):
-            import json
-
             replayed.append(json.loads(line).get("replayed_inputs"))
     else:
         proc.wait()
