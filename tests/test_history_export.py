@@ -9,6 +9,7 @@ import pytest
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 
+from companion.games import GAMES
 from companion import cli
 from companion.core.store import EventStore
 from companion.ui.history import HistoryScreen
@@ -63,12 +64,12 @@ def test_csv_and_json_formats(tmp_path, capsys):
 
 def test_history_screen_lists_the_tables_games_newest_first_and_pages(tmp_path):
     store = EventStore(store_with_games(tmp_path / "t.db"))
-    screen = HistoryScreen(store)
+    screen = HistoryScreen(store, GAMES)
     words = [w for _, w in screen.rows()]
     assert words == ["Sugar Heist: unfinished", "Sweet Deals: set aside", "Sugarrr!: won by Ben: Ben 55, Ana 41, Cy 41"]
     for i in range(6):
         store.new_game("sugarrr", ["A", "B"], 1_700_030_000.0 + i)
-    screen = HistoryScreen(store)
+    screen = HistoryScreen(store, GAMES)
     assert screen.handle("older") is None and screen.page == 1
     assert screen.handle("newer") is None and screen.page == 0
     assert screen.handle("back") == "close" and screen.handle("newgame") == "newgame"

@@ -5,8 +5,8 @@ The layers, top to bottom (README, Layout): ``cli`` -> (``table``, ``cards``, ``
 ``venue``) -> (``games``, ``devices``, ``ui``) -> ``core``. A module may import from its
 own top-level package and from the layers below it, never from a layer above, and from
 a package beside it only where the design says so (:data:`BESIDE`): a game's screen is
-drawn with the shared ``ui`` widgets, and the shared screens find the games only through
-the registry (``companion.games``). Every import counts, those inside functions too: an
+drawn with the shared ``ui`` widgets; the shared screens are handed the registry by the
+table and never import a game. Every import counts, those inside functions too: an
 import put off until call time still ties the two modules together.
 """
 
@@ -20,7 +20,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent / "companion"
 LAYERS = {"core": 0, "games": 1, "devices": 1, "ui": 1, "table": 2, "cards": 2, "service": 2, "venue": 2, "cli": 3}
 #: (importing package, imported package) -> may import which modules of it (a prefix).
-BESIDE = {("games", "ui"): "companion.ui", ("ui", "games"): "companion.games"}
+BESIDE = {("games", "ui"): "companion.ui"}
 MAX_MODULE_LINES = 600
 MAX_FUNCTION_LINES = 100
 
@@ -168,3 +168,48 @@ def test_the_walk_finds_a_wrong_import_and_a_cycle(monkeypatch):
     monkeypatch.setitem(GRAPH, "companion.core.events", GRAPH["companion.core.events"] | {"companion.core.store"})
     monkeypatch.setitem(GRAPH, "companion.core.store", GRAPH["companion.core.store"] | {"companion.core.events"})
     assert _cycle() is not None
+
+
+#: The names by which shared code holds a game's parts (``desc.rules``, ``self.flow``,
+#: ``session.desc.screen``, ...).
+PARTS = ("rules", "flow", "screen")
+
+
+def _probes(tree: ast.AST) -> list[str]:
+    """``getattr``/``hasattr`` calls whose object is a game's rules, flow or screen (its
+    last name is one of :data:`PARTS`), and module lookups by name (``.module(...)``,
+    ``importlib.import_module``) anywhere."""
+    found = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        if isinstance(func, ast.Name) and func.id in ("getattr", "hasattr") and node.args:
+            target = node.args[0]
+            last = target.attr if isinstance(target, ast.Attribute) else getattr(target, "id", "")
+            if last in PARTS:
+                found.append(f"line {node.lineno}: {ast.unparse(node)}")
+        elif isinstance(func, ast.Attribute) and func.attr == "module" and isinstance(func.value, (ast.Name, ast.Attribute)):
+            found.append(f"line {node.lineno}: {ast.unparse(node)}")
+    return found
+
+
+def test_shared_code_never_asks_a_game_what_it_has():
+    """Every capability the shared code uses is a method of the contract's base classes
+    (companion.core.game): no probe of a game's parts, no module looked up by name."""
+    wrong = {name: found for name, path in MODULES.items() if not name.startswith("companion.games")
+             for found in [_probes(ast.parse(path.read_text(encoding="utf-8")))] if found}
+    assert wrong == {}
+
+
+def test_the_probe_walk_finds_a_probe():
+    assert _probes(ast.parse("getattr(session.desc.screen, 'hint_words', None)"))
+    assert _probes(ast.parse("hasattr(self.rules, 'counters')"))
+    assert _probes(ast.parse("desc.module('cards')"))
+    assert not _probes(ast.parse("getattr(err, 'strerror', None)"))
+
+
+def test_no_ui_module_imports_a_game():
+    wrong = [f"{name} -> {t}" for name, targets in GRAPH.items() if name.startswith("companion.ui")
+             for t in targets if t.startswith("companion.games")]
+    assert wrong == []

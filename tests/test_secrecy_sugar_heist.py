@@ -18,6 +18,7 @@ import pytest
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 
+from companion.games import GAMES
 from companion.core import commands  # noqa: E402
 from companion.games.sugar_heist import screen  # noqa: E402
 from companion.ui.app import App, TableInfo  # noqa: E402
@@ -77,7 +78,7 @@ def seen(table: Table, app: App, start: tuple[int, int]) -> dict:
         "view": repr(s.view),
         "screen buttons": [(b.command, tuple(b.rect)) for b in app.buttons],
         "screen picture": picture,
-        "history": HistoryScreen(table.store).rows(),
+        "history": HistoryScreen(table.store, GAMES).rows(),
     }
 
 

@@ -38,7 +38,7 @@ def click(app, flow, command):
 
 def test_game_players_and_names_start_the_session_the_cli_would(app):
     store, clock = EventStore(":memory:"), FakeClock(50.0)
-    flow = StartFlow(store)
+    flow = StartFlow(store, GAMES)
     for command in ("game sugarrr", "players 3", "name 2"):
         click(app, flow, command)
     assert isinstance(flow.screen, KeyboardScreen)
@@ -53,7 +53,7 @@ def test_game_players_and_names_start_the_session_the_cli_would(app):
 
 def test_options_are_generated_and_a_bad_mix_is_refused_on_screen_without_storing(app):
     store = EventStore(":memory:")
-    flow = StartFlow(store)
+    flow = StartFlow(store, GAMES)
     for command in ("game sugar-blast", "players 2", "next"):
         click(app, flow, command)
     assert isinstance(flow.screen, OptionsScreen)
@@ -75,7 +75,7 @@ def test_options_are_generated_and_a_bad_mix_is_refused_on_screen_without_storin
 
 
 def test_a_choice_option_takes_the_tapped_value(app):
-    flow = StartFlow(EventStore(":memory:"))
+    flow = StartFlow(EventStore(":memory:"), GAMES)
     for command in ("game sweet-deals", "players 5", "next", "choose mode open", "choose hybrid or"):
         click(app, flow, command)
     choice = click(app, flow, "next")
@@ -86,7 +86,7 @@ def test_one_tap_resumes_the_unfinished_game(app):
     store, clock = EventStore(":memory:"), FakeClock(10.0)
     first = start_session(StartChoice("sugar-heist", ("Ana", "Ben"), {"all_cards": False, "alternate": True}),
                           store, clock)
-    flow = StartFlow(store)
+    flow = StartFlow(store, GAMES)
     choice = click(app, flow, "resume sugar-heist")
     session = start_session(choice, store, clock)
     assert session.game_id == first.game_id and session.state.players == ("Ana", "Ben")
@@ -95,11 +95,11 @@ def test_one_tap_resumes_the_unfinished_game(app):
 
 def test_a_new_game_of_the_same_kind_sets_the_unfinished_one_aside(app):
     store, clock = EventStore(":memory:"), FakeClock(10.0)
-    flow = StartFlow(store)
+    flow = StartFlow(store, GAMES)
     for command in ("game sugarrr", "next"):
         click(app, flow, command)
     start_session(flow.choice, store, clock)
-    flow = StartFlow(store)
+    flow = StartFlow(store, GAMES)
     for command in ("game sugarrr", "players 3"):
         click(app, flow, command)
     session = start_session(click(app, flow, "next"), store, clock)
@@ -109,7 +109,7 @@ def test_a_new_game_of_the_same_kind_sets_the_unfinished_one_aside(app):
 
 
 def test_keyboard_capitals_words_and_refuses_an_empty_name(app):
-    flow = StartFlow(EventStore(":memory:"))
+    flow = StartFlow(EventStore(":memory:"), GAMES)
     for command in ("game sugarrr", "name 1", "key A", "key N", "key space", "key space", "key L", "key I"):
         click(app, flow, command)
     assert flow.screen.name == "An Li"
@@ -123,7 +123,7 @@ def test_keyboard_capitals_words_and_refuses_an_empty_name(app):
 
 def test_a_typed_name_with_a_terminal_code_is_refused_as_the_command_line_refuses_it(app):
     # A USB keyboard can type what the on-screen one cannot: the same rule as --names.
-    flow = StartFlow(EventStore(":memory:"))
+    flow = StartFlow(EventStore(":memory:"), GAMES)
     for command in ("game sugarrr", "name 1"):
         click(app, flow, command)
     flow.handle("typed Mum\x1b[31m")  # what the window hands over for a name typed on a keyboard
@@ -134,7 +134,7 @@ def test_a_typed_name_with_a_terminal_code_is_refused_as_the_command_line_refuse
 
 
 def test_two_players_cannot_share_a_name(app):
-    flow = StartFlow(EventStore(":memory:"))
+    flow = StartFlow(EventStore(":memory:"), GAMES)
     for command in ("game sugarrr", "name 2", "key P", "key L", "key A", "key Y", "key E", "key R", "key space",
                     "key 1", "done"):
         click(app, flow, command)
@@ -146,7 +146,7 @@ def test_every_start_screen_reads_at_20_px_or_more(app):
     store.new_game("sweet-deals", ["Grandma Josephine", "Uncle Bartholomew", "Mia"], 0.0)
     flows = []
     for slug in ("sugarrr", "sugar-blast", "sugar-heist", "sweet-deals"):
-        flow = StartFlow(store)
+        flow = StartFlow(store, GAMES)
         flows.append(flow.screen)
         flow.handle(f"game {slug}")
         flow.handle(f"players {flow.game.max_players}")
@@ -202,7 +202,7 @@ def test_companion_run_without_game_or_names_asks_the_start_screen(tmp_path, mon
 
     asked = []
     monkeypatch.setattr(build, "virtual_screen", lambda: False)
-    monkeypatch.setattr(start, "choose", lambda app, store, **kw: asked.append(store.games()) or
+    monkeypatch.setattr(start, "choose", lambda app, store, games, **kw: asked.append(store.games()) or
                         StartChoice("sweet-deals", ("Ana", "Ben", "Cy"), {"mode": "open", "hybrid": None}))
     monkeypatch.setattr(Runner, "loop", lambda self, frame=0: None)
     db = tmp_path / "t.db"
@@ -217,7 +217,7 @@ def test_companion_run_without_game_or_names_asks_the_start_screen(tmp_path, mon
 
 
 def test_an_idle_start_screen_is_not_redrawn_and_a_finger_tap_counts_once(app, monkeypatch):
-    flow = StartFlow(EventStore(":memory:"))
+    flow = StartFlow(EventStore(":memory:"), GAMES)
     shows = []
     real = app.show
     monkeypatch.setattr(app, "show", lambda draw: shows.append(1) or real(draw))
@@ -274,7 +274,7 @@ def test_start_with_every_default_gives_a_game(app, slug):
     no option is preselected that the game then refuses (Sugar Blast's "Usual" goal was
     not a Goal Card). A goal left to chance is a real Goal Card, kept with the game."""
     store, clock = EventStore(":memory:"), FakeClock(50.0)
-    flow = StartFlow(store)
+    flow = StartFlow(store, GAMES)
     click(app, flow, f"game {slug}")
     choice = click(app, flow, "next")
     if GAMES[slug].options:
@@ -288,7 +288,7 @@ def test_start_with_every_default_gives_a_game(app, slug):
 
 
 def test_a_random_goal_is_labelled_random_and_solo_still_has_none(app):
-    flow = StartFlow(EventStore(":memory:"))
+    flow = StartFlow(EventStore(":memory:"), GAMES)
     for command in ("game sugar-blast", "players 1", "next"):
         click(app, flow, command)
     with record_text() as drawn:
@@ -301,7 +301,7 @@ def test_a_random_goal_is_labelled_random_and_solo_still_has_none(app):
 
 
 def test_a_name_too_long_for_the_keyboard_is_refused_in_words_never_cut_short(app):
-    flow = StartFlow(EventStore(":memory:"))
+    flow = StartFlow(EventStore(":memory:"), GAMES)
     for command in ("game sugarrr", "name 1"):
         click(app, flow, command)
     flow.handle("typed " + "Bartholomew Fitzwilliam-Smythe")  # 30 letters on a USB keyboard

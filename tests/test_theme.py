@@ -10,6 +10,7 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 import pygame
 import pytest
 
+from companion.games import GAMES
 from companion.ui import messages, theme
 from companion.ui.app import App, TableInfo
 from companion.ui.widgets import button
@@ -86,7 +87,7 @@ def test_every_shared_string_reads_at_20_px_or_more_in_its_place(app, name):
         lambda s: chrome.overlay(s, TableInfo(menu="undo"), []),
         lambda s: chrome.after_game(s),
         lambda s: chrome.turn_clock(s, pygame.Rect(576, 350, 216, 44), info) or [],
-        HistoryScreen(store).draw,
+        HistoryScreen(store, GAMES).draw,
     ]
     for draw in screens:
         with record_text() as drawn:

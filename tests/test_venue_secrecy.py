@@ -60,9 +60,7 @@ def test_no_hidden_card_reaches_the_broker_before_the_rules_reveal_it(mosquitto,
     # A name written into the game's own sentences ("scan a Mom now, or tap No Mom", said
     # to every target whatever they hold) is a rule word, not news of a hand; a name that
     # only a template's {placeholder} can bring in is what would give a card away.
-    import importlib
-
-    catalogue = " ".join(importlib.import_module(f"{game.package}.messages").TEXT.values())
+    catalogue = " ".join(game.messages()["TEXT"].values())
     generic = {n for n in set(names.values()) if re.search(rf"(?<!\w){re.escape(n)}(?!\w)", catalogue)}
     public_name: dict[str, int] = {}   # a name is public once any card of that name is
     for code, seq in revealed.items():

@@ -22,7 +22,7 @@ def lookup_cards(code: str) -> dict:
     desc = GAMES.get(game_of(code) or "")
     if desc is None or not desc.has_cards:
         return {}
-    return desc.module("cards").CARDS
+    return desc.catalogue()
 
 
 def typed_code_problem(code: str) -> str:

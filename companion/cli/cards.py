@@ -28,7 +28,7 @@ def cmd_cards(args) -> int:
 def parse_holdings(text: str, source: str, desc: Game) -> list[tuple[str, list[str]]]:
     """Parse ``NAME: CODE CODE ...`` lines into ``[(name, [codes])]`` (``#`` starts a
     comment). Raises ValueError naming the line and code for a bad or repeated card."""
-    catalogue = desc.module("cards").CARDS
+    catalogue = desc.catalogue()
     players: list[tuple[str, list[str]]] = []
     seen: dict[str, int] = {}
     for n, raw in enumerate(text.splitlines(), 1):
@@ -103,10 +103,8 @@ def cmd_labels(args) -> int:
 
 
 def hint_games() -> list[str]:
-    """Games that offer ``companion hint`` (a ``hint`` module with ``main``)."""
-    import importlib.util
-
-    return [g for g in game_choices() if importlib.util.find_spec(f"{game(g).package}.hint") is not None]
+    """Games that offer ``companion hint`` (a descriptor with ``load_hint``)."""
+    return [g for g in game_choices() if game(g).load_hint is not None]
 
 
 def cmd_hint(args) -> int:
@@ -116,7 +114,7 @@ def cmd_hint(args) -> int:
     except ValueError as err:
         return fail(str(err))
     try:
-        print(desc.module("hint").main(text, as_json=args.json))
+        print(desc.hint(text, as_json=args.json))
     except ValueError as err:
         return fail(f"{source}: {err}")
     return 0

@@ -24,7 +24,7 @@ def cmd_enroll(args) -> int:
     desc = game(args.game)
     if not desc.has_cards:
         return fail(f"{desc.name} has no cards to pair with stickers: {desc.summary}.")
-    CARDS = desc.module("cards").CARDS
+    CARDS = desc.catalogue()
 
     try:
         enrolments = Enrolments(EventStore(args.store))

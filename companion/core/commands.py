@@ -29,8 +29,8 @@ AFTER_GAME = "Tap New game (/newgame) to play again, or History (/history) to se
 
 
 def game_commands(game: Game) -> tuple[Command, ...]:
-    """The game's touch commands (its flow's ``COMMANDS``; none declared: empty)."""
-    return tuple(getattr(game.flow, "COMMANDS", ()))
+    """The game's touch commands (:attr:`companion.core.game.Flow.commands`)."""
+    return tuple(game.flow.commands)
 
 
 def accepts(game: Game, state: Any, entry: Any, command: str) -> bool:

@@ -1,46 +1,35 @@
-"""The game contract: what every game gives the rest of the companion.
+"""The game contract: what every game gives the rest of the companion, as types.
 
-Modelled on OpenSpiel's game/state API and python-chess's ``Board``/``Move``/``Outcome``.
-A game is a package under ``companion/games/`` whose ``__init__`` defines ``GAME``, a
-:class:`Game` descriptor, and one line in the registry (``companion/games/__init__.py``).
-Shared code (the session, the CLI, the screens' chrome, the store) reaches a game only
-through its descriptor and the three modules it names:
+Modelled on OpenSpiel's ``Game``/``State`` base classes, python-chess's ``Board`` and its
+variants (hooks with a default) and boardgame.io's game object (``setup``, ``moves``,
+``endIf``, ``playerView``). A game is a package under ``companion/games/`` whose
+``__init__`` defines ``GAME``, a :class:`Game` descriptor, plus one line in the registry
+(``companion/games/__init__.py``). Shared code (the session, the CLI, the screens' chrome,
+the store, the venue bus) reaches a game only through that descriptor and the three base
+classes below; it never looks a game's module up by name and never asks a game's parts
+what they have (``getattr``/``hasattr``): every capability is a method with a default
+that says what "not supported" means.
 
-``rules`` (pure: no I/O, no pygame; imports only ``companion.core`` and the standard library)
-    ``new_game(players, **options) -> state``: raises ValueError for a bad player list
-    or option. ``check(state, action)``: raises :class:`IllegalAction` with a reason a
-    child can read. ``apply(state, action) -> (state, events)``: trusts its caller.
-    ``result(state) -> Result | None``. ``public_view(state, viewer)``: the state with
-    what ``viewer`` may not see removed (:data:`TABLE` is the shared screen, the logs and
-    the history; a seat number is one player). The state has ``players`` (names in seat
-    order), ``active`` (0-based seat), ``phase`` (a string), ``turn`` (from 1) and
-    ``over`` (bool). Optional: ``score_holdings(holdings) -> Result`` for
-    ``companion score`` (``holdings``: ``[(name, [code, ...]), ...]``; raises ValueError);
-    ``live_scores(view) -> [int, ...]``: each seat's score so far, where the game's screen
-    shows one during play (the venue dashboard shows the same).
+:class:`State`
+    The base of every game's state dataclass: ``players`` (names in seat order),
+    ``active`` (0-based seat), ``phase`` (a string), ``turn`` (from 1), ``over``.
+:class:`Rules` (pure: no I/O, no pygame; imports only ``companion.core`` and the standard library)
+    ``new_game``, ``check`` (raises :class:`~companion.core.errors.IllegalAction`, changes
+    nothing), ``apply`` (never refuses), ``result``, ``public_view``; with defaults:
+    ``counters``, ``live_scores``, ``score_holdings``.
+:class:`Flow` (turns table inputs into rule actions)
+    ``read``, ``prompt``; with defaults: ``new_entry``, ``commands``, ``secret``,
+    ``scan_again_counts``.
+:class:`Screen` (pygame; draws inside the shared chrome of ``companion.ui``)
+    ``draw_game``, ``draw_final``; with a default: ``hint_words``.
 
-``flow`` (turns table inputs into rule actions)
-    ``NEW_GAME``: the first message. ``new_entry() -> entry``: the empty half-entered input.
-    ``read(state, entry, item) -> (entry, action | None, message)``: what one input means;
-    ``action`` None means the input only changed the entry (a palette tap), and
-    ``message`` says what it did. Raises :class:`BadScan`, :class:`BadCommand` or
-    :class:`IllegalAction`; never changes anything. ``prompt(state, entry) -> str``: what
-    the table should do now. Optional: ``secret(state, item) -> bool``: the input is a
-    hidden card (a face-down Battle Card, a card of a secret hand), so its code never
-    reaches a log or the screen; ``COMMANDS``: its touch commands as :class:`Command`
-    objects (``help``, the unknown-command refusal, the typed names of buttons in
-    headless text and the ``/swap`` and ``/deck`` menus come from them; see
-    :mod:`companion.core.commands`).
-
-``screen`` (pygame; draws inside the shared chrome of ``companion.ui``)
-    ``draw_game(surface, view, info) -> list[Button]`` with ``view`` the table's
-    ``public_view`` and ``info`` a :class:`companion.ui.app.TableInfo`;
-    ``draw_final(surface, result, info) -> list[Button]``.
-
-The session owns every mutation: it stores each accepted input before the state changes
-and rebuilds a game by replaying its stored inputs through ``flow.read`` and the rules.
-Undo is the session's, not a game's (see :mod:`companion.table.session`); an input whose events
-include a :class:`~companion.core.events.Revealed` cannot be taken back.
+The descriptor holds each part as a loader (a function that imports the game's module and
+returns its one instance), called on first use: a command that only lists cards never
+imports a game's rules or pygame. The session owns every mutation: it stores each
+accepted input before the state changes and rebuilds a game by replaying its stored
+inputs through ``Flow.read`` and the rules. Undo is the session's, not a game's (see
+:mod:`companion.table.session`); an input whose events include a
+:class:`~companion.core.events.Revealed` cannot be taken back.
 
 >>> r = Result("demo", (PlayerResult("Ana", 12, {"coins": 12}), PlayerResult("Ben", 15, {"coins": 15})),
 ...            winners=("Ben",))
@@ -52,11 +41,12 @@ include a :class:`~companion.core.events.Revealed` cannot be taken back.
 
 from __future__ import annotations
 
-import importlib
-import sys
-from dataclasses import dataclass, field
-from types import ModuleType
-from typing import Any, Callable, Iterable, Mapping, Protocol, runtime_checkable
+import abc
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterable, Mapping
+
+if TYPE_CHECKING:  # (only for the annotations: core imports no pygame and no game)
+    from .events import Input, Outcome
 
 #: The viewer that stands for everything shared: the table screen, the logs, the history.
 TABLE = "table"
@@ -68,10 +58,8 @@ PLAYER_KEYS = ("name", "score", "breakdown")
 
 # ---------------------------------------------------------------- the outcome
 
-#: Game slug -> its tie-break as a number from a player's ``breakdown`` (higher is
-#: better), used for every place by :meth:`Result.ranked`. Filled by the registry from
-#: each descriptor's ``tie_break`` (core names no game).
-TIE_BREAKS: dict[str, Callable[[Mapping[str, Any]], float]] = {}
+#: A game's tie-break: a number from a player's result ``breakdown``, higher better.
+TieBreak = Callable[[Mapping[str, Any]], float]
 
 @dataclass(frozen=True)
 class PlayerResult:
@@ -96,7 +84,9 @@ class Result:
     game ended (``"goal"``, ``"deck-out"``, ``"sweet-six"``, ...) or None; ``notes``
     extra lines for the terminal table; ``headline`` the game's own winner sentence
     ("Ana is the Win-O-Saur!"; empty: a plain one); ``detail`` the game's own outcome
-    object for its final screen (not serialised, not compared).
+    object for its final screen (not serialised, not compared); ``tie_value`` the game's
+    tie-break (its descriptor's ``tie_break``, set by :meth:`Game.result`,
+    :meth:`Game.score_holdings` and :meth:`Game.result_from_dict`; not serialised).
     """
 
     game: str
@@ -107,13 +97,14 @@ class Result:
     notes: tuple[str, ...] = ()
     headline: str = ""
     detail: Any = field(default=None, compare=False, repr=False)
+    tie_value: TieBreak | None = field(default=None, compare=False, repr=False)
 
     def ranked(self) -> list[PlayerResult]:
         """Players best first: winners, then by score, then by the game's own tie-break
-        for every place (:data:`TIE_BREAKS`: Sugarrr!'s most Fruit-O-Saur cards, Sweet
+        for every place (:attr:`tie_value`: Sugarrr!'s most Fruit-O-Saur cards, Sweet
         Deals' most coins, ...), then seat order among players still equal."""
         order = {p.name: i for i, p in enumerate(self.players)}
-        tie = TIE_BREAKS.get(self.game)
+        tie = self.tie_value
 
         def tie_value(p: PlayerResult) -> float:
             try:
@@ -169,33 +160,149 @@ def _short(value: Any) -> str:
     return str(value)
 
 
-def result_from_dict(data: Mapping[str, Any]) -> Result:
+def result_from_dict(data: Mapping[str, Any], tie_break: TieBreak | None = None) -> Result:
     """A :class:`Result` back from :meth:`Result.to_dict` (or a store written before the
-    contract: Sugar Blast's ``total`` is read as its score). Raises ValueError when
-    ``data`` is not a result."""
+    contract: Sugar Blast's ``total`` is read as its score), ranked by ``tie_break``
+    (:meth:`Game.result_from_dict` passes the game's). Raises ValueError when ``data`` is
+    not a result."""
     try:
         players = tuple(PlayerResult(str(p["name"]), int(p.get("score", p.get("total", 0))),
                                      dict(p.get("breakdown", {})))
                         for p in data["players"])
         return Result(str(data.get("game", "")), players, tuple(data.get("winners", ())),
-                      data.get("tie_break"), data.get("reason"))
+                      data.get("tie_break"), data.get("reason"), tie_value=tie_break)
     except (KeyError, TypeError, ValueError) as exc:
         raise ValueError(f"not a game result: {exc}") from None
 
 
 # ---------------------------------------------------------------- what a game is
 
-@runtime_checkable
-class GameState(Protocol):
-    """What shared code reads from any game's state."""
+class State:
+    """The base of every game's state (a frozen dataclass in the game's ``state.py``).
 
+    What shared code reads from any state: ``players`` (names in seat order), ``active``
+    (the 0-based seat whose turn it is), ``phase`` (a string of the game's, e.g.
+    ``"setup"``; see :attr:`Game.setup_phases`), ``turn`` (from 1) and ``over`` (a field
+    or a property: no input but Undo is accepted once it is True).
+    """
+
+    __slots__ = ()
     players: tuple[str, ...]
     active: int
     phase: str
     turn: int
+    over: bool
 
-    @property
-    def over(self) -> bool: ...
+
+class Rules(abc.ABC):
+    """A game's rules (its ``rules.py``): pure functions of a state, no I/O, no pygame.
+
+    python-chess's ``Board.push``/``is_legal`` split: :meth:`check` decides, :meth:`apply`
+    trusts its caller. The methods without a body here must be given by every game; the
+    others have a default that says the game does not have that capability.
+    """
+
+    @abc.abstractmethod
+    def new_game(self, players: list[str], **options: Any) -> State:
+        """The state at the start. ``options``: the descriptor's :attr:`Game.options` by
+        name. Raises ValueError for a bad player list or option."""
+
+    @abc.abstractmethod
+    def check(self, state: State, action: Any) -> None:
+        """Raise :class:`~companion.core.errors.IllegalAction` (a reason a child can read)
+        when ``action`` is not allowed in ``state``. Changes nothing, runs no move."""
+
+    @abc.abstractmethod
+    def apply(self, state: State, action: Any) -> tuple[State, list[Outcome]]:
+        """The state after ``action`` and its outcome events. Only called after
+        :meth:`check` passed: never refuses."""
+
+    @abc.abstractmethod
+    def result(self, state: State) -> Result | None:
+        """How the game ended, once ``state.over``; else None."""
+
+    @abc.abstractmethod
+    def public_view(self, state: State, viewer: Any) -> State:
+        """``state`` with what ``viewer`` may not see removed: :data:`TABLE` (the shared
+        screen, the logs, the history, the venue bus) or a 0-based seat."""
+
+    def step(self, state: State, action: Any) -> tuple[State, list[Outcome]]:
+        """:meth:`check`, then :meth:`apply`."""
+        self.check(state, action)
+        return self.apply(state, action)
+
+    def counters(self, view: State) -> dict[str, int]:
+        """What is left to play from, for the venue bus and the logs (``{"deck": 31}``),
+        from the table's view. Default: nothing is counted."""
+        return {}
+
+    def live_scores(self, view: State) -> list[int] | None:
+        """Each seat's score so far, where the game's screen shows one during play (the
+        venue dashboard shows the same). Default None: no score before the end."""
+        return None
+
+    def score_holdings(self, holdings: list[tuple[str, list[str]]]) -> Result:
+        """Score what each player holds at the end (``companion score``; ``holdings``:
+        ``[(name, [code, ...]), ...]``). Raises ValueError for a bad holding and
+        :class:`NoCards` (the default) when the game is not scored from cards."""
+        raise NoCards("its final scores come from the game itself.")
+
+
+class Flow(abc.ABC):
+    """How a game reads the table (its ``flow.py``): scans, taps and tilts in, rule
+    actions out (python-chess's ``parse_san``). Keeps half-entered input in an *entry*
+    of its own, never in the rules state. Never changes anything."""
+
+    #: Its touch commands (``help``, the unknown-command refusal, the typed names of
+    #: buttons in headless text and the ``/swap`` and ``/deck`` menus come from them;
+    #: see :mod:`companion.core.commands`). Default: none.
+    commands: ClassVar[tuple[Command, ...]] = ()
+
+    def new_entry(self) -> Any:
+        """The empty half-entered input (default None: the game keeps none)."""
+        return None
+
+    @abc.abstractmethod
+    def read(self, state: State, entry: Any, item: Input) -> tuple[Any, Any, str]:
+        """What one input means: ``(entry, action | None, message)``; ``action`` None
+        means the input only changed the entry (a palette tap), and ``message`` says what
+        it did. Raises :class:`~companion.core.errors.BadScan`,
+        :class:`~companion.core.errors.BadCommand` or
+        :class:`~companion.core.errors.IllegalAction`; never changes anything."""
+
+    @abc.abstractmethod
+    def prompt(self, state: State, entry: Any) -> str:
+        """What the table should do now, in words a child reads."""
+
+    def secret(self, state: State, item: Input) -> bool:
+        """Is ``item`` a hidden card (a face-down Battle Card, a card of a secret hand),
+        so that its code never reaches a log or the screen? Default False: the game has
+        no hidden cards."""
+        return False
+
+    def scan_again_counts(self, state: State, item: Input) -> bool:
+        """Does the same card scanned again within the tap-off time count as a new scan
+        here (a card that is shown, then played)? Default False: it is one tap, read twice."""
+        return False
+
+
+class Screen(abc.ABC):
+    """A game's panel (its ``screen.py``), drawn with pygame inside the shared chrome of
+    ``companion.ui``; ``info`` is a :class:`companion.ui.app.TableInfo`. Each draw
+    returns the buttons drawn, as ``companion.ui.app.Button`` values."""
+
+    @abc.abstractmethod
+    def draw_game(self, surface: Any, view: State, info: Any) -> list[Any]:
+        """Draw the game from ``view``, the table's :meth:`Rules.public_view`."""
+
+    @abc.abstractmethod
+    def draw_final(self, surface: Any, result: Result, info: Any) -> list[Any]:
+        """Draw the final scores of ``result``."""
+
+    def hint_words(self, view: State) -> str | None:
+        """The hint the screen shows, in words, for text mode's ``hint`` (default None:
+        the game's screen gives no hints)."""
+        return None
 
 
 @dataclass(frozen=True)
@@ -291,19 +398,29 @@ class NoCards(LookupError):
     """The game has no cards to scan (Sugar Blast's candies are entered by touch)."""
 
 
+class NoHint(LookupError):
+    """The game offers no ``companion hint``."""
+
+
 @dataclass(frozen=True)
 class Game:
-    """A game's descriptor: everything shared code may know about it.
+    """A game's descriptor: everything shared code may know about it (boardgame.io's
+    game object).
 
-    ``package`` is the import path of its folder (``companion.games.<folder>``); its
-    ``rules``, ``flow`` and ``screen`` modules are imported on first use. ``has_cards``
-    says whether it has scannable cards (then ``package.cards`` has ``CARDS``, code ->
-    card with ``code``, ``name``, ``copy``). ``look`` is the game's colours and shapes for
-    its screen; ``demo`` the file name of its recorded session in ``tests/data``.
-    ``setup_phases``: the state's ``phase`` values that are set-up, not a turn (the turn
-    limit does not run then, and the first turn's clock starts when set-up ends).
-    ``tie_break``: the game's tie-break from a player's result ``breakdown``, a number,
-    higher better (its rulebook's rule for a tie on points), applied to every place.
+    ``rules``, ``flow`` and ``screen`` are the game's :class:`Rules`, :class:`Flow` and
+    :class:`Screen`, each loaded on first use from its loader (``load_rules`` ...: a
+    function of the game's that imports its module and returns its one instance), so a
+    command that only lists cards imports no rules and no pygame. ``load_cards`` gives the
+    card catalogue (code -> card with ``code``, ``name``, ``copy``, ``kind``); None: the
+    game has no scannable cards (Sugar Blast's candies are entered by touch).
+    ``load_messages`` gives every sentence the game says (its ``messages`` module's
+    names -> values); ``load_hint`` the ``companion hint`` answer for a typed board (None:
+    the game offers none). ``look`` is the game's colours and shapes for its screen;
+    ``demo`` the file name of its recorded session in ``tests/data``. ``setup_phases``:
+    the state's ``phase`` values that are set-up, not a turn (the turn limit does not run
+    then, and the first turn's clock starts when set-up ends). ``tie_break``: the game's
+    tie-break from a player's result ``breakdown``, a number, higher better (its
+    rulebook's rule for a tie on points), applied to every place (:meth:`Result.ranked`).
     """
 
     slug: str
@@ -311,41 +428,89 @@ class Game:
     prefix: str
     min_players: int
     max_players: int
-    package: str
+    load_rules: Callable[[], Rules]
+    load_flow: Callable[[], Flow]
+    load_screen: Callable[[], Screen]
+    load_messages: Callable[[], Mapping[str, Any]]
+    load_cards: Callable[[], Mapping[str, Any]] | None = None
+    load_hint: Callable[[str, bool], str] | None = None
     options: tuple[Option, ...] = ()
-    has_cards: bool = True
     look: Mapping[str, Any] = field(default_factory=dict)
     demo: str | None = None
     new_game_message: str = "New game."
     summary: str = ""
     setup_phases: tuple[str, ...] = ("setup",)
-    tie_break: Callable[[Mapping[str, Any]], float] | None = None
-
-    def module(self, name: str) -> ModuleType:
-        """``rules``, ``flow``, ``screen`` or ``cards`` of this game."""
-        path = f"{self.package}.{name}"
-        return sys.modules.get(path) or importlib.import_module(path)  # every input asks: skip the import lock
+    tie_break: TieBreak | None = None
+    _loaded: dict = field(default_factory=dict, compare=False, repr=False)
 
     @property
-    def rules(self) -> ModuleType:
-        return self.module("rules")
+    def rules(self) -> Rules:
+        """The game's :class:`Rules` (loaded on first use)."""
+        got = self._loaded.get("rules")
+        if got is None:
+            got = self._loaded["rules"] = _typed(self.load_rules(), Rules, self.slug)
+        return got
 
     @property
-    def flow(self) -> ModuleType:
-        return self.module("flow")
+    def flow(self) -> Flow:
+        """The game's :class:`Flow` (loaded on first use)."""
+        got = self._loaded.get("flow")
+        if got is None:
+            got = self._loaded["flow"] = _typed(self.load_flow(), Flow, self.slug)
+        return got
 
     @property
-    def screen(self) -> ModuleType:
-        return self.module("screen")
+    def screen(self) -> Screen:
+        """The game's :class:`Screen` (loaded on first use: imports pygame)."""
+        got = self._loaded.get("screen")
+        if got is None:
+            got = self._loaded["screen"] = _typed(self.load_screen(), Screen, self.slug)
+        return got
+
+    @property
+    def has_cards(self) -> bool:
+        """Does the game have scannable cards (a catalogue)?"""
+        return self.load_cards is not None
+
+    def catalogue(self) -> Mapping[str, Any]:
+        """The card catalogue, code -> card. Raises :class:`NoCards` when the game has none."""
+        if self.load_cards is None:
+            raise NoCards(f"{self.name} has no cards to scan: {self.summary or 'it is played on the screen'}.")
+        got = self._loaded.get("cards")
+        if got is None:
+            got = self._loaded["cards"] = self.load_cards()
+        return got
 
     def cards(self) -> list[CardInfo]:
         """Every physical card, in catalogue order. Raises :class:`NoCards` when the game
         has none."""
-        if not self.has_cards:
-            raise NoCards(f"{self.name} has no cards to scan: {self.summary or 'it is played on the screen'}.")
-        catalogue = self.module("cards").CARDS
-        return [CardInfo(c.code, c.name, getattr(c, "copy", 1), str(getattr(c, "kind", "")))
-                for c in catalogue.values()]
+        return [CardInfo(c.code, c.name, c.copy, str(c.kind)) for c in self.catalogue().values()]
+
+    def messages(self) -> Mapping[str, Any]:
+        """Every sentence the game says: its ``messages`` module's names -> values."""
+        return self.load_messages()
+
+    def hint(self, board: str, as_json: bool = False) -> str:
+        """``companion hint``'s answer for a board typed as text. Raises ValueError for a
+        bad board, :class:`NoHint` when the game offers none."""
+        if self.load_hint is None:
+            raise NoHint(f"{self.name} has no hints to give.")
+        return self.load_hint(board, as_json)
+
+    def result(self, state: State) -> Result | None:
+        """How the game in ``state`` ended (:meth:`Rules.result`), ranked by this game's
+        tie-break; None while it is not over."""
+        return self._ranked(self.rules.result(state))
+
+    def result_from_dict(self, data: Mapping[str, Any]) -> Result:
+        """A stored result (:meth:`Result.to_dict`) back, ranked by this game's tie-break.
+        Raises ValueError when ``data`` is not a result."""
+        return result_from_dict(data, self.tie_break)
+
+    def _ranked(self, result: Result | None) -> Result | None:
+        if result is None or self.tie_break is None or result.tie_value is not None:
+            return result
+        return replace(result, tie_value=self.tie_break)
 
     def options_from(self, given: Mapping[str, Any]) -> dict[str, Any]:
         """Every option's value from ``given`` (name -> raw value or None), defaults
@@ -374,10 +539,24 @@ class Game:
             return {**options, **{o.name: rng.choice(o.choices) for o in open_}}
 
     def score_holdings(self, holdings: Iterable[tuple[str, list[str]]]) -> Result:
-        """Score what each player holds at the end (``companion score``). Raises
-        :class:`NoCards` when the game cannot be scored from cards, ValueError for a bad
-        holding."""
-        fn: Callable | None = getattr(self.rules, "score_holdings", None)
-        if fn is None or not self.has_cards:
+        """Score what each player holds at the end (``companion score``), ranked by this
+        game's tie-break. Raises :class:`NoCards` when the game cannot be scored from
+        cards, ValueError for a bad holding."""
+        if not self.has_cards:
             raise NoCards(f"{self.name} is not scored from cards: its final scores come from the game itself.")
-        return fn(list(holdings))
+        try:
+            result = self.rules.score_holdings(list(holdings))
+        except NoCards:
+            raise NoCards(f"{self.name} is not scored from cards: its final scores come from the game itself.") from None
+        ranked = self._ranked(result)
+        assert ranked is not None
+        return ranked
+
+
+def _typed(part: Any, base: type, slug: str) -> Any:
+    """``part``, checked to be an instance of ``base`` (a game's loader gave the wrong
+    thing: a programming error, said at once, not on the first input that needs it)."""
+    if not isinstance(part, base):
+        raise TypeError(f"the {slug} game's {base.__name__.lower()} loader gave {type(part).__name__}, "
+                        f"not a {base.__name__}")
+    return part

@@ -16,7 +16,7 @@ companion.games.UnknownGame: no game called 'chess': choose one of sugarrr, suga
 from __future__ import annotations
 
 from companion.core.codes import register_prefix
-from companion.core.game import TIE_BREAKS, Game
+from companion.core.game import Game
 
 from .sugar_blast import GAME as _SUGAR_BLAST
 from .sugar_heist import GAME as _SUGAR_HEIST
@@ -28,8 +28,6 @@ GAMES: dict[str, Game] = {g.slug: g for g in (_SUGARRR, _SUGAR_BLAST, _SUGAR_HEI
 
 for _game in GAMES.values():  # so a card of one game scanned at another is named
     register_prefix(_game.slug, _game.prefix, _game.name)
-    if _game.tie_break is not None:  # every place of its results is ranked by it (Result.ranked)
-        TIE_BREAKS[_game.slug] = _game.tie_break
 
 
 class UnknownGame(LookupError, ValueError):

@@ -19,7 +19,7 @@ from ..core.errors import DEVICE, USAGE, CompanionError, StoreError
 from ..core.events import CardScanned
 from ..core.store import EventStore
 from ..devices.readers import open_reader
-from ..games import find_game
+from ..games import GAMES, find_game
 from .logs import TextLog, json_logger
 from .plan import PlanError, TablePlan
 from .runner import Runner
@@ -193,7 +193,7 @@ def _choose(plan: TablePlan, display, store: EventStore, watch, notice, notifier
             notifier.ready("start screen: waiting for the players to choose a game")
             notifier.watchdog(time.monotonic())
     try:
-        choice = choose(display.app, store, stopping=stopping, watch=watch, tick=tick)
+        choice = choose(display.app, store, GAMES, stopping=stopping, watch=watch, tick=tick)
     except pygame.error as err:  # the screen went: carry on as without it (and retry it)
         display.lost(err)
         return plan

@@ -9,7 +9,7 @@ import datetime as dt
 import uuid
 from pathlib import Path
 
-from ..core.game import result_from_dict
+from ..core.game import Result, result_from_dict
 from ..games import GAMES
 
 
@@ -34,6 +34,13 @@ def resume_notes(games) -> dict[int, str]:
     return notes
 
 
+def stored_result(record) -> Result:
+    """A finished game's stored result, ranked by its game's tie-break (a game this
+    version does not know: by points and seats). Raises ValueError when it is not a result."""
+    desc = GAMES.get(record.game)
+    return desc.result_from_dict(record.result) if desc is not None else result_from_dict(record.result)
+
+
 def describe(record, resumes: str | None = None) -> str:
     """One game's outcome in words: unfinished (``resumes``: when it is carried on, from
     :func:`resume_notes`), abandoned, or who won with the scores."""
@@ -42,7 +49,7 @@ def describe(record, resumes: str | None = None) -> str:
     if not record.result or record.result.get("abandoned"):
         return "abandoned"
     try:
-        result = result_from_dict(record.result)
+        result = stored_result(record)
     except ValueError:
         return "finished (its result could not be read)"
     scores = ", ".join(f"{p.name} {p.score}" for p in result.ranked())
@@ -99,7 +106,7 @@ def write_csv(games, out, table_of=None) -> None:
         result = None
         if g.finished is not None and g.result and not g.result.get("abandoned"):
             try:
-                result = result_from_dict(g.result)
+                result = stored_result(g)
             except ValueError:
                 result = None
         if result is None:
@@ -121,7 +128,7 @@ def finished_results(games):
         if g.finished is None or not g.result or g.result.get("abandoned"):
             continue
         try:
-            yield g, result_from_dict(g.result)
+            yield g, stored_result(g)
         except ValueError:
             continue
 

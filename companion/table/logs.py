@@ -58,9 +58,9 @@ def _what(item, verdict: Verdict) -> str:
 
 def counters(game, view) -> dict[str, int]:
     """The piles the table counts (``{"Fruit Deck": 40}``), from the game's optional
-    ``rules.counters(view)``; {} for a game that counts none."""
-    own = getattr(game.rules, "counters", None)
-    return dict(own(view)) if own is not None else {}
+    ``rules.counters(view)`` (:meth:`companion.core.game.Rules.counters`; {} for a game
+    that counts none)."""
+    return dict(game.rules.counters(view))
 
 
 class TextLog:

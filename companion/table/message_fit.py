@@ -86,7 +86,7 @@ def unfit_messages(game: Game, messages: Iterable[str] = (), size: tuple[int, in
         raise ValueError(f"{game.name} has no demo session to draw its screen from ({game.demo})")
     by_phase: dict[str, Said] = {}
     for s in said:
-        if not getattr(s.view, "over", False):
+        if not s.view.over:
             by_phase.setdefault(s.phase, s)
     wanted = list(dict.fromkeys([*messages, *catalogue(game), game.new_game_message]))
     pygame.font.init()
@@ -108,7 +108,7 @@ def unfit_messages(game: Game, messages: Iterable[str] = (), size: tuple[int, in
                 problems.setdefault(text, f"{where} {why} in a {d.rect[2]}x{d.rect[3]} box: {text!r}")
 
     for s in said:
-        if getattr(s.view, "over", False) or not s.verdict:
+        if s.view.over or not s.verdict:
             continue
         info = TableInfo(verdict=s.verdict, verdict_ok=s.ok, prompt=s.prompt, game_name=game.name)
         # A rejection must be seen with its reason; an accepted verdict or a prompt may be

@@ -82,10 +82,10 @@ def shoot_shared(out: Path, size: tuple[int, int], rotation: int, report: list[s
         saved.append(_save(app, out / f"{len(saved) + 1:02d}-{_slug(name)}.png", draw, report))
 
     try:
-        flow = StartFlow(store)
+        flow = StartFlow(store, GAMES)
         save("start-games", flow.draw)
         for slug, desc in GAMES.items():
-            flow = StartFlow(store)
+            flow = StartFlow(store, GAMES)
             flow.handle(f"game {slug}")
             flow.handle(f"players {desc.max_players}")
             save(f"start-{slug}-players", flow.draw)
@@ -98,7 +98,7 @@ def shoot_shared(out: Path, size: tuple[int, int], rotation: int, report: list[s
                 for key in ("M", "I", "A"):
                     flow.handle(f"key {key}")
                 save("start-keyboard", flow.draw)
-        save("history", HistoryScreen(store).draw)
+        save("history", HistoryScreen(store, GAMES).draw)
     finally:
         app.close()
     return saved

@@ -22,7 +22,7 @@ from ..core.codes import normalise
 from ..core.errors import BadCommand, BadScan, DamagedStore, IllegalAction, StoreError, WrongGame
 from ..core.events import (CardScanned, DeviceStatus, GameOver, Input, Revealed, Touch, TurnEnded,
                           Undone)
-from ..core.game import TABLE, Game
+from ..core.game import TABLE, Flow, Game, Rules
 from ..core.i18n import count
 from ..core.store import EventStore
 from ..games import find_game
@@ -152,11 +152,13 @@ class Session:
         return find_game(self.game)
 
     @property
-    def rules(self):
+    def rules(self) -> Rules:
+        """The game's rules (:class:`companion.core.game.Rules`)."""
         return self.desc.rules
 
     @property
-    def flow(self):
+    def flow(self) -> Flow:
+        """The game's flow (:class:`companion.core.game.Flow`)."""
         return self.desc.flow
 
     @property
@@ -180,12 +182,11 @@ class Session:
         """The game's :class:`~companion.core.game.Result` once over, else None."""
         if not self.over:
             return None
-        return self.rules.result(self.state)
+        return self.desc.result(self.state)
 
     def secret(self, item: Input) -> bool:
         """Is this input a hidden card (its code must never be shown or logged)?"""
-        check = getattr(self.flow, "secret", None)
-        return bool(check and check(self.state, item))
+        return self.flow.secret(self.state, item)
 
     # ------------------------------------------------------------ inputs
 
@@ -306,8 +307,8 @@ class Session:
             last_code, last_t = self._last_scan
             key = (item.reader, code)  # the same card on another reader is another tap
             self._last_scan = (key, item.t)
-            again = getattr(self.flow, "scan_again_counts", None)
-            if code and key == last_code and item.t - last_t < self.tap_off and not (again and again(self.state, item)):
+            if (code and key == last_code and item.t - last_t < self.tap_off
+                    and not self.flow.scan_again_counts(self.state, item)):
                 return Verdict("ignored", TAPPED_TWICE,
                                code=None if secret else code, secret=secret)
         else:
@@ -570,7 +571,6 @@ def _damaged(err: StoreError, lead: str) -> str | None:
 
 
 def _new_entry(desc: Game) -> Any:
-    make = getattr(desc.flow, "new_entry", None)
-    return make() if make else None
+    return desc.flow.new_entry()
 
 

@@ -14,6 +14,7 @@ from ..core import commands
 from ..core.journal import ERR, say
 from ..core.errors import StoreError
 from ..core.events import Touch
+from ..games import GAMES
 
 # Touch commands the screen handles itself (menus); everything else goes to the game.
 # ``swap`` and ``deck`` with no number open a game's menu only where its flow declares one
@@ -103,10 +104,12 @@ class WindowEvents:
         s = self.session
         prompt = commands.annotate(s.prompt(), commands.game_commands(s.desc))
         if verb == "hint":
-            words_for = getattr(s.desc.screen, "hint_words", None)
-            if words_for is None:
+            if s.over:
+                return f"There is no hint for this step. {prompt}"
+            words = s.desc.screen.hint_words(s.view)
+            if words is None:
                 return f"{s.desc.name} has no hints. {prompt}"
-            return (None if s.over else words_for(s.view)) or f"There is no hint for this step. {prompt}"
+            return words or f"There is no hint for this step. {prompt}"
         if verb == "cancel":
             return f"No menu is open, so there is nothing to cancel. {prompt}"
         if verb == "draft":
@@ -123,8 +126,8 @@ class WindowEvents:
             if self.text_out is not None and (self.app is None or getattr(self.app, "invisible", False)):
                 return self._text_after_game(command)
             try:
-                self.screen = (start.StartFlow(self.session.store) if command == "newgame"
-                               else history.HistoryScreen(self.session.store))
+                self.screen = (start.StartFlow(self.session.store, GAMES) if command == "newgame"
+                               else history.HistoryScreen(self.session.store, GAMES))
             except StoreError as err:  # the store was damaged since the game began: say so, stay here
                 say(str(err), ERR)
                 self.session.last_message, self.session.last_ok = (
@@ -132,7 +135,7 @@ class WindowEvents:
                     "(the log says why).", False)
             return True
         out = self.screen.handle(command)
-        if getattr(self.screen, "choice", None) is not None and self.new_session is not None:
+        if isinstance(self.screen, start.StartFlow) and self.screen.choice is not None and self.new_session is not None:
             flow = self.screen
             try:
                 session = self.new_session(flow.choice)
@@ -142,7 +145,7 @@ class WindowEvents:
                 return True
             self.begin(session)
         elif out == "newgame":
-            self.screen = start.StartFlow(self.session.store)
+            self.screen = start.StartFlow(self.session.store, GAMES)
         elif out == "close":
             self.screen = None
         return True
@@ -255,12 +258,12 @@ class WindowEvents:
 
     def _keyboard_screen(self) -> bool:
         """Is the start screen's name keyboard showing (typed keys are a name then)?"""
-        inner = getattr(self.screen, "screen", None)
-        if inner is None:
+        if self.screen is None:
             return False
         from ..ui import start as start_screen  # only with a start screen up: kept off a resumed game's start
 
-        return isinstance(inner, start_screen.KeyboardScreen)
+        return isinstance(self.screen, start_screen.StartFlow) and isinstance(self.screen.screen,
+                                                                             start_screen.KeyboardScreen)
 
     def _pointer(self, kind: str, pos) -> None:
         """A press, drag or release on the window, matched to the buttons only now: every

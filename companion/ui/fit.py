@@ -21,10 +21,6 @@ _NUMBERY = ("n", "count", "num", "number", "total", "left", "score", "value", "p
 def catalogue(game: Game) -> list[str]:
     """Every string of the game's ``messages`` module (constants, and strings inside
     dicts, tuples and lists), its ``{fields}`` filled with long sample values."""
-    try:
-        module = game.module("messages")
-    except ModuleNotFoundError:
-        return []
     found: list[str] = []
 
     def walk(value: Any) -> None:
@@ -37,7 +33,7 @@ def catalogue(game: Game) -> list[str]:
             for v in value:
                 walk(v)
 
-    for name, value in vars(module).items():
+    for name, value in game.messages().items():
         if not name.startswith("_") and not callable(value) and not isinstance(value, type(os)):
             walk(value)
     return [m for m in dict.fromkeys(found) if m.strip()]

@@ -6,18 +6,19 @@ with the scores, unfinished and set-aside games marked. Read from the store only
 >>> gid = store.new_game("sugarrr", ["Ana", "Ben"], 0.0)
 >>> store.finish(gid, 60.0, {"game": "sugarrr", "players": [{"name": "Ana", "score": 9},
 ...              {"name": "Ben", "score": 12}], "winners": ["Ben"]})
->>> HistoryScreen(store).rows()[0][1]
+>>> from companion.games import GAMES
+>>> HistoryScreen(store, GAMES).rows()[0][1]
 'Sugarrr!: won by Ben: Ben 12, Ana 9'
 """
 
 from __future__ import annotations
 
 import datetime as dt
+from typing import Mapping
 
 import pygame
 
-from ..core.game import result_from_dict
-from ..games import GAMES
+from ..core.game import Game, result_from_dict
 from . import theme
 from .app import Button
 from .messages import text
@@ -27,14 +28,15 @@ Rect = pygame.Rect
 ROWS = 4   # games on one page (each row 80 px: three lines, read from a metre)
 
 
-def outcome(record) -> str:
-    """One game's outcome in words for the screen."""
+def outcome(record, desc: Game | None = None) -> str:
+    """One game's outcome in words for the screen, ranked by ``desc``'s tie-break (the
+    record's game; None: a game this version does not know)."""
     if record.finished is None:
         return text("unfinished")
     if not record.result or record.result.get("abandoned"):
         return text("abandoned")
     try:
-        result = result_from_dict(record.result)
+        result = desc.result_from_dict(record.result) if desc is not None else result_from_dict(record.result)
     except ValueError:
         return text("abandoned")
     scores = ", ".join(f"{p.name} {p.score}" for p in result.ranked())
@@ -46,17 +48,21 @@ class HistoryScreen:
     """A page of this table's games with Back (to the final screen), Newer/Older and New
     game. ``handle`` returns ``"close"``, ``"newgame"`` or None."""
 
-    def __init__(self, store):
+    def __init__(self, store, games: Mapping[str, Game]):
+        """``store``: the event store; ``games``: the registry (slug -> descriptor), for
+        each game's name and tie-break."""
         self.games = store.games()
+        self.known = dict(games)
         self.page = 0
 
     def rows(self) -> list[tuple[str, str]]:
         """(date, "Game: outcome") for every game, newest first."""
         out = []
         for g in self.games:
-            name = GAMES[g.game].name if g.game in GAMES else g.game
+            desc = self.known.get(g.game)
+            name = desc.name if desc is not None else g.game
             when = dt.datetime.fromtimestamp(g.started).strftime("%d %b %H:%M")
-            out.append((when, f"{name}: {outcome(g)}"))
+            out.append((when, f"{name}: {outcome(g, desc)}"))
         return out
 
     def draw(self, surface: pygame.Surface) -> list[Button]:

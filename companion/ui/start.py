@@ -10,7 +10,8 @@ turns a choice into the session exactly as ``companion run --game --names`` woul
 Nothing is stored until the choice is made: leaving the start screen leaves no game behind.
 
 >>> from companion.core.store import EventStore
->>> flow = StartFlow(EventStore(":memory:"))
+>>> from companion.games import GAMES
+>>> flow = StartFlow(EventStore(":memory:"), GAMES)
 >>> for tap in ("game sugar-heist", "players 3", "next", "toggle alternate", "next"):
 ...     flow.handle(tap)
 >>> flow.choice
@@ -21,13 +22,12 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Any, Union
+from typing import Any, Mapping, Union
 
 import pygame
 
 from ..core.game import Game, Option
 from ..core.names import name_problem
-from ..games import GAMES
 from . import theme
 from .app import Button
 from .messages import text
@@ -364,8 +364,8 @@ class StartFlow:
     """The start screen's state: the current step and what has been chosen so far.
     ``choice`` is set when the table is ready to play."""
 
-    def __init__(self, store: Any = None, games: dict[str, Game] | None = None, rng: Any = None):
-        self.games = dict(games or GAMES)
+    def __init__(self, store: Any, games: Mapping[str, Game], rng: Any = None):
+        self.games = dict(games)
         self.rng = rng or random.Random()  # draws a "Random" choice (kept in the game's stored options)
         self.unfinished = store.unfinished() if store is not None else None
         self.game: Game = next(iter(self.games.values()))
@@ -444,7 +444,7 @@ class StartFlow:
     dirty = True
 
 
-def choose(app, store, stopping=lambda: False, frame: float = 1 / 20, watch=None,
+def choose(app, store, games: Mapping[str, Game], stopping=lambda: False, frame: float = 1 / 20, watch=None,
            tick=None) -> StartChoice | None:
     """Run the start screen on ``app`` until a choice (returned) or the window closes or
     ``stopping()`` (None). The window is looked at every ``frame`` seconds, or, with a
@@ -455,7 +455,7 @@ def choose(app, store, stopping=lambda: False, frame: float = 1 / 20, watch=None
     chooses."""
     import threading
 
-    flow = StartFlow(store)
+    flow = StartFlow(store, games)
     woken = threading.Event()
     if watch is not None:
         watch.on_input = woken.set

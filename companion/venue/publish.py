@@ -170,9 +170,8 @@ class VenuePublisher:
         seq = self.outbox.next_seq() - 1 if seq is None else seq
         result = s.result()
         scores = {p.name: p.score for p in result.players} if result is not None else self._live(view)
-        counters = getattr(s.rules, "counters", None)
         try:
-            shown = {str(k): v for k, v in counters(view).items()} if counters else {}
+            shown = {str(k): v for k, v in s.rules.counters(view).items()}
         except Exception:  # a game's counters failing must not stop the status
             shown = {}
         status = {**self._head(seq), "online": True, "at": s.clock.now(), "game": s.game, "game_name": s.desc.name,
@@ -194,11 +193,9 @@ class VenuePublisher:
 
     def _live(self, view) -> dict[str, int]:
         """The scores so far, where the game's screen shows them (``rules.live_scores``)."""
-        live = getattr(self.session.rules, "live_scores", None)
-        if live is None:
-            return {}
         try:
-            return dict(zip(view.players, live(view)))
+            live = self.session.rules.live_scores(view)
+            return dict(zip(view.players, live)) if live is not None else {}
         except Exception:  # a game's scoring failing must not stop the status
             return {}
 

@@ -1,7 +1,7 @@
 """Sugar Blast: swap candies on a tray to make Blasts, tilt, refill, meet the Goal Card
 (rulebooks/sugar-blast.txt). ``board`` is the board geometry, ``rules`` the game."""
 
-from companion.core.game import Game, Option
+from companion.core.game import Flow, Game, Option, Rules, Screen
 
 from .messages import say
 
@@ -9,19 +9,50 @@ from .messages import say
 #: without importing the rules.
 GOAL_NAMES = ("two-threes", "two-twos-and-a-three", "five-different", "four-and-two", "four-twos", "nine-any")
 
+# The game's parts, each imported on first use (Game.rules, .flow, .screen, ...): a
+# command that only lists cards imports no rules, and only a table imports pygame.
+
+def _rules() -> Rules:
+    from .rules import RULES
+    return RULES
+
+
+def _flow() -> Flow:
+    from .flow import FLOW
+    return FLOW
+
+
+def _screen() -> Screen:
+    from .screen import SCREEN
+    return SCREEN
+
+
+def _messages() -> dict:
+    from . import messages
+    return vars(messages)
+
+
+def _hint(board: str, as_json: bool = False) -> str:
+    from .hint import main
+    return main(board, as_json=as_json)
+
+
 GAME = Game(
     slug="sugar-blast",
     name="Sugar Blast",
     prefix="SB",
     min_players=1,
     max_players=4,
-    package=__name__,
+    load_rules=_rules,
+    load_flow=_flow,
+    load_screen=_screen,
+    load_messages=_messages,
+    load_hint=_hint,
     options=(
         Option("goal", "choice", say("option_goal"), None, GOAL_NAMES, blank="random"),
         Option("solo", "bool", say("option_solo"), False),
         Option("quick", "bool", say("option_quick"), False),
     ),
-    has_cards=False,
     demo="sugar-blast-family.trace",
     new_game_message="New game: tap a candy colour, then the cells that hold it.",
     summary="its candies are entered by touch on the screen, so there is nothing to scan or label",

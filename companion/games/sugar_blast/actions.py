@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable
 
+from companion.core.game import State as CoreState
 from companion.core.events import GameOver as CoreGameOver
 from companion.core.events import Outcome, TurnEnded  # noqa: F401  (TurnEnded: the core event this game returns)
 from companion.core.game import PlayerResult
@@ -68,7 +69,7 @@ _SUPPLY: dict[bool, Counts] = {solo: tuple(0 if solo and k in SOLO["removed"] el
                                for solo in (False, True)}
 
 @dataclass(frozen=True)
-class State:
+class State(CoreState):
     """A whole Sugar Blast game. ``board`` is None in quick mode, and so are the per-kind
     ``bag`` and ``discards``; the ``*_n`` totals are kept in both modes. ``pending`` holds
     the Blasts to choose from (CHOOSE) or the one being solved (KEEP, first)."""

@@ -56,6 +56,7 @@ import itertools
 import re
 from dataclasses import dataclass, replace
 
+from companion.core.game import Flow as CoreFlow
 from companion.core.catalogue import from_other_game
 from companion.core.errors import BadCommand, IllegalAction
 from companion.core.events import ButtonPressed, CardScanned, Input, Touch, TrayLevel, TrayTilted
@@ -379,3 +380,16 @@ def prompt(state: rules.State, entry: Entry | None = None) -> str:
     if phase == rules.OVER:
         return say("prompt_over")
     return rules.waiting(state)
+
+
+class SugarBlastFlow(CoreFlow):
+    """Sugar Blast's flow as the table's contract, :class:`companion.core.game.Flow` (rulebooks/sugar-blast.txt)."""
+
+    commands = COMMANDS
+    new_entry = staticmethod(new_entry)
+    read = staticmethod(read)
+    prompt = staticmethod(prompt)
+
+
+#: The one SugarBlastFlow, which the descriptor's loader gives.
+FLOW = SugarBlastFlow()

@@ -29,6 +29,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Iterable
 
+from companion.core.game import Rules as CoreRules
 from companion.core.events import Outcome
 
 from . import board as B
@@ -316,3 +317,19 @@ def public_view(state: State, viewer) -> State:
     """Sugar Blast hides nothing: the board, the bag count and the kept candies are in
     plain sight (the bag's own mix is counted, not secret), so every viewer sees it all."""
     return state
+
+
+class SugarBlastRules(CoreRules):
+    """Sugar Blast's rules as the table's contract, :class:`companion.core.game.Rules` (rulebooks/sugar-blast.txt)."""
+
+    new_game = staticmethod(new_game)
+    check = staticmethod(check)
+    apply = staticmethod(apply)
+    step = staticmethod(step)
+    result = staticmethod(result)
+    public_view = staticmethod(public_view)
+    counters = staticmethod(counters)
+
+
+#: The one SugarBlastRules, which the descriptor's loader gives.
+RULES = SugarBlastRules()

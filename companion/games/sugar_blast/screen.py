@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import pygame
 
+from companion.core.game import Screen as CoreScreen
 from companion.core.game import Result
 from companion.ui import chrome, theme
 from companion.ui.app import Button, TableInfo
@@ -473,3 +474,15 @@ def draw_final(surface: pygame.Surface, outcome: Result, info: TableInfo | None 
     footer = say("final_turns", turns=count(result.turns, "turn"))
     chrome.footer(surface, footer, info, theme.TEXT_DIM, top=48)
     return []
+
+
+class SugarBlastScreen(CoreScreen):
+    """Sugar Blast's screen as the table's contract, :class:`companion.core.game.Screen` (rulebooks/sugar-blast.txt)."""
+
+    draw_game = staticmethod(draw_game)
+    draw_final = staticmethod(draw_final)
+    hint_words = staticmethod(hint_words)
+
+
+#: The one SugarBlastScreen, which the descriptor's loader gives.
+SCREEN = SugarBlastScreen()

@@ -3,8 +3,36 @@
 ``battle``, ``effects``, ``reasons``, ``scoring``), ``flow`` reads the table, ``screen``
 draws the vault board."""
 
-from companion.core.game import Game, Option
+from companion.core.game import Flow, Game, Option, Rules, Screen
 from .messages import say
+
+# The game's parts, each imported on first use (Game.rules, .flow, .screen, ...): a
+# command that only lists cards imports no rules, and only a table imports pygame.
+
+def _rules() -> Rules:
+    from .rules import RULES
+    return RULES
+
+
+def _flow() -> Flow:
+    from .flow import FLOW
+    return FLOW
+
+
+def _screen() -> Screen:
+    from .screen import SCREEN
+    return SCREEN
+
+
+def _messages() -> dict:
+    from . import messages
+    return vars(messages)
+
+
+def _cards() -> dict:
+    from .cards import CARDS
+    return CARDS
+
 
 GAME = Game(
     slug="sugar-heist",
@@ -12,7 +40,11 @@ GAME = Game(
     prefix="SH",
     min_players=2,
     max_players=4,
-    package=__name__,
+    load_rules=_rules,
+    load_flow=_flow,
+    load_screen=_screen,
+    load_messages=_messages,
+    load_cards=_cards,
     options=(
         Option("all_cards", "bool", say("option_all_cards"), False),
         Option("alternate", "bool", say("option_alternate"), False),

@@ -40,6 +40,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
+from companion.core.game import Flow as CoreFlow
 from companion.core.errors import BadCommand, IllegalAction
 from companion.core.events import ButtonPressed, CardScanned, Input, Touch
 from companion.core.game import Command
@@ -564,3 +565,18 @@ def secret(state: State, item: Input) -> bool:
     if state.frame is None:
         return state.stage == BUY and B.owner(state, code) != state.active
     return state.frame.step in ("royale", "spy")
+
+
+class SugarHeistFlow(CoreFlow):
+    """Sugar Heist's flow as the table's contract, :class:`companion.core.game.Flow` (rulebooks/sugar-heist.txt)."""
+
+    commands = COMMANDS
+    new_entry = staticmethod(new_entry)
+    read = staticmethod(read)
+    prompt = staticmethod(prompt)
+    secret = staticmethod(secret)
+    scan_again_counts = staticmethod(scan_again_counts)
+
+
+#: The one SugarHeistFlow, which the descriptor's loader gives.
+FLOW = SugarHeistFlow()

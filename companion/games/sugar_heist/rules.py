@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Iterable
 
+from companion.core.game import Rules as CoreRules
 from companion.core.errors import IllegalAction
 from companion.core.game import TABLE, Result
 
@@ -299,3 +300,20 @@ def card_code(kind: str, name: str | None = None, copy: int = 1) -> str:
 
 __all__ = ["new_game", "check", "apply", "step", "result", "public_view", "score_holdings", "counters",
            "IllegalAction"]
+
+
+class SugarHeistRules(CoreRules):
+    """Sugar Heist's rules as the table's contract, :class:`companion.core.game.Rules` (rulebooks/sugar-heist.txt)."""
+
+    new_game = staticmethod(new_game)
+    check = staticmethod(check)
+    apply = staticmethod(apply)
+    step = staticmethod(step)
+    result = staticmethod(result)
+    public_view = staticmethod(public_view)
+    counters = staticmethod(counters)
+    score_holdings = staticmethod(score_holdings)
+
+
+#: The one SugarHeistRules, which the descriptor's loader gives.
+RULES = SugarHeistRules()

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import pygame
 
+from companion.core.game import Screen as CoreScreen
 from companion.core.game import Result
 from companion.ui import chrome, theme
 from companion.ui.app import Button, TableInfo
@@ -477,3 +478,14 @@ def draw_final(surface: pygame.Surface, result: Result, info: TableInfo | None =
 
 
 __all__ = ["draw_game", "draw_final", "DISCARD", "OVER"]
+
+
+class SugarHeistScreen(CoreScreen):
+    """Sugar Heist's screen as the table's contract, :class:`companion.core.game.Screen` (rulebooks/sugar-heist.txt)."""
+
+    draw_game = staticmethod(draw_game)
+    draw_final = staticmethod(draw_final)
+
+
+#: The one SugarHeistScreen, which the descriptor's loader gives.
+SCREEN = SugarHeistScreen()

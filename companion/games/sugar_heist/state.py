@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from companion.core.game import State as CoreState
 from companion.core.events import GameOver, Outcome, Revealed, TurnEnded  # noqa: F401  (re-exported)
 
 from .cards import CARDS, LOCK, SETUP
@@ -97,7 +98,7 @@ class Frame:
 
 
 @dataclass(frozen=True)
-class State:
+class State(CoreState):
     """A whole Sugar Heist game as the companion knows it. Cards are codes.
 
     Counts: ``hands`` (Candy Cards in each hand), ``draw`` (Candy Draw Pile),

@@ -1,6 +1,34 @@
 """Sugarrr!: play fruit onto columns, gather them or attract Fruit-O-Saurs (rulebooks/sugarrr.txt)."""
 
-from companion.core.game import Game
+from companion.core.game import Flow, Game, Rules, Screen
+
+# The game's parts, each imported on first use (Game.rules, .flow, .screen, ...): a
+# command that only lists cards imports no rules, and only a table imports pygame.
+
+def _rules() -> Rules:
+    from .rules import RULES
+    return RULES
+
+
+def _flow() -> Flow:
+    from .flow import FLOW
+    return FLOW
+
+
+def _screen() -> Screen:
+    from .screen import SCREEN
+    return SCREEN
+
+
+def _messages() -> dict:
+    from . import messages
+    return vars(messages)
+
+
+def _cards() -> dict:
+    from .cards import CARDS
+    return CARDS
+
 
 GAME = Game(
     slug="sugarrr",
@@ -8,7 +36,11 @@ GAME = Game(
     prefix="SR",
     min_players=2,
     max_players=4,
-    package=__name__,
+    load_rules=_rules,
+    load_flow=_flow,
+    load_screen=_screen,
+    load_messages=_messages,
+    load_cards=_cards,
     demo="sugarrr-family.trace",
     tie_break=lambda breakdown: breakdown["fruit_o_saur_cards"],  # most Fruit-O-Saur cards (rulebook, "Scoring")
     new_game_message="New game: scan the five starting column cards.",

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Iterable
 
 from companion.core.codes import make_code
+from companion.core.game import State as CoreState
 from companion.core.events import Outcome
 
 from .cards import CARDS, SETUP, Card
@@ -36,7 +37,7 @@ def card_code(short: str) -> str:
 # ---------------------------------------------------------------- state and actions
 
 @dataclass(frozen=True)
-class State:
+class State(CoreState):
     """A whole Sugarrr! game as the companion knows it. Cards are codes.
 
     ``columns`` holds each column bottom to top; ``piles`` each player's score pile

@@ -32,6 +32,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from companion.core.game import Flow as CoreFlow
 from companion.core.errors import BadCommand, IllegalAction
 from companion.core.events import ButtonPressed, CardScanned, Input, Touch
 from companion.core.game import Command
@@ -188,3 +189,16 @@ def prompt(state: rules.State, entry: Entry | None = None) -> str:
             return say("hand_empty_confirm", who=who)
         return say("hand_scan", who=who, scanned=count(len(state.hand), "card"))
     return say("prompt_over")
+
+
+class SugarrrFlow(CoreFlow):
+    """Sugarrr!'s flow as the table's contract, :class:`companion.core.game.Flow` (rulebooks/sugarrr.txt)."""
+
+    commands = COMMANDS
+    new_entry = staticmethod(new_entry)
+    read = staticmethod(read)
+    prompt = staticmethod(prompt)
+
+
+#: The one SugarrrFlow, which the descriptor's loader gives.
+FLOW = SugarrrFlow()

@@ -21,6 +21,7 @@ from dataclasses import replace
 from functools import lru_cache
 from typing import Iterable
 
+from companion.core.game import Rules as CoreRules
 from companion.core.events import GameOver, Outcome, TurnEnded  # noqa: F401  (core events this game returns)
 from companion.core.game import Result as CoreResult
 
@@ -282,3 +283,21 @@ def all_places(state: State) -> dict[str, str]:
             raise AssertionError(f"{code} is in two places: {places[code]} and {place}")
         places[code] = place
     return places
+
+
+class SugarrrRules(CoreRules):
+    """Sugarrr!'s rules as the table's contract, :class:`companion.core.game.Rules` (rulebooks/sugarrr.txt)."""
+
+    new_game = staticmethod(new_game)
+    check = staticmethod(check)
+    apply = staticmethod(apply)
+    step = staticmethod(step)
+    result = staticmethod(result)
+    public_view = staticmethod(public_view)
+    counters = staticmethod(counters)
+    live_scores = staticmethod(live_scores)
+    score_holdings = staticmethod(score_holdings)
+
+
+#: The one SugarrrRules, which the descriptor's loader gives.
+RULES = SugarrrRules()

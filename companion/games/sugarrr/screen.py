@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import pygame
 
+from companion.core.game import Screen as CoreScreen
 from companion.core.game import Result
 from companion.ui import chrome, theme
 from companion.ui.app import Button, TableInfo
@@ -306,3 +307,14 @@ def _fruit_cell(surface: pygame.Surface, rect: Rect, f: rules.FruitScore) -> Non
     ink = look_for(f.fruit).colour if f.points else theme.GONE
     draw_text(surface, str(f.points), Rect(rect.left, rect.top + half, rect.width, half - 4), theme.BIG,
               ink, bold=True, align="center")
+
+
+class SugarrrScreen(CoreScreen):
+    """Sugarrr!'s screen as the table's contract, :class:`companion.core.game.Screen` (rulebooks/sugarrr.txt)."""
+
+    draw_game = staticmethod(draw_game)
+    draw_final = staticmethod(draw_final)
+
+
+#: The one SugarrrScreen, which the descriptor's loader gives.
+SCREEN = SugarrrScreen()

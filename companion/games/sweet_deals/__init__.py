@@ -2,8 +2,36 @@
 Sweet Six (rulebooks/sweet-deals.txt). ``rules`` is the API; ``turns`` what each action
 does, ``auction`` the bidding, ``scoring`` the score with the best use of every wild."""
 
-from companion.core.game import Game, Option
+from companion.core.game import Flow, Game, Option, Rules, Screen
 from .messages import say
+
+# The game's parts, each imported on first use (Game.rules, .flow, .screen, ...): a
+# command that only lists cards imports no rules, and only a table imports pygame.
+
+def _rules() -> Rules:
+    from .rules import RULES
+    return RULES
+
+
+def _flow() -> Flow:
+    from .flow import FLOW
+    return FLOW
+
+
+def _screen() -> Screen:
+    from .screen import SCREEN
+    return SCREEN
+
+
+def _messages() -> dict:
+    from . import messages
+    return vars(messages)
+
+
+def _cards() -> dict:
+    from .cards import CARDS
+    return CARDS
+
 
 GAME = Game(
     slug="sweet-deals",
@@ -11,7 +39,11 @@ GAME = Game(
     prefix="SD",
     min_players=2,
     max_players=8,
-    package=__name__,
+    load_rules=_rules,
+    load_flow=_flow,
+    load_screen=_screen,
+    load_messages=_messages,
+    load_cards=_cards,
     options=(
         Option("mode", "choice", say("option_mode"),
                "tracked", ("tracked", "open")),

@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import re
 
+from companion.core.game import Flow as CoreFlow
 from companion.core.catalogue import from_other_game
 from companion.core.errors import BadCommand, BadScan, IllegalAction, WrongGame
 from companion.core.events import CardScanned, Input, Touch
@@ -189,3 +190,17 @@ def _bidder(state: rules.State) -> int:
     if state.phase == rules.BID and state.bidding.to_act is not None:
         return state.bidding.to_act
     return state.active
+
+
+class SweetDealsFlow(CoreFlow):
+    """Sweet Deals's flow as the table's contract, :class:`companion.core.game.Flow` (rulebooks/sweet-deals.txt)."""
+
+    commands = COMMANDS
+    new_entry = staticmethod(new_entry)
+    read = staticmethod(read)
+    prompt = staticmethod(prompt)
+    secret = staticmethod(secret)
+
+
+#: The one SweetDealsFlow, which the descriptor's loader gives.
+FLOW = SweetDealsFlow()

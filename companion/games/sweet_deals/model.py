@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from companion.core.game import State as CoreState
 from companion.core.events import Outcome, Revealed
 
 from .auction import Bidding
@@ -53,7 +54,7 @@ class Bake:
 # ---------------------------------------------------------------- state
 
 @dataclass(frozen=True)
-class State:
+class State(CoreState):
     """A whole Sweet Deals game as the companion knows it. Cards are codes.
 
     ``hands`` each seat's cards (tracked: from the deal on; open: scanned at the end);

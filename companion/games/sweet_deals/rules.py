@@ -29,6 +29,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, Iterable
 
+from companion.core.game import Rules as CoreRules
 from companion.core.errors import IllegalAction
 from companion.core.events import Outcome
 from companion.core.game import TABLE, Result
@@ -177,3 +178,20 @@ def score_holdings(holdings: list[tuple[str, list[str]]], hybrid: str | None = N
 def _card(raw: str):
     from .cards import card
     return card(raw)
+
+
+class SweetDealsRules(CoreRules):
+    """Sweet Deals's rules as the table's contract, :class:`companion.core.game.Rules` (rulebooks/sweet-deals.txt)."""
+
+    new_game = staticmethod(new_game)
+    check = staticmethod(check)
+    apply = staticmethod(apply)
+    step = staticmethod(step)
+    result = staticmethod(result)
+    public_view = staticmethod(public_view)
+    counters = staticmethod(counters)
+    score_holdings = staticmethod(score_holdings)
+
+
+#: The one SweetDealsRules, which the descriptor's loader gives.
+RULES = SweetDealsRules()

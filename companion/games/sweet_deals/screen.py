@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import pygame
 
+from companion.core.game import Screen as CoreScreen
 from companion.core.game import Result
 from companion.ui import chrome, theme
 from companion.ui.app import Button, TableInfo
@@ -467,3 +468,14 @@ def _final_row(surface: pygame.Surface, row: Rect, p, won: bool, cols) -> None:
     x, w, _ = cols[say("col_total")]
     draw_text(surface, str(p.score), Rect(x, row.top, w, row.height), theme.BIG + 8,
               theme.HIGHLIGHT if won else theme.TEXT, bold=True, align="right")
+
+
+class SweetDealsScreen(CoreScreen):
+    """Sweet Deals's screen as the table's contract, :class:`companion.core.game.Screen` (rulebooks/sweet-deals.txt)."""
+
+    draw_game = staticmethod(draw_game)
+    draw_final = staticmethod(draw_final)
+
+
+#: The one SweetDealsScreen, which the descriptor's loader gives.
+SCREEN = SweetDealsScreen()
