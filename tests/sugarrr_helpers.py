@@ -1,7 +1,7 @@
 """Shorthands for Sugarrr! tests: card codes by name, and driving a game by actions."""
 
 from companion.games.sugarrr import rules
-from companion.games.sugarrr.cards import code_for
+from companion.games.sugarrr.parts.cards import code_for
 
 
 def fruit(name, number, copy=1):

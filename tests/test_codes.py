@@ -9,7 +9,7 @@ import pytest
 
 from companion.core.codes import check_code, make_code
 from companion.core.errors import BadScan
-from companion.games.sugarrr.cards import CARDS, card
+from companion.games.sugarrr.parts.cards import CARDS, card
 
 CODES = sorted(CARDS)
 CHARS = string.digits + string.ascii_uppercase

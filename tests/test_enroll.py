@@ -9,7 +9,7 @@ from companion.core.store import EventStore
 from companion.devices.emulated.pn532 import EmulatedPn532
 from companion.devices.scan.pn532 import Pn532Reader
 from companion.cards.enroll import enroll
-from companion.games.sugarrr.cards import CARDS
+from companion.games.sugarrr.parts.cards import CARDS
 from sugarrr_helpers import fruit, salad
 
 

@@ -12,7 +12,7 @@ import pytest
 import zxingcpp
 from PIL import Image, ImageChops, ImageDraw
 
-from companion.games.sugarrr.cards import CARDS
+from companion.games.sugarrr.parts.cards import CARDS
 from companion.cards.labels import PRINTABLE_MARGIN_MM, SHEETS, SYMBOLOGIES, get_sheet, make_labels
 
 PRINTER_DPI = 300

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from companion.core.errors import IllegalAction
 from companion.games.sugarrr import rules
-from companion.games.sugarrr.cards import CARDS, FRUIT_DECK_SIZE
+from companion.games.sugarrr.parts.cards import CARDS, FRUIT_DECK_SIZE
 
 ALL = sorted(CARDS)
 FRUIT_DECK = [c for c in ALL if CARDS[c].kind != "saur"]

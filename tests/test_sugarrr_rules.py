@@ -4,7 +4,7 @@ import pytest
 
 from companion.core.errors import IllegalAction
 from companion.games.sugarrr import rules
-from companion.games.sugarrr.cards import CARDS
+from companion.games.sugarrr.parts.cards import CARDS
 from sugarrr_helpers import STARTS, fruit, run, salad, saur, started
 
 P = rules

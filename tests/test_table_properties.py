@@ -16,7 +16,7 @@ from companion.games.sugar_blast import board as B
 from companion.games.sugar_blast import flow as blast_flow
 from companion.games.sugar_blast import rules as BR
 from companion.games.sugarrr import rules as SR
-from companion.games.sugarrr.cards import CARDS
+from companion.games.sugarrr.parts.cards import CARDS
 from companion.table.verdicts import decide
 
 SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))

@@ -14,7 +14,7 @@ import pytest  # noqa: E402
 
 from companion.games.sugarrr import rules, screen  # noqa: E402
 from companion.core.errors import IllegalAction  # noqa: E402
-from companion.games.sugarrr.cards import FRUIT_DECK_SIZE, FRUITS, code_for  # noqa: E402
+from companion.games.sugarrr.parts.cards import FRUIT_DECK_SIZE, FRUITS, code_for  # noqa: E402
 from companion.ui import chrome, theme  # noqa: E402
 from companion.ui.app import App, Button, TableInfo  # noqa: E402
 
@@ -226,7 +226,7 @@ def test_a_card_waiting_for_its_column_is_played_by_one_tap_on_a_column_it_fits(
     from companion.games.sugarrr import flow
 
     state = started()
-    from companion.games.sugarrr.cards import code_for as code
+    from companion.games.sugarrr.parts.cards import code_for as code
 
     card = code("fruit", "Strawberry", 2)  # fits column 1 (Pineapple 2) and column 2 (Strawberry 3)
     entry, action, _ = flow.read(state, flow.new_entry(), flow.CardScanned(card, "scanner", 0.0))

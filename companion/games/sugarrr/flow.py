@@ -38,7 +38,7 @@ from companion.core.events import ButtonPressed, CardScanned, Input, Touch
 from companion.core.game import Command
 
 from . import rules
-from .cards import CARDS, FRUIT_DECK_SIZE, card
+from .parts.cards import CARDS, FRUIT_DECK_SIZE, card
 from .messages import count, listing, say
 
 NEW_GAME = say("new_game")

@@ -25,14 +25,14 @@ from companion.core.game import Rules as CoreRules
 from companion.core.events import GameOver, Outcome, TurnEnded  # noqa: F401  (core events this game returns)
 from companion.core.game import Result as CoreResult
 
-from .actions import *  # noqa: F401,F403  (rules is the one entry point: re-export the data)
-from .actions import (ATTRACT, COLUMN_LIMIT, COLUMNS, HAND, HAND_SIZE, MARKET_ROW, NEW_COLUMN, OVER,  # noqa: F401
-                      PLAYING, SETUP_PHASE, TURN, Action, AttractPrompt, ChooseColumn, ColumnRemoved, ColumnStarted,
-                      DeckCounted, Done, FinalRound, Gathered, HandCard, HandDone, HandScored, Pass, PlayAccepted,
-                      PlayCard, SaurTaken, SetDeck, StartColumn, State, Swap, TakeSaur, can_total, card_code, fits,
-                      legal_columns, mismatch, name)
-from .cards import CARDS, FRUIT_DECK_SIZE, SAUR_CODES, SETUP
-from .checks import busy, check, deck_most, require_unseen  # noqa: F401  (part of the rules API)
+from .state import *  # noqa: F401,F403  (rules is the one entry point: re-export the data)
+from .state import (ATTRACT, COLUMN_LIMIT, COLUMNS, HAND, HAND_SIZE, MARKET_ROW, NEW_COLUMN, OVER, PLAYING,
+                    SETUP_PHASE, TURN, Action, AttractPrompt, ChooseColumn, ColumnRemoved, ColumnStarted, DeckCounted,
+                    Done, FinalRound, Gathered, HandCard, HandDone, HandScored, Pass, PlayAccepted, PlayCard,
+                    SaurTaken, SetDeck, StartColumn, State, Swap, TakeSaur, can_total, card_code, fits, legal_columns,
+                    mismatch, name)
+from .parts.cards import CARDS, FRUIT_DECK_SIZE, SAUR_CODES, SETUP
+from .parts.checks import busy, check, deck_most, require_unseen  # noqa: F401  (part of the rules API)
 from .messages import count, listing, say
 from .scoring import FruitScore, Result, ScoreSheet, result_of, score_pile  # noqa: F401  (part of the rules API)
 

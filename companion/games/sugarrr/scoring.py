@@ -14,7 +14,7 @@ from typing import Iterable
 from companion.core.game import PlayerResult
 from companion.core.game import Result as CoreResult
 
-from .cards import CARDS, FRUITS
+from .parts.cards import CARDS, FRUITS
 
 @dataclass(frozen=True)
 class FruitScore:

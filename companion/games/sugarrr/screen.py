@@ -31,7 +31,7 @@ from companion.ui.widgets import (button, card_chip, draw_text, draw_wrapped,
 
 from . import flow, rules
 from .messages import count, say
-from .cards import CARDS, FRUITS
+from .parts.cards import CARDS, FRUITS
 
 Rect = pygame.Rect
 

@@ -8,11 +8,11 @@ from typing import Callable
 
 from companion.core.errors import IllegalAction
 
-from .actions import (ATTRACT, COLUMNS, HAND, HAND_SIZE, NEW_COLUMN, OVER, PLAYING, SETUP_PHASE, TURN, ChooseColumn,
-                      Done, HandCard, HandDone, Pass, PlayCard, SetDeck, StartColumn, State, Swap, TakeSaur,
-                      can_total, fits, mismatch)
+from ..state import (ATTRACT, COLUMNS, HAND, HAND_SIZE, NEW_COLUMN, OVER, PLAYING, SETUP_PHASE, TURN, ChooseColumn,
+                     Done, HandCard, HandDone, Pass, PlayCard, SetDeck, StartColumn, State, Swap, TakeSaur, can_total,
+                     fits, mismatch)
 from .cards import CARDS, FRUIT_DECK_SIZE, Card
-from .messages import count, say
+from ..messages import count, say
 
 
 def require_unseen(state: State, code: str, verb: str) -> Card:

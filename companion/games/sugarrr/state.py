@@ -11,7 +11,7 @@ from companion.core.codes import make_code
 from companion.core.game import State as CoreState
 from companion.core.events import Outcome
 
-from .cards import CARDS, SETUP, Card
+from .parts.cards import CARDS, SETUP, Card
 from .messages import say
 
 COLUMNS: int = SETUP["columns"]

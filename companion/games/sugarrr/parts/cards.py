@@ -14,7 +14,7 @@ from companion.core.catalogue import load_toml, lookup
 from companion.core.codes import make_code
 
 GAME = "sugarrr"
-DATA = load_toml(__package__)
+DATA = load_toml(__package__.rpartition(".")[0])  # cards.toml is in the game's folder
 SETUP = DATA["setup"]
 PREFIX = DATA["prefix"]
 

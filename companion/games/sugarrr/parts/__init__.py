@@ -1,0 +1,1 @@
+"""sugarrr: the parts of the game beside its rules, flow and screen."""
