@@ -27,6 +27,8 @@ LIMIT_MB = 60.0
 
 GAME = """
 import resource, sys
+from companion.core import startup
+startup.speed_ups()  # as `companion` starts the table
 from companion.table.replay import replay
 runner = replay(sys.argv[1], store=sys.argv[2], window=True)
 assert runner.session.over, "the demo game did not finish"

@@ -11,7 +11,11 @@ opens the start screen as it does on the Pi's panel."""
 import os
 import sys
 
-from companion.ui import app as _app
+from companion.core import startup
+
+startup.speed_ups()  # as `companion` does first: before pygame and the first dataclass (below)
+
+from companion.ui import app as _app  # noqa: E402
 
 _show = _app.App.show
 

@@ -195,6 +195,9 @@ SCENARIOS = {"nothing": nothing, "scan": scan, "touch": touch, "redraw": redraw,
 if __name__ == "__main__":
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+    from companion.core import startup
+
+    startup.speed_ups()  # the table's process, as `companion run` starts it
     SCENARIOS[sys.argv[1]]()
     sys.stdout.write(json.dumps(LABELS) + "\n")
     sys.stdout.flush()

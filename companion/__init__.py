@@ -1,7 +1,6 @@
-"""The Sugar Table Companion (see README.md and docs/design.md)."""
+"""The Sugar Table Companion (see README.md and docs/design.md).
 
-from .core import codecache as _codecache
-from .core import lean_pygame as _lean_pygame
-
-_codecache.install()  # before any module defines a dataclass: a quarter of a cold start (issue 24)
-_lean_pygame.install()  # before pygame's first import: the modules the table never uses are skipped
+Importing the package (or any of its modules) changes nothing outside it (issue 35): the
+start-up speed-ups that patch the standard library are switched on by the programs that
+run the table, with :func:`companion.core.startup.speed_ups`.
+"""

@@ -60,8 +60,11 @@ def test_a_table_starts_without_what_only_other_work_needs(tmp_path):
     installed-version lookup or label/PDF, NFC-writing, history-export, doctor or
     screenshot code; and, with no tray, reader, GPIO pin or venue set (issue 24: a Zero 2
     W's cold start), not the tray's, the enrolled tags', GPIO's or the venue's modules,
-    the start screen, nor importlib's zip readers (pygame's window icon)."""
-    code = ("import os, sys\nfrom companion.ui import app\n"
+    the start screen, nor importlib's zip readers (pygame's window icon). The window's
+    module is imported first (to see the first frame) after the start-up call that
+    ``main`` makes, as bench/firstframe.py does."""
+    code = ("import os, sys\nfrom companion.core import startup\nstartup.speed_ups()\n"  # as bench/firstframe.py
+            "from companion.ui import app\n"
             "show = app.App.show\n"
             "def first(self, draw):\n"
             "    show(self, draw)\n"

@@ -13,12 +13,14 @@ from companion.core import codecache
 
 ROOT = Path(__file__).resolve().parents[1]
 
-# A fresh interpreter with the cache in XDG_CACHE_HOME: imports the rules of every game
-# (their dataclasses), builds one frozen record, says how many texts it compiled new and
-# how the record behaves, and saves as the table does after a frame.
+# A fresh interpreter with the cache in XDG_CACHE_HOME: makes the table's start-up call
+# (companion.core.startup.speed_ups, which installs the cache), imports the rules of every
+# game (their dataclasses), builds one frozen record, says how many texts it compiled new
+# and how the record behaves, and saves as the table does after a frame.
 PROBE = r"""
 import dataclasses, json, sys
-import companion
+from companion.core import startup
+startup.speed_ups()
 from companion.core import codecache
 from companion.games import GAMES
 for desc in GAMES.values():
@@ -155,7 +157,7 @@ def test_a_damaged_cache_is_ignored_whatever_marshal_would_make_of_it(own_cache,
     assert codecache.load(own_cache) == {}
 
 
-def test_a_marshal_error_of_any_kind_leaves_the_companion_importable(tmp_path):
+def test_a_marshal_error_of_any_kind_leaves_the_companion_startable(tmp_path):
     assert probe(tmp_path)["saved"] is True  # a cache as a table leaves it
     code = ("import marshal, sys\n"
             "real = marshal.loads\n"
@@ -164,7 +166,7 @@ def test_a_marshal_error_of_any_kind_leaves_the_companion_importable(tmp_path):
             "  raise SystemError('Objects/codeobject.c:250: bad argument to internal function')\n"
             " return real(data)\n"
             "marshal.loads = loads\n"
-            "import companion\nprint('ok')\n")
+            "from companion.core import startup\nstartup.speed_ups()\nimport companion.games\nprint('ok')\n")
     out = subprocess.run([sys.executable, "-c", code], env=child_env(tmp_path), capture_output=True, text=True,
                          timeout=60)
     assert out.returncode == 0 and out.stdout == "ok\n", out.stderr

@@ -13,6 +13,10 @@ import put off until call time still ties the two modules together.
 from __future__ import annotations
 
 import ast
+import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -213,3 +217,71 @@ def test_no_ui_module_imports_a_game():
     wrong = [f"{name} -> {t}" for name, targets in GRAPH.items() if name.startswith("companion.ui")
              for t in targets if t.startswith("companion.games")]
     assert wrong == []
+
+
+# A fresh interpreter: the standard library's functions the start-up speed-ups replace
+# (companion.core.codecache: dataclasses' exec; companion.core.lean_pygame: pygame's
+# modules marked absent in sys.modules, its banner's environment variable) and the import
+# machinery, kept before ``import companion`` and compared, by identity, with what is
+# there after each group of imports (argv[1]: groups split by ";", modules by ","; argv[2]:
+# lean_pygame.UNUSED). argv[3] == "start" makes the start-up call first. Its last line on
+# stdout: what changed after each group (JSON; pygame may print its banner before it).
+UNPATCHED = r"""
+import builtins, dataclasses, importlib, json, os, sys
+ABSENT = object()
+UNUSED = sys.argv[2].split(",")
+
+def seen():
+    got = {"builtins.exec": builtins.exec, "builtins.compile": builtins.compile,
+           "builtins.__import__": builtins.__import__, "dataclasses.exec": dataclasses.__dict__.get("exec", ABSENT),
+           "dataclasses.dataclass": dataclasses.dataclass, "dataclasses._create_fn": dataclasses._create_fn,
+           "importlib.import_module": importlib.import_module,
+           "importlib._bootstrap._find_and_load": importlib._bootstrap._find_and_load}
+    got.update({f"sys.meta_path[{i}]": f for i, f in enumerate(sys.meta_path)})
+    got.update({f"sys.path_hooks[{i}]": f for i, f in enumerate(sys.path_hooks)})
+    got.update({f"sys.modules[{n!r}]": n in sys.modules and sys.modules[n] is None for n in UNUSED})  # skipped
+    got["os.environ['PYGAME_HIDE_SUPPORT_PROMPT']"] = os.environ.get("PYGAME_HIDE_SUPPORT_PROMPT", ABSENT)
+    return got
+
+before = seen()
+if sys.argv[3:] == ["start"]:
+    from companion.core import startup
+    startup.speed_ups()
+changed = []
+for group in sys.argv[1].split(";"):
+    for name in group.split(","):
+        importlib.import_module(name)
+    after = seen()
+    changed.append(sorted(k for k in before.keys() | after.keys() if before.get(k, ABSENT) is not after.get(k, ABSENT)))
+print(json.dumps(changed))
+"""
+
+
+def _changed_by(*groups: list[str], start: bool = False) -> list[list[str]]:
+    """What :data:`UNPATCHED` finds changed after each group of imports, in a fresh
+    interpreter (with the start-up call first when ``start``)."""
+    from companion.core.lean_pygame import UNUSED
+
+    env = {k: v for k, v in os.environ.items() if k != "PYGAME_HIDE_SUPPORT_PROMPT"}
+    env.update(PYTHONPATH=str(ROOT.parent), SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
+    argv = [";".join(",".join(g) for g in groups), ",".join(UNUSED)] + (["start"] if start else [])
+    out = subprocess.run([sys.executable, "-c", UNPATCHED, *argv], capture_output=True, text=True, env=env,
+                         timeout=120)
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout.splitlines()[-1])
+
+
+def test_importing_the_package_leaves_the_standard_library_unpatched():
+    """``import companion`` and the game registry patch nothing (issue 35): dataclasses'
+    ``exec``, the import machinery and pygame's entries in ``sys.modules`` are the same
+    objects after as before, and so is the environment; nor do the command line's module
+    and the modules that use the code cache or pygame's skipped modules, pygame imported
+    with them. The speed-ups are switched on only by the start-up call of the programs
+    that run the table (``companion.core.startup.speed_ups``), and the probe sees it."""
+    from companion.core.lean_pygame import UNUSED
+
+    rest = ["companion.cli", "companion.table.runner", "companion.table.build", "companion.ui.theme"]
+    assert _changed_by(["companion", "companion.games"], rest) == [[], []]
+    started = _changed_by(["companion", "companion.games"], start=True)[0]
+    assert "dataclasses.exec" in started and "os.environ['PYGAME_HIDE_SUPPORT_PROMPT']" in started
+    assert {f"sys.modules[{n!r}]" for n in UNUSED} <= set(started)

@@ -82,6 +82,14 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run the command line ``argv`` (default: ``sys.argv[1:]``); the exit status.
+
+    The start-up speed-ups (:func:`companion.core.startup.speed_ups`: the dataclass code
+    cache and the lean pygame import) are switched on first, before a command's module,
+    the first to define a dataclass or import pygame, is imported."""
+    from ..core import startup
+
+    startup.speed_ups()
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv[:1] == ["--version"]:
         if len(argv) > 1:  # argparse's version action printed and exited 0 whatever followed

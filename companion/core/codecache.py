@@ -7,10 +7,12 @@ per method. Resuming a game runs about 340 of them before its first frame: 250 M
 700 M instructions (callgrind), more than all the imports' bytecode loading; with this
 cache, 520 M. The texts are the same on every start, so their compiled code is too.
 
-:func:`install` gives the :mod:`dataclasses` module an ``exec`` that compiles each text
-once and keeps the code objects, in :mod:`marshal` form as a ``.pyc`` file keeps a
-module's, in ``$XDG_CACHE_HOME/sugar-companion/`` (``~/.cache``; the service's home is
-its state directory); :func:`save` writes what was compiled new. The same text compiled
+:func:`install` (called by :func:`companion.core.startup.speed_ups`, the start-up call of
+the programs that run the table: importing ``companion`` patches nothing, issue 35) gives
+the :mod:`dataclasses` module an ``exec`` that compiles each text once and keeps the
+code objects, in :mod:`marshal` form as a ``.pyc`` file keeps a module's, in
+``$XDG_CACHE_HOME/sugar-companion/`` (``~/.cache``; the service's home is its state
+directory); :func:`save` writes what was compiled new. The same text compiled
 the same way (no ``__future__`` flags inherited, file name ``<string>``, as ``exec``
 compiles it) is the same code, so nothing else changes. A cache written by another
 Python, or one that cannot be read or fails its checksum (a damaged file: marshal would

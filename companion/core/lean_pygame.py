@@ -12,7 +12,8 @@ without SDL_mixer, say), so marking them absent in :data:`sys.modules` before py
 first import skips them and changes nothing else. ``import pygame`` and a window:
 240 M instructions with them, 133 M without (callgrind, pygame-ce 2.5).
 
-:func:`install` does it when ``companion`` is imported (``companion/__init__.py``).
+:func:`install` does it, called by the start-up call of the programs that run the table
+(:func:`companion.core.startup.speed_ups`; importing ``companion`` does not, issue 35).
 Where pygame was imported before (a test, a tool), nothing changes. :func:`allow`
 lets a skipped module be imported after all.
 """

@@ -4,8 +4,8 @@
 A game's ``screen.py`` draws with these; the session owns the :class:`App` loop.
 """
 
-# (pygame's banner is turned off by companion/__init__.py: core/lean_pygame.py, which runs
-# before anything in the package imports pygame.)
+# (pygame's banner is turned off by the table's start-up call, core/startup.py: it runs
+# core/lean_pygame.py before anything in the package imports pygame.)
 from .app import App, Button, TableInfo
 
 __all__ = ["App", "Button", "TableInfo"]
