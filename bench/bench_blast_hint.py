@@ -18,7 +18,7 @@ import random
 import statistics
 import time
 
-from companion.games.sugar_blast.board import COLS, KINDS, ROWS, hint_json, start_runs
+from companion.games.sugar_blast.parts.board import COLS, KINDS, ROWS, hint_json, start_runs
 from companion.games.sugar_blast.rules import PER_KIND
 
 FRAME_MS = 1000 / 60

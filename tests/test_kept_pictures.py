@@ -75,7 +75,7 @@ def test_a_see_through_box_is_drawn_straight_on_and_not_kept(screen):
 
 
 def test_a_kept_candy_is_the_same_pixels_as_the_candy_drawn_afresh(screen):
-    from companion.games.sugar_blast import candies
+    from companion.games.sugar_blast.parts import candies
 
     rnd = random.Random(5)
     for letter in candies.CANDY_LOOKS:
@@ -106,7 +106,7 @@ def test_what_is_kept_stays_within_its_budget_the_least_recently_used_going_firs
 def test_a_candy_squeezed_to_no_size_is_drawn_as_before_not_an_error(screen):
     """A palette square too small for a candy gives it a radius of 0 or less (its size is
     the square's less a margin): drawn straight on as before, not a picture of negative size."""
-    from companion.games.sugar_blast import candies
+    from companion.games.sugar_blast.parts import candies
 
     for radius in (0, -3, -4, -12):
         a = pygame.Surface((60, 60))

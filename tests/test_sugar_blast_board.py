@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from companion.games.sugar_blast.board import (
+from companion.games.sugar_blast.parts.board import (
     BoardError, KINDS, SEAT_EDGES, find_blasts, format_board, gravity, hint_json, legal_swaps,
     no_blasts, parse_board, refill_order, start_runs,
 )

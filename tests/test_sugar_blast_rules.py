@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from companion.core.errors import IllegalAction
-from companion.games.sugar_blast import board as B
+from companion.games.sugar_blast.parts import board as B
 from companion.games.sugar_blast import rules as R
 
 # Swapping (2,1)<->(2,2) makes PPP down column 2 (rows 0-2).

@@ -10,7 +10,7 @@ import pytest
 from companion.core.clock import FakeClock
 from companion.core.events import TrayLevel, TrayTilted
 from companion.core.store import EventStore
-from companion.games.sugar_blast import board as B
+from companion.games.sugar_blast.parts import board as B
 from companion.games.sugar_blast import rules as R, screen
 from companion.table.runner import Runner
 from companion.table.window import HINT_SECONDS

@@ -13,7 +13,7 @@ from companion.core.clock import FakeClock
 from companion.core.errors import IllegalAction
 from companion.core.events import CardScanned, Touch, TrayLevel, TrayTilted
 from companion.core.store import EventStore
-from companion.games.sugar_blast import board as B
+from companion.games.sugar_blast.parts import board as B
 from companion.games.sugar_blast import flow, rules as R, screen
 from companion.table.replay import replay
 from companion.table.logs import json_logger

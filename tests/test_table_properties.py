@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from companion.core.errors import BadCommand, BadScan, IllegalAction
 from companion.core.events import ButtonPressed, CardScanned, Touch, TrayLevel, TrayTilted
 from companion.games import find_game
-from companion.games.sugar_blast import board as B
+from companion.games.sugar_blast.parts import board as B
 from companion.games.sugar_blast import flow as blast_flow
 from companion.games.sugar_blast import rules as BR
 from companion.games.sugarrr import rules as SR

@@ -33,7 +33,7 @@ def _messages() -> dict:
 
 
 def _hint(board: str, as_json: bool = False) -> str:
-    from .hint import main
+    from .parts.hint import main
     return main(board, as_json=as_json)
 
 

@@ -62,8 +62,9 @@ from companion.core.errors import BadCommand, IllegalAction
 from companion.core.events import ButtonPressed, CardScanned, Input, Touch, TrayLevel, TrayTilted
 from companion.core.game import Command
 
-from . import board as B
-from . import checks, rules
+from .parts import board as B
+from .parts import checks
+from . import rules
 from .messages import candy as candy_name, count, say
 
 NEW_GAME = say("new_game")

@@ -18,7 +18,7 @@ from __future__ import annotations
 # count is this game's word too: its modules import it from here.
 from companion.core.i18n import _, count, template_fields  # noqa: F401
 
-from .colours import KINDS, NAMES
+from .parts.colours import KINDS, NAMES
 
 #: A Blast's name by its kind (rulebook, "Gameplay").
 BLAST_NAMES = {"3": "3-Blast", "4": "4-Blast", "5-6": "5-6-Blast", "box": "Box-Blast"}

@@ -32,11 +32,12 @@ from typing import Iterable
 from companion.core.game import Rules as CoreRules
 from companion.core.events import Outcome
 
-from . import board as B
-from .actions import *  # noqa: F401,F403  (rules is the one entry point: re-export the data)
-from .actions import (CELLS, GOALS, KINDS, PER_KIND, RETURN_EACH, SEATING, SOLO, Action, Blast, Board,  # noqa: F401
-                      Cell, Counts, Result, State, fits, minus, plus, words, counts, describe)
+from .parts import board as B
+from .state import *  # noqa: F401,F403  (rules is the one entry point: re-export the data)
+from .state import (CELLS, GOALS, KINDS, PER_KIND, RETURN_EACH, SEATING, SOLO, Action, Blast, Board, Cell, Counts,
+                    State, fits, minus, plus, words, counts, describe)
 from .messages import blast_list, count, say
+from .scoring import Result, headline, result  # noqa: F401  (part of the rules API)
 
 # ---------------------------------------------------------------- goals and set-up
 
@@ -71,7 +72,7 @@ def new_game(players: Iterable[str], goal: str | None = None, *, solo: bool = Fa
 
 # ---------------------------------------------------------------- legality
 
-from .checks import can_draw, check, quick_count, waiting  # noqa: E402,F401  (part of the rules API)
+from .parts.checks import can_draw, check, quick_count, waiting  # noqa: E402,F401  (part of the rules API)
 
 
 # ---------------------------------------------------------------- application
@@ -295,17 +296,6 @@ def check_conservation(state: State) -> None:
     if per != state.supply or sum(on) != state.on_board_n or sum(state.bag) != state.bag_n \
             or sum(state.discards) != state.discards_n or min(state.bag + state.discards) < 0:
         raise AssertionError(f"per kind {per} != {state.supply} (board {on}, bag {state.bag}, discards {state.discards})")
-
-
-def result(state: State) -> CoreResult | None:
-    """The game's :class:`~companion.core.game.Result` once it is over, else None."""
-    if state.phase != OVER:
-        return None
-    reason = "goal" if state.goal is not None and state.winner is not None else (
-        "solo-win" if state.winner is not None else "solo-loss")
-    kept = tuple({k: n for k, n in zip(KINDS, c) if n} for c in state.kept)
-    return Result(state.players, kept, None if state.winner is None else state.players[state.winner],
-                  state.goal, reason, state.turn).outcome()
 
 
 def counters(view: State) -> dict[str, int]:

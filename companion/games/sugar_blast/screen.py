@@ -34,12 +34,13 @@ from companion.ui.app import Button, TableInfo
 from companion.ui.messages import text
 from companion.ui.widgets import button, draw_text, draw_wrapped, panel, width_of
 
-from . import board as B
-from . import flow, quick_pad, rules
-from .candies import CANDY_LOOKS, candy  # noqa: F401  (part of the screen API)
-from .layout import BOARD, CELL, H, HINT, RIGHT, TOP, W, cell_rect, grid  # noqa: F401
+from .parts import board as B
+from . import flow, rules
+from .parts import quick_pad
+from .parts.candies import CANDY_LOOKS, candy  # noqa: F401  (part of the screen API)
+from .parts.layout import BOARD, CELL, H, HINT, RIGHT, TOP, W, cell_rect, grid  # noqa: F401
 from .messages import blast_name, count, say
-from .quick_pad import QUICK_COUNTS, QUICK_KINDS, quick_pick  # noqa: F401
+from .parts.quick_pad import QUICK_COUNTS, QUICK_KINDS, quick_pick  # noqa: F401
 
 Rect = pygame.Rect
 

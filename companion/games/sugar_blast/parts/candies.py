@@ -11,7 +11,7 @@ import pygame
 from companion.ui import theme
 from companion.ui.theme import FruitLook
 
-from . import GAME
+from .. import GAME
 
 #: One look per candy letter: colour, letter and a shape that differs in outline (from
 #: the game's descriptor).

@@ -7,12 +7,12 @@ from __future__ import annotations
 import json
 
 from . import board as B
-from .messages import blast_name, count, say, where
+from ..messages import blast_name, count, say, where
 
 
 def main(text: str, as_json: bool = False) -> str:
     """The hint for a board typed as text (one row per line, one letter per cell). Raises
-    :class:`~companion.games.sugar_blast.board.BoardError` (a ValueError) for a bad board."""
+    :class:`~companion.games.sugar_blast.parts.board.BoardError` (a ValueError) for a bad board."""
     board = B.parse_board(text)
     hint = B.hint_json(board)
     if as_json:

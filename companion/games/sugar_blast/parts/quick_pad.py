@@ -11,10 +11,11 @@ from companion.ui import theme
 from companion.ui.app import Button, TableInfo
 from companion.ui.widgets import button, draw_text, panel
 
-from . import checks, rules
+from . import checks
+from .. import rules
 from .candies import candy
 from .layout import BOARD, grid
-from .messages import blast_name, count, say
+from ..messages import blast_name, count, say
 
 Rect = pygame.Rect
 

@@ -13,11 +13,11 @@ from typing import Callable
 from companion.core.errors import IllegalAction
 
 from . import board as B
-from .actions import (CASCADE, CELLS, CHOOSE, KEEP, KINDS, OVER, PER_KIND, REFILL, RETURN, RETURN_EACH, SETUP, TILT,
-                      TURN, Board, Cell, ChooseBlast, KeepCandies, NoBlastsDraw, NoMoreBlasts, PlaceCandy, QuickBlast,
-                      Refill, ReturnCandies, SetBoard, StartGame, State, SwapCandies, Tilted, fits, words, counts,
-                      minus)
-from .messages import blast_list, blast_name, candy as candy_name, count, line_of, numbers, say, where
+from ..state import (CASCADE, CELLS, CHOOSE, KEEP, KINDS, OVER, PER_KIND, REFILL, RETURN, RETURN_EACH, SETUP, TILT,
+                     TURN, Board, Cell, ChooseBlast, KeepCandies, NoBlastsDraw, NoMoreBlasts, PlaceCandy, QuickBlast,
+                     Refill, ReturnCandies, SetBoard, StartGame, State, SwapCandies, Tilted, fits, words, counts,
+                     minus)
+from ..messages import blast_list, blast_name, candy as candy_name, count, line_of, numbers, say, where
 
 
 def _no(message: str) -> IllegalAction:

@@ -10,11 +10,9 @@ from typing import Iterable
 from companion.core.game import State as CoreState
 from companion.core.events import GameOver as CoreGameOver
 from companion.core.events import Outcome, TurnEnded  # noqa: F401  (TurnEnded: the core event this game returns)
-from companion.core.game import PlayerResult
-from companion.core.game import Result as CoreResult
 
-from . import board as B
-from .board import Blast, Board, Cell
+from .parts import board as B
+from .parts.board import Blast, Board, Cell
 from .messages import count, describe, say  # noqa: F401  (describe: part of the rules API)
 
 KINDS = B.KINDS
@@ -50,15 +48,6 @@ def fits(part: Counts, whole: Counts) -> bool:
 
 def words(c: Counts) -> str:
     return ", ".join(f"{n} {B.NAMES[k]}" for k, n in zip(KINDS, c) if n) or "nothing"
-
-
-def headline(reason: str, winner: str | None, goal: str | None) -> str:
-    """The one sentence of how the game ended."""
-    if reason == "goal":
-        return say("headline_goal", who=winner, goal=GOALS[goal]["text"])
-    if reason == "solo-win":
-        return say("headline_solo_win", who=winner, n_candies=count(SOLO["win_kept_in_one_turn"], "candy"))
-    return say("headline_solo_loss")
 
 
 # ---------------------------------------------------------------- state and actions
@@ -283,50 +272,3 @@ class GameOver(CoreGameOver):
     winner: int | None = None
     goal: str | None = None
     reason: str = ""
-
-
-
-# ---------------------------------------------------------------- the outcome
-
-@dataclass(frozen=True)
-class Result:
-    """How a game ended: each player's kept candies (``{letter: n}``, letters in KINDS
-    order), the winner's name (None: the solo player lost), the Goal Card and why it ended
-    (``"goal"``, ``"solo-win"``, ``"solo-loss"``), after ``turns`` turns."""
-
-    players: tuple[str, ...]
-    kept: tuple[dict[str, int], ...]
-    winner: str | None
-    goal: str | None
-    reason: str
-    turns: int
-
-    @property
-    def winners(self) -> tuple[str, ...]:
-        return (self.winner,) if self.winner else ()
-
-    def outcome(self) -> CoreResult:
-        """The companion's one :class:`~companion.core.game.Result`: each player's score is
-        the candies kept; the breakdown lists them by kind (this object is ``detail``)."""
-        players = tuple(PlayerResult(n, sum(k.values()), {"kept": dict(k)},
-                                     " ".join(f"{B.NAMES[c]} {v}" for c, v in k.items() if v) or "no candies", k)
-                        for n, k in zip(self.players, self.kept))
-        notes = (f"Goal Card: {GOALS[self.goal]['text']}",) if self.goal else ()
-        notes += (f"{self.turns} turn{'s' * (self.turns != 1)}",)
-        return CoreResult("sugar-blast", players, self.winners, None, self.reason, notes,
-                          headline(self.reason, self.winner, self.goal), detail=self)
-
-    def to_dict(self) -> dict:
-        return self.outcome().to_dict()
-
-    def text(self) -> str:
-        """The final table as plain text (``companion demo`` / ``replay``)."""
-        width = max(len(p) for p in self.players) + 2
-        head = "Player".ljust(width) + "".join(f"{k:>4}" for k in KINDS) + f"{'Total':>7}"
-        lines = [head, "-" * len(head)]
-        for name, kept in zip(self.players, self.kept):
-            mark = " *" if name == self.winner else ""
-            lines.append(name.ljust(width) + "".join(f"{kept.get(k, 0):>4}" for k in KINDS)
-                         + f"{sum(kept.values()):>7}{mark}")
-        lines.append(headline(self.reason, self.winner, self.goal))
-        return "\n".join(lines)

@@ -37,10 +37,10 @@ from typing import Iterable
 from companion.core.catalogue import load_toml
 from companion.core.errors import CompanionError
 
-from . import messages as M
+from .. import messages as M
 from .colours import KINDS, NAMES  # noqa: F401  (NAMES: part of the board API, B.NAMES)
 
-DATA = load_toml(__package__)
+DATA = load_toml(__package__.rpartition(".")[0])
 ROWS: int = DATA["board"]["rows"]
 COLS: int = DATA["board"]["cols"]
 EMPTY: str = DATA["board"]["empty"]
