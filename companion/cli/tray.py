@@ -29,26 +29,30 @@ def _writable(path: str | None) -> str | None:
     return None
 
 
+def _calibrate_usage(args) -> str | None:
+    """What is wrong with ``companion tray calibrate``'s options (None: nothing)."""
+    problem = _writable(args.out) or _writable(args.screen_png)  # the default folder is made on save
+    if problem:
+        return problem
+    if not (math.isfinite(args.timeout) and 1 <= args.timeout <= 3600):
+        return "--timeout is in seconds, from 1 to 3600"
+    if args.tray == "emulated" and args.seats > len(EmulatedTray.DIRECTIONS):
+        return f"the emulated tray has {len(EmulatedTray.DIRECTIONS)} edges: use --seats 2 to 4"
+    try:
+        bus_opener(args.tray, SystemClock())
+    except ValueError as err:
+        return str(err)
+    return None
+
+
 def cmd_calibrate(args) -> int:
     """Guided calibration in the terminal: level, then each seat in turn."""
     from ..devices.calibrate import Calibrator
     from ..devices.accel import AccelError
 
-    problem = _writable(args.out) or _writable(args.screen_png)  # the default folder is made on save
+    problem = _calibrate_usage(args)
     if problem:
         print(f"companion: {problem}", file=sys.stderr)
-        return 2
-    if not (math.isfinite(args.timeout) and 1 <= args.timeout <= 3600):
-        print("companion: --timeout is in seconds, from 1 to 3600", file=sys.stderr)
-        return 2
-    if args.tray == "emulated" and args.seats > len(EmulatedTray.DIRECTIONS):
-        print(f"companion: the emulated tray has {len(EmulatedTray.DIRECTIONS)} edges: use --seats 2 to 4",
-              file=sys.stderr)
-        return 2
-    try:
-        bus_opener(args.tray, SystemClock())
-    except ValueError as err:
-        print(f"companion: {err}", file=sys.stderr)
         return 2
     clock = SystemClock()
     tray = EmulatedTray(clock) if args.tray == "emulated" else None

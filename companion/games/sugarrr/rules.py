@@ -118,21 +118,7 @@ def apply(state: State, action: Action) -> tuple[State, list[Outcome]]:
                 state = _columns_stay_empty(state, events)
         return state, events
     if isinstance(action, StartColumn):
-        col = state.pending[0]
-        columns = _set(state.columns, col, (action.card,))
-        state = _draw(replace(state, columns=columns, pending=state.pending[1:]), 1, events)
-        events.insert(0, ColumnStarted(say("column_started", card=name(action.card), col=col + 1), col, action.card))
-        if state.deck == 0:
-            state = replace(state, pending=())
-        if not state.pending:
-            if state.phase == SETUP_PHASE:
-                state = replace(state, phase=TURN)
-                events.append(TurnEnded(say("setup_done", who=state.players[0]), -1, 0))
-            elif state.closed:
-                state = _next(state, events)
-            else:
-                state = _close_turn(state, events)
-        return state, events
+        return _start_column(state, action, events), events
     if isinstance(action, ChooseColumn):
         return replace(state, chosen=action.column), events
     if isinstance(action, PlayCard):
@@ -143,26 +129,7 @@ def apply(state: State, action: Action) -> tuple[State, list[Outcome]]:
                                    action.card, action.column, len(col)))
         return state, events
     if isinstance(action, Done):
-        col_i = state.chosen
-        col = state.columns[col_i]
-        last = CARDS[state.played[-1]]
-        n = len(state.played)
-        if last.kind == "fruit" and last.number == len(col):
-            piles = _add(state.piles, state.active, col)
-            state = replace(state, piles=piles, columns=_set(state.columns, col_i, ()))
-            then = say("gather_draw") if state.deck > 0 else say("gather_no_draw")
-            events.append(Gathered(say("gathered", who=who, card=last.name, cards=count(len(col), "card"), col=col_i + 1)
-                                   + then, state.active, col_i, col))
-            if state.deck > 0:
-                return replace(state, phase=NEW_COLUMN, pending=(col_i,)), events
-            return _close_turn(state, events), events
-        why = say("why_salad") if last.kind == "salad" else say("why_count", cards=count(len(col), "card"),
-                                                                 number=last.number)
-        if can_total((CARDS[c].value for c in state.valley), n):
-            events.append(AttractPrompt(say("attract", who=who, why=why, need=n), state.active, n))
-            return replace(state, phase=ATTRACT, attract_left=n), events
-        events.append(AttractPrompt(say("attract_none", who=who, why=why, need=n), state.active, 0))
-        return _close_turn(state, events), events
+        return _done(state, who, events), events
     if isinstance(action, TakeSaur):
         card = CARDS[action.card]
         left = state.attract_left - card.value
@@ -186,6 +153,52 @@ def apply(state: State, action: Action) -> tuple[State, list[Outcome]]:
         state = replace(state, piles=_add(state.piles, state.active, state.hand), hand=())
         return _advance(state, events), events
     raise TypeError(f"not an action: {action!r}")
+
+
+def _start_column(state: State, action: StartColumn, events: list[Outcome]) -> State:
+    """A card scanned onto an empty column; the set-up ends, or the turn closes, once no
+    column waits for one (Sugarrr! rulebook, "Set Up" and "Taking a Turn")."""
+    col = state.pending[0]
+    columns = _set(state.columns, col, (action.card,))
+    state = _draw(replace(state, columns=columns, pending=state.pending[1:]), 1, events)
+    events.insert(0, ColumnStarted(say("column_started", card=name(action.card), col=col + 1), col, action.card))
+    if state.deck == 0:
+        state = replace(state, pending=())
+    if not state.pending:
+        if state.phase == SETUP_PHASE:
+            state = replace(state, phase=TURN)
+            events.append(TurnEnded(say("setup_done", who=state.players[0]), -1, 0))
+        elif state.closed:
+            state = _next(state, events)
+        else:
+            state = _close_turn(state, events)
+    return state
+
+
+def _done(state: State, who: str, events: list[Outcome]) -> State:
+    """The player is done playing: the column is gathered when its last card's number
+    equals its length, else Fruit-O-Saurs may be attracted (Sugarrr! rulebook, "Taking a Turn"
+    and "Column Height")."""
+    col_i = state.chosen
+    col = state.columns[col_i]
+    last = CARDS[state.played[-1]]
+    n = len(state.played)
+    if last.kind == "fruit" and last.number == len(col):
+        piles = _add(state.piles, state.active, col)
+        state = replace(state, piles=piles, columns=_set(state.columns, col_i, ()))
+        then = say("gather_draw") if state.deck > 0 else say("gather_no_draw")
+        events.append(Gathered(say("gathered", who=who, card=last.name, cards=count(len(col), "card"), col=col_i + 1)
+                               + then, state.active, col_i, col))
+        if state.deck > 0:
+            return replace(state, phase=NEW_COLUMN, pending=(col_i,))
+        return _close_turn(state, events)
+    why = say("why_salad") if last.kind == "salad" else say("why_count", cards=count(len(col), "card"),
+                                                             number=last.number)
+    if can_total((CARDS[c].value for c in state.valley), n):
+        events.append(AttractPrompt(say("attract", who=who, why=why, need=n), state.active, n))
+        return replace(state, phase=ATTRACT, attract_left=n)
+    events.append(AttractPrompt(say("attract_none", who=who, why=why, need=n), state.active, 0))
+    return _close_turn(state, events)
 
 
 def _set(columns: tuple, i: int, value: tuple) -> tuple:
