@@ -30,7 +30,7 @@ import statistics
 import time
 
 from companion.games.sweet_deals import scoring
-from companion.games.sweet_deals.cards import CARDS
+from companion.games.sweet_deals.parts.cards import CARDS
 
 FRAME_MS = 1000 / 60
 

@@ -10,7 +10,7 @@ import pytest
 
 from companion.core.errors import IllegalAction
 from companion.games.sugar_heist import rules
-from companion.games.sugar_heist.cards import CARDS, LOCK, code_for
+from companion.games.sugar_heist.parts.cards import CARDS, LOCK, code_for
 from companion.games.sugar_heist.state import State, Vault
 
 CR, NB, LS, FB, GG, SB, PS = ("Chocolate Rockets", "Nutty Butt", "Lucky Suckys", "Fruity Booty", "Gummy Grubs",

@@ -15,7 +15,7 @@ from companion.core.clock import FakeClock
 from companion.core.events import CardScanned, Touch
 from companion.core.store import EventStore
 from companion.games.sweet_deals import rules
-from companion.games.sweet_deals.cards import CARDS
+from companion.games.sweet_deals.parts.cards import CARDS
 from companion.table.session import Session
 
 # ---------------------------------------------------------------- the box, from the rulebook

@@ -285,3 +285,22 @@ def test_importing_the_package_leaves_the_standard_library_unpatched():
     started = _changed_by(["companion", "companion.games"], start=True)[0]
     assert "dataclasses.exec" in started and "os.environ['PYGAME_HIDE_SUPPORT_PROMPT']" in started
     assert {f"sys.modules[{n!r}]" for n in UNUSED} <= set(started)
+
+
+#: Every game folder's floor plan (README, Layout): the same files in each, so that who
+#: knows one game's folder knows where everything is in the others.
+FLOOR_PLAN = ("__init__.py", "cards.toml", "state.py", "flow.py", "screen.py", "messages.py", "scoring.py")
+GAME_FOLDERS = sorted(p for p in (ROOT / "games").iterdir() if p.is_dir() and p.name != "__pycache__")
+
+
+@pytest.mark.parametrize("folder", GAME_FOLDERS, ids=lambda p: p.name)
+def test_every_game_folder_has_the_same_floor_plan(folder):
+    """The files above, ``rules.py`` or a ``rules/`` package, and nothing else at the
+    top: anything more lives under ``parts/`` (or another named sub-package)."""
+    top = {p.name for p in folder.iterdir() if p.name != "__pycache__"}
+    missing = [f for f in FLOOR_PLAN if f not in top]
+    if "rules.py" not in top and not (folder / "rules" / "__init__.py").exists():
+        missing.append("rules.py")
+    loose = sorted(n for n in top - set(FLOOR_PLAN) - {"rules.py"}
+                   if not (folder / n).is_dir() or not (folder / n / "__init__.py").exists())
+    assert (missing, loose) == ([], [])

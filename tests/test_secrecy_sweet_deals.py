@@ -18,7 +18,7 @@ from companion.table.history import as_json, describe
 from companion.core import commands
 from companion.core.clock import FakeClock
 from companion.core.store import EventStore
-from companion.games.sweet_deals.cards import code_for
+from companion.games.sweet_deals.parts.cards import code_for
 from companion.table.logs import TextLog, json_logger
 from companion.table.runner import Runner
 from companion.table.session import Session

@@ -56,7 +56,7 @@ def test_two_players_kept_copy_can_be_flipped_in_a_heist():
 
 def _all_but(*keep):
     """Every Battle Card code but ``keep``."""
-    from companion.games.sugar_heist.cards import BATTLE_CODES
+    from companion.games.sugar_heist.parts.cards import BATTLE_CODES
     return [c for c in BATTLE_CODES if c not in keep]
 
 

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from companion.core.errors import IllegalAction
 from companion.games.sugar_heist import rules
-from companion.games.sugar_heist.cards import BATTLE_CODES, CANDY_CODES, CARDS, FLAVOURS, VAULT_CODES
+from companion.games.sugar_heist.parts.cards import BATTLE_CODES, CANDY_CODES, CARDS, FLAVOURS, VAULT_CODES
 from companion.games.sugar_heist.state import (BuyBattle, BuyVault, CantStash, Combine, Declare, Done, Flip, Join,
                                                 Move, NewVault, Place, Play, Reveal, Stash, Take, Target, Trade)
 

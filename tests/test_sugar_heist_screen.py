@@ -85,7 +85,7 @@ def test_every_target_of_a_long_target_menu_is_reachable_by_touch(app, tmp_path)
             s = with_vault(s, seat, v, candies((FB, LS, SB)[v], 1, 3 + v))
     s = with_vault(s, 0, 2, candies(SB, 1, 5))
     s, _ = rules.step(s, Play(battle("Attack", 1)))
-    from companion.games.sugar_heist import battle as B
+    from companion.games.sugar_heist.parts import battle as B
 
     targets = [f"{style} {seat + 1} {vault + 1}" for style, seat, vault in B.legal_targets(s, s.frame.actor, s.frame.card)]
     assert len(targets) > 8 and s.frame.withdrawable  # played from the face-down cards: Keep it is offered

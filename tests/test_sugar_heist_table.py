@@ -11,7 +11,7 @@ import pytest
 
 from companion.core.events import Touch
 from companion.core.game import TABLE
-from companion.games.sugar_heist.cards import CARDS
+from companion.games.sugar_heist.parts.cards import CARDS
 from companion.games.sugar_heist.state import CardPlayed, FinalReveal
 from companion.table.replay import replay
 from companion.table.verdicts import log_record
@@ -114,7 +114,7 @@ def test_an_attack_bought_then_scanned_again_at_once_is_played_not_taken_for_a_d
     from companion.core.clock import FakeClock
     from companion.core.events import CardScanned
     from companion.core.store import EventStore
-    from companion.games.sugar_heist.cards import CARDS
+    from companion.games.sugar_heist.parts.cards import CARDS
     from companion.table.replay import replay
     from companion.table.session import Session
 

@@ -25,7 +25,7 @@ import sys
 
 import pytest
 
-from companion.games.sugar_heist.cards import BATTLE_CODES, CANDY_CODES, CARDS, LOCK, PURE_SUGAR, VAULT_CODES
+from companion.games.sugar_heist.parts.cards import BATTLE_CODES, CANDY_CODES, CARDS, LOCK, PURE_SUGAR, VAULT_CODES
 
 from sugar_heist_helpers import Table
 

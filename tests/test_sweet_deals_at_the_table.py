@@ -13,7 +13,7 @@ from companion.core.clock import FakeClock
 from companion.core.events import CardScanned, Touch
 from companion.core.store import EventStore
 from companion.games.sweet_deals import rules, scoring
-from companion.games.sweet_deals.cards import code_for
+from companion.games.sweet_deals.parts.cards import code_for
 from companion.table.session import Session
 
 C = code_for

@@ -14,7 +14,7 @@ from companion.core.game import TABLE
 from companion.core.store import EventStore
 from companion.table.history import describe
 from companion.games.sweet_deals import flow, rules
-from companion.games.sweet_deals.cards import CARDS
+from companion.games.sweet_deals.parts.cards import CARDS
 from companion.games.sweet_deals.rules import ShownFaceUp
 from companion.table.session import Session
 from companion.table.verdicts import log_record

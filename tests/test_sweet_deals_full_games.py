@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.games.sweet_deals.cards import CARDS
+from companion.games.sweet_deals.parts.cards import CARDS
 
 from sweet_deals_helpers import OpenTable, TrackedTable, independent_score, independent_winners
 

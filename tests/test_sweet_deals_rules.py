@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from companion.core.errors import CompanionError, IllegalAction
 from companion.core.events import CardScanned, GameOver, Revealed, Touch, TurnEnded
 from companion.games.sweet_deals import flow, rules
-from companion.games.sweet_deals.cards import CARDS, code_for
+from companion.games.sweet_deals.parts.cards import CARDS, code_for
 from companion.games.sweet_deals.rules import (AskClose, Bid, Choose, Done, Draw, FaceUp, Grab, GrabCard, HandCard,
                                                Offer, Pass, Reveal, ShoutSweetSix, StartBakeSale, SwapCard, Take,
                                                Vote)

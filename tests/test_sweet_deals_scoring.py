@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.games.sweet_deals import rules, scoring
-from companion.games.sweet_deals.cards import CARDS, DESSERTS, HYBRIDS, code_for, deck_for, removed_for
+from companion.games.sweet_deals.parts.cards import CARDS, DESSERTS, HYBRIDS, code_for, deck_for, removed_for
 
 C = code_for
 TIM = [C("Pie", 1), C("Pie", 2), C("Pie & Ice Cream"), C("Ice Cream", 2), C("Cupcake", 4),

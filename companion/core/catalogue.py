@@ -1,6 +1,6 @@
 """Turning a scanned code into a card of the game being played, or a clear refusal.
 
-Each game keeps its catalogue in ``games/<game>/cards.toml``; its ``cards.py`` builds
+Each game keeps its catalogue in ``games/<game>/cards.toml``; its ``parts/cards.py`` builds
 the card objects. This module holds the part every game shares: the lookup that tells a
 garbled scan, a card from another game and an unknown code apart.
 """

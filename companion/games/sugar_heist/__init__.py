@@ -30,7 +30,7 @@ def _messages() -> dict:
 
 
 def _cards() -> dict:
-    from .cards import CARDS
+    from .parts.cards import CARDS
     return CARDS
 
 

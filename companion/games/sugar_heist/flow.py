@@ -45,12 +45,12 @@ from companion.core.errors import BadCommand, IllegalAction
 from companion.core.events import ButtonPressed, CardScanned, Input, Touch
 from companion.core.game import Command
 
-from . import battle as B
+from .parts import battle as B
 from . import rules
-from .cards import CANDY_CODES, CARDS, FLAVOURS, card, flavour_named
+from .parts.cards import CANDY_CODES, CARDS, FLAVOURS, card, flavour_named
 from .state import (BUY, DISCARD, FINAL, REVEAL, STASH, SWAP, CantStash, Combine, Declare, Done, Flip, Join,
                     Move, NewVault, Place, Play, Reveal, Stash, State, Take, Target, Trade, Withdraw)
-from .vaults import fitting, hand_card, pair_flavour
+from .parts.vaults import fitting, hand_card, pair_flavour
 from . import messages
 from .messages import say
 

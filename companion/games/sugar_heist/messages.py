@@ -30,7 +30,7 @@ TEXT: dict[str, str] = {
     "option_all_cards": _("All cards: with 2 players keep every card (the rulebook takes out 1 Battle Royale, "
                         "1 Crib Fight and 4 Vaults)"),
     "option_alternate": _("Alternate Play Rule: heists on locked vaults too, and no Night Raids"),
-    # cards.toml problems (set-up errors) (cards.py)
+    # cards.toml problems (set-up errors) (parts/cards.py)
     "unknown_card_kind": _("unknown card kind {kind!r}"),
     "cards_toml_gives_two": _("cards.toml gives two cards the same code"),
     "cards_toml_battle_card": _("cards.toml: Battle Card {card} has an unknown kind {kind!r}"),
@@ -64,7 +64,7 @@ TEXT: dict[str, str] = {
                           "tap Done to call the fight off)."),
     "no_battle_cards_left": _("No Battle Cards left to draw: the Battle Royale is over."),
     "battle_cards_shown": _("Battle Cards shown: {shown}."),
-    # a turn: stash, reveal, swap, buy, discard (turns.py)
+    # a turn: stash, reveal, swap, buy, discard (parts/turns.py)
     "card_who": _("{card} to {who}"),
     "candy_draw_pile_ran": _("The Candy Draw Pile ran out again: this is the last turn. No more buying or Battle "
                            "Cards."),
@@ -146,7 +146,7 @@ TEXT: dict[str, str] = {
     "quarantine_lock_comes_off": _("The Quarantine Lock comes off {vault_name}: it is locked for real now."),
     "vault_locked_at": _("{who}'s {flavour} vault is locked at {count}!"),
     "unlocked_its_candy_up": _("{vault_name} is unlocked: its candy is up for grabs!"),
-    # Battle Cards: targets, Mom, the duel, the haul (battle.py)
+    # Battle Cards: targets, Mom, the duel, the haul (parts/battle.py)
     "keep_that_card_face": _("Keep that card face down: it is played at its own moment (when you are targeted, in a "
                            "fight, or at the end of the game)."),
     "mom_not_held": _("That Mom is not one of anyone's face-down Battle Cards: only a Mom bought earlier can be "

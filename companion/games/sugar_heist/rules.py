@@ -22,15 +22,15 @@ from companion.core.game import Rules as CoreRules
 from companion.core.errors import IllegalAction
 from companion.core.game import TABLE, Result
 
-from . import battle as B
-from . import effects as E
-from . import turns as T
-from .cards import BATTLE_CODES, CARDS, DATA, SETUP, VAULT_CODES, code_for
+from .parts import battle as B
+from .parts import effects as E
+from .parts import turns as T
+from .parts.cards import BATTLE_CODES, CARDS, DATA, SETUP, VAULT_CODES, code_for
 from .scoring import rank, score_holdings, sheet  # noqa: F401  (part of the rules API)
 from .state import (BUY, DISCARD, FINAL, REVEAL, STASH, SWAP, Action, BuyBattle, BuyVault, CantStash,
                     Combine, Declare, Done, FinalReveal, Flip, GameOver, Join, NewVault, Note, Place, Play,
                     Reveal, SetPile, Stash, State, Take, Target, Trade, Vault, Withdraw)
-from .vaults import combine, no
+from .parts.vaults import combine, no
 from .messages import say
 
 SLUG = "sugar-heist"

@@ -14,7 +14,7 @@ from companion.core.catalogue import lookup
 from companion.core.errors import BadScan
 from companion.core.game import PlayerResult, Result
 
-from .cards import CARDS, FLAVOURS, GAME, PURE_SUGAR, SETUP
+from .parts.cards import CARDS, FLAVOURS, GAME, PURE_SUGAR, SETUP
 from .messages import say
 
 GRANDMA_POINTS: int = SETUP["grandma_points"]

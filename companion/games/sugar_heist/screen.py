@@ -29,8 +29,8 @@ from companion.ui.app import Button, TableInfo
 from companion.ui.messages import text
 from companion.ui.widgets import button, draw_text, draw_wrapped, fruit_badge, panel, width_of
 
-from . import battle as B
-from .cards import CANDY_CODES, CARDS, FLAVOURS, PURE_SUGAR
+from .parts import battle as B
+from .parts.cards import CANDY_CODES, CARDS, FLAVOURS, PURE_SUGAR
 from .state import BUY, DISCARD, FINAL, OVER, STASH, SWAP, State, Vault
 from .messages import say
 

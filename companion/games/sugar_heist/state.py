@@ -20,7 +20,7 @@ from typing import Any
 from companion.core.game import State as CoreState
 from companion.core.events import GameOver, Outcome, Revealed, TurnEnded  # noqa: F401  (re-exported)
 
-from .cards import CARDS, LOCK, SETUP
+from .parts.cards import CARDS, LOCK, SETUP
 from .messages import say
 
 HAND_SIZE: int = SETUP["hand_size"]

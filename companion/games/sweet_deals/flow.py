@@ -46,8 +46,8 @@ from companion.core.events import CardScanned, Input, Touch
 from companion.core.game import Command
 
 from . import rules
-from .cards import LABELS, card
-from .prompts import scanner, waiting
+from .parts.cards import LABELS, card
+from .parts.prompts import scanner, waiting
 from .messages import say
 
 NEW_GAME = say("new_game")

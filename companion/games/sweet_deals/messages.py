@@ -29,7 +29,7 @@ TEXT: dict[str, str] = {
                    "open (scanned only at the end)"),
     "option_hybrid": _("Hybrid cards count as each card says (card), or all as both desserts (and) or all "
                      "as one of them (or); Usual is card"),
-    # cards.toml problems (set-up errors) (cards.py)
+    # cards.toml problems (set-up errors) (parts/cards.py)
     "setup_players": _("Sweet Deals is for 2 to 8 players, not {players}."),
     "cards_toml_gives_two": _("cards.toml gives two cards the same code"),
     "cards_toml_hybrid_names": _("cards.toml: hybrid {name} names an unknown dessert"),
@@ -50,14 +50,14 @@ TEXT: dict[str, str] = {
     "i_dont_know_what": _("I don't know what {name} means in Sweet Deals."),
     "score_hand_size": _("{name}: a Sweet Deals hand is exactly {hand_size} cards, not {n}"),
     "also_hand": _("{name}: {card} ({code}) is also in {seen}'s hand"),
-    # the auction: offers and bids (auction.py)
+    # the auction: offers and bids (parts/auction.py)
     "bidding_over": _("The bidding is over."),
     "not_your_turn_bid": _("It is not your turn to bid."),
     "bid_0_coins": _("A bid is 0 to {max_bid} coins."),
     "high_bid_bid_more": _("The high bid is {high}: bid {high} or more, or pass."),
     "you_already_bid_raise": _("You already bid {high}: raise, or pass to keep your bid."),
     "bidding_with_nobody_bid": _("bidding with nobody to bid"),
-    # a turn: stash, reveal, swap, buy, discard (turns.py)
+    # a turn: stash, reveal, swap, buy, discard (parts/turns.py)
     "plays_grab_go_for": _("{name} plays Grab & Go for the {offer}!"),
     "passes_name": _("{name} passes."),
     "bids": _("{name} bids {bid}."),

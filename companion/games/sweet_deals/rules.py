@@ -35,15 +35,13 @@ from companion.core.events import Outcome
 from companion.core.game import TABLE, Result
 
 from . import scoring
-from .cards import CARDS, HAND_SIZE, HYBRID_DEFAULT, deck_for, removed_for
-from .model import (  # noqa: F401  (part of the rules API)
-    MODES, DEAL, OFFER, VOTE, BID, REVEAL, CHOOSE, SWAP, DISCARD, DRAW, BAKE_DRAW, BAKE_DISCARD,
-    BAKE_TAKE, BAKE_GRAB, SCORE, OVER, SWEET_SIX_END, CLOSED_EARLY, Bake, State, HandCard, Offer,
-    Bid, Pass, Grab, Reveal, Choose, SwapCard, FaceUp, Draw, StartBakeSale, Done, Take, GrabCard,
-    AskClose, Vote, ShoutSweetSix, Action, Said, ShownFaceUp, HandsShown,
-)
-from .turns import HANDLERS as _HANDLERS
-from .turns import final_result
+from .parts.cards import CARDS, HAND_SIZE, HYBRID_DEFAULT, deck_for, removed_for
+from .state import (MODES, DEAL, OFFER, VOTE, BID, REVEAL, CHOOSE, SWAP, DISCARD, DRAW, BAKE_DRAW, BAKE_DISCARD,
+                    BAKE_TAKE, BAKE_GRAB, SCORE, OVER, SWEET_SIX_END, CLOSED_EARLY, Bake, State, HandCard, Offer, Bid,
+                    Pass, Grab, Reveal, Choose, SwapCard, FaceUp, Draw, StartBakeSale, Done, Take, GrabCard, AskClose,
+                    Vote, ShoutSweetSix, Action, Said, ShownFaceUp, HandsShown)
+from .parts.turns import HANDLERS as _HANDLERS
+from .parts.turns import final_result
 from .messages import say
 
 # ---------------------------------------------------------------- set-up
@@ -176,7 +174,7 @@ def score_holdings(holdings: list[tuple[str, list[str]]], hybrid: str | None = N
 
 
 def _card(raw: str):
-    from .cards import card
+    from .parts.cards import card
     return card(raw)
 
 

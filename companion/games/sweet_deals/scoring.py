@@ -32,7 +32,7 @@ from typing import Iterable, Sequence
 
 from companion.core.game import PlayerResult, Result
 
-from .cards import BONUS, CARDS, DESSERTS, GAME, HAND_SIZE, HYBRID_MODES, SWEET_SIX, Card
+from .parts.cards import BONUS, CARDS, DESSERTS, GAME, HAND_SIZE, HYBRID_MODES, SWEET_SIX, Card
 from .messages import count, say
 
 

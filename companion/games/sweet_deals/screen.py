@@ -31,8 +31,9 @@ from companion.ui.app import Button, TableInfo
 from companion.ui.theme import FruitLook
 from companion.ui.widgets import button, draw_text, draw_wrapped, fruit_badge, panel, width_of
 
-from . import prompts, rules
-from .cards import CARDS, DESSERTS, LABELS, MAX_BID, removed_for
+from .parts import prompts
+from . import rules
+from .parts.cards import CARDS, DESSERTS, LABELS, MAX_BID, removed_for
 from .messages import count, say
 
 Rect = pygame.Rect

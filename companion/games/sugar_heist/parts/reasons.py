@@ -5,8 +5,8 @@ than that it was refused (issue 21)."""
 from __future__ import annotations
 
 from .cards import CARDS
-from .messages import listing, say
-from .state import State
+from ..messages import listing, say
+from ..state import State
 
 
 def _who(state: State, seat: int) -> str:

@@ -10,11 +10,11 @@ from __future__ import annotations
 from dataclasses import replace
 
 from .cards import CANDY_CODES, CARDS, SETUP
-from .state import (BUY, DISCARD, FINAL, HAND_SIZE, OVER, REVEAL, STASH, SWAP, BuyBattle, BuyVault, Note,
-                    State, Trade, TurnEnded, Vault)
+from ..state import (BUY, DISCARD, FINAL, HAND_SIZE, OVER, REVEAL, STASH, SWAP, BuyBattle, BuyVault, Note, State,
+                     Trade, TurnEnded, Vault)
 from .vaults import check_vault, fitting, find_candy, hand_card, no, put, stash, take_candy
-from . import messages
-from .messages import say
+from .. import messages
+from ..messages import say
 
 REVEAL_COUNT: int = SETUP["reveal"]
 PURCHASES: int = SETUP["purchases"]

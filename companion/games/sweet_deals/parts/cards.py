@@ -15,10 +15,10 @@ from functools import lru_cache
 
 from companion.core.catalogue import load_toml, lookup
 from companion.core.codes import make_code
-from .messages import say
+from ..messages import say
 
 GAME = "sweet-deals"
-DATA = load_toml(__package__)
+DATA = load_toml(__package__.rpartition(".")[0])  # cards.toml is in the game's folder
 PREFIX: str = DATA["prefix"]
 RULES = DATA["rules"]
 

@@ -10,8 +10,8 @@ from dataclasses import dataclass
 from companion.core.game import State as CoreState
 from companion.core.events import Outcome, Revealed
 
-from .auction import Bidding
-from .cards import deck_for
+from .parts.auction import Bidding
+from .parts.cards import deck_for
 
 MODES = ("tracked", "open")
 

@@ -13,11 +13,11 @@ from __future__ import annotations
 from dataclasses import replace
 
 from .cards import CARDS, SETUP
-from .state import (CardPlayed, Flipped, Frame, HeistOver, Note, State, Target, Vault, VaultUnlocked)
+from ..state import CardPlayed, Flipped, Frame, HeistOver, Note, State, Target, Vault, VaultUnlocked
 from .turns import draw_battle, on_battle_pile, pile_refusal
-from .vaults import (add_candies, check_emptying, check_vault, empty_vault, fitting, no, put, set_vault,
-                     take_candy, vault_name)
-from .messages import count, listing, say
+from .vaults import (add_candies, check_emptying, check_vault, empty_vault, fitting, no, put, set_vault, take_candy,
+                     vault_name)
+from ..messages import count, listing, say
 from .reasons import mom_refusal, no_target_reason  # noqa: F401  (mom_refusal: part of this module's API)
 
 HEIST_HAUL: int = SETUP["heist_haul"]

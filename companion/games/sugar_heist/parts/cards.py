@@ -14,10 +14,10 @@ from dataclasses import dataclass
 
 from companion.core.catalogue import load_toml, lookup
 from companion.core.codes import ALPHABET, make_code
-from .messages import say
+from ..messages import say
 
 GAME = "sugar-heist"
-DATA = load_toml(__package__)
+DATA = load_toml(__package__.rpartition(".")[0])  # cards.toml is in the game's folder
 SETUP = DATA["setup"]
 PREFIX = DATA["prefix"]
 PURE_SUGAR: str = DATA["pure_sugar"]["name"]

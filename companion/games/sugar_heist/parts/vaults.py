@@ -13,8 +13,8 @@ from dataclasses import replace
 from companion.core.errors import IllegalAction
 
 from .cards import CARDS, LOCK, PURE_SUGAR
-from .state import Note, State, Vault, VaultLocked, VaultUnlocked
-from .messages import count, say
+from ..state import Note, State, Vault, VaultLocked, VaultUnlocked
+from ..messages import count, say
 
 
 def no(message: str, code: str | None = None) -> IllegalAction:

@@ -10,10 +10,10 @@ from dataclasses import replace
 
 from .battle import CRIB_PRIZE, _collect, _name, _open, _set_top, finish, owner, playable, start, top
 from .cards import CARDS, FLAVOURS
-from .state import Note, State, Vault
+from ..state import Note, State, Vault
 from .turns import draw_battle, draw_candy, on_battle_pile, pile_refusal
 from .vaults import add_candies, hand_card, no, put, relock
-from .messages import say
+from ..messages import say
 
 
 def do_spy_take(state: State, card: str, events: list) -> State:

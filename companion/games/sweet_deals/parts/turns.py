@@ -17,15 +17,15 @@ from companion.core.events import GameOver, Outcome, TurnEnded
 
 from companion.core.game import Result
 
-from . import scoring
+from .. import scoring
 from .auction import Bidding
 from .cards import CARDS, HAND_SIZE
-from .model import (BAKE_DISCARD, BAKE_DRAW, BAKE_GRAB, BAKE_TAKE, BID, CHOOSE, CLOSED_EARLY, DEAL, DISCARD, DRAW,
-                    OFFER, OVER, REVEAL, SCORE, SWAP, SWEET_SIX_END, VOTE, AskClose, Bake, Bid, Choose, Done, Draw,
-                    FaceUp, Grab, GrabCard, HandCard, HandsShown, Offer, Pass, Reveal, Said, ShoutSweetSix,
-                    ShownFaceUp, StartBakeSale, State, SwapCard, Take, Vote)
+from ..state import (BAKE_DISCARD, BAKE_DRAW, BAKE_GRAB, BAKE_TAKE, BID, CHOOSE, CLOSED_EARLY, DEAL, DISCARD, DRAW,
+                     OFFER, OVER, REVEAL, SCORE, SWAP, SWEET_SIX_END, VOTE, AskClose, Bake, Bid, Choose, Done, Draw,
+                     FaceUp, Grab, GrabCard, HandCard, HandsShown, Offer, Pass, Reveal, Said, ShoutSweetSix,
+                     ShownFaceUp, StartBakeSale, State, SwapCard, Take, Vote)
 from .prompts import article, waiting
-from .messages import count, say
+from ..messages import count, say
 
 Events = list[Outcome]
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from .cards import MAX_BID
-from .messages import say
+from ..messages import say
 
 
 @dataclass(frozen=True)

@@ -4,9 +4,9 @@
 from __future__ import annotations
 
 from .cards import HAND_SIZE, MAX_BID
-from .model import (BAKE_DISCARD, BAKE_DRAW, BAKE_GRAB, BAKE_TAKE, BID, CHOOSE, DEAL, DISCARD, DRAW, OFFER, REVEAL,
-                    SCORE, SWAP, VOTE, State)
-from .messages import count, say
+from ..state import (BAKE_DISCARD, BAKE_DRAW, BAKE_GRAB, BAKE_TAKE, BID, CHOOSE, DEAL, DISCARD, DRAW, OFFER, REVEAL,
+                     SCORE, SWAP, VOTE, State)
+from ..messages import count, say
 
 
 def article(label: str) -> str:

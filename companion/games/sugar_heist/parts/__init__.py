@@ -1,0 +1,1 @@
+"""sugar_heist: the parts of the game beside its rules, flow and screen."""
