@@ -175,8 +175,8 @@ def test_the_walk_finds_a_wrong_import_and_a_cycle(monkeypatch):
 
 
 #: The names by which shared code holds a game's parts (``desc.rules``, ``self.flow``,
-#: ``session.desc.screen``, ...).
-PARTS = ("rules", "flow", "screen")
+#: ``session.desc.screen``, ...) and its states (``session.view``, ``s.state``).
+PARTS = ("rules", "flow", "screen", "view", "state")
 
 
 def _probes(tree: ast.AST) -> list[str]:
@@ -200,7 +200,8 @@ def _probes(tree: ast.AST) -> list[str]:
 
 def test_shared_code_never_asks_a_game_what_it_has():
     """Every capability the shared code uses is a method of the contract's base classes
-    (companion.core.game): no probe of a game's parts, no module looked up by name."""
+    (companion.core.game), and what it reads of a state is the State base's: no probe of
+    a game's parts or states, no module looked up by name."""
     wrong = {name: found for name, path in MODULES.items() if not name.startswith("companion.games")
              for found in [_probes(ast.parse(path.read_text(encoding="utf-8")))] if found}
     assert wrong == {}
@@ -210,6 +211,7 @@ def test_the_probe_walk_finds_a_probe():
     assert _probes(ast.parse("getattr(session.desc.screen, 'hint_words', None)"))
     assert _probes(ast.parse("hasattr(self.rules, 'counters')"))
     assert _probes(ast.parse("desc.module('cards')"))
+    assert _probes(ast.parse("getattr(s.view, 'bidding', None)"))
     assert not _probes(ast.parse("getattr(err, 'strerror', None)"))
 
 

@@ -46,7 +46,7 @@ def accepts(game: Game, state: Any, entry: Any, command: str) -> bool:
 
 def valid_now(game: Game, state: Any, entry: Any) -> list[Command]:
     """The game's commands the table would accept now, in the flow's order."""
-    if getattr(state, "over", False):
+    if state.over:
         return []
     return [c for c in game_commands(game) if any(accepts(game, state, entry, t) for t in c.samples(state))]
 
@@ -66,7 +66,7 @@ def listing(game: Game, state: Any, entry: Any, undo: bool = True) -> str:
 def help_text(game: Game, state: Any, entry: Any, prompt: str, undo: bool = True) -> str:
     """The answer to ``help``: every command accepted now (the prompt, which says what
     to do, is shown beside it on the screen and printed after it in headless text)."""
-    if getattr(state, "over", False):
+    if state.over:
         return "The game is over. " + AFTER_GAME + (" Or tap Undo (/undo) to take the end back." if undo else "")
     scans = " Or scan a card." if game.has_cards else ""
     return f"You can tap or type now: {listing(game, state, entry, undo)}.{scans}"

@@ -241,6 +241,12 @@ class Rules(abc.ABC):
         venue dashboard shows the same). Default None: no score before the end."""
         return None
 
+    def bidder(self, view: State) -> int | None:
+        """The 0-based seat an open auction waits on for a bid (Sweet Deals), which has a
+        countdown of its own and is never passed by the turn clock. Default None: the game
+        has no bids."""
+        return None
+
     def score_holdings(self, holdings: list[tuple[str, list[str]]]) -> Result:
         """Score what each player holds at the end (``companion score``; ``holdings``:
         ``[(name, [code, ...]), ...]``). Raises ValueError for a bad holding and
@@ -299,9 +305,13 @@ class Screen(abc.ABC):
     def draw_final(self, surface: Any, result: Result, info: Any) -> list[Any]:
         """Draw the final scores of ``result``."""
 
+    #: Does the screen give hints (the ``hint`` command)? Default False: ``hint`` is
+    #: answered "this game has no hints".
+    gives_hints: ClassVar[bool] = False
+
     def hint_words(self, view: State) -> str | None:
-        """The hint the screen shows, in words, for text mode's ``hint`` (default None:
-        the game's screen gives no hints)."""
+        """The hint the screen shows now, in words, for text mode's ``hint`` (None or
+        empty: no hint at this step; default None, for a screen that gives none)."""
         return None
 
 

@@ -26,8 +26,7 @@ class TableClocks:
             bank = banks[s.state.active]
             left = bank if left is None else min(left, bank)
         bid = None
-        bidding = getattr(s.view, "bidding", None)
-        if t.bid is not None and not s.over and getattr(bidding, "to_act", None) is not None:
+        if t.bid is not None and not s.over and s.rules.bidder(s.view) is not None:
             bid = t.bid_left(timers.turn_seconds(s.last_input_t(), now, pauses))
         return {"game": timers.game_seconds(s.started, now, pauses), "turn": turn, "bid": bid,
                 "left": None if left is None else max(0.0, left), "banks": banks,
@@ -43,8 +42,8 @@ class TableClocks:
         if not t.expired(timers.turn_seconds(s.turn_started, self.clock.now(), s.pauses)):
             return
         self._passed = s.turn_started
-        who = s.state.players[s.state.active] if getattr(s.state, "players", None) else "this player"
-        bidding = getattr(getattr(s.view, "bidding", None), "to_act", None) is not None
+        who = s.state.players[s.state.active] if s.state.players else "this player"
+        bidding = s.rules.bidder(s.view) is not None
         item = Touch("pass", self.clock.now())
         # A bid is the bidder's: the turn clock never passes it.
         if t.at_zero != "pass" or bidding or not self._allowed(item):
@@ -58,7 +57,7 @@ class TableClocks:
         else:
             said = f"Time is up for {who}'s turn."
         self._say(said)
-        self._said_json({"event": "time_up", "player": who, "turn": getattr(s.state, "turn", None),
+        self._said_json({"event": "time_up", "player": who, "turn": s.state.turn,
                          "limit_s": t.limit, "passed": item is not None, "message": said})
         if item is not None:
             self.inputs.put(item)

@@ -172,7 +172,7 @@ class Session:
 
     def in_setup(self) -> bool:
         """Is the game still being set up (its descriptor's ``setup_phases``)?"""
-        return getattr(self.state, "phase", None) in self.desc.setup_phases
+        return self.state.phase in self.desc.setup_phases
 
     @property
     def over(self) -> bool:

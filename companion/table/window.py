@@ -71,7 +71,7 @@ class WindowEvents:
                     self.deck_draft = min(int(words[1]), 999)
             else:
                 self.menu = verb
-                self.deck_draft = getattr(self.session.view, "deck", None) if verb == "deck" else None
+                self.deck_draft = None  # the deck menu starts at the rules' count
             return
         self.menu, self.deck_draft, self.page = None, None, 0
         if self.record is not None:
@@ -104,12 +104,10 @@ class WindowEvents:
         s = self.session
         prompt = commands.annotate(s.prompt(), commands.game_commands(s.desc))
         if verb == "hint":
-            if s.over:
-                return f"There is no hint for this step. {prompt}"
-            words = s.desc.screen.hint_words(s.view)
-            if words is None:
+            screen = s.desc.screen
+            if not screen.gives_hints:
                 return f"{s.desc.name} has no hints. {prompt}"
-            return words or f"There is no hint for this step. {prompt}"
+            return (None if s.over else screen.hint_words(s.view)) or f"There is no hint for this step. {prompt}"
         if verb == "cancel":
             return f"No menu is open, so there is nothing to cancel. {prompt}"
         if verb == "draft":

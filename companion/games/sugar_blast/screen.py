@@ -482,6 +482,7 @@ class SugarBlastScreen(CoreScreen):
 
     draw_game = staticmethod(draw_game)
     draw_final = staticmethod(draw_final)
+    gives_hints = True
     hint_words = staticmethod(hint_words)
 
 

@@ -178,6 +178,11 @@ def _card(raw: str):
     return card(raw)
 
 
+
+def bidder(view: State) -> int | None:
+    """The seat the auction waits on for a bid, else None (Sweet Deals rulebook, "On Your Turn", 2. Bidding)."""
+    return view.bidding.to_act if view.bidding is not None else None
+
 class SweetDealsRules(CoreRules):
     """Sweet Deals's rules as the table's contract, :class:`companion.core.game.Rules` (rulebooks/sweet-deals.txt)."""
 
@@ -189,6 +194,7 @@ class SweetDealsRules(CoreRules):
     public_view = staticmethod(public_view)
     counters = staticmethod(counters)
     score_holdings = staticmethod(score_holdings)
+    bidder = staticmethod(bidder)
 
 
 #: The one SweetDealsRules, which the descriptor's loader gives.
