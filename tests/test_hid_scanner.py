@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 import os
 import queue
+import threading
 import time
 
 import pytest
@@ -20,8 +21,9 @@ from companion.devices.emulated.hid import (
     FakeInputDevice,
     key_events,
 )
+from companion.devices.scan import hid
 from companion.devices.scan.hid import PERMISSION_FIX, UNPLUGGED, HidScanner, KeyDecoder, find_scanners, parse_match
-from queue_helpers import drain, next_status
+from queue_helpers import WatchedClock, drain, next_status
 
 CODES = ["SRS71M", "SHX02K", "SBL9Q", "SWD3Z7"]
 BY_ID = "/dev/input/by-id/usb-Honeywell_Imaging___Mobility_1900_Barcode_Scanner-event-kbd"
@@ -310,11 +312,45 @@ def clock():
 
 
 @pytest.fixture
-def rig(clock):
+def mono():
+    """The reader's monotonic clock: it stands still unless a test moves it, so no idle
+    gap ends a scan because the machine was slow."""
+    return WatchedClock(0.0)
+
+
+class CountedOpener:
+    """An opener that counts its calls (the failed ones too), so a test waits for the
+    reader's reopens instead of sleeping through them."""
+
+    def __init__(self, open_):
+        self._open, self.calls, self._called = open_, 0, threading.Condition()
+
+    def __call__(self, path: str):
+        with self._called:
+            self.calls += 1
+            self._called.notify_all()
+        return self._open(path)
+
+    def wait_more(self, more: int, timeout: float = 3.0) -> bool:
+        """Block until ``more`` further calls began; the one before the last has ended then."""
+        with self._called:
+            target = self.calls + more
+            return self._called.wait_for(lambda: self.calls >= target, timeout)
+
+
+@pytest.fixture
+def quick_retries(monkeypatch):
+    """The reader's real wait between reopens, 0.5 s, cut to 0.02 s: a test waits for
+    several reopens (counted, :class:`CountedOpener`), not for the seconds between them."""
+    monkeypatch.setattr(hid, "_RETRY_PERIOD", 0.02)
+
+
+@pytest.fixture
+def rig(clock, mono):
     """A plugged-in emulated scanner and a started driver, its "connected" status consumed."""
     q: queue.Queue = queue.Queue()
     fake = FakeInputDevice(BY_ID)
-    scanner = HidScanner(BY_ID, q, clock, name="left", seat=2, opener=fake.open)
+    scanner = HidScanner(BY_ID, q, clock, name="left", seat=2, opener=CountedOpener(fake.open), monotonic=mono.now)
     scanner.start()
     assert q.get(timeout=2.0) == DeviceStatus("left", "connected", 100.0)
     try:
@@ -378,27 +414,28 @@ def test_unplug_mid_scan_then_replug_drops_the_partial_scan(rig, clock):
     assert codes(send_and_collect(fake, scanner, q, key_events("SBL9Q"))) == ["SBL9Q"]  # never "SHSBL9Q"
 
 
-def test_unplugged_for_a_while_reports_once_and_reattaches(rig):
+def test_unplugged_for_a_while_reports_once_and_reattaches(rig, quick_retries):
     fake, scanner, q = rig
     fake.unplug()
     next_status(q, "disconnected")
-    time.sleep(1.2)  # two or three failed reopens
+    assert scanner._opener.wait_more(3)  # two or three failed reopens
     assert drain(q) == []
     fake.plug()
     next_status(q, "connected")
 
 
-def test_permission_denied_logs_the_fix_once_and_keeps_retrying(clock, caplog):
+def test_permission_denied_logs_the_fix_once_and_keeps_retrying(clock, caplog, quick_retries):
     q: queue.Queue = queue.Queue()
     fake = FakeInputDevice(BY_ID)
     fake.denied = True
-    scanner = HidScanner(BY_ID, q, clock, opener=fake.open)
+    opener = CountedOpener(fake.open)
+    scanner = HidScanner(BY_ID, q, clock, opener=opener)
     with caplog.at_level(logging.WARNING, logger="companion.devices.scan.hid"):
         scanner.start()
         try:
             status = next_status(q, "disconnected")
             assert "permission denied" in status.detail
-            time.sleep(1.2)  # a few more refused opens
+            assert opener.wait_more(3)  # a few more refused opens
             assert caplog.text.count(PERMISSION_FIX) == 1
             assert drain(q) == []
             fake.denied = False
@@ -494,11 +531,13 @@ class Port:
     dict(name="Dell KB216 Wired Keyboard", vendor=0x413C, product=0x2113, capabilities=KEYBOARD_CAPABILITIES),
     dict(name="ILITEK Multi-Touch", vendor=0x222A, product=0x0001, capabilities=TOUCHSCREEN_CAPABILITIES),
 ], ids=["keyboard", "touchscreen"])
-def test_a_keyboard_or_touchscreen_plugged_into_the_scanners_port_is_refused_not_grabbed(clock, intruder):
+def test_a_keyboard_or_touchscreen_plugged_into_the_scanners_port_is_refused_not_grabbed(clock, intruder,
+                                                                                       quick_retries):
     q: queue.Queue = queue.Queue()
     scanner_dev = FakeInputDevice(BY_PATH, name="USB HID Keyboard Barcode Scanner")
     port = Port(scanner_dev)
-    reader = HidScanner(BY_PATH, q, clock, opener=port.open)
+    opener = CountedOpener(port.open)
+    reader = HidScanner(BY_PATH, q, clock, opener=opener)
     reader.start()
     try:
         next_status(q, "connected")
@@ -507,7 +546,7 @@ def test_a_keyboard_or_touchscreen_plugged_into_the_scanners_port_is_refused_not
         next_status(q, "disconnected")
         refused = next_status(q, "refused")
         assert intruder["name"] in refused.detail and "left alone" in refused.detail
-        time.sleep(1.2)  # several reopens: each one refused, reported once, never grabbed
+        assert opener.wait_more(3)  # several reopens: each one refused, reported once, never grabbed
         assert other.grabs == 0 and not other.grabbed
         assert drain(q) == []
         other.unplug()
@@ -550,15 +589,21 @@ def test_with_a_usb_id_only_that_device_is_taken(clock):
         reader.stop()
 
 
-def test_a_scan_with_no_terminator_ends_when_the_scanner_goes_quiet(rig):
+def test_a_scan_with_no_terminator_ends_when_the_scanner_goes_quiet(rig, mono):
+    """The idle gap (0.1 s by default) is measured on the reader's monotonic clock: real
+    time passing ends nothing, 0.09 s of silence is not the gap, 0.1 s is."""
     fake, scanner, q = rig
-    fake.send(key_events("SRS71M", terminator=None))
-    deadline = time.monotonic() + 2.0
-    found = []
-    while not found and time.monotonic() < deadline:
-        found = codes(drain(q))
-        time.sleep(0.02)
-    assert found == ["SRS71M"]
+    events = key_events("SRS71M", terminator=None)
+    fake.send(events)
+    assert scanner.wait_for_events(len(events))  # every key read at 0.0 on the reader's clock
+    assert mono.wait_looked(4)  # the reader went round its loop twice in real time, and decided
+    assert codes(drain(q)) == []
+    mono.advance(0.09)
+    assert mono.wait_looked(4)
+    assert codes(drain(q)) == []
+    mono.set(0.1)  # exactly the idle gap after the last key
+    assert q.get(timeout=2.0) == CardScanned("SRS71M", reader="left", t=100.0, seat=2)
+    assert drain(q) == []
 
 
 def test_a_bug_in_the_decoder_is_reported_and_the_reader_carries_on(rig, monkeypatch, caplog):
@@ -617,15 +662,13 @@ def test_a_held_shift_whose_release_was_lost_is_forgotten_after_an_overrun():
     assert feed_raw(decoder, keys((e.KEY_A, 1), (e.KEY_ENTER, 1))) == ["a"]
 
 
-def test_a_stalled_reader_overrun_by_the_kernel_buffer_accepts_no_joined_card(clock):
+def test_a_stalled_reader_overrun_by_the_kernel_buffer_accepts_no_joined_card(clock, mono):
     """The driver for real against an emulated device whose 64-event buffer overruns
     while the reader thread is stalled (deterministically: held inside its first event)."""
-    import threading
-
     q: queue.Queue = queue.Queue()
     fake = FakeInputDevice(BY_ID)
     fake.buffer_size = 64  # the kernel's smallest evdev client buffer (EVDEV_MIN_BUFFER_SIZE)
-    scanner = HidScanner(BY_ID, q, clock, name="left", opener=fake.open)
+    scanner = HidScanner(BY_ID, q, clock, name="left", opener=fake.open, monotonic=mono.now)
     stalled, release = threading.Event(), threading.Event()
     consume = scanner._consume
 
@@ -647,7 +690,8 @@ def test_a_stalled_reader_overrun_by_the_kernel_buffer_accepts_no_joined_card(cl
         release.set()
         deadline = time.monotonic() + 3.0  # the overrun's leftovers read, and the scanner quiet:
         while (fake.pending or scanner._decoder.pending) and time.monotonic() < deadline:
-            time.sleep(0.01)               # the dropping ends (not timed: a wait for a state)
+            mono.advance(0.1)              # the dropping ends (the idle gap passes on the reader's
+            time.sleep(0.01)               # clock; the sleep only lets the thread run)
         fake.send(key_events("SBL9Q"))
         deadline = time.monotonic() + 3.0
         got = []

@@ -21,7 +21,7 @@ from companion.devices.scan.pn532 import (
     FrameParser, NdefError, NoAckError, Pn532, Pn532Error, Pn532Reader, build_frame, ndef_message,
     ndef_text_message, ndef_tlv, parse_target, TagError, Target, text_record, _ShortArea,
 )
-from queue_helpers import drain
+from queue_helpers import WatchedClock, drain
 
 NTAG_UID = bytes.fromhex("04A1B2C3D4E5F6")
 OTHER_UID = bytes.fromhex("04112233445566")
@@ -383,20 +383,67 @@ def test_a_power_cycled_reader_is_woken_again(rig):
     assert next_of(q, CardScanned).code == "SRS71M"
 
 
+class TimedPort:
+    """A serial port whose every read that finds nothing moves ``mono`` (the driver's fake
+    monotonic clock) on by ``step`` seconds: time passes on that clock only while the
+    driver waits for bytes, and faster than it really does, so a driver that measured its
+    timeouts in real time would be seen to."""
+
+    def __init__(self, port: serial.Serial, mono: FakeClock, step: float):
+        self._port, self._mono, self._step = port, mono, step
+
+    def read(self, size: int = 1) -> bytes:
+        data = self._port.read(size)
+        if not data:
+            self._mono.advance(self._step)
+        return data
+
+    def __getattr__(self, name):
+        return getattr(self._port, name)
+
+
 def test_command_is_tried_three_times_then_raises_no_ack():
+    mono = FakeClock(0.0)
     with EmulatedPn532() as emu, serial.Serial(emu.path, 115200, timeout=0.02) as port:
-        pn532 = Pn532(port, ack_timeout=0.05)
+        pn532 = Pn532(TimedPort(port, mono, step=1.0), ack_timeout=2.5, monotonic=mono.now)
         pn532.wake()
         assert pn532.command(0x02) == b"\x32\x01\x06\x07"
         emu.silent = True
-        start = time.monotonic()
+        start = mono.now()
         with pytest.raises(NoAckError):
             pn532.command(0x02)
-        assert 0.15 <= time.monotonic() - start < 1.0
+        # each try waits out its 2.5 s ACK timeout, overrunning by at most one read's 1 s
+        assert 3 * 2.5 <= mono.now() - start <= 3 * (2.5 + 1.0)
         emu.silent = False
         emu.drop_acks(1)
         assert pn532.command(0x02) == b"\x32\x01\x06\x07"
         assert emu.counts[0x02] == 3  # the first, then this one twice: unACKed, then resent
+
+
+def test_a_readers_command_timeouts_are_measured_on_its_monotonic_clock(clock):
+    """A silent PN532 is "not responding" once its three tries have each waited out their
+    timeout on the reader's monotonic clock; real time passing is not enough."""
+    q: queue.Queue = queue.Queue()
+    mono = WatchedClock(0.0)
+    emu = EmulatedPn532(seed=5)
+    reader = Pn532Reader(emu.path, q, clock, name="nfc", poll_interval=0.05, retry_period=0.2, monotonic=mono.now)
+    reader.start()
+    try:
+        assert next_of(q, DeviceStatus).status == "connected"  # answers come at once: no time needed
+        emu.silent = True
+        assert mono.wait_looked(10)  # 0.2 s of port reads waiting for an ACK: more than its 0.1 s timeout
+        assert drain(q) == []
+        said, advances = [], 0
+        while not said and advances < 20:
+            mono.advance(1.0)  # past one try's 0.1 s ACK timeout
+            advances += 1
+            assert mono.wait_looked(3)  # the try gave up, the next one started
+            said = [item for item in drain(q) if isinstance(item, DeviceStatus)]
+        assert said == [DeviceStatus("nfc", "reader not responding", 100.0, NOT_RESPONDING)]
+        assert advances >= 3  # one try ends for each time the clock passed its timeout
+    finally:
+        reader.stop()
+        emu.close()
 
 
 def test_unplug_reports_disconnected_and_stop_still_works(rig, clock):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import os
 import queue
+import select
 import time
 
 import pytest
@@ -13,7 +14,7 @@ from companion.core.clock import FakeClock
 from companion.core.events import CardScanned, DeviceStatus
 from companion.devices.emulated.serial_scanner import PtyScanner
 from companion.devices.scan.serial import UNPLUGGED, LineFramer, SerialScanner, decode_line
-from queue_helpers import drain, next_status
+from queue_helpers import WatchedClock, drain, next_status
 
 CODES = ["SRS71M", "SHX02K", "SBL9Q", "SWD3Z7"]
 STREAM = b"SRS71M\r\nSHX02K\rSBL9Q\nSWD3Z7\r\n"
@@ -32,13 +33,22 @@ def clock():
     return FakeClock(100.0)
 
 
+@pytest.fixture
+def mono():
+    """The in-thread reader's monotonic clock: it stands still unless a test moves it."""
+    return WatchedClock(0.0)
+
+
 @pytest.fixture(params=[False, True], ids=["in-thread", "stamped"])
-def rig(clock, request):
+def rig(clock, mono, request):
     """A plugged-in emulated scanner and a started driver, its "connected" status
-    consumed: read by the thread itself, and through a stamping process (issue 24)."""
+    consumed: read by the thread itself (its idle gap measured on ``mono``), and through
+    a stamping process (issue 24), whose reads are stamped with ``time.monotonic()``."""
     q: queue.Queue = queue.Queue()
     pty = PtyScanner()
-    scanner = SerialScanner(pty.path, q, clock, name="left", seat=2, stamped=request.param)
+    stamped = request.param
+    scanner = SerialScanner(pty.path, q, clock, name="left", seat=2, stamped=stamped,
+                            **({} if stamped else {"monotonic": mono.now}))
     scanner.start()
     connected = q.get(timeout=2.0)
     assert connected == DeviceStatus("left", "connected", 100.0)
@@ -294,18 +304,55 @@ def next_scan(q: queue.Queue, timeout: float = 2.0) -> CardScanned:
     pytest.fail("no scan arrived")
 
 
-def test_a_scanner_with_no_terminator_ends_each_scan_after_the_idle_gap(rig):
+def quiet(scanner: SerialScanner, mono: WatchedClock, seconds: float) -> None:
+    """``seconds`` of silence from the scanner: on the reader's clock ``mono`` when it is
+    read in its thread; in real time when stamped (the stamping process stamps each read
+    with ``time.monotonic()``, the clock that reader's idle gap is measured on)."""
+    if scanner.stamped:
+        time.sleep(seconds)
+    else:
+        mono.advance(seconds)
+
+
+def test_a_scanner_with_no_terminator_ends_each_scan_after_the_idle_gap(rig, mono):
     pty, scanner, q = rig
-    pty.send(b"SRS71M")
-    assert next_scan(q).code == "SRS71M"
-    pty.send(b"SRP21T")
-    assert next_scan(q).code == "SRP21T"
+    for code in ("SRS71M", "SRP21T"):
+        target = scanner.bytes_read + len(code)
+        pty.send(code.encode())
+        assert scanner.wait_for_bytes(target)
+        quiet(scanner, mono, 0.1)
+        assert next_scan(q).code == code
 
 
-def test_a_label_split_over_two_reads_inside_the_idle_gap_is_one_scan(rig):
+def test_the_idle_gap_is_measured_on_the_readers_monotonic_clock(clock):
+    """Read in its thread, real time passing ends nothing, 0.09 s of silence on the
+    reader's clock is not the 0.1 s gap, 0.1 s is."""
+    q: queue.Queue = queue.Queue()
+    mono = WatchedClock(0.0)
+    with PtyScanner() as pty:
+        scanner = SerialScanner(pty.path, q, clock, name="left", seat=2, monotonic=mono.now)
+        scanner.start()
+        try:
+            next_status(q, "connected")
+            pty.send(b"SRS71M")
+            assert scanner.wait_for_bytes(6)  # read at 0.0 on the reader's clock
+            assert mono.wait_looked(5)  # the reader went round its loop in real time, and decided
+            assert drain(q) == []
+            mono.advance(0.09)
+            assert mono.wait_looked(5)
+            assert drain(q) == []
+            mono.set(0.1)  # exactly the idle gap after the last byte
+            assert q.get(timeout=2.0) == CardScanned("SRS71M", "left", 100.0, 2)
+            assert drain(q) == []
+        finally:
+            scanner.stop()
+
+
+def test_a_label_split_over_two_reads_inside_the_idle_gap_is_one_scan(rig, mono):
     pty, scanner, q = rig
     pty.send(b"SRS7")
-    time.sleep(0.03)  # a pause shorter than the 0.1 s idle gap
+    assert scanner.wait_for_bytes(4)  # the first read
+    quiet(scanner, mono, 0.03)  # a pause shorter than the 0.1 s idle gap
     pty.send(b"1M\r\n")
     assert next_scan(q).code == "SRS71M"
     assert not [i for i in drain(q) if isinstance(i, CardScanned)]
@@ -352,9 +399,7 @@ def test_a_stamper_tells_the_oldest_read_waiting_without_taking_it():
     try:
         assert stamper.oldest() is None
         os.write(w, b"SR")
-        deadline = time.monotonic() + 2.0
-        while stamper.oldest() is None and time.monotonic() < deadline:
-            time.sleep(0.005)
+        assert select.select([stamper.fileno()], [], [], 2.0)[0]  # the stamping process passed it on
         came = stamper.oldest()
         assert came is not None and stamper.oldest() == came  # looked at, not taken
         assert stamper.read() == (came, b"SR")

@@ -290,7 +290,11 @@ def fuzz_ndef(n: int, seed: int = 0) -> Counts:
 class _FuzzPort:
     """The PN532 end of the serial line for one poll: answers each command the reader
     writes like a PN532 holding one NTAG with ``area``, its replies mutated on the wire
-    with probability ``wire``."""
+    with probability ``wire``. A read that finds nothing takes :data:`READ_TIME` on
+    ``clock`` (the driver's monotonic clock), so a lost answer times out after one read,
+    whatever the machine's speed."""
+
+    READ_TIME = 0.0005  # seconds on ``clock`` a read that finds nothing takes (the timeouts' length)
 
     UID = bytes.fromhex("04A1B2C3D4E5F6")
 
@@ -301,6 +305,7 @@ class _FuzzPort:
                        area).ljust(4 * 45, b"\x00")
         self.pending = b""
         self.in_waiting = 0
+        self.clock = FakeClock()
 
     def write(self, frame: bytes) -> None:
         code, params = frame[6], frame[7:-2]
@@ -316,6 +321,8 @@ class _FuzzPort:
 
     def read(self, size: int = 1) -> bytes:
         data, self.pending = self.pending, b""
+        if not data:
+            self.clock.advance(self.READ_TIME)
         return data
 
     def reset_input_buffer(self) -> None:
@@ -332,7 +339,8 @@ def fuzz_pn532(n: int, seed: int = 0) -> Counts:
         counts.streams += 1
         reader = Pn532Reader("/dev/null-fuzz", q, FakeClock(), name="fuzz", uid_to_code=lambda uid: None)
         reader._serial, reader._ready = port, True
-        reader._pn532 = Pn532(port, tries=1, ack_timeout=0.0005, response_timeout=0.0005)
+        reader._pn532 = Pn532(port, tries=1, ack_timeout=port.READ_TIME, response_timeout=port.READ_TIME,
+                              monotonic=port.clock.now)
         try:
             reader._poll()
         except Pn532Error:

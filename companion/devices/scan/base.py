@@ -5,6 +5,14 @@ A reader subclasses :class:`ReaderThread` and provides ``_try_open(first) -> boo
 attempt to open the device; called by :meth:`~ReaderThread.start` so that nothing sent
 after ``start()`` returns is lost), ``_run()`` (the thread body, which must return soon
 after ``_stopping`` is set) and ``_close()``.
+
+Two clocks reach a reader: ``clock`` (:class:`~companion.core.clock.Clock`, the table's
+seconds since the epoch) stamps what it puts on the queue, and ``monotonic`` (a
+``() -> float`` in seconds, ``time.monotonic`` by default) takes every decision that
+depends on time passing: when a scanner's silence ends a scan (the idle gap), when a
+command's answer is late. Blocking waits (``select()``, the retry and poll periods) still
+pass in real time; a test hands in a :class:`~companion.core.clock.FakeClock`'s ``now``
+and advances it instead of sleeping.
 """
 
 from __future__ import annotations
@@ -14,6 +22,7 @@ import os
 import queue
 import threading
 import time
+from typing import Callable
 
 from companion.core.clock import Clock
 from companion.core.events import DeviceStatus
@@ -26,14 +35,18 @@ IDLE_WAIT = 5.0  # seconds one select() waits on a quiet device (stop() wakes it
 
 
 class ReaderThread:
-    """The start/stop/status part of a reader. ``name`` names it in statuses and logs."""
+    """The start/stop/status part of a reader. ``name`` names it in statuses and logs;
+    ``clock.now()`` (seconds) stamps its statuses; ``monotonic()`` (seconds, never
+    stepped) is the clock its idle gaps and timeouts are measured on (see the module)."""
 
     thread_prefix = "reader"
 
-    def __init__(self, name: str, out: "queue.Queue", clock: Clock):
+    def __init__(self, name: str, out: "queue.Queue", clock: Clock,
+                 monotonic: Callable[[], float] = time.monotonic):
         self.name = name
         self._out = out
         self._clock = clock
+        self._monotonic = monotonic
         self._thread: threading.Thread | None = None
         self._stopping = threading.Event()
         # stop() writes here: a reader waiting in select() on its device includes the read
@@ -42,9 +55,10 @@ class ReaderThread:
         self._stop_r = self._stop_w = -1
 
     def _queue(self, item, arrived: float | None = None) -> None:
-        """Put ``item`` on the session's queue; with ``arrived`` (``time.monotonic()`` s,
-        when the device's bytes were seen), stamped with it where the queue keeps
-        arrival times (:meth:`InputQueue.put_arrived
+        """Put ``item`` on the session's queue; with ``arrived`` (when the device's bytes
+        were seen, in seconds on the queue's clock: ``time.monotonic()`` for an
+        InputQueue), stamped with it where the queue keeps arrival times
+        (:meth:`InputQueue.put_arrived
         <companion.table.inputs.InputQueue.put_arrived>`), so the loop can order it among
         the touchscreen's taps by when it was made."""
         put_arrived = getattr(self._out, "put_arrived", None)
@@ -84,14 +98,19 @@ class ReaderThread:
                 os.close(fd)
         self._stop_r = self._stop_w = -1
 
-    @staticmethod
-    def _quiet_wait(idle_gap: float | None, pending: bool, last: float) -> float:
+    def _quiet_wait(self, idle_gap: float | None, pending: bool, last: float) -> float:
         """Seconds the next select() may wait: until the idle gap after the last read
-        (``last``, time.monotonic()) ends a label sent with no terminator when part of one
-        is ``pending``, else :data:`IDLE_WAIT`."""
+        (``last``, ``monotonic()`` s) ends a label sent with no terminator when part of
+        one is ``pending``, else :data:`IDLE_WAIT`. On a fake ``monotonic`` that has not
+        moved this is the whole gap, so the reader looks at the clock again that often."""
         if idle_gap is not None and pending:
-            return max(0.0, idle_gap - (time.monotonic() - last))
+            return max(0.0, idle_gap - (self._monotonic() - last))
         return IDLE_WAIT
+
+    def _idle_gap_passed(self, idle_gap: float | None, last: float) -> bool:
+        """True when ``idle_gap`` seconds (None: never) have passed on ``monotonic()``
+        since ``last`` (``monotonic()`` s), the last read from the device."""
+        return idle_gap is not None and self._monotonic() - last >= idle_gap
 
     def _stop_fds(self) -> list[int]:
         """The stop pipe's read end to select() on with the device (none before start())."""

@@ -408,14 +408,18 @@ class HidScanner(ReaderThread):
     port, not the device) is closed again untouched and reported as ``"refused"`` with
     the reason, and the path keeps being retried for the scanner. ``idle_gap`` (seconds,
     None for never) ends a scan whose terminator never came once the scanner is that long
-    quiet. ``framing`` is stripped from every scan (:mod:`.normalise`).
+    quiet, measured on ``monotonic`` (a ``() -> float`` in seconds, default
+    ``time.monotonic``; a test passes a :class:`~companion.core.clock.FakeClock`'s ``now``
+    and advances it). ``framing`` is stripped from every scan (:mod:`.normalise`).
+    Raises ValueError for a malformed ``match`` or a ``max_length`` below 1.
     """
 
     def __init__(self, path: str, out: queue.Queue, clock: Clock, name: str = "hid", seat: int | None = None,
                  opener: Callable[[str], evdev.InputDevice] = evdev.InputDevice, grab: bool = True,
                  max_length: int = 64, tap: Callable[[int, int, int, float], None] | None = None,
-                 match: str | None = None, idle_gap: float | None = 0.1, framing: Framing = NO_FRAMING):
-        super().__init__(name, out, clock)
+                 match: str | None = None, idle_gap: float | None = 0.1, framing: Framing = NO_FRAMING,
+                 monotonic: Callable[[], float] = time.monotonic):
+        super().__init__(name, out, clock, monotonic)
         self.path = path
         self.seat = seat
         self._opener = opener
@@ -423,7 +427,7 @@ class HidScanner(ReaderThread):
         self._tap = tap
         self._wanted = parse_match(match) if match else None
         self._idle_gap = idle_gap
-        self._last_event = 0.0  # time.monotonic() of the last event read
+        self._last_event = 0.0  # monotonic() of the last event read
         self._decoder = KeyDecoder(max_length, framing)
         self._device: evdev.InputDevice | None = None
         self._failure: str | None = None  # the failure last reported, so retries stay quiet
@@ -460,15 +464,14 @@ class HidScanner(ReaderThread):
                     ready, _, _ = select.select([device.fd, *self._stop_fds()], [], [], wait)
                     ready = device.fd in ready
                     while ready and (event := device.read_one()) is not None:
-                        self._last_event = time.monotonic()
+                        self._last_event = self._monotonic()
                         self._consume(event.type, event.code, event.value)
                         if event.type == e.EV_SYN and event.code == e.SYN_DROPPED:
                             self._resync(device)
                 except OSError as exc:  # ENODEV when unplugged; EIO, EBADF when torn down
                     self._lost(exc)
                     continue
-                if (not ready and self._idle_gap is not None and self._decoder.pending
-                        and time.monotonic() - self._last_event >= self._idle_gap):
+                if not ready and self._decoder.pending and self._idle_gap_passed(self._idle_gap, self._last_event):
                     self._put(self._decoder.flush())
         finally:
             self._close()

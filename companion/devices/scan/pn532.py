@@ -216,13 +216,16 @@ class Pn532:
     """PN532 commands over a byte port (a pyserial ``Serial``: write, read, in_waiting,
     reset_input_buffer). A command is resent when its ACK or response does not come, is
     corrupt, or is the error frame; after ``tries`` tries the last error is raised.
-    Timeouts in seconds. ``cancelled()`` returning True ends any wait early."""
+    Timeouts in seconds, measured on ``monotonic()`` (seconds, default ``time.monotonic``;
+    the port's own read timeout still passes in real time, a test's fake clock is
+    advanced instead). ``cancelled()`` returning True ends any wait early."""
 
     def __init__(self, port, tries: int = 3, ack_timeout: float = 0.1, response_timeout: float = 0.5,
-                 cancelled: Callable[[], bool] = lambda: False):
+                 cancelled: Callable[[], bool] = lambda: False, monotonic: Callable[[], float] = time.monotonic):
         self.port, self.tries = port, tries
         self.ack_timeout, self.response_timeout = ack_timeout, response_timeout
         self._cancelled = cancelled
+        self._monotonic = monotonic
         self._parser = FrameParser()
         self._items: collections.deque = collections.deque()
 
@@ -231,7 +234,10 @@ class Pn532:
         self.port.write(_WAKEUP)
 
     def command(self, code: int, params: bytes = b"") -> bytes:
-        """Send command ``code`` and return its response data after the response code."""
+        """Send command ``code`` and return its response data after the response code.
+        Raises NoAckError, NoResponseError, ChecksumError or ApplicationError (the last
+        try's) after ``tries`` tries or once ``cancelled()``, and the port's OSError or
+        SerialException at once."""
         for attempt in range(1, self.tries + 1):
             try:
                 return self._exchange(code, params)
@@ -257,7 +263,7 @@ class Pn532:
         """The first item ``wanted`` accepts. Other items are skipped; after a bad frame
         (false start code in line noise, or a corrupted answer) the real one may follow at
         once, so it is waited for only ``ack_timeout`` more, then the ChecksumError raised."""
-        deadline, damaged = time.monotonic() + timeout, None
+        deadline, damaged = self._monotonic() + timeout, None
         while (item := self._read(deadline)) is not None:
             if wanted(item):
                 return item
@@ -265,12 +271,12 @@ class Pn532:
                 raise ApplicationError("the PN532 answered with the error frame (syntax error)")
             if isinstance(item, ChecksumError):
                 damaged = item
-                deadline = min(deadline, time.monotonic() + self.ack_timeout)
+                deadline = min(deadline, self._monotonic() + self.ack_timeout)
         raise damaged or timed_out
 
     def _read(self, deadline: float):
         while not self._items:
-            if self._cancelled() or time.monotonic() >= deadline:
+            if self._cancelled() or self._monotonic() >= deadline:
                 return None
             data = self.port.read(max(1, self.port.in_waiting))
             if data:
@@ -383,7 +389,10 @@ class Pn532Reader(ReaderThread):
     :class:`DeviceStatus` on ``out``: ``"connected"`` once the PN532 answers, ``"reader not
     responding"`` after ``tries`` unanswered tries of a command (then set-up is retried
     every ``retry_period`` s), ``"disconnected"`` when the port cannot be opened or is
-    unplugged (reopened by path every ``retry_period`` s). Times are in seconds.
+    unplugged (reopened by path every ``retry_period`` s). Times are in seconds; the
+    command timeouts are measured on ``monotonic()`` (default ``time.monotonic``, see
+    :class:`Pn532`), the poll and retry periods are waited in real time. Raises
+    ValueError when ``tries`` or ``lift_polls`` is below 1.
     """
 
     def __init__(self, port: str, out: queue.Queue, clock: Clock, name: str = "nfc",
@@ -391,10 +400,11 @@ class Pn532Reader(ReaderThread):
                  poll_interval: float = 0.1, *, on_uid: Callable[[str], None] | None = None,
                  baudrate: int = 115200, tries: int = 3, ack_timeout: float = 0.1,
                  response_timeout: float = 0.5, retry_period: float = 1.0, lift_polls: int = 2,
-                 framing: Framing = NO_FRAMING, tap: Callable[[str, str | None, float], None] | None = None):
+                 framing: Framing = NO_FRAMING, tap: Callable[[str, str | None, float], None] | None = None,
+                 monotonic: Callable[[], float] = time.monotonic):
         if tries < 1 or lift_polls < 1:
             raise ValueError("tries and lift_polls must be at least 1")
-        super().__init__(name, out, clock)
+        super().__init__(name, out, clock, monotonic)
         self.port, self.seat, self.baudrate = port, seat, baudrate
         self.poll_interval, self.retry_period, self.lift_polls = poll_interval, retry_period, lift_polls
         self._timing = dict(tries=tries, ack_timeout=ack_timeout, response_timeout=response_timeout)
@@ -508,7 +518,7 @@ class Pn532Reader(ReaderThread):
                             self.name, self.port, exc, self.retry_period)
                 self._status("disconnected", f"no NFC reader found at {self.port}: {UNPLUGGED.partition(': ')[2]}")
             return False
-        self._pn532 = Pn532(self._serial, cancelled=self._stopping.is_set, **self._timing)
+        self._pn532 = Pn532(self._serial, cancelled=self._stopping.is_set, monotonic=self._monotonic, **self._timing)
         self._ready = False
         return True
 

@@ -148,6 +148,13 @@ class SerialScanner(ReaderThread):
     queued with the time the read that ended it came, and the loop can ask
     :meth:`arriving_before` (``companion run`` reads its serial scanners so; without a
     stamping process, the thread's own clock after its wait is used).
+
+    ``monotonic`` (a ``() -> float`` in seconds, default ``time.monotonic``) is the clock
+    the idle gap is measured on and, unstamped, the arrival times are taken from; a test
+    passes a :class:`~companion.core.clock.FakeClock`'s ``now`` and advances it. Stamped,
+    or queueing on an :class:`~companion.table.inputs.InputQueue`, it must be
+    ``time.monotonic``: the stamping process and the queue keep their times on it.
+    Raises ValueError for a ``max_length`` below 1.
     """
 
     def __init__(
@@ -163,8 +170,9 @@ class SerialScanner(ReaderThread):
         idle_gap: float | None = 0.1,
         framing: Framing = NO_FRAMING,
         stamped: bool = False,
+        monotonic: Callable[[], float] = time.monotonic,
     ):
-        super().__init__(name, out, clock)
+        super().__init__(name, out, clock, monotonic)
         self.stamped = stamped
         self._stamper = None  # a Stamper while the port is open, when stamped
         self._inflight = threading.Lock()  # held from taking a stamped read until its scans are queued
@@ -180,8 +188,8 @@ class SerialScanner(ReaderThread):
         self._bytes_read = 0
         self._tap = tap
         self._idle_gap = idle_gap
-        self._last_data = 0.0  # time.monotonic() of the last byte read
-        self._arrived: float | None = None  # time.monotonic() the last wait for bytes ended
+        self._last_data = 0.0  # monotonic() of the last byte read (the stamping process's, stamped)
+        self._arrived: float | None = None  # monotonic() the last wait for bytes ended
 
     # --- public API ---------------------------------------------------------------
 
@@ -236,7 +244,7 @@ class SerialScanner(ReaderThread):
                     continue
                 try:
                     ready, _, _ = select.select([port.fileno(), *self._stop_fds()], [], [], wait)
-                    self._arrived = time.monotonic()  # the earliest this thread can tell the bytes came
+                    self._arrived = self._monotonic()  # the earliest this thread can tell the bytes came
                     data = b""
                     if port.fileno() in ready:
                         # Readable with nothing waiting is an unplugged port: pyserial's
@@ -247,7 +255,7 @@ class SerialScanner(ReaderThread):
                     self._lost(exc)
                     continue
                 if data:
-                    self._last_data = time.monotonic()
+                    self._last_data = self._monotonic()
                     self._consume(data)
                 else:
                     self._end_by_idle_gap()
@@ -273,7 +281,7 @@ class SerialScanner(ReaderThread):
     def _end_by_idle_gap(self) -> None:
         """A partial line followed by ``idle_gap`` of silence is one scan, stamped with its
         last byte (and still on its way, :meth:`arriving_before`, until it is queued)."""
-        if self._idle_gap is not None and time.monotonic() - self._last_data >= self._idle_gap:
+        if self._idle_gap_passed(self._idle_gap, self._last_data):
             with self._inflight:
                 if (line := self._framer.flush()) is not None:
                     self._arrived = self._last_data
