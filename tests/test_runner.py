@@ -26,19 +26,19 @@ def drain(runner):
 def test_deck_menu_opens_with_the_count_and_sends_only_the_final_choice():
     r = make_runner()
     r.touch("deck")
-    assert r.menu == "deck" and r.deck_draft == r.session.state.deck
+    assert r.window.menu == "deck" and r.window.deck_draft == r.session.state.deck
     r.touch("draft 40")
-    assert r.deck_draft == 40 and drain(r) == []
+    assert r.window.deck_draft == 40 and drain(r) == []
     r.touch("deck 40")
-    assert r.menu is None and drain(r) == [Touch("deck 40", 100.0)]
+    assert r.window.menu is None and drain(r) == [Touch("deck 40", 100.0)]
 
 
 def test_swap_menu_cancel_sends_nothing():
     r = make_runner()
     r.touch("swap")
-    assert r.menu == "swap"
+    assert r.window.menu == "swap"
     r.touch("cancel")
-    assert r.menu is None and drain(r) == []
+    assert r.window.menu is None and drain(r) == []
 
 
 def test_more_turns_a_long_menus_page_and_any_input_turns_it_back():
@@ -301,7 +301,7 @@ def test_a_scan_queued_before_a_touch_is_handled_first(tmp_path):
         # test_a_tap_lands_on_the_screen_as_it_stands_after_the_inputs_before_it): Done.
         assert [(type(i).__name__, getattr(i, "command", None)) for i, _ in said] == [("CardScanned", None),
                                                                                      ("Touch", "done")]
-        assert r.menu is None
+        assert r.window.menu is None
     finally:
         r.app.close()
 
@@ -561,8 +561,8 @@ def test_a_drag_and_release_after_a_held_press_stay_after_it(tmp_path):
         spot = playing(r)
         said = heard(r)
         done = []
-        pointer = r._pointer
-        r._pointer = lambda kind, value: (done.append(kind), pointer(kind, value))
+        pointer = r.window._pointer
+        r.window._pointer = lambda kind, value: (done.append(kind), pointer(kind, value))
         came = time.monotonic()
         on_its_way = [came]
         r.inputs.sources.append(lambda t: bool(on_its_way) and on_its_way[0] < t)

@@ -185,7 +185,7 @@ def test_new_game_from_the_final_screen_starts_the_next_session_in_the_same_runn
         for command in ("newgame", "game sugar-heist", "players 2", "next", "next"):
             tap(command)
         assert runner.session is not old and runner.session.game == "sugar-heist" and not runner.session.over
-        assert runner.screen is None
+        assert runner.window.screen is None
         runner.touch("done", now=True)  # the old session's listeners now hear the new game
         assert said and said[-1].command == "done"
     finally:
@@ -250,8 +250,8 @@ def test_a_new_game_the_store_cannot_take_is_refused_on_the_start_screen():
     runner.new_session = full
     for command in ("newgame", "game sugarrr", "next"):
         runner.touch(command)
-    assert runner.session is old and "disk is full" in runner.screen.screen.message
-    assert runner.screen.choice is None
+    assert runner.session is old and "disk is full" in runner.window.screen.screen.message
+    assert runner.window.screen.choice is None
 
 
 def test_a_name_typed_on_a_usb_keyboard_in_any_script_reaches_the_start_screen_after_a_game():
@@ -263,7 +263,7 @@ def test_a_name_typed_on_a_usb_keyboard_in_any_script_reaches_the_start_screen_a
         pygame.event.post(pygame.event.Event(pygame.TEXTINPUT, text="李雷"))
         pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN, mod=0, unicode="\r"))
         runner.poll_window()
-        assert runner.screen.names[0] == "李雷" and runner.session.over  # no scan reached the old game
+        assert runner.window.screen.names[0] == "李雷" and runner.session.over  # no scan reached the old game
     finally:
         runner.app.close()
 

@@ -128,7 +128,7 @@ def test_hint_lights_up_one_legal_swap_and_stores_nothing(app, tmp_path):
     tap(r, "start")
     before, stored = s.state, len(s.store.inputs(s.game_id))
     tap(r, "hint")
-    assert r.menu == "hint" and s.state == before and len(s.store.inputs(s.game_id)) == stored
+    assert r.window.menu == "hint" and s.state == before and len(s.store.inputs(s.game_id)) == stored
     first = B.legal_swaps(s.state.board)[0]
     assert screen.hint_cells(s.state) == (first.frm, first.to)
     app.save(tmp_path / "hint.png")
@@ -139,7 +139,7 @@ def test_hint_lights_up_one_legal_swap_and_stores_nothing(app, tmp_path):
     assert app.surface.get_at((plain.left + 1, plain.centery))[:3] != screen.HINT
     # the hint ends with the next input
     tap(r, f"cell {first.frm[0]} {first.frm[1]}")
-    assert r.menu is None and s.entry.selected == first.frm
+    assert r.window.menu is None and s.entry.selected == first.frm
 
 
 def test_the_hint_goes_away_after_a_few_seconds(app):

@@ -286,6 +286,11 @@ class Flow(abc.ABC):
         no hidden cards."""
         return False
 
+    def menu_number(self, view: State, verb: str) -> int | None:
+        """The number a screen's menu for the command ``verb`` starts at (Sugarrr!'s deck
+        menu starts at the Fruit Deck's count). Default None: the screen's own start."""
+        return None
+
     def scan_again_counts(self, state: State, item: Input) -> bool:
         """Does the same card scanned again within the tap-off time count as a new scan
         here (a card that is shown, then played)? Default False: it is one tap, read twice."""

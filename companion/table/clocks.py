@@ -2,7 +2,7 @@
 chess-clock bank), a bid's countdown, and what happens when a turn's time runs out.
 
 Every clock is worked out from the stored inputs' times and the pauses, so clocks survive
-a restart. :class:`TableClocks` is one part of :class:`~companion.table.runner.Runner`.
+a restart. :class:`TableClocks` is one part a :class:`~companion.table.runner.Runner` holds.
 """
 
 from __future__ import annotations
@@ -12,12 +12,18 @@ from ..ui import timers
 
 
 class TableClocks:
-    """The clocks and the turn limit, for :class:`~companion.table.runner.Runner`."""
+    """The clocks and the turn limit: one part a :class:`~companion.table.runner.Runner`
+    holds (``runner.timekeeper``). It keeps the turn it last passed for the limit and
+    reads the session, the timers and the clock through its runner."""
+
+    def __init__(self, runner) -> None:
+        self.runner = runner
+        self._passed: float | None = None  # turn_started of the turn the limit last acted on
 
     def clocks(self) -> dict:
         """The game clock, the turn clock, the time left (turn limit or the active
         player's chess-clock bank) and whether to warn; all from stored input times."""
-        s, now, t = self.session, self.clock.now(), self.timers
+        s, now, t = self.runner.session, self.runner.clock.now(), self.runner.timers
         pauses = list(s.pauses)
         turn = timers.turn_seconds(s.turn_started, now, pauses)
         left = t.left(turn)
@@ -36,15 +42,15 @@ class TableClocks:
         """At zero, once a turn: say so (headless text); with ``at_zero="pass"``, pass the
         turn if the rules allow a pass now, never while an auction waits on a bid (a bid
         is the bidder's; it has its own countdown); otherwise the clock only shows orange."""
-        s, t = self.session, self.timers
+        s, t = self.runner.session, self.runner.timers
         if t.limit is None or s.over or s.paused or self._passed == s.turn_started or s.in_setup():
             return  # set-up is no one's turn: the limit starts with the first turn
-        if not t.expired(timers.turn_seconds(s.turn_started, self.clock.now(), s.pauses)):
+        if not t.expired(timers.turn_seconds(s.turn_started, self.runner.clock.now(), s.pauses)):
             return
         self._passed = s.turn_started
         who = s.state.players[s.state.active] if s.state.players else "this player"
         bidding = s.rules.bidder(s.view) is not None
-        item = Touch("pass", self.clock.now())
+        item = Touch("pass", self.runner.clock.now())
         # A bid is the bidder's: the turn clock never passes it.
         if t.at_zero != "pass" or bidding or not self._allowed(item):
             item = None
@@ -56,30 +62,30 @@ class TableClocks:
             said = f"Time is up for {who}'s turn, but the rules allow no pass now: play on."
         else:
             said = f"Time is up for {who}'s turn."
-        self._say(said)
+        self.runner._say(said)
         self._said_json({"event": "time_up", "player": who, "turn": s.state.turn,
                          "limit_s": t.limit, "passed": item is not None, "message": said})
         if item is not None:
-            self.inputs.put(item)
+            self.runner.inputs.put(item)
         else:  # on the screen too (a neutral line): nothing was done for the player
             s.last_message, s.last_ok = said, None
-            self.dirty = True
+            self.runner.dirty = True
 
     def _said_json(self, record: dict) -> None:
         """A table event that is no input's verdict, as one line of the JSON log (the
         service's journal): ``record`` plus ``t``, the clock's seconds."""
-        out = getattr(self, "json_out", None)
+        out = self.runner.json_out
         if out is not None:
             import json
 
-            out.write(json.dumps({**record, "t": self.clock.now()}) + "\n")
+            out.write(json.dumps({**record, "t": self.runner.clock.now()}) + "\n")
             out.flush()
 
     def _allowed(self, item) -> bool:
         """Would the rules accept ``item`` now (nothing is changed)?"""
         from .verdicts import decide
 
-        s = self.session
+        s = self.runner.session
         try:
             decide(s.desc, s.state, s.entry, item)
         except Exception:

@@ -25,7 +25,7 @@ from .clocks import TableClocks
 from .inputs import IDLE_WAIT, WINDOW_POLL, InputQueue
 from .resume_point import IDLE_SECONDS, KEEP_EVERY, fingerprint
 from .session import Session
-from .window import HINT_SECONDS, WindowEvents
+from .window import HINT_SECONDS, TableWindow
 
 # A finished game whose result could not be saved (a full card) is saved again this often
 # while the table runs, and in any case on the next start (Session.start replays it).
@@ -33,10 +33,12 @@ FINISH_RETRY_SECONDS = 5.0
 
 
 @dataclass
-class Runner(WindowEvents, TableClocks):
-    """Owns the input queue and (unless headless) the window for one session. Its window
-    side (touches, menus, drawing) is :class:`~companion.table.window.WindowEvents`, its
-    clocks :class:`~companion.table.clocks.TableClocks`; the loop is here."""
+class Runner:
+    """Owns the input queue and (unless headless) the window for one session; the loop is
+    here. It is composed of the parts it holds: ``window``, a
+    :class:`~companion.table.window.TableWindow` (touches, menus, drawing), and
+    ``timekeeper``, a :class:`~companion.table.clocks.TableClocks` (the clocks and the turn
+    limit); :meth:`touch`, :meth:`render`, :meth:`clocks` ... hand the work to them."""
 
     session: Session
     clock: Clock
@@ -53,29 +55,22 @@ class Runner(WindowEvents, TableClocks):
     alarm: Any = None                    # called with the turn clock's warning flag (the buzzer)
     _ready: bool = False
     framing: Any = None                  # prefixes/suffixes a scanner typing into the window adds
-    menu: str | None = None
-    deck_draft: int | None = None
-    page: int = 0                        # the page a long menu shows (its "More" button turns it)
     dirty: bool = True
     stopping: bool = False
-    _shown_second: int = -1
-    _hint_at: float = 0.0
     _finish_tried: float = float("-inf")
-    _draw_failed: bool = False
-    _passed: float | None = None
-    _drawn: Any = None                   # the last full frame's TableInfo, clocks left out
     new_session: Callable | None = None  # StartChoice -> Session: "New game" on the final screen
-    screen: Any = None                   # a shared screen shown instead of the game's (start, history)
     watch: Any = None                    # companion.ui.wakeup.InputWatch: window input wakes the loop
     turns: int = 0                       # loop turns so far (wake-ups: benches and tests count them)
     trace_damage: str | None = None      # a replay: where a torn trace tail stopped it (None: read whole)
-    _held: list = field(default_factory=list)  # [time, events, kind]: held for an input made before them
-    _held_for_press: bool = False        # ...for a press SDL gives at its next pump (else for a scan being queued)
-    _pumped: float | None = None         # time.monotonic() the last pump of the window's events started
     _point_kept: tuple | None = None     # (session, inputs saved) of the last resume point kept (or tried)
     _point_seen: tuple = (None, 0.0)     # ((session, inputs saved), table time) when that count was first seen
 
+    window: TableWindow = field(init=False, repr=False)
+    timekeeper: TableClocks = field(init=False, repr=False)
+
     def __post_init__(self) -> None:
+        self.window = TableWindow(self)
+        self.timekeeper = TableClocks(self)
         self.session.listeners.append(self._heard)
         if isinstance(self.inputs, InputQueue):
             self.inputs.notify = self._wake
@@ -135,7 +130,7 @@ class Runner(WindowEvents, TableClocks):
 
     def _held_inputs(self) -> set[int]:
         """The numbers of the device inputs held for a tap made before them."""
-        return {value for unit in self._held for kind, value in unit[1] if kind == "input"}
+        return {value for unit in self.window._held for kind, value in unit[1] if kind == "input"}
 
     def _emit(self, item, now: bool) -> None:
         """An input from the window (``now``: handled at once, in its place among the
@@ -150,9 +145,9 @@ class Runner(WindowEvents, TableClocks):
         menu back to its first page (the menu it was on may be gone)."""
         self.dirty = True
         if verdict is not None:
-            self.page = 0
-        if self.menu == "hint" and verdict is not None:
-            self.menu = None
+            self.window.page = 0
+        if self.window.menu == "hint" and verdict is not None:
+            self.window.menu = None
 
     # ------------------------------------------------------------ input
 
@@ -192,7 +187,9 @@ class Runner(WindowEvents, TableClocks):
             if hasattr(listener, "session"):
                 listener.session = session  # the text log follows the table's game
             session.listeners.append(listener)
-        self.screen, self.menu, self.deck_draft, self._passed, self.page = None, None, None, None, 0
+        w = self.window
+        w.screen, w.menu, w.deck_draft, w.page = None, None, None, 0
+        self.timekeeper._passed = None
         for listener in session.listeners:
             if hasattr(listener, "start"):
                 listener.start()
@@ -230,8 +227,8 @@ class Runner(WindowEvents, TableClocks):
                 wait = min(wait, WINDOW_POLL)
             if self.app is not None and self.inputs.first_unmarked(self._held_inputs()) is not None:
                 wait = 0.0
-            if self._held:  # for a press SDL gives at its next pump, or a scan being queued (it sets ready)
-                wait = min(wait, 0.0 if self._held_for_press else WINDOW_POLL)
+            if self.window._held:  # for a press SDL gives at its next pump, or a scan being queued (it sets ready)
+                wait = min(wait, 0.0 if self.window._held_for_press else WINDOW_POLL)
             if wait > 0:
                 self.inputs.ready.wait(wait)
             self.inputs.ready.clear()
@@ -262,8 +259,8 @@ class Runner(WindowEvents, TableClocks):
         wait = IDLE_WAIT
         if not s.paused and not s.over:
             wait = min(wait, 1.0 - (now - s.turn_started) % 1.0 + 0.002)
-        if self.menu == "hint":
-            wait = min(wait, self._hint_at + HINT_SECONDS - now + 0.002)
+        if self.window.menu == "hint":
+            wait = min(wait, self.window._hint_at + HINT_SECONDS - now + 0.002)
         if getattr(s, "unsaved_result", None) is not None:
             wait = min(wait, self._finish_tried + FINISH_RETRY_SECONDS - now)
         if self.display is not None and self.app is None:
@@ -344,3 +341,33 @@ class Runner(WindowEvents, TableClocks):
                 self.notifier.watchdog(now)
         if self.alarm is not None:
             self.alarm(self.clocks()["warning"])
+
+    # ------------------------------------------------------------ its parts' work
+
+    def touch(self, command: str, now: bool = False) -> None:
+        """A touch command (:meth:`TableWindow.touch`)."""
+        self.window.touch(command, now)
+
+    def poll_window(self) -> None:
+        """Take the window's events in the order they happened (:meth:`TableWindow.poll_window`)."""
+        self.window.poll_window()
+
+    def info(self):
+        """What the screen shows now, a :class:`companion.ui.app.TableInfo` (:meth:`TableWindow.info`)."""
+        return self.window.info()
+
+    def draw(self, surface) -> list:
+        """Draw a whole frame on ``surface``; returns its buttons (:meth:`TableWindow.draw`)."""
+        return self.window.draw(surface)
+
+    def render(self, force: bool = False) -> None:
+        """Redraw when something changed or a shown clock ticked (:meth:`TableWindow.render`)."""
+        self.window.render(force)
+
+    def clocks(self) -> dict:
+        """The game, turn, bid and time-left clocks (:meth:`TableClocks.clocks`)."""
+        return self.timekeeper.clocks()
+
+    def check_turn_limit(self) -> None:
+        """Act on a turn's time running out (:meth:`TableClocks.check_turn_limit`)."""
+        self.timekeeper.check_turn_limit()

@@ -135,7 +135,7 @@ def shoot_game(game, out: Path, size: tuple[int, int], rotation: int, report: li
         if phase in seen:
             return
         seen.add(phase)
-        runner.menu = None
+        runner.window.menu = None
         save(phase)
         if session.over:
             return

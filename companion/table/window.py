@@ -1,8 +1,7 @@
 """The runner's window side: touch commands and the screen's own menus, the window's
 events in the order they happened, and drawing (a whole frame, or only the clocks).
 
-:class:`WindowEvents` is one part of :class:`~companion.table.runner.Runner`; its
-methods use the runner's fields (``session``, ``app``, ``menu``, ...).
+:class:`TableWindow` is one part a :class:`~companion.table.runner.Runner` holds.
 """
 
 from __future__ import annotations
@@ -32,31 +31,50 @@ STALE_PRESS_S = 1.0
 ARROW_SEATS = {"up": 1, "right": 2, "down": 3, "left": 4}
 
 
-class WindowEvents:
-    """Touches, the window's events and drawing, for :class:`~companion.table.runner.Runner`."""
+class TableWindow:
+    """The runner's window side: touches, the screen's own menus, the window's events in
+    the order they happened, and drawing. One part a
+    :class:`~companion.table.runner.Runner` holds (``runner.window``); it keeps what only
+    the window needs (the menu open, its page and number, a shared screen shown instead of
+    the game's, events held for an input made before them) and reaches the session, the
+    clock and the queue through its runner."""
+
+    def __init__(self, runner) -> None:
+        self.runner = runner
+        self.menu: str | None = None
+        self.deck_draft: int | None = None
+        self.page = 0                        # the page a long menu shows (its "More" button turns it)
+        self.screen = None                   # a shared screen shown instead of the game's (start, history)
+        self._hint_at = 0.0
+        self._held: list = []                # [time, events, kind]: held for an input made before them
+        self._held_for_press = False         # ...for a press SDL gives at its next pump (else for a scan being queued)
+        self._pumped: float | None = None    # time.monotonic() the last pump of the window's events started
+        self._draw_failed = False
+        self._drawn = None                   # the last full frame's TableInfo, clocks left out
+        self._shown_second = -1
 
     def touch(self, command: str, now: bool = False) -> None:
         """A touch command: menus are handled here, game commands go to the session (at
         once when ``now``: a tap on the window, in order with the window's other events)."""
         words = command.split()
         verb = words[0] if words else ""
-        self.dirty = True
+        self.runner.dirty = True
         if self._shared_screen(command):
             return
-        menu_hint = commands.menu_hint(self.session.desc, verb) if verb in ("swap", "deck") else None
+        menu_hint = commands.menu_hint(self.runner.session.desc, verb) if verb in ("swap", "deck") else None
         if verb in UI_COMMANDS and not (verb in ("swap", "deck") and (len(words) > 1 or menu_hint is None)):
-            unseen = self.app is None or getattr(self.app, "invisible", False)
-            if self.text_out is not None and unseen:  # text mode: every screen command is answered
-                self.text_out.write((menu_hint or self._screen_only(verb, words)) + "\n")
-                self.text_out.flush()
+            unseen = self.runner.app is None or getattr(self.runner.app, "invisible", False)
+            if self.runner.text_out is not None and unseen:  # text mode: every screen command is answered
+                self.runner.text_out.write((menu_hint or self._screen_only(verb, words)) + "\n")
+                self.runner.text_out.flush()
                 return
-            if getattr(self, "json_out", None) is not None and unseen:  # the JSON log answers it too
+            if self.runner.json_out is not None and unseen:  # the JSON log answers it too
                 import json
 
-                self.json_out.write(json.dumps({"event": "touch", "command": command, "t": self.clock.now(),
-                                                "verdict": "screen-only",
-                                                "message": menu_hint or self._screen_only(verb, words)}) + "\n")
-                self.json_out.flush()
+                self.runner.json_out.write(json.dumps({"event": "touch", "command": command,
+                                                       "t": self.runner.clock.now(), "verdict": "screen-only",
+                                                       "message": menu_hint or self._screen_only(verb, words)}) + "\n")
+                self.runner.json_out.flush()
                 return
             if verb == "page":  # a long menu's next page (the screen wraps it round to the first)
                 self.page += 1
@@ -65,43 +83,43 @@ class WindowEvents:
             elif verb == "menu":
                 self.menu, self.deck_draft = " ".join(words[1:]) or None, None
             elif verb == "hint":
-                self.menu, self.deck_draft, self._hint_at = "hint", None, self.clock.now()
+                self.menu, self.deck_draft, self._hint_at = "hint", None, self.runner.clock.now()
             elif verb == "draft":
                 if len(words) == 2 and words[1].isascii() and words[1].isdigit():
                     self.deck_draft = min(int(words[1]), 999)
             else:
                 self.menu = verb
-                self.deck_draft = None  # the deck menu starts at the rules' count
+                self.deck_draft = self.runner.session.flow.menu_number(self.runner.session.view, verb)
             return
         self.menu, self.deck_draft, self.page = None, None, 0
-        if self.record is not None:
-            self.record.touch(self.clock.now(), command)
-        self._emit(Touch(command, self.clock.now()), now)
+        if self.runner.record is not None:
+            self.runner.record.touch(self.runner.clock.now(), command)
+        self.runner._emit(Touch(command, self.runner.clock.now()), now)
 
     def _text_after_game(self, command: str) -> bool:
         """Text mode after the final scores: ``newgame`` starts the same game again with
         the same players and options; ``history`` says where the history is."""
         from ..ui.start import StartChoice
 
-        s = self.session
-        if command == "history" or self.new_session is None:
-            self._say(f"The game is saved in the history: companion history --store {s.store.path}")
+        s = self.runner.session
+        if command == "history" or self.runner.new_session is None:
+            self.runner._say(f"The game is saved in the history: companion history --store {s.store.path}")
             return True
         options = next((g.config for g in s.store.games() if g.id == s.game_id), {})
         try:
-            session = self.new_session(StartChoice(s.game, tuple(s.state.players), dict(options)))
+            session = self.runner.new_session(StartChoice(s.game, tuple(s.state.players), dict(options)))
         except Exception as err:  # the store is full or unreadable: say so, stay on the final scores
-            self._say(f"REJECTED newgame: a new game could not be started: {err}")
+            self.runner._say(f"REJECTED newgame: a new game could not be started: {err}")
             return True
-        self._say(f"New game: {s.desc.name} again with {', '.join(s.state.players)}.")
-        self.begin(session)
+        self.runner._say(f"New game: {s.desc.name} again with {', '.join(s.state.players)}.")
+        self.runner.begin(session)
         return True
 
     def _screen_only(self, verb: str, words: list[str]) -> str:
         """Text mode's answer to a command only a screen acts on (``hint``, ``menu``,
         ``cancel``, ``draft``): the hint in words where the game has one, else what to
         type instead, and what to do now."""
-        s = self.session
+        s = self.runner.session
         prompt = commands.annotate(s.prompt(), commands.game_commands(s.desc))
         if verb == "hint":
             screen = s.desc.screen
@@ -119,67 +137,69 @@ class WindowEvents:
         from ..ui import history, start
 
         if self.screen is None:
-            if not (self.session.over and command in ("newgame", "history")):
+            if not (self.runner.session.over and command in ("newgame", "history")):
                 return False
-            if self.text_out is not None and (self.app is None or getattr(self.app, "invisible", False)):
+            app = self.runner.app
+            if self.runner.text_out is not None and (app is None or getattr(app, "invisible", False)):
                 return self._text_after_game(command)
             try:
-                self.screen = (start.StartFlow(self.session.store, GAMES) if command == "newgame"
-                               else history.HistoryScreen(self.session.store, GAMES))
+                self.screen = (start.StartFlow(self.runner.session.store, GAMES) if command == "newgame"
+                               else history.HistoryScreen(self.runner.session.store, GAMES))
             except StoreError as err:  # the store was damaged since the game began: say so, stay here
                 say(str(err), ERR)
-                self.session.last_message, self.session.last_ok = (
+                self.runner.session.last_message, self.runner.session.last_ok = (
                     "The game store cannot be read, so the history and a new game cannot be shown "
                     "(the log says why).", False)
             return True
         out = self.screen.handle(command)
-        if isinstance(self.screen, start.StartFlow) and self.screen.choice is not None and self.new_session is not None:
+        chosen = isinstance(self.screen, start.StartFlow) and self.screen.choice is not None
+        if chosen and self.runner.new_session is not None:
             flow = self.screen
             try:
-                session = self.new_session(flow.choice)
+                session = self.runner.new_session(flow.choice)
             except Exception as err:  # the store is full or unreadable: say so, stay on the start screen
                 flow.choice = None
                 flow.screen.message = str(err)
                 return True
-            self.begin(session)
+            self.runner.begin(session)
         elif out == "newgame":
-            self.screen = start.StartFlow(self.session.store, GAMES)
+            self.screen = start.StartFlow(self.runner.session.store, GAMES)
         elif out == "close":
             self.screen = None
         return True
 
     def poll_window(self) -> None:
-        if self.app is None:
+        if self.runner.app is None:
             return
-        self.app.later_hits = True  # matched in _pointer, in their place among the inputs
+        self.runner.app.later_hits = True  # matched in _pointer, in their place among the inputs
         pumped = time.monotonic()
         try:
-            events = self.app.poll()
+            events = self.runner.app.poll()
         except pygame_error() as err:
             self._screen_lost(err)
             return
         events = self._in_time_order(events, pumped)
         # Inputs whose markers come later (sorted after, or held): not taken with an
         # input numbered after them whose marker comes first.
-        later = {value for kind, value in events if kind == "input"} | self._held_inputs()
+        later = {value for kind, value in events if kind == "input"} | self.runner._held_inputs()
         for kind, value in events:  # in the order they happened, device inputs included
             if kind == "input":
                 later.discard(value)
-                self._take_through(value, later)
+                self.runner._take_through(value, later)
             elif kind == "quit":
-                self.stopping = True
+                self.runner.stopping = True
             elif kind == "touch":
-                self.touch(value, now=True)
+                self.runner.touch(value, now=True)
             elif kind in ("press", "drag", "release"):
                 self._pointer(kind, value)
-            elif kind == "arrow" and self.tray is not None:
-                self.tray.tilt(ARROW_SEATS[value])  # the emulated tray tilts toward that seat
+            elif kind == "arrow" and self.runner.tray is not None:
+                self.runner.tray.tilt(ARROW_SEATS[value])  # the emulated tray tilts toward that seat
             elif kind == "typed" and self._keyboard_screen():
-                self.touch(f"typed {value}", now=True)  # a name typed on a USB keyboard
-            elif kind == "typed" and self.simulate:
-                self.typed(value, now=True)
+                self.runner.touch(f"typed {value}", now=True)  # a name typed on a USB keyboard
+            elif kind == "typed" and self.runner.simulate:
+                self.runner.typed(value, now=True)
             elif kind == "typed":  # a keyboard-mode scanner typing into the window
-                self.scan_text(value, now=True)
+                self.runner.scan_text(value, now=True)
 
     def _in_time_order(self, events: list, pumped: float) -> list:
         """The window's events of one pump (started at ``pumped``, ``time.monotonic()``
@@ -200,7 +220,7 @@ class WindowEvents:
         <companion.table.inputs.InputQueue.arriving_before>`), and whatever comes after
         what is held. Without a watch (a desktop window, a test) the order is SDL's."""
         held, self._held = self._held, []
-        watch, inputs = self.watch, self.inputs
+        watch, inputs = self.runner.watch, self.runner.inputs
         if watch is None or not hasattr(inputs, "waiting"):
             return [event for unit in held for event in unit[1]] + events
         times = watch.presses()
@@ -250,9 +270,9 @@ class WindowEvents:
     def _scan_before(self, when: float, here: set) -> bool:
         """Did a device input arrive before ``when`` that is not among this pump's
         (numbers ``here``): one a reader is still queueing, or one queued after the pump?"""
-        if self.inputs.arriving_before(when):  # (waits for a read being queued: then it is queued)
+        if self.runner.inputs.arriving_before(when):  # (waits for a read being queued: then it is queued)
             return True
-        return any(t < when for number, t in self.inputs.waiting() if number not in here)
+        return any(t < when for number, t in self.runner.inputs.waiting() if number not in here)
 
     def _keyboard_screen(self) -> bool:
         """Is the start screen's name keyboard showing (typed keys are a name then)?"""
@@ -268,25 +288,25 @@ class WindowEvents:
         input before it was handled, and the frame is redrawn first if one of them changed
         it, so a tap lands on the screen as it stands after them however slowly the frames
         came (a Zero 2 W falls behind at a fast table; issue 23)."""
-        if self.dirty and kind != "release":
-            self.render()
-        if self.app is None:
+        if self.runner.dirty and kind != "release":
+            self.runner.render()
+        if self.runner.app is None:
             return
-        for command in self.app.pointer(kind, pos):
-            self.touch(command, now=True)
+        for command in self.runner.app.pointer(kind, pos):
+            self.runner.touch(command, now=True)
 
     def info(self):
         from ..ui.app import TableInfo
 
-        s = self.session
-        if self.menu == "hint" and self.clock.now() - self._hint_at > HINT_SECONDS:
+        s = self.runner.session
+        if self.menu == "hint" and self.runner.clock.now() - self._hint_at > HINT_SECONDS:
             self.menu = None
         from ..ui.messages import text
 
-        clocks = self.clocks()
+        clocks = self.runner.clocks()
         prompt = s.prompt()
         undo = s.undo_label()
-        if s.over and undo is not None and self.new_session is not None:
+        if s.over and undo is not None and self.runner.new_session is not None:
             prompt = text("over_undo")  # not "the scores are final": Undo can still take the end back
         if clocks["bid"] == 0:
             prompt = text("bid_time_up")  # a suggestion only: the bidder still decides
@@ -303,20 +323,21 @@ class WindowEvents:
         chrome.begin_frame()
         if self.screen is not None:
             return self.screen.draw(surface)
-        screen = self.session.desc.screen
-        info = self.info()
+        screen = self.runner.session.desc.screen
+        info = self.runner.info()
         self._drawn = _unclocked(info)
-        result = self.session.result()
+        result = self.runner.session.result()
         if result is not None:
             # Best first on every final screen (the result itself keeps seat order).
             ranked = replace(result, players=tuple(result.ranked()))
-            after = self.new_session is not None
+            after = self.runner.new_session is not None
             info = replace(info, after_game=after)
             buttons = screen.draw_final(surface, drawable_result(ranked), info)
             if after:  # History, Undo (the end can be taken back until a new game starts), New game
                 buttons = buttons + chrome.after_game(surface, undo=info.undo is not None)
             return chrome.overlay(surface, info, buttons)
-        buttons = chrome.overlay(surface, info, screen.draw_game(surface, drawable_view(self.session.view), info))
+        view = drawable_view(self.runner.session.view)
+        buttons = chrome.overlay(surface, info, screen.draw_game(surface, view, info))
         chrome.end_frame(surface, info)
         return buttons
 
@@ -324,23 +345,23 @@ class WindowEvents:
         """Redraw when something changed or the clock's second ticked. A screen that
         fails is closed and retried by :attr:`display`; a game screen that raises is
         replaced by a plain one, so drawing never stops the readers or the rules."""
-        if self.display is not None and self.app is None:
-            self.app = self.display.ensure()
-            if self.app is None:
+        if self.runner.display is not None and self.runner.app is None:
+            self.runner.app = self.runner.display.ensure()
+            if self.runner.app is None:
                 return
             force = True  # just opened: show the current state
-        if self.app is None:
+        if self.runner.app is None:
             return
-        still = self.session.paused or self.session.over or self.screen is not None  # no clocks tick
-        second = -2 if still else int(self.clock.now() - self.session.turn_started)
-        if force or self.dirty or second != self._shown_second:
+        still = self.runner.session.paused or self.runner.session.over or self.screen is not None  # no clocks tick
+        second = -2 if still else int(self.runner.clock.now() - self.runner.session.turn_started)
+        if force or self.runner.dirty or second != self._shown_second:
             try:
-                if force or self.dirty or not self._tick_clocks():
-                    self.app.show(self._safe_draw)
+                if force or self.runner.dirty or not self._tick_clocks():
+                    self.runner.app.show(self._safe_draw)
             except pygame_error() as err:
                 self._screen_lost(err)
                 return
-            self.dirty, self._shown_second = False, second
+            self.runner.dirty, self._shown_second = False, second
 
     def _tick_clocks(self) -> bool:
         """Only a second passed: redraw just the clocks when nothing else on the screen
@@ -350,24 +371,24 @@ class WindowEvents:
 
         if not chrome.tickable() or self._draw_failed:
             return False
-        info = self.info()
+        info = self.runner.info()
         if info.menu is not None or _unclocked(info) != self._drawn:
             return False
-        return self.app.show_part(lambda surface: chrome.tick_clocks(surface, info) or [])
+        return self.runner.app.show_part(lambda surface: chrome.tick_clocks(surface, info) or [])
 
     def _screen_lost(self, err) -> None:
         """The window failed (polled or drawn): carry on headless while the display
         handler retries; without one (tests, replay) the error is the caller's."""
-        if self.display is None:
+        if self.runner.display is None:
             raise err
-        self.display.lost(err)
-        self.app = None
+        self.runner.display.lost(err)
+        self.runner.app = None
         self._held = []  # (held taps went with the window; held scans are taken headless, in the queue's order)
         self._pumped = None  # the presses made meanwhile were on no screen: forgotten at the next pump
 
     def _safe_draw(self, surface) -> list:
         try:
-            return self.draw(surface)
+            return self.runner.draw(surface)
         except Exception as err:  # a bug in one game's screen must not stop the table
             if not self._draw_failed:
                 import traceback
@@ -379,7 +400,7 @@ class WindowEvents:
             from ..ui.widgets import draw_wrapped
 
             surface.fill(theme.BG)
-            info = self.info()
+            info = self.runner.info()
             w, h = surface.get_size()
             draw_wrapped(surface, info.verdict or info.game_name, pygame_rect(20, 20, w - 40, h // 2 - 30),
                          theme.BIG, max_lines=4)

@@ -191,6 +191,11 @@ def prompt(state: rules.State, entry: Entry | None = None) -> str:
     return say("prompt_over")
 
 
+
+def menu_number(view: rules.State, verb: str) -> int | None:
+    """The deck menu starts at the Fruit Deck's count (other menus at their own start)."""
+    return view.deck if verb == "deck" else None
+
 class SugarrrFlow(CoreFlow):
     """Sugarrr!'s flow as the table's contract, :class:`companion.core.game.Flow` (rulebooks/sugarrr.txt)."""
 
@@ -198,6 +203,7 @@ class SugarrrFlow(CoreFlow):
     new_entry = staticmethod(new_entry)
     read = staticmethod(read)
     prompt = staticmethod(prompt)
+    menu_number = staticmethod(menu_number)
 
 
 #: The one SugarrrFlow, which the descriptor's loader gives.
