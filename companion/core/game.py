@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import abc
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Generic, Iterable, Mapping, TypeVar
 
 if TYPE_CHECKING:  # (only for the annotations: core imports no pygame and no game)
     from .events import Input, Outcome
@@ -194,7 +194,11 @@ class State:
     over: bool
 
 
-class Rules(abc.ABC):
+#: A game's own state class, in the base classes below (``Rules[State]`` in a game).
+S = TypeVar("S", bound=State)
+
+
+class Rules(abc.ABC, Generic[S]):
     """A game's rules (its ``rules.py``): pure functions of a state, no I/O, no pygame.
 
     python-chess's ``Board.push``/``is_legal`` split: :meth:`check` decides, :meth:`apply`
@@ -203,58 +207,58 @@ class Rules(abc.ABC):
     """
 
     @abc.abstractmethod
-    def new_game(self, players: list[str], **options: Any) -> State:
+    def new_game(self, players: Iterable[str], /, **options: Any) -> S:
         """The state at the start. ``options``: the descriptor's :attr:`Game.options` by
         name. Raises ValueError for a bad player list or option."""
 
     @abc.abstractmethod
-    def check(self, state: State, action: Any) -> None:
+    def check(self, state: S, action: Any, /) -> None:
         """Raise :class:`~companion.core.errors.IllegalAction` (a reason a child can read)
         when ``action`` is not allowed in ``state``. Changes nothing, runs no move."""
 
     @abc.abstractmethod
-    def apply(self, state: State, action: Any) -> tuple[State, list[Outcome]]:
+    def apply(self, state: S, action: Any, /) -> tuple[S, list[Outcome]]:
         """The state after ``action`` and its outcome events. Only called after
         :meth:`check` passed: never refuses."""
 
     @abc.abstractmethod
-    def result(self, state: State) -> Result | None:
+    def result(self, state: S, /) -> Result | None:
         """How the game ended, once ``state.over``; else None."""
 
     @abc.abstractmethod
-    def public_view(self, state: State, viewer: Any) -> State:
+    def public_view(self, state: S, viewer: Any, /) -> S:
         """``state`` with what ``viewer`` may not see removed: :data:`TABLE` (the shared
         screen, the logs, the history, the venue bus) or a 0-based seat."""
 
-    def step(self, state: State, action: Any) -> tuple[State, list[Outcome]]:
+    def step(self, state: S, action: Any, /) -> tuple[S, list[Outcome]]:
         """:meth:`check`, then :meth:`apply`."""
         self.check(state, action)
         return self.apply(state, action)
 
-    def counters(self, view: State) -> dict[str, int]:
+    def counters(self, view: S, /) -> dict[str, int]:
         """What is left to play from, for the venue bus and the logs (``{"deck": 31}``),
         from the table's view. Default: nothing is counted."""
         return {}
 
-    def live_scores(self, view: State) -> list[int] | None:
+    def live_scores(self, view: S, /) -> list[int] | None:
         """Each seat's score so far, where the game's screen shows one during play (the
         venue dashboard shows the same). Default None: no score before the end."""
         return None
 
-    def bidder(self, view: State) -> int | None:
+    def bidder(self, view: S, /) -> int | None:
         """The 0-based seat an open auction waits on for a bid (Sweet Deals), which has a
         countdown of its own and is never passed by the turn clock. Default None: the game
         has no bids."""
         return None
 
-    def score_holdings(self, holdings: list[tuple[str, list[str]]]) -> Result:
+    def score_holdings(self, holdings: list[tuple[str, list[str]]], /) -> Result:
         """Score what each player holds at the end (``companion score``; ``holdings``:
         ``[(name, [code, ...]), ...]``). Raises ValueError for a bad holding and
         :class:`NoCards` (the default) when the game is not scored from cards."""
         raise NoCards("its final scores come from the game itself.")
 
 
-class Flow(abc.ABC):
+class Flow(abc.ABC, Generic[S]):
     """How a game reads the table (its ``flow.py``): scans, taps and tilts in, rule
     actions out (python-chess's ``parse_san``). Keeps half-entered input in an *entry*
     of its own, never in the rules state. Never changes anything."""
@@ -269,7 +273,7 @@ class Flow(abc.ABC):
         return None
 
     @abc.abstractmethod
-    def read(self, state: State, entry: Any, item: Input) -> tuple[Any, Any, str]:
+    def read(self, state: S, entry: Any, item: Input, /) -> tuple[Any, Any, str]:
         """What one input means: ``(entry, action | None, message)``; ``action`` None
         means the input only changed the entry (a palette tap), and ``message`` says what
         it did. Raises :class:`~companion.core.errors.BadScan`,
@@ -277,44 +281,44 @@ class Flow(abc.ABC):
         :class:`~companion.core.errors.IllegalAction`; never changes anything."""
 
     @abc.abstractmethod
-    def prompt(self, state: State, entry: Any) -> str:
+    def prompt(self, state: S, entry: Any, /) -> str:
         """What the table should do now, in words a child reads."""
 
-    def secret(self, state: State, item: Input) -> bool:
+    def secret(self, state: S, item: Input, /) -> bool:
         """Is ``item`` a hidden card (a face-down Battle Card, a card of a secret hand),
         so that its code never reaches a log or the screen? Default False: the game has
         no hidden cards."""
         return False
 
-    def menu_number(self, view: State, verb: str) -> int | None:
+    def menu_number(self, view: S, verb: str, /) -> int | None:
         """The number a screen's menu for the command ``verb`` starts at (Sugarrr!'s deck
         menu starts at the Fruit Deck's count). Default None: the screen's own start."""
         return None
 
-    def scan_again_counts(self, state: State, item: Input) -> bool:
+    def scan_again_counts(self, state: S, item: Input, /) -> bool:
         """Does the same card scanned again within the tap-off time count as a new scan
         here (a card that is shown, then played)? Default False: it is one tap, read twice."""
         return False
 
 
-class Screen(abc.ABC):
+class Screen(abc.ABC, Generic[S]):
     """A game's panel (its ``screen.py``), drawn with pygame inside the shared chrome of
     ``companion.ui``; ``info`` is a :class:`companion.ui.app.TableInfo`. Each draw
     returns the buttons drawn, as ``companion.ui.app.Button`` values."""
 
     @abc.abstractmethod
-    def draw_game(self, surface: Any, view: State, info: Any) -> list[Any]:
+    def draw_game(self, surface: Any, view: S, info: Any, /) -> list[Any]:
         """Draw the game from ``view``, the table's :meth:`Rules.public_view`."""
 
     @abc.abstractmethod
-    def draw_final(self, surface: Any, result: Result, info: Any) -> list[Any]:
+    def draw_final(self, surface: Any, result: Result, info: Any, /) -> list[Any]:
         """Draw the final scores of ``result``."""
 
     #: Does the screen give hints (the ``hint`` command)? Default False: ``hint`` is
     #: answered "this game has no hints".
     gives_hints: ClassVar[bool] = False
 
-    def hint_words(self, view: State) -> str | None:
+    def hint_words(self, view: S, /) -> str | None:
         """The hint the screen shows now, in words, for text mode's ``hint`` (None or
         empty: no hint at this step; default None, for a screen that gives none)."""
         return None
@@ -443,9 +447,9 @@ class Game:
     prefix: str
     min_players: int
     max_players: int
-    load_rules: Callable[[], Rules]
-    load_flow: Callable[[], Flow]
-    load_screen: Callable[[], Screen]
+    load_rules: Callable[[], Rules[Any]]
+    load_flow: Callable[[], Flow[Any]]
+    load_screen: Callable[[], Screen[Any]]
     load_messages: Callable[[], Mapping[str, Any]]
     load_cards: Callable[[], Mapping[str, Any]] | None = None
     load_hint: Callable[[str, bool], str] | None = None
@@ -459,7 +463,7 @@ class Game:
     _loaded: dict = field(default_factory=dict, compare=False, repr=False)
 
     @property
-    def rules(self) -> Rules:
+    def rules(self) -> Rules[Any]:
         """The game's :class:`Rules` (loaded on first use)."""
         got = self._loaded.get("rules")
         if got is None:
@@ -467,7 +471,7 @@ class Game:
         return got
 
     @property
-    def flow(self) -> Flow:
+    def flow(self) -> Flow[Any]:
         """The game's :class:`Flow` (loaded on first use)."""
         got = self._loaded.get("flow")
         if got is None:
@@ -475,7 +479,7 @@ class Game:
         return got
 
     @property
-    def screen(self) -> Screen:
+    def screen(self) -> Screen[Any]:
         """The game's :class:`Screen` (loaded on first use: imports pygame)."""
         got = self._loaded.get("screen")
         if got is None:

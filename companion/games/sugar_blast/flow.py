@@ -383,7 +383,7 @@ def prompt(state: rules.State, entry: Entry | None = None) -> str:
     return rules.waiting(state)
 
 
-class SugarBlastFlow(CoreFlow):
+class SugarBlastFlow(CoreFlow[rules.State]):
     """Sugar Blast's flow as the table's contract, :class:`companion.core.game.Flow` (rulebooks/sugar-blast.txt)."""
 
     commands = COMMANDS

@@ -309,7 +309,7 @@ def public_view(state: State, viewer) -> State:
     return state
 
 
-class SugarBlastRules(CoreRules):
+class SugarBlastRules(CoreRules[State]):
     """Sugar Blast's rules as the table's contract, :class:`companion.core.game.Rules` (rulebooks/sugar-blast.txt)."""
 
     new_game = staticmethod(new_game)

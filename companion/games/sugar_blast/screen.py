@@ -477,7 +477,7 @@ def draw_final(surface: pygame.Surface, outcome: Result, info: TableInfo | None 
     return []
 
 
-class SugarBlastScreen(CoreScreen):
+class SugarBlastScreen(CoreScreen[rules.State]):
     """Sugar Blast's screen as the table's contract, :class:`companion.core.game.Screen` (rulebooks/sugar-blast.txt)."""
 
     draw_game = staticmethod(draw_game)

@@ -567,7 +567,7 @@ def secret(state: State, item: Input) -> bool:
     return state.frame.step in ("royale", "spy")
 
 
-class SugarHeistFlow(CoreFlow):
+class SugarHeistFlow(CoreFlow[State]):
     """Sugar Heist's flow as the table's contract, :class:`companion.core.game.Flow` (rulebooks/sugar-heist.txt)."""
 
     commands = COMMANDS

@@ -302,7 +302,7 @@ __all__ = ["new_game", "check", "apply", "step", "result", "public_view", "score
            "IllegalAction"]
 
 
-class SugarHeistRules(CoreRules):
+class SugarHeistRules(CoreRules[State]):
     """Sugar Heist's rules as the table's contract, :class:`companion.core.game.Rules` (rulebooks/sugar-heist.txt)."""
 
     new_game = staticmethod(new_game)

@@ -480,7 +480,7 @@ def draw_final(surface: pygame.Surface, result: Result, info: TableInfo | None =
 __all__ = ["draw_game", "draw_final", "DISCARD", "OVER"]
 
 
-class SugarHeistScreen(CoreScreen):
+class SugarHeistScreen(CoreScreen[State]):
     """Sugar Heist's screen as the table's contract, :class:`companion.core.game.Screen` (rulebooks/sugar-heist.txt)."""
 
     draw_game = staticmethod(draw_game)

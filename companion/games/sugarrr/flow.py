@@ -196,7 +196,7 @@ def menu_number(view: rules.State, verb: str) -> int | None:
     """The deck menu starts at the Fruit Deck's count (other menus at their own start)."""
     return view.deck if verb == "deck" else None
 
-class SugarrrFlow(CoreFlow):
+class SugarrrFlow(CoreFlow[rules.State]):
     """Sugarrr!'s flow as the table's contract, :class:`companion.core.game.Flow` (rulebooks/sugarrr.txt)."""
 
     commands = COMMANDS

@@ -298,7 +298,7 @@ def all_places(state: State) -> dict[str, str]:
     return places
 
 
-class SugarrrRules(CoreRules):
+class SugarrrRules(CoreRules[State]):
     """Sugarrr!'s rules as the table's contract, :class:`companion.core.game.Rules` (rulebooks/sugarrr.txt)."""
 
     new_game = staticmethod(new_game)

@@ -309,7 +309,7 @@ def _fruit_cell(surface: pygame.Surface, rect: Rect, f: rules.FruitScore) -> Non
               ink, bold=True, align="center")
 
 
-class SugarrrScreen(CoreScreen):
+class SugarrrScreen(CoreScreen[rules.State]):
     """Sugarrr!'s screen as the table's contract, :class:`companion.core.game.Screen` (rulebooks/sugarrr.txt)."""
 
     draw_game = staticmethod(draw_game)

@@ -192,7 +192,7 @@ def _bidder(state: rules.State) -> int:
     return state.active
 
 
-class SweetDealsFlow(CoreFlow):
+class SweetDealsFlow(CoreFlow[rules.State]):
     """Sweet Deals's flow as the table's contract, :class:`companion.core.game.Flow` (rulebooks/sweet-deals.txt)."""
 
     commands = COMMANDS

@@ -183,7 +183,7 @@ def bidder(view: State) -> int | None:
     """The seat the auction waits on for a bid, else None (Sweet Deals rulebook, "On Your Turn", 2. Bidding)."""
     return view.bidding.to_act if view.bidding is not None else None
 
-class SweetDealsRules(CoreRules):
+class SweetDealsRules(CoreRules[State]):
     """Sweet Deals's rules as the table's contract, :class:`companion.core.game.Rules` (rulebooks/sweet-deals.txt)."""
 
     new_game = staticmethod(new_game)

@@ -471,7 +471,7 @@ def _final_row(surface: pygame.Surface, row: Rect, p, won: bool, cols) -> None:
               theme.HIGHLIGHT if won else theme.TEXT, bold=True, align="right")
 
 
-class SweetDealsScreen(CoreScreen):
+class SweetDealsScreen(CoreScreen[rules.State]):
     """Sweet Deals's screen as the table's contract, :class:`companion.core.game.Screen` (rulebooks/sweet-deals.txt)."""
 
     draw_game = staticmethod(draw_game)
