@@ -27,8 +27,8 @@ from typing import Any, Callable
 from ..core import commands
 from ..core.clock import Clock
 from ..core.codes import normalise
-from ..core.errors import BadCommand, BadScan, DamagedStore, IllegalAction, StoreError, WrongGame
-from ..core.events import CardScanned, DeviceStatus, GameOver, Input, Revealed, Touch, TurnEnded, Undone
+from ..core.errors import BadCommand, BadScan, DamagedStore, IllegalAction, StoreError
+from ..core.events import CardScanned, DeviceStatus, GameOver, Input, Revealed, TurnEnded, Undone
 from ..core.game import TABLE, Game
 from ..core.i18n import count
 from ..core.store import EventStore
@@ -39,7 +39,7 @@ from .pause import PAUSED, PLAYING_AGAIN, Pauses
 from .repeat_guard import RepeatGuard
 from .tap_off import TAP_OFF_SECONDS, TAPPED_TWICE, TapOff
 from .undo import Done, UndoStack
-from .verdicts import Verdict, decide, is_help, is_pause, is_undo, last_saved_words
+from .verdicts import Verdict, decide, is_help, is_pause, is_undo, last_saved_words, refused
 
 _log = logging.getLogger(__name__)
 
@@ -238,17 +238,8 @@ class Session:
         shown = None if secret else code
         try:
             new_state, entry, events, message = decide(self.desc, self.state, self.entry, item)
-        except BadScan as err:
-            if secret:  # the reader's garbled text could spell the hidden card; another game's card is named by its game
-                reason = err.unnamed if isinstance(err, WrongGame) else "That card could not be read: scan it again."
-                return Verdict("rejected", reason, secret=True)
-            return Verdict("rejected", err.message, code=err.code)
-        except (BadCommand, IllegalAction) as err:
-            reason = err.message
-            if isinstance(err, BadCommand) and isinstance(item, Touch) and not commands.is_known(self.desc, item.command):
-                reason += " Commands now: " + commands.listing(self.desc, self.state, self.entry,
-                                                               self.undo.can_take_back())
-            return Verdict("rejected", reason, code=shown, secret=secret)
+        except (BadScan, BadCommand, IllegalAction) as err:
+            return refused(err, self.desc, self.state, self.entry, item, code, secret, self.undo.can_take_back())
         except Exception as exc:  # a bug in a game must never take the table down: refuse, keep going
             _log.error("the %s rules failed on %s (%r); the input was refused", self.game, item, exc)
             _log.debug("where it failed", exc_info=True)
