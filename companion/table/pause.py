@@ -51,9 +51,10 @@ class Pauses:
 
     def refusal(self, item: Input, prompt: Callable[[], str]) -> str | None:
         """Why a live Pause or Resume ``item`` is refused now, or None when it toggles:
-        a ``resume`` touch while playing (``"The game is not paused."`` and ``prompt()``,
-        asked only then), a ``pause`` touch while paused (:data:`ALREADY_PAUSED`). The
-        pause button, and a stored input being replayed, always toggle."""
+        a touch whose first word is ``resume`` while playing (``"The game is not
+        paused."`` and ``prompt()``, asked only then), one whose first word is ``pause``
+        while paused (:data:`ALREADY_PAUSED`). The pause button always toggles, and so
+        does a stored input being replayed (the session does not ask then)."""
         verb = item.command.split()[:1] if isinstance(item, Touch) else []
         if verb == ["resume"] and not self.paused:
             return f"The game is not paused. {prompt()}"

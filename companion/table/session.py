@@ -8,8 +8,8 @@ and is not stored.
 What every game shares is a small part the session holds, each with its own tests:
 Undo (:class:`~companion.table.undo.UndoStack`, the inputs still in force), Pause and
 Resume (:class:`~companion.table.pause.Pauses`, the spans every clock leaves out), the
-question before the last input saved is done again after a resume
-(:class:`~companion.table.repeat_guard.RepeatGuard`), and tap-off
+repeated-input guard (:class:`~companion.table.repeat_guard.RepeatGuard`: after a resume,
+the last input saved before it, done again, is asked about first) and tap-off
 (:class:`~companion.table.tap_off.TapOff`: the same card again within the tap-off window
 is one tap read twice, ignored).
 
@@ -55,11 +55,11 @@ class Session:
     Build with :meth:`start` (new or resumed). ``listeners`` are called with
     ``(input, verdict)`` after every input; the JSON log and the screen are listeners.
     ``entry`` is the game's half-entered input (its flow's), rebuilt on restart like the
-    rules state. ``tap_off`` is the tap-off time in seconds (:class:`TapOff`). The parts
-    every game shares are ``undo`` (:class:`UndoStack`: Undo, :func:`is_undo`, is stored
-    like any input and takes back the newest input still in force, one more each time),
-    ``pauses`` (:class:`Pauses`), ``repeats`` (:class:`RepeatGuard`) and ``taps``
-    (:class:`TapOff`). Times are seconds on the session clock (``clock``).
+    rules state. The parts every game shares: ``undo`` (:class:`UndoStack`; an Undo,
+    :func:`is_undo`, is stored like any input and takes back the newest input still in
+    force, one more each time), ``pauses`` (:class:`Pauses`), ``repeats``
+    (:class:`RepeatGuard`) and ``taps`` (:class:`TapOff`, made from ``tap_off``, the
+    tap-off time in seconds). Times are seconds on the session clock (``clock``).
     """
 
     game: str
