@@ -83,15 +83,15 @@ class Walk:
         self.runner = Runner(self.session, self.session.clock, text_out=self.out, simulate=True)
         self.log.start()
         s = self.session
-        self.saved = (s.state, s.entry, list(s._done), list(s.pauses), s.turn_started, s.last_message,
+        self.saved = (s.state, s.entry, list(s.undo.done), list(s.pauses.spans), s.turn_started, s.last_message,
                       s.last_ok, self.log._ended, dict(self.log._counts))
 
     def restore(self):
         s = self.session
         (s.state, s.entry, done, pauses, s.turn_started, s.last_message, s.last_ok, self.log._ended,
          counts) = self.saved
-        s._done, s.pauses, self.log._counts = list(done), list(pauses), dict(counts)
-        s._last_scan = (None, float("-inf"))
+        s.undo.done, s.pauses.spans, self.log._counts = list(done), list(pauses), dict(counts)
+        s.taps.forget()
         self.runner.menu, self.runner.deck_draft = None, None
         if s.store.games()[0].finished is None and s.over:
             s._finish(0.0)

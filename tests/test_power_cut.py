@@ -406,7 +406,8 @@ def test_a_repeat_asked_about_counts_when_done_once_more(tmp_path):
 
 
 def test_no_question_long_after_the_resume(tmp_path):
-    from companion.table.session import REPEAT_WINDOW, Session
+    from companion.table.repeat_guard import REPEAT_WINDOW
+    from companion.table.session import Session
 
     db = tmp_path / "table.db"
     store = EventStore(db)

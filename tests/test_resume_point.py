@@ -21,8 +21,8 @@ from companion.table.session import Session
 
 GAMES = ["sugarrr", "sugar-heist", "sugar-blast", "sweet-deals"]
 #: What a restart must give the same, from a point or from the whole replay.
-SAME = ("state", "entry", "_done", "turn_started", "pauses", "_saved_last", "last_message", "last_ok",
-        "last_saved", "_repeat_key", "resumed_inputs", "saved_inputs", "started")
+SAME = ("state", "entry", "undo", "turn_started", "pauses", "repeats", "last_message", "last_ok",
+        "last_saved", "resumed_inputs", "saved_inputs", "started")
 
 
 def recorded(game: str, tmp_path: Path) -> tuple[list, list, dict]:
@@ -104,7 +104,7 @@ def test_undo_and_pauses_kept_in_a_point_take_back_as_after_a_whole_replay(comma
     quick, whole = restarted("sugar-heist", db, point=True), restarted("sugar-heist", db, point=False)
     assert quick.resumed_from_point == 40 + len(commands)
     assert_same(quick, whole)
-    assert quick.paused == (commands[-1] == "pause") and len(quick._done) == 40 - commands.count("undo")
+    assert quick.paused == (commands[-1] == "pause") and len(quick.undo) == 40 - commands.count("undo")
     for session in (quick, whole):  # Undo goes on taking back the same inputs
         session.clock.set(inputs[39].t + 20.0)
     for _ in range(5):
@@ -329,6 +329,31 @@ def test_a_point_whose_contents_do_not_fit_the_game_is_not_used(tmp_path, how):
     assert session.resumed_from_point == 0 and session.saved_inputs == 20
 
 
+@pytest.mark.parametrize("how", ["the old names", "a part of another class"])
+def test_a_point_kept_by_the_session_before_its_parts_is_not_used(tmp_path, how):
+    """The session before it held its parts (issue 35) kept ``_done`` (a list), ``pauses``
+    (a list) and ``_saved_last``; such a point, or one whose part is of another class, is
+    not used: the whole game is replayed, to the same game."""
+    import pickle
+    import zlib
+
+    db, _ = kept_game(tmp_path)
+    path = Path(str(db) + ".resume")
+    kept = pickle.loads(zlib.decompress(path.read_bytes()[len(resume_point.MAGIC) + 4:]))
+    fields = kept["fields"]
+    if how == "the old names":
+        kept["fields"] = {"state": fields["state"], "entry": fields["entry"], "_done": list(fields["undo"].done),
+                          "turn_started": fields["turn_started"], "pauses": list(fields["pauses"].spans),
+                          "_saved_last": tuple(fields["repeats"].newest)}
+    else:
+        fields["pauses"] = list(fields["pauses"].spans)
+    body = zlib.compress(pickle.dumps(kept))
+    path.write_bytes(resume_point.MAGIC + zlib.crc32(body).to_bytes(4, "little") + body)
+    session = restarted("sugarrr", db, point=True)
+    assert session.resumed_from_point == 0 and session.saved_inputs == 20
+    assert_same(session, restarted("sugarrr", db, point=False))
+
+
 def test_a_point_is_never_written_through_a_link_left_in_its_place(tmp_path):
     inputs, players, options = recorded("sugarrr", tmp_path)
     db = tmp_path / "link.db"
@@ -356,7 +381,7 @@ def test_a_touch_a_game_keeps_secret_is_kept_secret_from_a_point_as_in_a_replay(
     assert table.keep_resume_point()
     table.store.close()
     quick, whole = restarted("sugarrr", db, point=True), restarted("sugarrr", db, point=False)
-    assert quick.resumed_from_point == touch + 1 and whole._saved_last[1] is True
+    assert quick.resumed_from_point == touch + 1 and whole.repeats.newest.hidden is True
     assert_same(quick, whole)
 
 

@@ -71,7 +71,7 @@ def test_a_play_ends_a_pause(tmp_path):
     assert session.paused
     assert session.handle(Touch("nonsense", T0 + 20)).verdict == "rejected" and session.paused
     session.handle(CardScanned(STARTS[0], "scanner", T0 + 30))
-    assert not session.paused and session.pauses == [(T0 + 10, T0 + 30)]
+    assert not session.paused and session.pauses.spans == [(T0 + 10, T0 + 30)]
 
 
 def test_resume_while_playing_and_pause_while_paused_are_refused_and_change_nothing(tmp_path):
@@ -88,10 +88,10 @@ def test_resume_while_playing_and_pause_while_paused_are_refused_and_change_noth
     verdict = session.handle(Touch("pause", T0 + 3))
     assert verdict.verdict == "rejected" and "already paused" in verdict.reason and session.paused
     assert session.handle(ButtonPressed("pause", T0 + 4)).verdict == "accepted" and not session.paused
-    assert session.pauses == [(T0 + 2, T0 + 4)]
+    assert session.pauses.spans == [(T0 + 2, T0 + 4)]
     session.store.close()
     again = Session.start("sugarrr", [], EventStore(db), clock)  # the refused touches were not stored
-    assert again.pauses == [(T0 + 2, T0 + 4)]
+    assert again.pauses.spans == [(T0 + 2, T0 + 4)]
 
 
 def test_clocks_survive_a_restart(tmp_path):
@@ -106,7 +106,7 @@ def test_clocks_survive_a_restart(tmp_path):
     was = before.clocks()
     session.store.close()
     again = Session.start("sugarrr", [], EventStore(db), clock)  # the Pi restarted
-    assert again.pauses == [(T0 + 8, T0 + 68)]
+    assert again.pauses.spans == [(T0 + 8, T0 + 68)]
     now = Runner(again, clock, timers=Timers(limit=90, bank=600)).clocks()
     assert now == was and now["turn"] == 35 and now["game"] == 40
     # The clock runs for the active seat, set-up included: Ana 5 s of set-up + 35 s of turn.

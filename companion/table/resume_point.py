@@ -6,9 +6,10 @@ The store's inputs are the record of a game, and :meth:`Session.start
 300 inputs of Sugar Blast are 77 M instructions, a sixth of a cold start's, and a longer
 game's replay is longer. A **resume point** is what that replay would arrive at, kept by
 the runner when the table has been idle a moment (:data:`IDLE_SECONDS`) with
-:data:`KEEP_EVERY` inputs stored since the last one, and when it stops: the state,
-the half-entered input, every input still in force with the state before it (what Undo
-takes back), the pauses, the turn's start, and the last input saved. On the next start
+:data:`KEEP_EVERY` inputs stored since the last one, and when it stops
+(:func:`keep_session`): the session's :data:`FIELDS`, that is the state, the half-entered
+input, every input still in force with the state before it (what Undo takes back), the
+pauses, the turn's start, and the last input saved. On the next start (:func:`restore`)
 only the inputs stored after it are replayed.
 
 It is a shortcut and never the record: it is used only when everything it was made from
@@ -21,7 +22,9 @@ is still the same, else the whole game is replayed as before:
   changes them, and with them what a replay would give);
 - the game is the same: its id, kind and start;
 - the inputs it covers are the same: their count, and a CRC-32 chained over their stored
-  text (a store put back from a copy, or another store at the same path, has others).
+  text (a store put back from a copy, or another store at the same path, has others);
+- the session's fields are the same: the names in :data:`FIELDS`, and the state and the
+  session's parts (:data:`TYPED`) of the classes this program's session has.
 
 The file is ``STORE.resume``, beside ``STORE.clock``; a store in memory keeps none. It is
 a :mod:`companion.core.sealed` file (:data:`MAGIC`, the CRC-32, the body: written through
@@ -44,6 +47,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from ..core import sealed
+from ..core.errors import StoreError
 
 #: The first bytes of a resume point file (and its format's number).
 MAGIC = b"SUGAR-RESUME\x01"
@@ -57,8 +61,14 @@ KEEP_EVERY = 10
 #: point of a 750-input Sugar Heist game is 267 KB unpacked, 45 KB packed. A bigger file is not one the
 #: table wrote, and is not read into a Zero's 512 MB.
 MAX_FILE, MAX_UNPACKED = 16 << 20, 64 << 20
-#: The session's fields a replay sets, kept in a resume point.
-FIELDS = ("state", "entry", "_done", "turn_started", "pauses", "_saved_last")
+#: The session's fields a replay sets, kept in a resume point: the rules state, the
+#: half-entered input, the inputs still in force (:class:`~companion.table.undo.UndoStack`),
+#: the turn's start, the pauses (:class:`~companion.table.pause.Pauses`) and the newest
+#: stored input (:class:`~companion.table.repeat_guard.RepeatGuard`).
+FIELDS = ("state", "entry", "undo", "turn_started", "pauses", "repeats")
+#: Those of :data:`FIELDS` whose value in a point must be of the very class of the
+#: session's own: a point of another game, or kept by a program with other parts, is not used.
+TYPED = ("state", "undo", "pauses", "repeats")
 
 _log = logging.getLogger(__name__)
 _fingerprint: list[str] = []
@@ -164,3 +174,44 @@ def read(path: Path | None, game: tuple, payloads: list[str]) -> tuple[int, dict
     except Exception:  # noqa: BLE001 - unpickling another version's classes raises what it likes
         return None
 
+
+
+def restore(session: Any, payloads: list[str]) -> int:
+    """Set ``session``'s :data:`FIELDS` (a :class:`~companion.table.session.Session`
+    being resumed) from the resume point kept beside its store for its game, when one
+    holds for ``payloads`` (the game's stored inputs, see :func:`read`) and its
+    :data:`TYPED` fields are of the session's own classes. Returns how many of the
+    inputs it covers, which need no replay: 0 when no point was used (nothing was set).
+    Never raises."""
+    point = read(path_for(session.store.path), _game_of(session), payloads)
+    if point is None:
+        return 0
+    n, fields = point
+    if any(type(fields[name]) is not type(getattr(session, name)) for name in TYPED):
+        return 0
+    for name, value in fields.items():
+        setattr(session, name, value)
+    return n
+
+
+def keep_session(session: Any) -> bool:
+    """Keep the resume point of ``session``'s game (a
+    :class:`~companion.table.session.Session`) as it is now, after every input it stored.
+    True when written; False when there is nothing to keep (a store in memory or
+    read-only, a game over, no inputs, a store with inputs the session did not take) or
+    it could not be written. Never raises: the inputs are in the store either way."""
+    path = path_for(session.store.path)
+    if path is None or getattr(session.store, "readonly", False) or session.over or not session.saved_inputs:
+        return False
+    try:
+        payloads = session.store.payloads(session.game_id)
+    except StoreError:
+        return False
+    if len(payloads) != session.saved_inputs:  # (the store has inputs this session did not take)
+        return False
+    return keep(path, _game_of(session), payloads, {name: getattr(session, name) for name in FIELDS})
+
+
+def _game_of(session: Any) -> tuple:
+    """``(game_id, kind, started)``: the game a point is for, as the store has it."""
+    return (session.game_id, session.game, float(session.started))

@@ -1,8 +1,9 @@
 """What one input means and what the table is told of it, without changing anything:
-:func:`decide` (the game's flow, then the rules' check and apply), the core inputs every
-game shares (Pause and Resume, help, Undo), the :class:`Verdict`, its JSON log lines
-(:func:`log_record`), and how the last input saved before a stop is recognised and told
-again after a resume (:func:`repeat_key`, :func:`last_saved_record`). The
+:func:`decide` (the game's flow, then the rules' check and apply) and what a refusal of it
+says (:func:`refused`), the core inputs every game shares (Pause and Resume, help, Undo),
+the :class:`Verdict`, its JSON log lines (:func:`log_record`), and how the last input
+saved before a stop is recognised and told again after a resume (:func:`repeat_key`,
+:func:`last_saved_record`, used by :mod:`companion.table.repeat_guard`). The
 :class:`~companion.table.session.Session` uses these to change the game, in one place.
 """
 
@@ -14,6 +15,7 @@ from typing import Any
 
 from ..core import commands
 from ..core.codes import normalise
+from ..core.errors import BadCommand, BadScan, IllegalAction, WrongGame
 from ..core.events import ButtonPressed, CardScanned, DeviceStatus, GameOver, Input, Touch
 from ..core.game import Game
 
@@ -82,6 +84,24 @@ class Verdict:
     secret: bool = False
     message: str = ""
     step: bool = False     # accepted, but only a step of a longer input (no rules action yet)
+
+
+def refused(err: BadScan | BadCommand | IllegalAction, game: Game, state: Any, entry: Any, item: Input,
+            code: str | None, secret: bool, can_undo: bool) -> Verdict:
+    """The verdict for ``item`` when :func:`decide` raised ``err`` (``code``: the card
+    code read, normalised; ``secret``: the scan is a hidden card). A bad scan of a hidden
+    card is told in words that cannot spell it (the reader's garbled text might; another
+    game's card is named by its game); a touch command the game does not know is
+    answered with the commands accepted now (``can_undo``: Undo is among them)."""
+    if isinstance(err, BadScan):
+        if secret:
+            reason = err.unnamed if isinstance(err, WrongGame) else "That card could not be read: scan it again."
+            return Verdict("rejected", reason, secret=True)
+        return Verdict("rejected", err.message, code=err.code)
+    reason = err.message
+    if isinstance(err, BadCommand) and isinstance(item, Touch) and not commands.is_known(game, item.command):
+        reason += " Commands now: " + commands.listing(game, state, entry, can_undo)
+    return Verdict("rejected", reason, code=None if secret else code, secret=secret)
 
 
 def repeat_key(item: Input) -> tuple:
