@@ -25,10 +25,11 @@ from companion.games.sweet_deals import rules as deals_rules
 
 GAMES = {"sugarrr": (sugarrr_messages, sugarrr_rules), "sugar-blast": (blast_messages, blast_rules),
          "sugar-heist": (heist_messages, heist_rules), "sweet-deals": (deals_messages, deals_rules)}
-PACKAGES = {"sugarrr": ("rules", "checks", "actions", "flow", "scoring"),
-            "sugar-blast": ("rules", "checks", "flow", "hint", "actions"),
-            "sugar-heist": ("rules", "turns", "vaults", "battle", "effects", "flow", "scoring", "state"),
-            "sweet-deals": ("rules", "turns", "auction", "prompts", "flow", "scoring")}
+PACKAGES = {"sugarrr": ("rules", "parts/checks", "state", "flow", "scoring"),
+            "sugar-blast": ("rules", "parts/checks", "flow", "parts/hint", "state", "scoring"),
+            "sugar-heist": ("rules", "parts/turns", "parts/vaults", "parts/battle", "parts/effects", "flow", "scoring",
+                            "state"),
+            "sweet-deals": ("rules", "parts/turns", "parts/auction", "parts/prompts", "flow", "scoring")}
 
 #: Fields that are always a number of things, already in words (``count``).
 COUNTED = {"cards": "card", "deck": "card", "scanned": "card", "spaces": "space", "n_candies": "candy",
@@ -192,7 +193,7 @@ def inline_strings(folder: Path, commands, names: set[str]) -> list[tuple[str, i
     logging, string-method arguments, a Command's usage and samples, card names and typed
     commands."""
     found = []
-    for path in sorted(folder.glob("*.py")):
+    for path in sorted(folder.rglob("*.py")):  # parts/ too
         if path.name == "messages.py":
             continue
         tree = ast.parse(path.read_text())
@@ -271,7 +272,7 @@ def test_every_template_formats_and_every_key_is_used(game):
     so a translation may reorder them), and each key is said somewhere in the game."""
     catalogue, _ = WHOLE[game]
     folder = Path(catalogue.__file__).parent
-    source = "\n".join(p.read_text() for p in folder.glob("*.py") if p.name != "messages.py")
+    source = "\n".join(p.read_text() for p in folder.rglob("*.py") if p.name != "messages.py")
     for key, template in catalogue.TEXT.items():
         names = [f for _, f, _, _ in string.Formatter().parse(template) if f is not None]
         assert all(re.fullmatch(r"[a-z_][a-z0-9_]*", f) for f in names), (key, names)

@@ -1,6 +1,6 @@
 """Sugarrr! final scoring (Sugarrr! rulebook, "Scoring"). Pure; no I/O.
 
->>> from .cards import code_for
+>>> from .parts.cards import code_for
 >>> sheet = score_pile("Casey", [code_for("fruit", "Pear", 2), code_for("saur", "Pear", 3), code_for("salad")])
 >>> sheet.total, sheet.saur_cards
 (4, 1)

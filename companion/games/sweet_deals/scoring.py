@@ -16,7 +16,7 @@ counting the "or" hybrids (at most 2^4), a small dynamic programme over the seve
 desserts shares the wilds out (:func:`_share_wilds`). :func:`brute_force_bonus` tries
 every assignment one by one; tests and the bench compare the two.
 
->>> from .cards import code_for
+>>> from .parts.cards import code_for
 >>> tim = [code_for("Pie", 1), code_for("Pie", 2), code_for("Pie & Ice Cream"), code_for("Ice Cream", 2),
 ...        code_for("Cupcake", 4), code_for("Chocolate", 2), code_for("Strudel", 2)]
 >>> s = score_hand(tim)
