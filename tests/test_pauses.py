@@ -83,10 +83,12 @@ def test_the_right_way_round_is_not_refused():
     assert prompt.asked == 0
 
 
-def test_only_the_first_word_of_a_touch_is_read_as_it_was():
+def test_the_first_word_of_a_touch_is_read_as_every_part_reads_it():
+    """Read once (Touch.parsed): the first word, in any case, as is_pause reads it; so a
+    capital Resume while playing is refused like a small one (it used to pause)."""
     pauses, prompt = Pauses(), Prompt()
     assert pauses.refusal(Touch("resume now", 1.0), prompt) == "The game is not paused. Ana: scan a card."
-    assert pauses.refusal(Touch("Resume", 1.0), prompt) is None  # (as before: the words as typed)
+    assert pauses.refusal(Touch("Resume", 1.0), prompt) == "The game is not paused. Ana: scan a card."
 
 
 def test_what_the_table_is_told():

@@ -18,7 +18,7 @@ import re
 from typing import Any, Iterable
 
 from .errors import CompanionError
-from .events import Touch
+from .events import Touch, TouchCommand
 from .game import Command, Game
 
 #: The session's own commands, valid in every game (``pause`` toggles to Resume).
@@ -72,10 +72,9 @@ def help_text(game: Game, state: Any, entry: Any, prompt: str, undo: bool = True
     return f"You can tap or type now: {listing(game, state, entry, undo)}.{scans}"
 
 
-def is_known(game: Game, command: str) -> bool:
+def is_known(game: Game, command: TouchCommand) -> bool:
     """Is the first word of ``command`` a command of this game or of the session?"""
-    words = command.strip().lower().split()
-    verb = words[0] if words else ""
+    verb = command.verb
     return verb in {c.word for c in game_commands(game) + SESSION_COMMANDS} | {"resume", *HELP_COMMANDS}
 
 

@@ -11,6 +11,7 @@ CardScanned(code='SRS71M', reader='serial', t=1.5, seat=None)
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, fields
+from functools import cached_property
 from typing import Any, Union
 
 
@@ -50,12 +51,49 @@ class ButtonPressed:
 
 
 @dataclass(frozen=True)
+class TouchCommand:
+    """A touch command read once, the one way every part reads it: ``verb`` its first
+    word in lower case ("" for an empty command), ``args`` the other words as typed
+    (a game lower-cases them where case does not matter), ``text`` the command as sent.
+
+    >>> TouchCommand.parse("  Swap 2 ")
+    TouchCommand(verb='swap', args=('2',), text='  Swap 2 ')
+    >>> TouchCommand.parse("").verb
+    ''
+    """
+
+    verb: str
+    args: tuple[str, ...]
+    text: str
+
+    @classmethod
+    def parse(cls, text: str) -> "TouchCommand":
+        """``text`` split into its verb and arguments at any run of white space."""
+        words = text.split()
+        return cls(words[0].lower() if words else "", tuple(words[1:]), text)
+
+    def is_just(self, verbs: "tuple[str, ...] | frozenset[str]") -> bool:
+        """Is it one of ``verbs`` with nothing after it (``"undo"``, not ``"undo 2"``)?"""
+        return self.verb in verbs and not self.args
+
+    def key(self) -> str:
+        """The command with its case and spacing left out (``"swap 2"``): the same tap."""
+        return " ".join((self.verb, *(a.lower() for a in self.args))).strip()
+
+
+@dataclass(frozen=True)
 class Touch:
     """A command from the touchscreen (or typed with ``/`` under ``--simulate``),
-    e.g. ``"column 3"``, ``"done"``, ``"swap 2"``, ``"pass"``, ``"deck 40"``."""
+    e.g. ``"column 3"``, ``"done"``, ``"swap 2"``, ``"pass"``, ``"deck 40"``;
+    :attr:`parsed` is it read once (:class:`TouchCommand`)."""
 
     command: str
     t: float
+
+    @cached_property
+    def parsed(self) -> TouchCommand:
+        """The command read once, for every part that asks what it says."""
+        return TouchCommand.parse(self.command)
 
 
 @dataclass(frozen=True)

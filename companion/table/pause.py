@@ -55,7 +55,7 @@ class Pauses:
         paused."`` and ``prompt()``, asked only then), one whose first word is ``pause``
         while paused (:data:`ALREADY_PAUSED`). The pause button always toggles, and so
         does a stored input being replayed (the session does not ask then)."""
-        verb = item.command.split()[:1] if isinstance(item, Touch) else []
+        verb = [item.parsed.verb] if isinstance(item, Touch) else []
         if verb == ["resume"] and not self.paused:
             return f"The game is not paused. {prompt()}"
         if verb == ["pause"] and self.paused:

@@ -164,8 +164,9 @@ class Runner:
             return
         if self.text_out is not None:
             from ..core.commands import is_known
+            from ..core.events import TouchCommand
 
-            if is_known(self.session.desc, line):  # "undo" typed as if it were a card
+            if is_known(self.session.desc, TouchCommand.parse(line)):  # "undo" typed as if it were a card
                 self._say(f"REJECTED {line}: that is a command, not a card code: type /{line.lower()}")
                 return
         self.scan_text(line, reader, now)

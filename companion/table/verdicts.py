@@ -52,19 +52,19 @@ PAUSE_COMMANDS = ("pause", "resume")
 def is_pause(item: Input) -> bool:
     """Pause or Resume (the touch commands, or the GPIO button named ``pause``)."""
     if isinstance(item, Touch):
-        return item.command.strip().lower() in PAUSE_COMMANDS
+        return item.parsed.is_just(PAUSE_COMMANDS)
     return isinstance(item, ButtonPressed) and item.name == "pause"
 
 
 def is_help(item: Input) -> bool:
     """A ``help`` touch (``/help`` headless): the commands accepted now."""
-    return isinstance(item, Touch) and item.command.strip().lower() in commands.HELP_COMMANDS
+    return isinstance(item, Touch) and item.parsed.is_just(commands.HELP_COMMANDS)
 
 
 def is_undo(item: Input) -> bool:
     """An Undo: the ``undo`` touch (``/undo`` under --simulate) or the GPIO Undo button."""
     if isinstance(item, Touch):
-        return item.command.strip().lower() in UNDO_COMMANDS
+        return item.parsed.is_just(UNDO_COMMANDS)
     return isinstance(item, ButtonPressed) and item.name == "undo"
 
 
@@ -99,7 +99,7 @@ def refused(err: BadScan | BadCommand | IllegalAction, game: Game, state: Any, e
             return Verdict("rejected", reason, secret=True)
         return Verdict("rejected", err.message, code=err.code)
     reason = err.message
-    if isinstance(err, BadCommand) and isinstance(item, Touch) and not commands.is_known(game, item.command):
+    if isinstance(err, BadCommand) and isinstance(item, Touch) and not commands.is_known(game, item.parsed):
         reason += " Commands now: " + commands.listing(game, state, entry, can_undo)
     return Verdict("rejected", reason, code=None if secret else code, secret=secret)
 
@@ -112,7 +112,7 @@ def repeat_key(item: Input) -> tuple:
     if isinstance(item, CardScanned):
         return ("scan", normalise(item.code) if item.code is not None else None)
     if isinstance(item, Touch):
-        return ("touch", " ".join(item.command.lower().split()))
+        return ("touch", item.parsed.key())
     if isinstance(item, ButtonPressed):
         return ("button", item.name)
     return (type(item).__name__,) + tuple(v for k, v in asdict(item).items() if k not in ("t", "angle"))

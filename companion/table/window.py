@@ -12,7 +12,7 @@ from dataclasses import replace
 from ..core import commands
 from ..core.journal import ERR, say
 from ..core.errors import StoreError
-from ..core.events import Touch
+from ..core.events import Touch, TouchCommand
 from ..games import GAMES
 
 # Touch commands the screen handles itself (menus); everything else goes to the game.
@@ -56,8 +56,8 @@ class TableWindow:
     def touch(self, command: str, now: bool = False) -> None:
         """A touch command: menus are handled here, game commands go to the session (at
         once when ``now``: a tap on the window, in order with the window's other events)."""
-        words = command.split()
-        verb = words[0] if words else ""
+        said = TouchCommand.parse(command)
+        verb, words = said.verb, [said.verb, *said.args]
         self.runner.dirty = True
         if self._shared_screen(command):
             return

@@ -59,7 +59,7 @@ from dataclasses import dataclass, replace
 from companion.core.game import Flow as CoreFlow
 from companion.core.catalogue import from_other_game
 from companion.core.errors import BadCommand, IllegalAction
-from companion.core.events import ButtonPressed, CardScanned, Input, Touch, TrayLevel, TrayTilted
+from companion.core.events import ButtonPressed, CardScanned, Input, Touch, TouchCommand, TrayLevel, TrayTilted
 from companion.core.game import Command
 
 from .parts import board as B
@@ -135,7 +135,7 @@ def read(state: rules.State, entry: Entry | None, item: Input) -> Read:
     action None when the input only changed the entry (``message`` says what it did)."""
     entry = entry or Entry()
     if isinstance(item, Touch):
-        return _command(state, entry, item.command)
+        return _command(state, entry, item.parsed)
     if isinstance(item, TrayTilted):
         return _tray_tilted(state, entry, item.seat)
     if isinstance(item, TrayLevel):
@@ -202,9 +202,8 @@ def _letters(args: list[str]) -> tuple[str, ...]:
     return tuple(ch for a in args for ch in a.upper())
 
 
-def _command(state: rules.State, entry: Entry, command: str) -> Read:
-    words = command.strip().split()
-    verb, args = (words[0].lower(), words[1:]) if words else ("", [])
+def _command(state: rules.State, entry: Entry, said: TouchCommand) -> Read:
+    command, verb, args = said.text, said.verb, list(said.args)
     if verb == "palette" and len(args) == 1:
         return _palette(state, entry, args[0].upper())
     if verb == "cell":

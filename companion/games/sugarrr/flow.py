@@ -34,7 +34,7 @@ from dataclasses import dataclass
 
 from companion.core.game import Flow as CoreFlow
 from companion.core.errors import BadCommand, IllegalAction
-from companion.core.events import ButtonPressed, CardScanned, Input, Touch
+from companion.core.events import ButtonPressed, CardScanned, Input, Touch, TouchCommand
 from companion.core.game import Command
 
 from . import rules
@@ -85,9 +85,9 @@ def read(state: rules.State, entry: Entry | None, item: Input) -> tuple[Entry, r
         _check_seat(state, item.seat)
         return _scan(state, code)
     if isinstance(item, Touch):
-        return _command(state, entry, item.command)
+        return _command(state, entry, item.parsed)
     if isinstance(item, ButtonPressed) and item.name == "confirm":
-        return _command(state, entry, "done")  # the Confirm button is the Done tap
+        return _command(state, entry, TouchCommand.parse("done"))  # the Confirm button is the Done tap
     raise IllegalAction(None, say("no_tray"))
 
 
@@ -131,9 +131,8 @@ def _scan(state: rules.State, code: str) -> tuple[Entry, rules.Action | None, st
     raise IllegalAction(code, say("over"))
 
 
-def _command(state: rules.State, entry: Entry, command: str) -> tuple[Entry, rules.Action | None, str]:
-    words = command.strip().lower().split()
-    verb, args = (words[0], words[1:]) if words else ("", [])
+def _command(state: rules.State, entry: Entry, said: TouchCommand) -> tuple[Entry, rules.Action | None, str]:
+    command, verb, args = said.text, said.verb, [a.lower() for a in said.args]
     number = int(args[0]) if args and re.fullmatch(r"[0-9]{1,4}", args[0]) else None
     if verb == "column" and number is not None:
         return Entry(), rules.ChooseColumn(number - 1), ""

@@ -42,7 +42,7 @@ import re
 from companion.core.game import Flow as CoreFlow
 from companion.core.catalogue import from_other_game
 from companion.core.errors import BadCommand, BadScan, IllegalAction, WrongGame
-from companion.core.events import CardScanned, Input, Touch
+from companion.core.events import CardScanned, Input, Touch, TouchCommand
 from companion.core.game import Command
 
 from . import rules
@@ -88,7 +88,7 @@ def read(state: rules.State, entry: None, item: Input) -> tuple[None, rules.Acti
     if isinstance(item, CardScanned):
         return None, _scan(state, item), ""
     if isinstance(item, Touch):
-        return None, _command(state, item.command), ""
+        return None, _command(state, item.parsed), ""
     raise IllegalAction(None, say("sweet_deals_uses_card"))
 
 
@@ -144,9 +144,8 @@ def _seat_arg(verb: str, args: list[str], command: str) -> int:
     return int(args[0]) - 1
 
 
-def _command(state: rules.State, command: str) -> rules.Action:
-    words = command.strip().lower().split()
-    verb, args = (words[0], words[1:]) if words else ("", [])
+def _command(state: rules.State, said: TouchCommand) -> rules.Action:
+    command, verb, args = said.text, said.verb, [a.lower() for a in said.args]
     active = state.active
     if verb == "offer":
         label = _LABELS.get(" ".join(args))
