@@ -28,7 +28,7 @@ GAMES = {"sugarrr": (sugarrr_messages, sugarrr_rules), "sugar-blast": (blast_mes
 PACKAGES = {"sugarrr": ("rules", "checks", "actions", "flow", "scoring"),
             "sugar-blast": ("rules", "checks", "flow", "hint", "actions"),
             "sugar-heist": ("rules", "turns", "vaults", "battle", "effects", "flow", "scoring", "state"),
-            "sweet-deals": ("rules", "turns", "auction", "prompts", "flow", "scoring")}
+            "sweet-deals": ("rules", "checks", "turns", "auction", "prompts", "flow", "scoring")}
 
 #: Fields that are always a number of things, already in words (``count``).
 COUNTED = {"cards": "card", "deck": "card", "scanned": "card", "spaces": "space", "n_candies": "candy",
