@@ -27,7 +27,7 @@ GAMES = {"sugarrr": (sugarrr_messages, sugarrr_rules), "sugar-blast": (blast_mes
          "sugar-heist": (heist_messages, heist_rules), "sweet-deals": (deals_messages, deals_rules)}
 PACKAGES = {"sugarrr": ("rules", "checks", "actions", "flow", "scoring"),
             "sugar-blast": ("rules", "checks", "flow", "hint", "actions"),
-            "sugar-heist": ("rules", "turns", "vaults", "battle", "effects", "flow", "scoring", "state"),
+            "sugar-heist": ("rules", "checks", "turns", "vaults", "battle", "effects", "flow", "scoring", "state"),
             "sweet-deals": ("rules", "checks", "turns", "auction", "prompts", "flow", "scoring")}
 
 #: Fields that are always a number of things, already in words (``count``).
