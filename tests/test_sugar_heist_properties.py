@@ -98,12 +98,12 @@ def test_random_games_keep_every_card_and_never_rob_a_locked_vault(seed, players
         action = pick(candidates(state, pick))
         snapshot = copy.deepcopy(state)
         try:
-            new, events = rules.apply(state, action)
+            new, events = rules.step(state, action)
         except IllegalAction as exc:
             assert exc.message and exc.message[0].isupper()
             assert state == snapshot  # a rejected action changes nothing
             continue
-        rules.check(state, action)  # what apply accepted, check accepts
+        rules.check(state, action)  # what step accepted, check accepts
         accepted += 1
         actor = state.frame.actor if state.frame else state.seat
         if not alternate:
@@ -127,7 +127,7 @@ def test_every_state_of_a_long_random_game_accepts_something():
             ok = []
             for a in acts:
                 try:
-                    ok.append(rules.apply(state, a))
+                    ok.append(rules.step(state, a))
                 except IllegalAction:
                     pass
             assert ok or any(_accepts(state, a) for a in _more(state)), state.phase

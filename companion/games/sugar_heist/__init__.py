@@ -1,7 +1,7 @@
 """Sugar Heist: stash candy pairs in vaults, swap, buy Battle Cards, heist and steal
-(rulebooks/sugar-heist.txt). ``rules`` is the game (split into ``vaults``, ``turns``,
-``battle``, ``effects``, ``reasons``, ``scoring``), ``flow`` reads the table, ``screen``
-draws the vault board."""
+(rulebooks/sugar-heist.txt). ``rules`` is the game (split into ``checks``, what each
+action may do, and ``vaults``, ``turns``, ``battle``, ``effects``, what it does; ``reasons``,
+``scoring``), ``flow`` reads the table, ``screen`` draws the vault board."""
 
 from companion.core.game import Flow, Game, Option, Rules, Screen
 from .messages import say

@@ -1,10 +1,14 @@
 """Sugar Heist rules: set-up, the three phases, every Battle Card, the end and the count
 (../shared/rulebooks/sugar-heist.txt).
 
-Pure: no I/O, no pygame. ``check(state, action)`` raises :class:`IllegalAction`;
-``apply`` returns ``(new_state, events)``; ``step`` does both. The work is split by
+Pure: no I/O, no pygame. ``check(state, action)`` raises :class:`IllegalAction` and
+changes nothing (:mod:`.checks`, one rule per action and moment); ``apply`` trusts its
+caller and returns ``(new_state, events)``; ``step`` does both. The moves are split by
 subject: :mod:`.vaults` (stashing, locks), :mod:`.turns` (phases, piles, the end),
-:mod:`.battle` (Battle Cards, the heist duel), :mod:`.scoring` (the count).
+:mod:`.battle` (Battle Cards, the heist duel), :mod:`.effects` (the cards with a step
+of their own), :mod:`.scoring` (the count). :data:`STAGE_DOERS` and
+:data:`FRAME_DOERS` have the keys of :data:`.checks.STAGE_CHECKS` and
+:data:`.checks.FRAME_CHECKS`.
 
 >>> s = new_game(["Zach", "Pam", "Alex"])
 >>> s.phase, s.hands, s.draw, s.battle_draw, s.vault_pile
@@ -16,7 +20,7 @@ subject: :mod:`.vaults` (stashing, locks), :mod:`.turns` (phases, piles, the end
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Iterable
+from typing import Callable, Iterable
 
 from companion.core.game import Rules as CoreRules
 from companion.core.errors import IllegalAction
@@ -26,11 +30,12 @@ from .parts import battle as B
 from .parts import effects as E
 from .parts import turns as T
 from .parts.cards import BATTLE_CODES, CARDS, DATA, SETUP, VAULT_CODES, code_for
+from .parts.checks import check  # noqa: F401  (part of the rules API)
 from .scoring import rank, score_holdings, sheet  # noqa: F401  (part of the rules API)
 from .state import (BUY, DISCARD, FINAL, REVEAL, STASH, SWAP, Action, BuyBattle, BuyVault, CantStash,
                     Combine, Declare, Done, FinalReveal, Flip, GameOver, Join, NewVault, Note, Place, Play,
                     Reveal, SetPile, Stash, State, Take, Target, Trade, Vault, Withdraw)
-from .parts.vaults import combine, no
+from .parts.vaults import combine
 from .messages import say
 
 SLUG = "sugar-heist"
@@ -79,150 +84,95 @@ def new_game(players: Iterable[str], all_cards: bool = False, alternate: bool = 
                  alternate=bool(alternate), skips=(0,) * n)
 
 
-def _stage_action(state: State, action: Action, events: list) -> State:
-    stage = state.stage
-    if stage == STASH:
-        if isinstance(action, Stash):
-            return T.do_stash(state, state.active, action.cards, action.vault, action.flavour, events,
-                              action.discard)
-        if isinstance(action, CantStash):
-            return T.cant_stash(state, events)
-        if isinstance(action, Done):
-            return T.end_stash(state, events)
-        raise no(say("first_stash_pair_from", who=state.players[state.active]))
-    if stage == REVEAL:
-        if isinstance(action, Reveal):
-            return T.do_reveal(state, action.card, events)
-        raise no(say("wait_reveal"))
-    if stage == SWAP:
-        if isinstance(action, Trade):
-            return T.do_trade(state, action, events)
-        if isinstance(action, Done):
-            return T.end_swaps(state, events)
-        raise no(say("swap_scan_each_card"))
-    if stage == BUY:
-        if isinstance(action, BuyBattle):
-            state, event = T.do_buy_battle(state, action, events)
-            return B.start(state, action.card, state.active, events) if event else state
-        if isinstance(action, BuyVault):
-            return T.do_buy_vault(state, action, events)
-        if isinstance(action, Play):
-            return B.do_play(state, action.card, events)
-        if isinstance(action, Done):
-            return T.end_turn(state, events)
-        raise no(say("buy_play_battle_cards"))
-    if stage == DISCARD:
-        if isinstance(action, Take):
-            return T.do_discard(state, action.card, events)
-        raise no(say("scan_cards_you_discard", who=state.players[state.active]))
-    if stage == FINAL:
-        if isinstance(action, Stash):
-            return T.do_stash(state, state.seat, action.cards, action.vault, action.flavour, events)
-        if isinstance(action, Done):
-            state, everyone = T.finish_player(state, events)
-            return _game_over(state, events) if everyone else state
-        raise no(say("stash_your_last_pairs", who=state.players[state.seat]))
-    raise no(say("game_over"))
+# ---------------------------------------------------------------- apply: one doer per action and moment
+
+Doer = Callable[[State, Action, list], State]
 
 
-def _frame_action(state: State, action: Action, events: list) -> State:
-    f = state.frame
-    step = f.step
-    name = CARDS[f.card].name
-    if step == "target":
-        if isinstance(action, Target):
-            return B.do_target(state, action, events)
-        if isinstance(action, Withdraw):
-            return B.do_withdraw(state, events)
-        raise no(say("wait_target", who=state.players[f.actor], name=name))
-    if step == "mom":
-        if isinstance(action, Play) and B.can_add_steal(state, B.owner(state, action.card), action.card):
-            return B.do_more_steal(state, action.card, events)
-        if isinstance(action, Play) and CARDS[action.card].name == "Mom" and B.owner(state, action.card) in f.waiting:
-            return B.do_mom(state, action.card, events)
-        if isinstance(action, Play):
-            raise no(B.mom_refusal(state, action.card))
-        if isinstance(action, Done):
-            return B.do_no_mom(state, events)
-        raise no(say("only_mom_can_be"))
-    if step == "duel":
-        if isinstance(action, Play) and CARDS[action.card].name == "Mastermind":
-            return B.do_mastermind(state, action.card, events)
-        if isinstance(action, Flip):
-            return B.do_flip(state, action.card, None, events)
-        if isinstance(action, Done) and state.battle_draw == 0 and not state.battle_discard:
-            return B.duel_off(state, events)
-        raise no(say("flip_top_battle_card", who=state.players[B.flipper(state)]))
-    if step in ("haul", "prize"):
-        if isinstance(action, Take):
-            return (B.do_haul_take if step == "haul" else B.do_prize_take)(state, action.card, events)
-        if isinstance(action, Place):
-            return B.do_place(state, action.vault, events, action.discard)
-        if isinstance(action, Done):
-            return B.do_haul_done(state, events)
-        raise no(say("scan_candies_taken_then"))
-    if step == "spy":
-        if isinstance(action, Take):
-            return E.do_spy_take(state, action.card, events)
-        if isinstance(action, Done):
-            events.append(Note(say("takes_nothing", who=state.players[f.actor])))
-            return B.finish(state, events)
-        raise no(say("wait_spy"))
-    if step in ("flavour", "keep"):
-        if isinstance(action, Declare):
-            return E.do_declare(state, action.flavour, events)
-        raise no(say("tap_candy_flavour_for", who=state.players[f.actor], name=name))
-    if step == "collect":
-        if isinstance(action, Take):
-            return E.do_collect(state, action.card, action.seat, events)
-        if isinstance(action, Done):
-            return E.do_collect_done(state, events)
-        raise no(say("scan_each_card_from", who=state.players[f.waiting[0]], flavours=f.flavours[0]))
-    if step == "new-vault":
-        if isinstance(action, NewVault):
-            return E.do_new_vault(state, action.card, events)
-        raise no(say("take_vault_card_for", who=state.players[f.actor]))
-    if step == "pinata":
-        if isinstance(action, Take):
-            return E.do_pinata_reveal(state, action.card, events)
-        raise no(say("turn_over_top_candy"))
-    if step == "pick":
-        if isinstance(action, Take):
-            return E.do_pinata_pick(state, action.card, action.seat, events)
-        raise no(say("scan_pi_ata_card", who=state.players[f.waiting[0]]))
-    if step == "join":
-        if isinstance(action, Join):
-            return E.do_join(state, action.seat, action.card, events)
-        if isinstance(action, Done):
-            return E.do_fight(state, events)
-        raise no(say("join_crib_fight_discard"))
-    if step == "royale":
-        if isinstance(action, Take):
-            return E.do_royale_draw(state, action.card, action.seat, events)
-        if isinstance(action, Done) and state.battle_draw == 0 and not state.battle_discard:
-            events.append(Note(say("no_battle_cards_left")))
-            return B.finish(state, events)
-        raise no(say("wait_royale", who=state.players[f.waiting[0]]))
-    if step == "stash":
-        if isinstance(action, Stash):
-            return E.do_bonus_stash(state, action.cards, action.vault, action.flavour, events)
-        if isinstance(action, Done):
-            return B.finish(state, events)
-        raise no(say("stash_pairs_vault_you"))
-    raise no(say("that_cant_be_done"))
+def _buy_battle(state: State, action: BuyBattle, events: list) -> State:
+    """Phase 3: a Battle Card bought; an Event Card is played at once ("Event Cards")."""
+    state, event = T.do_buy_battle(state, action, events)
+    return B.start(state, action.card, state.active, events) if event else state
+
+
+def _final_done(state: State, action: Done, events: list) -> State:
+    """"Ending the Game": a player has stashed their last pairs; after the last, the count."""
+    state, everyone = T.finish_player(state, events)
+    return _game_over(state, events) if everyone else state
+
+
+def _mom_play(state: State, action: Play, events: list) -> State:
+    """The Mom window: another Steal of the attacker, or a Mom ("Mom", "Option 2: Steal")."""
+    if B.can_add_steal(state, B.owner(state, action.card), action.card):
+        return B.do_more_steal(state, action.card, events)
+    return B.do_mom(state, action.card, events)
+
+
+def _take_nothing(state: State, action: Done, events: list) -> State:
+    """Spy: the player looks and takes none of the Battle Cards."""
+    events.append(Note(say("takes_nothing", who=state.players[state.frame.actor])))
+    return B.finish(state, events)
+
+
+def _royale_off(state: State, action: Done, events: list) -> State:
+    """Battle Royale: no Battle Card is left to draw, so it is over."""
+    events.append(Note(say("no_battle_cards_left")))
+    return B.finish(state, events)
+
+
+STAGE_DOERS: dict[tuple[str, type], Doer] = {
+    (STASH, Stash): lambda s, a, ev: T.do_stash(s, s.active, a.cards, a.vault, a.flavour, ev),
+    (STASH, CantStash): lambda s, a, ev: T.cant_stash(s, ev),
+    (STASH, Done): lambda s, a, ev: T.end_stash(s, ev),
+    (REVEAL, Reveal): lambda s, a, ev: T.do_reveal(s, a.card, ev),
+    (SWAP, Trade): T.do_trade,
+    (SWAP, Done): lambda s, a, ev: T.end_swaps(s, ev),
+    (BUY, BuyBattle): _buy_battle,
+    (BUY, BuyVault): T.do_buy_vault,
+    (BUY, Play): lambda s, a, ev: B.do_play(s, a.card, ev),
+    (BUY, Done): lambda s, a, ev: T.end_turn(s, ev),
+    (DISCARD, Take): lambda s, a, ev: T.do_discard(s, a.card, ev),
+    (FINAL, Stash): lambda s, a, ev: T.do_stash(s, s.seat, a.cards, a.vault, a.flavour, ev),
+    (FINAL, Done): _final_done,
+}
+
+FRAME_DOERS: dict[tuple[str, type], Doer] = {
+    ("target", Target): B.do_target,
+    ("target", Withdraw): lambda s, a, ev: B.do_withdraw(s, ev),
+    ("mom", Play): _mom_play,
+    ("mom", Done): lambda s, a, ev: B.do_no_mom(s, ev),
+    ("duel", Play): lambda s, a, ev: B.do_mastermind(s, a.card, ev),
+    ("duel", Flip): lambda s, a, ev: B.do_flip(s, a.card, ev),
+    ("duel", Done): lambda s, a, ev: B.duel_off(s, ev),
+    ("haul", Take): lambda s, a, ev: B.do_haul_take(s, a.card, ev),
+    ("haul", Place): lambda s, a, ev: B.do_place(s, a.vault, ev),
+    ("haul", Done): lambda s, a, ev: B.do_haul_done(s, ev),
+    ("prize", Take): lambda s, a, ev: B.do_prize_take(s, a.card, ev),
+    ("prize", Place): lambda s, a, ev: B.do_place(s, a.vault, ev),
+    ("prize", Done): lambda s, a, ev: B.do_haul_done(s, ev),
+    ("spy", Take): lambda s, a, ev: E.do_spy_take(s, a.card, ev),
+    ("spy", Done): _take_nothing,
+    ("flavour", Declare): lambda s, a, ev: E.do_declare(s, a.flavour, ev),
+    ("keep", Declare): lambda s, a, ev: E.do_declare(s, a.flavour, ev),
+    ("collect", Take): lambda s, a, ev: E.do_collect(s, a.card, a.seat, ev),
+    ("collect", Done): lambda s, a, ev: E.do_collect_done(s, ev),
+    ("new-vault", NewVault): lambda s, a, ev: E.do_new_vault(s, a.card, ev),
+    ("pinata", Take): lambda s, a, ev: E.do_pinata_reveal(s, a.card, ev),
+    ("pick", Take): lambda s, a, ev: E.do_pinata_pick(s, a.card, ev),
+    ("join", Join): lambda s, a, ev: E.do_join(s, a.seat, a.card, ev),
+    ("join", Done): lambda s, a, ev: E.do_fight(s, ev),
+    ("royale", Take): lambda s, a, ev: E.do_royale_draw(s, a.card, ev),
+    ("royale", Done): _royale_off,
+    ("stash", Stash): lambda s, a, ev: E.do_bonus_stash(s, a.cards, a.vault, a.flavour, ev),
+    ("stash", Done): lambda s, a, ev: B.finish(s, ev),
+}
 
 
 def _combine(state: State, action: Combine, events: list) -> State:
     """"If at any point, you have the same flavor stashed in multiple Vaults you may
-    combine matching flavors into a single Vault" ("How to Lock a Vault"): any player,
-    in any phase or turn, and at the final stash. Only a vault being robbed right now
-    (a Heist, Steal or Safe Cracker against it in play) stays as it is until that is over."""
+    combine matching flavors into a single Vault" ("How to Lock a Vault"): the seat
+    named, or the player acting now."""
     seat = state.seat if action.seat is None else action.seat
-    if not 0 <= seat < len(state.players):
-        raise no(say("there_are_only_players", n=len(state.players)))
-    for f in state.stack:
-        if f.target == seat and f.vault in (action.source, action.target) and f.step in ("mom", "duel", "haul"):
-            raise no(say("vault_under_attack", who=state.players[seat], vault=f.vault + 1))
     return combine(state, seat, action.source, action.target, events)
 
 
@@ -236,33 +186,27 @@ def _game_over(state: State, events: list) -> State:
     return state
 
 
-def _do(state: State, action: Action) -> tuple[State, list]:
-    if state.over:
-        raise no(say("over"))
+def apply(state: State, action: Action) -> tuple[State, list]:
+    """The state after ``action`` and its outcome events. Trusts its caller: ``action``
+    has passed :func:`check`, so this never refuses. The ``do_*`` functions of
+    :mod:`.turns`, :mod:`.battle` and :mod:`.effects` name the rules they follow."""
     events: list = []
     if isinstance(action, SetPile):
         return T.set_pile(state, action.count, events), events
     if isinstance(action, Combine):
         return _combine(state, action, events), events
     if state.stack:
-        state = _frame_action(state, action, events)
+        do = FRAME_DOERS[(state.frame.step, type(action))]
     else:
-        state = _stage_action(state, action, events)
-    return state, events
-
-
-def check(state: State, action: Action) -> None:
-    """Raise :class:`IllegalAction` when ``action`` is not allowed now."""
-    _do(state, action)
-
-
-def apply(state: State, action: Action) -> tuple[State, list]:
-    """The state after ``action`` and its outcome events (raises like :func:`check`)."""
-    return _do(state, action)
+        do = STAGE_DOERS[(state.stage, type(action))]
+    return do(state, action, events), events
 
 
 def step(state: State, action: Action) -> tuple[State, list]:
-    return _do(state, action)
+    """``check`` then ``apply``: raises :class:`IllegalAction` and changes nothing when
+    ``action`` is not allowed now."""
+    check(state, action)
+    return apply(state, action)
 
 
 def result(state: State) -> Result | None:

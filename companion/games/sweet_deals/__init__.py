@@ -1,6 +1,7 @@
 """Sweet Deals: offer desserts, bid coins, swap cards and collect sets; Bake Sales and
-Sweet Six (rulebooks/sweet-deals.txt). ``rules`` is the API; ``turns`` what each action
-does, ``auction`` the bidding, ``scoring`` the score with the best use of every wild."""
+Sweet Six (rulebooks/sweet-deals.txt). ``rules`` is the API; ``checks`` whether each
+action is allowed, ``turns`` what it does, ``auction`` the bidding, ``scoring`` the score
+with the best use of every wild."""
 
 from companion.core.game import Flow, Game, Option, Rules, Screen
 from .messages import say

@@ -2,8 +2,10 @@
 Early, Sweet Six and the score (../shared/rulebooks/sweet-deals.txt).
 
 Pure: no I/O, no pygame; imports only ``companion.core``, this game's modules and the
-standard library. ``check(state, action)`` raises :class:`IllegalAction`; ``apply``
-returns ``(new_state, events)``; ``step`` does both. Seats are 0-based.
+standard library. ``check(state, action)`` raises :class:`IllegalAction` and changes
+nothing (:mod:`.checks`, one rule per action); ``apply`` trusts its caller and returns
+``(new_state, events)`` (:mod:`.turns`, one handler per action); ``step`` does both.
+Seats are 0-based.
 
 Two ways to play (option ``mode``):
 
@@ -30,16 +32,19 @@ from dataclasses import replace
 from typing import Any, Iterable
 
 from companion.core.game import Rules as CoreRules
-from companion.core.errors import IllegalAction
+from companion.core.errors import IllegalAction  # noqa: F401  (refusals are IllegalAction: part of the rules API)
 from companion.core.events import Outcome
 from companion.core.game import TABLE, Result
 
 from . import scoring
 from .parts.cards import CARDS, HAND_SIZE, HYBRID_DEFAULT, deck_for, removed_for
-from .state import (MODES, DEAL, OFFER, VOTE, BID, REVEAL, CHOOSE, SWAP, DISCARD, DRAW, BAKE_DRAW, BAKE_DISCARD,
-                    BAKE_TAKE, BAKE_GRAB, SCORE, OVER, SWEET_SIX_END, CLOSED_EARLY, Bake, State, HandCard, Offer, Bid,
-                    Pass, Grab, Reveal, Choose, SwapCard, FaceUp, Draw, StartBakeSale, Done, Take, GrabCard, AskClose,
-                    Vote, ShoutSweetSix, Action, Said, ShownFaceUp, HandsShown)
+from .state import (  # noqa: F401  (part of the rules API)
+    MODES, DEAL, OFFER, VOTE, BID, REVEAL, CHOOSE, SWAP, DISCARD, DRAW, BAKE_DRAW, BAKE_DISCARD,
+    BAKE_TAKE, BAKE_GRAB, SCORE, OVER, SWEET_SIX_END, CLOSED_EARLY, Bake, State, HandCard, Offer,
+    Bid, Pass, Grab, Reveal, Choose, SwapCard, FaceUp, Draw, StartBakeSale, Done, Take, GrabCard,
+    AskClose, Vote, ShoutSweetSix, Action, Said, ShownFaceUp, HandsShown,
+)
+from .parts.checks import check  # noqa: F401  (part of the rules API)
 from .parts.turns import HANDLERS as _HANDLERS
 from .parts.turns import final_result
 from .messages import say
@@ -89,37 +94,17 @@ def setting_up(state: State) -> bool:
 
 # ---------------------------------------------------------------- check / apply
 
-def check(state: State, action: Action) -> None:
-    """Raise :class:`IllegalAction` when ``action`` is not allowed now."""
-    _run(state, action)
-
-
 def apply(state: State, action: Action) -> tuple[State, list[Outcome]]:
-    """The state after ``action`` and what happened."""
-    return _run(state, action)
+    """The state after ``action`` and what happened, by the rulebook section its handler
+    in :mod:`.turns` names. Trusts its caller: ``action`` has passed :func:`check`."""
+    return _HANDLERS[type(action)](state, action)
 
 
 def step(state: State, action: Action) -> tuple[State, list[Outcome]]:
-    """``check`` then ``apply``."""
-    return _run(state, action)
-
-
-def _no(message: str, code: str | None = None) -> IllegalAction:
-    return IllegalAction(code, message)
-
-
-def _run(state: State, action: Action) -> tuple[State, list[Outcome]]:
-    if state.over:
-        raise _no(say("over"))
-    seat = action.seat
-    if not 0 <= seat < len(state.players):
-        raise _no(say("there_no_seat_are", seat=seat + 1, players=len(state.players)))
-    handler = _HANDLERS.get(type(action))
-    if handler is None:
-        raise _no(say("i_dont_know_what", name=type(action).__name__))
-    return handler(state, action)
-
-
+    """``check`` then ``apply``: raises :class:`IllegalAction` and changes nothing when
+    ``action`` is not allowed now."""
+    check(state, action)
+    return apply(state, action)
 
 
 # ---------------------------------------------------------------- the end

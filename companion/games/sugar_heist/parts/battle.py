@@ -2,10 +2,11 @@
 (Sugar Heist rulebook, "Playing Battle Cards", "Attack Card Styles", "Battle Card Index").
 
 A played card becomes a :class:`~.state.Frame` on the state's stack and is walked
-through its steps (target, Mom window, duel, haul, ...). Each ``do_*`` checks and
-applies one action for the top frame, raising :class:`IllegalAction` before changing
-anything. Hidden cards (bought, kept from a Battle Royale, taken by a Spy) are never
-named in a message.
+through its steps (target, Mom window, duel, haul, ...). The queries here
+(:func:`target_problem`, :func:`playable`, :func:`can_add_steal`...) are what
+:mod:`.checks` asks; each ``do_*`` applies one action for the top frame that
+:mod:`.checks` has passed: it trusts its caller and never refuses. Hidden cards
+(bought, kept from a Battle Royale, taken by a Spy) are never named in a message.
 """
 
 from __future__ import annotations
@@ -13,12 +14,11 @@ from __future__ import annotations
 from dataclasses import replace
 
 from .cards import CARDS, SETUP
-from ..state import CardPlayed, Flipped, Frame, HeistOver, Note, State, Target, Vault, VaultUnlocked
-from .turns import draw_battle, on_battle_pile, pile_refusal
-from .vaults import (add_candies, check_emptying, check_vault, empty_vault, fitting, no, put, set_vault, take_candy,
-                     vault_name)
+from ..state import (CardPlayed, Flipped, Frame, HeistOver, Note, State, Target, Vault, VaultUnlocked)
+from .turns import draw_battle
+from .vaults import add_candies, empty_vault, fitting, put, set_vault, take_candy, vault_name
 from ..messages import count, listing, say
-from .reasons import mom_refusal, no_target_reason  # noqa: F401  (mom_refusal: part of this module's API)
+from .reasons import mom_refusal, no_target_reason  # noqa: F401  (part of this module's API)
 
 HEIST_HAUL: int = SETUP["heist_haul"]
 STEAL_HAUL: int = SETUP["steal_haul"]
@@ -31,6 +31,7 @@ KEPT = ("Mom", "Grandma", "Mastermind")
 #: Said when a kept card is scanned at the wrong moment; it never names the card.
 KEEP_IT = (say("keep_that_card_face"))
 MOM_ONLY = say("only_player_being_targeted")
+#: Said when a Mastermind comes too late (after the first flip); it never names the card.
 FLIP_ONLY = say("that_card_cant_be")
 
 
@@ -146,20 +147,9 @@ def playable(state: State, seat: int, card: str) -> bool:
 # ---------------------------------------------------------------- playing a card
 
 def do_play(state: State, card: str, events: list) -> State:
-    """Phase 3: the active player plays one of their face-down Battle Cards."""
-    c = CARDS[card]
+    """Phase 3: the active player plays one of their face-down Battle Cards ("Playing
+    Battle Cards")."""
     who = state.active
-    if not c.is_battle:
-        raise no(say("that_not_battle_card"))
-    if state.final:
-        raise no(say("candy_pile_out_no_battle"))
-    mine = owner(state, card)
-    if mine != who:
-        raise no(say("battle_card_not_yours"))
-    if c.name in KEPT:  # one message for all three, so the screen does not tell which it is
-        raise no(KEEP_IT)
-    if not playable(state, who, card):
-        raise no(no_target_reason(state, who))
     state = replace(state, held=put(state.held, who, tuple(h for h in state.held[who] if h != card)))
     state = start(state, card, who, events)
     if state.stack and state.stack[-1].card == card and state.stack[-1].step == "target":
@@ -171,8 +161,6 @@ def do_withdraw(state: State, events: list) -> State:
     """A card scanned to play it by mistake goes back face down before its target is
     chosen: nothing has happened yet. The table saw its name, so it is named."""
     f = top(state)
-    if f.step != "target" or not f.withdrawable:
-        raise no(say("cant_withdraw"))
     state = replace(state, stack=state.stack[:-1],
                     held=put(state.held, f.actor, state.held[f.actor] + (f.card,)))
     events.append(Note(say("withdraws", who=_name(state, f.actor), card=CARDS[f.card].name)))
@@ -231,10 +219,9 @@ def finish(state: State, events: list, keep: bool = False) -> State:
 # ---------------------------------------------------------------- steps
 
 def do_target(state: State, action: Target, events: list) -> State:
+    """The played card's target ("Attack Card Styles", each card's text): a Night Raid or
+    a Quarantine Lock acts at once, anything else opens the Mom window."""
     f = top(state)
-    problem = target_problem(state, f.actor, f.card, action.style, action.seat, action.vault)
-    if problem:
-        raise no(problem)
     a, t, v = f.actor, action.seat, action.vault
     name = CARDS[f.card].name
     if action.style == "raid":
@@ -266,8 +253,6 @@ def do_mom(state: State, card: str, events: list) -> State:
     """A Mom in the Mom window repels the card for her owner ("Mom")."""
     f = top(state)
     seat = owner(state, card)
-    if seat is None or seat not in f.waiting:
-        raise no(MOM_ONLY)
     state = replace(state, held=put(state.held, seat, tuple(h for h in state.held[seat] if h != card)),
                     battle_discard=state.battle_discard + (card,), protected=state.protected + (seat,))
     events.append(CardPlayed(say("mom_safe_this_turn", who=_name(state, seat)), seat, card))
@@ -375,6 +360,7 @@ def next_steal(state: State, events: list) -> State:
 
 
 def do_no_mom(state: State, events: list) -> State:
+    """The Mom window closes with no Mom played ("Mom"): the card takes effect."""
     f = top(state)
     if f.waiting:
         events.append(Note(say("no_mom_from", names=', '.join(_name(state, s) for s in f.waiting))))
@@ -385,8 +371,6 @@ def do_mastermind(state: State, card: str, events: list) -> State:
     """Mastermind: before the first flip, its owner (a duelist) needs only 1 Attack Card."""
     f = top(state)
     seat = owner(state, card)
-    if f.flips or seat is None or seat not in f.duelists or f.need[f.duelists.index(seat)] < 2:
-        raise no(FLIP_ONLY)  # a Mastermind comes before the first flip; the message does not name it
     i = f.duelists.index(seat)
     state = replace(state, held=put(state.held, seat, tuple(h for h in state.held[seat] if h != card)),
                     battle_discard=state.battle_discard + (card,))
@@ -399,18 +383,12 @@ def flipper(state: State) -> int:
     return f.duelists[f.flipper]
 
 
-def do_flip(state: State, card: str, seat: int | None, events: list) -> State:
+def do_flip(state: State, card: str, events: list) -> State:
     """One card flipped in a Heist or Crib Fight: the first to flip enough Attack Cards
     wins; the flipped cards go back into the Battle Draw Pile."""
     f = top(state)
     c = CARDS[card]
     who = flipper(state)
-    if seat is not None and seat != who:
-        raise no(say("flip_not", who=_name(state, who), other=_name(state, seat)))
-    if not c.is_battle:
-        raise no(say("flip_top_card_battle"))
-    if not on_battle_pile(state, card):
-        raise no(pile_refusal(state, card, say("flip_not_from_pile")))
     if state.battle_draw == 0 and not state.battle_discard and f.flips:
         events.append(Note(say("battle_pile_reshuffle_flips")))
         state = _set_top(replace(state, battle_draw=len(f.flips)), replace(f, flips=()))
@@ -471,20 +449,9 @@ def _duel_won(state: State, winner: int, events: list) -> State:
 def do_haul_take(state: State, card: str, events: list) -> State:
     """Heist or Steal: one candy scanned out of the target vault."""
     f = top(state)
-    if not CARDS[card].is_candy:
-        raise no(say("haul_scan_candy"))
-    if len(f.haul) >= f.haul_max:
-        raise no(say("that_already_tap_vault", haul_max=f.haul_max))
     if f.vault is None:  # a later Steal: the first candy picks one of the target's unlocked vaults
-        at = next((i for i, v in enumerate(state.vaults[f.target]) if card in v.candies), None)
-        if at is None or state.vaults[f.target][at].locked:
-            raise no(say("take_from_unlocked", target=_name(state, f.target), card=CARDS[card].name,
-                         where=state.where(card) or say("not_in_it")), card)
+        at = next(i for i, v in enumerate(state.vaults[f.target]) if card in v.candies)
         f = replace(f, vault=at, flavours=(state.vaults[f.target][at].flavour,))
-        state = _set_top(state, f)
-    if card not in state.vaults[f.target][f.vault].candies:
-        raise no(say("take_candy_from_vault", target=_name(state, f.target), vault=f.vault + 1, card=CARDS[card].name,
-                     where=state.where(card) or say("not_in_it")), card)
     state = take_candy(state, f.target, f.vault, card, events)
     f = replace(f, haul=f.haul + (card,))
     return _set_top(state, f)
@@ -494,30 +461,32 @@ def _haul_flavour(f: Frame) -> str:
     return f.flavours[0]
 
 
-def do_place(state: State, vault: int | None, events: list, discard: bool = False) -> State:
+def prize_flavours(haul: tuple[str, ...]) -> set[str]:
+    """The flavours among a Crib Fight prize's candies, Pure Sugars aside."""
+    return {CARDS[c].flavour for c in haul if not CARDS[c].is_pure}
+
+
+def place_flavour(state: State, seat: int, vault: int) -> str | None:
+    """The flavour the candies taken go into ``seat``'s vault ``vault`` as: a haul's is
+    its vault's; a prize's its one flavour, else (all Pure Sugars) the vault's; None
+    when a prize of Pure Sugars goes on an empty vault."""
+    f = top(state)
+    if f.step != "prize":
+        return _haul_flavour(f)
+    flavours = prize_flavours(f.haul)
+    return next(iter(flavours)) if flavours else state.vaults[seat][vault].flavour
+
+
+def do_place(state: State, vault: int | None, events: list) -> State:
     """Put the haul (or the Crib Fight prize) into a vault, or the prize in the hand. A
-    vault of another flavour is emptied first only when ``discard`` (the table agreed)."""
+    vault of another flavour is emptied first (the table agreed: :mod:`.checks`)."""
     f = top(state)
     seat = f.target if f.step == "prize" else f.actor
-    if not f.haul:
-        raise no(say("scan_candies_first"))
     if vault is None:
-        if f.step != "prize":
-            raise no(say("stolen_candy_goes_into"))
         state = replace(state, hands=put(state.hands, seat, state.hands[seat] + len(f.haul)))
         events.append(Note(say("puts_in_hand", who=_name(state, seat), cards=count(len(f.haul), "card"))))
         return finish(_set_top(state, replace(f, haul=())), events)
-    check_vault(state, seat, vault)
-    if f.step == "prize":
-        flavours = {CARDS[c].flavour for c in f.haul if not CARDS[c].is_pure}
-        if len(flavours) > 1:
-            raise no(say("those_cards_are_different"))
-        flavour = flavours.pop() if flavours else state.vaults[seat][vault].flavour
-        if flavour is None:
-            raise no(say("pure_sugars_alone_need"))
-    else:
-        flavour = _haul_flavour(f)
-    check_emptying(state, seat, vault, flavour, discard)
+    flavour = place_flavour(state, seat, vault)
     v = state.vaults[seat][vault]
     if v.flavour and v.flavour != flavour:
         state = empty_vault(state, seat, vault, events)
@@ -526,27 +495,28 @@ def do_place(state: State, vault: int | None, events: list, discard: bool = Fals
     return next_steal(_set_top(state, replace(f, haul=())), events)
 
 
+def haul_done_vault(state: State) -> int | None:
+    """Where Done puts a haul: the one vault its flavour fits, else None (the table must
+    tap a vault, or the hand for a prize)."""
+    f = top(state)
+    if f.step != "haul":
+        return None
+    fits = fitting(state, f.actor, _haul_flavour(f))
+    return fits[0] if len(fits) == 1 else None
+
+
 def do_haul_done(state: State, events: list) -> State:
+    """Done with a haul or a prize: nothing taken, or the candies into the one vault
+    that fits (:func:`haul_done_vault`)."""
     f = top(state)
     if not f.haul:
         events.append(Note(say("takes_nothing", who=_name(state, f.target if f.step == 'prize' else f.actor))))
         return next_steal(state, events)
-    seat = f.target if f.step == "prize" else f.actor
-    if f.step == "haul":
-        fits = fitting(state, seat, _haul_flavour(f))
-        if len(fits) == 1:
-            return do_place(state, fits[0], events)
-    raise no(say("where_candies_go_hand" if f.step == "prize" else "where_candies_go"))
+    return do_place(state, haul_done_vault(state), events)
 
 
 def do_prize_take(state: State, card: str, events: list) -> State:
+    """Crib Fight: one candy of the prize taken from the Candy Discard Pile."""
     f = top(state)
-    if not CARDS[card].is_candy:
-        raise no(say("prize_scan_candy"))
-    if len(f.haul) >= f.haul_max:
-        raise no(say("that_already_tap_hand", haul_max=f.haul_max))
-    if card not in state.discard:
-        raise no(say("prize_comes_from_discard", card=CARDS[card].name, where=state.where(card) or say("not_on_it")),
-                 card)
     state = replace(state, discard=tuple(c for c in state.discard if c != card))
     return _set_top(state, replace(f, haul=f.haul + (card,)))

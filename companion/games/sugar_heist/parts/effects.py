@@ -1,26 +1,24 @@
 """Battle Card effects with a step of their own: Spy, Bad Dog and the Candy Magnets,
 Piñata, Crib Fight entries, Battle Royale draws and the Vault Heist stash (Sugar Heist
-rulebook, "Battle Card Index"). Same conventions as :mod:`.battle`: each ``do_*`` checks
-and applies one action for the top frame, or raises :class:`IllegalAction` first.
+rulebook, "Battle Card Index"). Same conventions as :mod:`.battle`: each ``do_*``
+applies one action for the top frame that :mod:`.checks` has passed, and never refuses.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
 
-from .battle import CRIB_PRIZE, _collect, _name, _open, _set_top, finish, owner, playable, start, top
-from .cards import CARDS, FLAVOURS
+from .battle import CRIB_PRIZE, _collect, _name, _open, _set_top, finish, playable, start, top
+from .cards import CARDS
 from ..state import Note, State, Vault
-from .turns import draw_battle, draw_candy, on_battle_pile, pile_refusal
-from .vaults import add_candies, hand_card, no, put, relock
+from .turns import draw_battle, draw_candy
+from .vaults import add_candies, put, relock, stash
 from ..messages import say
 
 
 def do_spy_take(state: State, card: str, events: list) -> State:
     """Spy: take one of the target's hidden Battle Cards (not named anywhere)."""
     f = top(state)
-    if owner(state, card) != f.target:
-        raise no(say("take_one_battle_cards", target=_name(state, f.target)))
     held = put(state.held, f.target, tuple(h for h in state.held[f.target] if h != card))
     state = replace(state, held=put(held, f.actor, held[f.actor] + (card,)))
     events.append(Note(say("takes_one_battle_cards", who=_name(state, f.actor), target=_name(state, f.target))))
@@ -31,17 +29,11 @@ def do_declare(state: State, flavour: str, events: list) -> State:
     """Bad Dog, Candy Magnet: one flavour; Mega Candy Magnet: three, then the one kept."""
     f = top(state)
     name = CARDS[f.card].name
-    if flavour not in FLAVOURS:
-        raise no(say("pick_one_flavours", names=', '.join(FLAVOURS)))
     n = len(state.players)
     others = _open(state, tuple((f.actor + k) % n for k in range(1, n)))
     if f.step == "keep":
-        if flavour not in f.flavours:
-            raise no(say("keep_one_three_you", names=', '.join(f.flavours)))
         events.append(Note(say("keeps_hand_over_every", who=_name(state, f.actor), flavour=flavour)))
         return _collect(state, replace(f, step="collect", flavours=(flavour,), waiting=f.waiting), events)
-    if flavour in f.flavours:
-        raise no(say("named_already_pick_another", flavour=flavour))
     flavours = f.flavours + (flavour,)
     if name == "Mega Candy Magnet" and len(flavours) < 3:
         events.append(Note(say("name_more", name=name, names=', '.join(flavours), more=3 - len(flavours))))
@@ -59,17 +51,8 @@ def do_collect(state: State, card: str, seat: int | None, events: list) -> State
     """Bad Dog: a card of the flavour discarded from a hand. Candy Magnets: given to the
     player who played it, straight into their free vault."""
     f = top(state)
-    if not f.waiting:
-        raise no(say("everyone_has_handed_over"))
     giver = f.waiting[0] if seat is None else seat
-    if giver not in f.waiting:
-        raise no(say("not_giving_cards", who=_name(state, giver)))
-    hand_card(state, card, say("handing_over"))
     c = CARDS[card]
-    if c.flavour != f.flavours[0]:
-        raise no(say("only_cards_that", flavours=f.flavours[0], card=c.name), card)
-    if state.hands[giver] < 1:
-        raise no(say("has_no_candy_cards", who=_name(state, giver)))
     state = replace(state, hands=put(state.hands, giver, state.hands[giver] - 1))
     if CARDS[f.card].name == "Bad Dog":
         events.append(Note(say("dog_eats", who=_name(state, giver), card=c.name)))
@@ -79,6 +62,8 @@ def do_collect(state: State, card: str, seat: int | None, events: list) -> State
 
 
 def do_collect_done(state: State, events: list) -> State:
+    """Bad Dog, the Candy Magnets: the player handing over has no more of the flavour;
+    the next one does, or the card is over."""
     f = top(state)
     waiting = f.waiting[1:]
     if waiting:
@@ -87,12 +72,8 @@ def do_collect_done(state: State, events: list) -> State:
 
 
 def do_new_vault(state: State, card: str | None, events: list) -> State:
+    """Candy Magnets: the free Vault Card, then the flavour is named."""
     f = top(state)
-    if card is not None:
-        if CARDS[card].kind != "vault":
-            raise no(say("scan_vault_card_from"))
-        if card in state.vault_cards:
-            raise no(say("that_vault_card_already"), card)
     a = f.actor
     state = replace(state, vaults=put(state.vaults, a, state.vaults[a] + (Vault(card=card),)),
                     vault_pile=state.vault_pile - 1, vault_cards=state.vault_cards + ((card,) if card else ()))
@@ -103,7 +84,6 @@ def do_new_vault(state: State, card: str | None, events: list) -> State:
 def do_pinata_reveal(state: State, card: str, events: list) -> State:
     """Piñata: one Candy Card per player turned face up from the Candy Draw Pile."""
     f = top(state)
-    hand_card(state, card, say("pi_ata"))
     state, _ = draw_candy(state, 1, events)
     f = replace(f, cards=f.cards + (card,))
     n = len(state.players)
@@ -114,15 +94,10 @@ def do_pinata_reveal(state: State, card: str, events: list) -> State:
     return _set_top(state, f)
 
 
-def do_pinata_pick(state: State, card: str, seat: int | None, events: list) -> State:
+def do_pinata_pick(state: State, card: str, events: list) -> State:
+    """Piñata: the next player in turn takes one of the face-up cards into their hand."""
     f = top(state)
     who = f.waiting[0]
-    if seat is not None and seat != who:
-        raise no(say("pick_who", who=_name(state, who)))
-    if not CARDS[card].is_candy:
-        raise no(say("pick_one_pi_atas"))
-    if card not in f.cards:
-        raise no(say("pick_one_pi_ata", card=CARDS[card].name, where=state.where(card) or say("not_one")), card)
     state = replace(state, hands=put(state.hands, who, state.hands[who] + 1))
     f = replace(f, cards=tuple(c for c in f.cards if c != card), waiting=f.waiting[1:])
     events.append(Note(say("takes_who_card", who=_name(state, who), card=CARDS[card].name)))
@@ -133,13 +108,6 @@ def do_pinata_pick(state: State, card: str, seat: int | None, events: list) -> S
 def do_join(state: State, seat: int, card: str, events: list) -> State:
     """Crib Fight: a player discards 1 Candy Card from their hand to enter."""
     f = top(state)
-    if not 0 <= seat < len(state.players):
-        raise no(say("there_are_only_players", n=len(state.players)))
-    if seat in f.duelists:
-        raise no(say("crib_fight_already", who=_name(state, seat)))
-    hand_card(state, card, say("entering_crib_fight"))
-    if state.hands[seat] < 1:
-        raise no(say("has_no_candy_card", who=_name(state, seat)))
     state = replace(state, hands=put(state.hands, seat, state.hands[seat] - 1), discard=state.discard + (card,))
     events.append(Note(say("joins_crib_fight", who=_name(state, seat))))
     return _set_top(state, replace(f, duelists=f.duelists + (seat,)))
@@ -159,18 +127,11 @@ def do_fight(state: State, events: list) -> State:
                                    tally=(0,) * len(order), flipper=0))
 
 
-def do_royale_draw(state: State, card: str, seat: int | None, events: list) -> State:
+def do_royale_draw(state: State, card: str, events: list) -> State:
     """Battle Royale: each player in turn draws a Battle Card; a playable Attack, Action
     or Event Card is played at once, anything else is kept face down."""
     f = top(state)
     who = f.waiting[0]
-    if seat is not None and seat != who:
-        raise no(say("draw_who", who=_name(state, who)))
-    c = CARDS[card]
-    if not c.is_battle:
-        raise no(say("royale_draw"))
-    if not on_battle_pile(state, card):
-        raise no(pile_refusal(state, card, say("royale_not_from_pile")))
     state = draw_battle(state, events, card)
     state = _set_top(state, replace(f, waiting=f.waiting[1:]))
     state = replace(state, fresh=state.fresh + (card,))
@@ -186,9 +147,8 @@ def do_royale_draw(state: State, card: str, seat: int | None, events: list) -> S
 
 def do_bonus_stash(state: State, cards, vault: int, declared, events: list) -> State:
     """Vault Heist: pairs from the hand go on the vault just taken."""
-    from .vaults import stash
     f = top(state)
-    return stash(state, f.actor, tuple(cards), vault, declared, events, only=f.new_vault)
+    return stash(state, f.actor, tuple(cards), vault, declared, events)
 
 
 def relock_all(state: State, events: list) -> State:

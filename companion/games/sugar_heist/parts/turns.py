@@ -1,18 +1,18 @@
 """A turn's phases, the draw piles and the end of the game (Sugar Heist rulebook, "How a
 Turn Works", "End Your Turn", "Ending the Game").
 
-Each ``do_*`` function checks and applies one action: it raises :class:`IllegalAction`
-before changing anything, or returns the new state; outcome events go on ``events``.
+Each ``do_*`` function applies one action that :mod:`.checks` has passed: it trusts its
+caller, never refuses, and returns the new state; outcome events go on ``events``.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
 
-from .cards import CANDY_CODES, CARDS, SETUP
-from ..state import (BUY, DISCARD, FINAL, HAND_SIZE, OVER, REVEAL, STASH, SWAP, BuyBattle, BuyVault, Note, State,
-                     Trade, TurnEnded, Vault)
-from .vaults import check_vault, fitting, find_candy, hand_card, no, put, stash, take_candy
+from .cards import CARDS, SETUP
+from ..state import (BUY, DISCARD, FINAL, HAND_SIZE, OVER, REVEAL, STASH, SWAP, BuyBattle, BuyVault, Note,
+                    State, Trade, TurnEnded, Vault)
+from .vaults import fitting, find_candy, put, stash, take_candy
 from .. import messages
 from ..messages import say
 
@@ -67,10 +67,6 @@ def on_battle_pile(state: State, code: str) -> bool:
 def set_pile(state: State, count: int, events: list) -> State:
     """The players counted the Candy Draw Pile ("the players confirm when it runs out"):
     the companion takes their count; at 0 the pile has run out."""
-    if state.final:
-        raise no(say("candy_pile_out_for_good"))
-    if not 0 <= count <= len(CANDY_CODES):
-        raise no(say("candy_draw_pile_holds", most=len(CANDY_CODES), count=count))
     if count == state.draw:
         events.append(Note(say("right_candy_draw_pile", cards=messages.count(count, "card"))))
         return state
@@ -86,8 +82,6 @@ def draw_battle(state: State, events: list, code: str | None = None) -> State:
     if state.battle_draw == 0 and state.battle_discard:
         events.append(Note(say("battle_pile_reshuffle")))
         state = replace(state, battle_draw=len(state.battle_discard), battle_discard=())
-    if state.battle_draw == 0:
-        raise no(say("no_battle_cards_to_draw"))
     if code is not None and CARDS[code].name in state.set_aside:
         name = CARDS[code].name
         other = tuple(c for c, card in CARDS.items() if card.name == name and c != code and c not in state.removed)
@@ -106,21 +100,14 @@ def pile_refusal(state: State, code: str, message: str) -> str:
 
 # ---------------------------------------------------------------- Phase 1
 
-def do_stash(state: State, seat: int, cards, index: int, declared, events: list, discard: bool = False) -> State:
-    if state.stage == FINAL:
-        v = check_vault(state, seat, index)
-        if v.candies:
-            from .vaults import pair_flavour
-            if pair_flavour(state, seat, tuple(cards), index, declared) != v.flavour:
-                raise no(say("at_end_pair_goes"))
-    state = stash(state, seat, tuple(cards), index, declared, events, discard=discard)
+def do_stash(state: State, seat: int, cards, index: int, declared, events: list) -> State:
+    """Phase 1, and the end: a pair from ``seat``'s hand onto one of their vaults."""
+    state = stash(state, seat, tuple(cards), index, declared, events)
     return replace(state, stashed=state.stashed + 1)
 
 
 def cant_stash(state: State, events: list) -> State:
     """Phase 1: no pair (or the player chooses not to): draw two and end the turn."""
-    if state.stashed:
-        raise no(say("you_already_stashed_pair"))
     who = state.active
     state, got = draw_candy(state, 2, events)
     state = replace(state, hands=put(state.hands, who, state.hands[who] + got))
@@ -130,8 +117,7 @@ def cant_stash(state: State, events: list) -> State:
 
 
 def end_stash(state: State, events: list) -> State:
-    if not state.stashed:
-        raise no(say("stash_at_least_one"))
+    """Phase 1 is over (a pair or more stashed): on to Phase 2."""
     return start_reveal(replace(state, stage=REVEAL), events)
 
 
@@ -145,7 +131,7 @@ def start_reveal(state: State, events: list) -> State:
 
 
 def do_reveal(state: State, code: str, events: list) -> State:
-    hand_card(state, code, say("revealing"))
+    """Phase 2: one of the top Candy Cards of the Draw Pile turned face up."""
     state = replace(state, revealed=state.revealed + (code,))
     state, _ = draw_candy(state, 1, events)
     events.append(Note(say("revealed_card", card=CARDS[code].name)))
@@ -156,40 +142,9 @@ def do_reveal(state: State, code: str, events: list) -> State:
 
 def do_trade(state: State, action: Trade, events: list) -> State:
     """One swap ("Phase 2: Reveal and Swap"): cards go from hands (or the revealed
-    row) straight into hands; the active player must be in it; stashed cards never swap."""
+    row) straight into hands."""
     moves = action.moves
-    if not moves:
-        raise no(say("scan_cards_that_change"))
-    n = len(state.players)
-    seen: set[str] = set()
-    giving = [0] * n
-    for m in moves:
-        c = CARDS[m.card]
-        if m.card in seen:
-            raise no(say("that_swap_twice", card=c.name), m.card)
-        seen.add(m.card)
-        if not 0 <= m.taker < n or (m.giver is not None and not 0 <= m.giver < n):
-            raise no(say("there_are_only_players", n=n))
-        if m.giver is None:
-            if m.card not in state.revealed:
-                raise no(say("that_not_one_revealed", card=c.name), m.card)
-        else:
-            where = state.where(m.card)
-            if where is not None:
-                raise no(say("swap_hand_cards_only", card=c.name, where=where), m.card)
-            hand_card(state, m.card, say("swapping"))
-            giving[m.giver] += 1
-        if m.giver == m.taker:
-            raise no(say("cant_swap_card_with", who=state.players[m.taker]))
-    for seat, k in enumerate(giving):
-        if k > state.hands[seat] and not state.hands[seat]:
-            raise no(say("has_no_hand", who=state.players[seat]))
-        if k > state.hands[seat]:
-            raise no(say("has_only_hand", who=state.players[seat], cards=messages.count(state.hands[seat],
-                                                                                        say("word_candy_card"))))
-    who = state.active
-    if not any(m.giver in (None, who) or m.taker == who for m in moves):
-        raise no(say("every_swap_must_include", who=state.players[who]))
+    seen = {m.card for m in moves}
     hands = list(state.hands)
     for m in moves:
         if m.giver is not None:
@@ -218,17 +173,8 @@ def end_swaps(state: State, events: list) -> State:
 
 def _pay(state: State, pay: str, events: list) -> State:
     """Pay for a purchase with a candy out of the buyer's vaults (Phase 3)."""
-    if state.final:
-        raise no(say("candy_pile_out_no_buying"))
-    if state.bought >= PURCHASES:
-        raise no(say("buy_limit", most=PURCHASES))
     who = state.active
-    c = CARDS[pay]
-    if not c.is_candy:
-        raise no(say("pay_with_candy_card"))
     index = find_candy(state, who, pay)
-    if index is None:
-        raise no(say("pay_with_candy_stashed", card=c.name, where=state.where(pay) or say("in_a_hand")), pay)
     state = take_candy(state, who, index, pay, events)
     return replace(state, discard=state.discard + (pay,), bought=state.bought + 1)
 
@@ -237,10 +183,6 @@ def do_buy_battle(state: State, action: BuyBattle, events: list) -> tuple[State,
     """Buy a face-down Battle Card; an Event Card is played at once. Returns the state
     and whether the card is an event to play now. The card is never named here."""
     c = CARDS[action.card]
-    if not c.is_battle:
-        raise no(say("not_battle_card_bought"))
-    if not on_battle_pile(state, action.card):
-        raise no(pile_refusal(state, action.card, say("battle_card_not_on_top")))
     state = _pay(state, action.pay, events)
     state = draw_battle(state, events, action.card)
     who = state.active
@@ -252,13 +194,7 @@ def do_buy_battle(state: State, action: BuyBattle, events: list) -> tuple[State,
 
 
 def do_buy_vault(state: State, action: BuyVault, events: list) -> State:
-    if state.vault_pile <= 0:
-        raise no(say("there_are_no_vault"))
-    if action.card is not None:
-        if CARDS[action.card].kind != "vault":
-            raise no(say("that_not_vault_card"))
-        if action.card in state.vault_cards:
-            raise no(say("that_vault_card_already"), action.card)
+    """Phase 3: pay 1 candy for a new Vault Card."""
     state = _pay(state, action.pay, events)
     who = state.active
     seen = state.vault_cards + ((action.card,) if action.card else ())
@@ -273,7 +209,6 @@ def do_buy_vault(state: State, action: BuyVault, events: list) -> State:
 
 def do_discard(state: State, code: str, events: list) -> State:
     """End of turn: discard one card from the hand, down to the hand limit of 6."""
-    hand_card(state, code, say("discarding"))
     who = state.active
     state = replace(state, hands=put(state.hands, who, state.hands[who] - 1), discard=state.discard + (code,))
     events.append(Note(say("discards_who_card", who=state.players[who], card=CARDS[code].name)))

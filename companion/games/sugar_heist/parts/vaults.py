@@ -2,8 +2,11 @@
 (Sugar Heist rulebook, "Candy Cards", "Pure Sugar", "Vault Cards", "How to Lock a
 Vault", "Phase 1: Stash Pairs of Candy Cards").
 
-Pure functions over :class:`~.state.State`; each appends its outcome events to the list
-it is given and raises :class:`IllegalAction` (before changing anything) when not allowed.
+Pure functions over :class:`~.state.State`. The queries that refuse (``check_vault``,
+``hand_card``, ``pair_flavour``, ``check_emptying``) raise :class:`IllegalAction` and
+change nothing; :mod:`.checks` and the flow ask them. The moves (``stash``, ``combine``,
+``add_candies``, ``take_candy``...) trust their caller, whose action :mod:`.checks` has
+passed: they never refuse, and append their outcome events to the list they are given.
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ from dataclasses import replace
 
 from companion.core.errors import IllegalAction
 
-from .cards import CARDS, LOCK, PURE_SUGAR
+from .cards import CARDS, LOCK
 from ..state import Note, State, Vault, VaultLocked, VaultUnlocked
 from ..messages import count, say
 
@@ -59,21 +62,30 @@ def hand_card(state: State, code: str, doing: str) -> None:
 def pair_flavour(state: State, seat: int, cards: tuple[str, str], index: int, declared: str | None) -> str:
     """The flavour a pair is stashed as ("Pure Sugar (Wild Card)"): two of one flavour,
     one flavour and a Pure Sugar, or two Pure Sugars with a declared flavour (the
-    vault's own flavour counts as declared)."""
+    vault's own flavour counts as declared). Raises :class:`IllegalAction` for two
+    scans of one card, two flavours, or two Pure Sugars with no flavour to take."""
     a, b = (CARDS[c] for c in cards)
     if a.code == b.code:
         raise no(say("you_scanned_same_twice", card=a.name), a.code)
     flavours = {c.flavour for c in (a, b) if not c.is_pure}
     if len(flavours) > 1:
         raise no(say("are_not_pair_stash", card=a.name, card2=b.name))
+    flavour = stash_flavour(state, seat, cards, index, declared)
+    if flavour is None:
+        raise no(say("two_pure_sugars_make"))
+    return flavour
+
+
+def stash_flavour(state: State, seat: int, cards: tuple[str, ...], index: int, declared: str | None) -> str | None:
+    """The flavour a pair :func:`pair_flavour` accepts is stashed as ("Pure Sugar (Wild
+    Card)"): its one flavour, else the declared one, else the vault's; None when two
+    Pure Sugars have none of these. Never refuses."""
+    flavours = {CARDS[c].flavour for c in cards if not CARDS[c].is_pure}
     if flavours:
-        return flavours.pop()
+        return next(iter(flavours))
     if declared:
         return declared
-    vault = state.vaults[seat][index]
-    if vault.flavour:
-        return vault.flavour
-    raise no(say("two_pure_sugars_make"))
+    return state.vaults[seat][index].flavour or None
 
 
 def fitting(state: State, seat: int, flavour: str) -> list[int]:
@@ -160,23 +172,11 @@ def check_emptying(state: State, seat: int, index: int, flavour: str, discard: b
                      old=v.flavour, flavour=flavour))
 
 
-def stash(state: State, seat: int, cards: tuple[str, str], index: int, declared: str | None,
-          events: list, only: int | None = None, discard: bool = False) -> State:
-    """Stash a pair from ``seat``'s hand onto their vault ``index`` (Phase 1). A vault
-    of another flavour is emptied first (the rulebook's flavour change), only when
-    ``discard`` says the table agreed to it."""
-    if declared is not None and declared == PURE_SUGAR:
-        raise no(say("pure_sugar_not_flavour"))
-    check_vault(state, seat, index)
-    if only is not None and index != only:
-        raise no(say("stash_these_vault_one", only=only + 1))
-    for code in cards:
-        hand_card(state, code, say("stashing"))
-    if state.hands[seat] < 2:
-        raise no(say("has_candy_card_hand", who=state.players[seat], cards=count(state.hands[seat],
-                                                                                 say("word_candy_card"))))
-    flavour = pair_flavour(state, seat, cards, index, declared)
-    check_emptying(state, seat, index, flavour, discard)
+def stash(state: State, seat: int, cards: tuple[str, str], index: int, declared: str | None, events: list) -> State:
+    """Stash a pair from ``seat``'s hand onto their vault ``index`` ("Phase 1: Stash Pairs
+    of Candy Cards"; checked by :func:`.checks.check_stash`). A vault of another flavour
+    is emptied first (the rulebook's flavour change)."""
+    flavour = stash_flavour(state, seat, cards, index, declared)
     v = state.vaults[seat][index]
     if v.flavour and v.flavour != flavour:
         state = empty_vault(state, seat, index, events)
@@ -190,17 +190,9 @@ def stash(state: State, seat: int, cards: tuple[str, str], index: int, declared:
 
 
 def combine(state: State, seat: int, source: int, target: int, events: list) -> State:
-    """Combine two vaults of the same flavour into one ("If at any point, you have the
-    same flavour stashed in multiple Vaults you may combine")."""
-    a = check_vault(state, seat, source)
-    b = check_vault(state, seat, target)
-    if source == target:
-        raise no(say("pick_two_different_vaults"))
-    if not a.candies:
-        raise no(say("vault_empty_there_nothing", source=source + 1))
-    if a.flavour != b.flavour:
-        raise no(say("only_vaults_same_flavour", source=source + 1, flavour=a.flavour, target=target + 1,
-                     other=b.flavour or say("nothing")))
+    """Combine two vaults of the same flavour into one ("How to Lock a Vault"; checked by
+    :func:`.checks.check_combine`)."""
+    a = state.vaults[seat][source]
     moving = a.candies
     extra = (a.quarantine,) if a.quarantine else ()
     state = set_vault(state, seat, source, replace(a, candies=(), flavour=None, locked=False, quarantine=None,

@@ -1,10 +1,10 @@
-"""What each Sweet Deals action does: one handler per action, each checking before it
-changes anything (Sweet Deals rulebook, "On Your Turn", "Drawing", "Bake Sale",
-"Closing Early", "Special Cards").
+"""What each Sweet Deals action does: one handler per action (Sweet Deals rulebook, "On
+Your Turn", "Drawing", "Bake Sale", "Closing Early", "Special Cards").
 
-A handler takes ``(state, action)`` and returns ``(state, events)`` or raises
-:class:`IllegalAction`. With tracked hands every scan is a secret input, so no
-rejection here names the card scanned; accepted face-up cards are named in their event.
+A handler takes ``(state, action)`` and returns ``(state, events)``. It trusts its
+caller: the action has passed :func:`.checks.check`, which holds every refusal, so a
+handler never refuses. Accepted face-up cards are named in their event; a card scanned
+face down never is.
 """
 
 from __future__ import annotations
@@ -12,7 +12,6 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Callable
 
-from companion.core.errors import IllegalAction
 from companion.core.events import GameOver, Outcome, TurnEnded
 
 from companion.core.game import Result
@@ -21,17 +20,13 @@ from .. import scoring
 from .auction import Bidding
 from .cards import CARDS, HAND_SIZE
 from ..state import (BAKE_DISCARD, BAKE_DRAW, BAKE_GRAB, BAKE_TAKE, BID, CHOOSE, CLOSED_EARLY, DEAL, DISCARD, DRAW,
-                     OFFER, OVER, REVEAL, SCORE, SWAP, SWEET_SIX_END, VOTE, AskClose, Bake, Bid, Choose, Done, Draw,
-                     FaceUp, Grab, GrabCard, HandCard, HandsShown, Offer, Pass, Reveal, Said, ShoutSweetSix,
-                     ShownFaceUp, StartBakeSale, State, SwapCard, Take, Vote)
-from .prompts import article, waiting
+                    OFFER, OVER, REVEAL, SCORE, SWAP, SWEET_SIX_END, VOTE, AskClose, Bake, Bid, Choose, Done, Draw,
+                    FaceUp, Grab, GrabCard, HandCard, HandsShown, Offer, Pass, Reveal, Said, ShoutSweetSix,
+                    ShownFaceUp, StartBakeSale, State, SwapCard, Take, Vote)
+from .prompts import article
 from ..messages import count, say
 
 Events = list[Outcome]
-
-
-def _no(message: str) -> IllegalAction:
-    return IllegalAction(None, message)
 
 
 def _set_hand(state: State, seat: int, hand: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
@@ -41,15 +36,6 @@ def _set_hand(state: State, seat: int, hand: tuple[str, ...]) -> tuple[tuple[str
 def _without(hand: tuple[str, ...], code: str) -> tuple[str, ...]:
     i = hand.index(code)
     return hand[:i] + hand[i + 1:]
-
-
-def _in_hand(state: State, seat: int, code: str, what: str) -> None:
-    if code not in state.hands[seat]:
-        raise _no(say("that_card_not_hand", name=state.name(seat), what=what))
-
-
-def _not_now(state: State) -> IllegalAction:
-    return _no(say("not_now", waiting=waiting(state)))
 
 
 # ---------------------------------------------------------------- turn and game end
@@ -109,17 +95,7 @@ def _sweet_six(state: State, seats: list[int], events: Events) -> tuple[State, E
 
 def hand_card(s: State, a: HandCard) -> tuple[State, Events]:
     """A card of a hand: tracked at the deal, open at the end (rulebook, "Deal", "Scoring")."""
-    if s.phase not in (DEAL, SCORE):
-        raise _not_now(s)
-    if a.card not in s.deck:
-        raise _no(say("that_card_not_used", players=len(s.players)))
-    if s.holder(a.card) is not None:
-        raise _no(say("that_card_already_hand"))
-    if s.claim is not None and a.seat != s.six[0]:
-        raise _no(say("shouter_first", name=s.name(s.six[0])))
     hand = s.hands[a.seat]
-    if len(hand) >= HAND_SIZE:
-        raise _no(say("already_has_cards", name=s.name(a.seat), hand_size=HAND_SIZE))
     s = replace(s, hands=_set_hand(s, a.seat, hand + (a.card,)))
     k = len(hand) + 1
     named = "" if s.phase == DEAL else f"{CARDS[a.card].name}: "
@@ -145,13 +121,6 @@ def offer(s: State, a: Offer) -> tuple[State, Events]:
     it"). Never checked against the hidden hand here: the table hears only a name, so a
     refusal would tell everyone what the hand lacks. The card is checked when it is
     scanned (the swap, or face up when nobody bids)."""
-    if s.phase != OFFER:
-        raise _not_now(s)
-    if a.seat != s.active:
-        raise _no(say("turn_offer", name=s.name(s.active)))
-    labels = {CARDS[c].label for c in s.deck}
-    if a.label not in labels:
-        raise _no(say("there_no_deck_for", label=a.label, players=len(s.players)))
     s = replace(s, phase=BID, offer=a.label, bidding=Bidding.open(len(s.players), a.seat))
     return s, [Said(say("offers_name_article", name=s.name(a.seat), article=article(a.label)))]
 
@@ -160,11 +129,6 @@ def bid(s: State, a: Bid) -> tuple[State, Events]:
     """A bid of 0-5 coins that matches or raises (rulebook, "On Your Turn", step 2). The
     table hears only the number ("Only say the coin value when bidding"), so the hand is
     not checked here: the winner's swap card, or a tied bidder's revealed card, is."""
-    if s.phase != BID:
-        raise _not_now(s)
-    problem = s.bidding.problem(a.seat, a.coins)
-    if problem:
-        raise _no(f"{s.name(a.seat)}: {problem}" if a.seat == s.bidding.to_act else problem)
     return _bidding_moved(s, s.bidding.bid(a.seat, a.coins), say("bids", name=s.name(a.seat), bid=a.coins))
 
 
@@ -176,11 +140,7 @@ def pass_(s: State, a: Pass) -> tuple[State, Events]:
         return _bake_pass(s, a)
     if s.phase in (REVEAL, SWAP, DISCARD, BAKE_GRAB):
         return _no_such_card(s, a)
-    if s.phase != BID:
-        raise _not_now(s)
     b = s.bidding
-    if a.seat != b.to_act:
-        raise _no(say("turn_bid", name=s.name(b.to_act)))
     said = say("keeps_bid", name=s.name(a.seat), high=b.high) if b.holds_high(a.seat) else say("passes_name",
                                                                                                name=s.name(a.seat))
     return _bidding_moved(s, b.passed(a.seat), said)
@@ -200,8 +160,6 @@ def _no_such_card(s: State, a: Pass) -> tuple[State, Events]:
     name = s.name(a.seat)
     if s.phase == REVEAL:
         done = {seat for seat, _ in s.shown}
-        if a.seat not in s.tied or a.seat in done:
-            raise _no(say("only_show_card", names=say("sep_and").join(s.name(t) for t in s.tied if t not in done)))
         tied = tuple(t for t in s.tied if t != a.seat)
         said = say("drops_out_of_tie", name=name, coins=count(s.price, "coin"))
         if not tied:
@@ -210,15 +168,11 @@ def _no_such_card(s: State, a: Pass) -> tuple[State, Events]:
         s = replace(s, tied=tied, phase=CHOOSE if all(t in done for t in tied) else REVEAL)
         return s, [Said(said)]
     if s.phase == BAKE_GRAB:
-        if a.seat != s.bake.grabber:
-            raise _no(say("who_puts_grab_go", name=s.name(s.bake.grabber)))
         s = replace(s, phase=BAKE_TAKE, bake=replace(s.bake, grabber=None))
         return s, [Said(say("grab_is_off", name=name))]
     if s.phase == SWAP and a.seat == s.winner and s.take is None:
         what = say("a_grab_go") if s.grab else say("a_card_worth", coins=count(s.price, "coin"))
         return _end_turn(s, [Said(say("no_card_no_swap", name=name, what=what))])
-    if a.seat != s.active or (s.phase == SWAP and s.give is not None):
-        raise _not_now(s)
     key = "no_offered_card" if s.phase == SWAP else "no_offered_discard"
     return _end_turn(s, [Said(say(key, name=name, offer=s.offer))])
 
@@ -259,10 +213,6 @@ def grab(s: State, a: Grab) -> tuple[State, Events]:
     name = s.name(a.seat)
     if s.phase == BAKE_TAKE:
         return _bake_grab(s, a)
-    if s.phase != BID:
-        raise _no(say("grab_go_can_only"))
-    if a.seat == s.active:
-        raise _no(say("you_offered_so_you", name=name, offer=s.offer))
     said = say("plays_grab_go_for", name=name, offer=s.offer)
     if s.tracked:
         s = replace(s, phase=SWAP, winner=a.seat, grab=True, bidding=replace(s.bidding, to_act=None))
@@ -272,14 +222,6 @@ def grab(s: State, a: Grab) -> tuple[State, Events]:
 
 def reveal(s: State, a: Reveal) -> tuple[State, Events]:
     """A tied bidder shows the card they bid (rulebook, "On Your Turn", step 4)."""
-    if s.phase != REVEAL:
-        raise _not_now(s)
-    done = {seat for seat, _ in s.shown}
-    if a.seat not in s.tied or a.seat in done:
-        raise _no(say("only_show_card", names=say("sep_and").join(s.name(t) for t in s.tied if t not in done)))
-    _in_hand(s, a.seat, a.card, say("show_bid_card", coins=count(s.price, "coin")))
-    if CARDS[a.card].coins != s.price:
-        raise _no(say("reveal_not_bid_card", coins=count(s.price, "coin")))
     s = replace(s, shown=s.shown + ((a.seat, a.card),))
     if len(s.shown) == len(s.tied):
         s = replace(s, phase=CHOOSE)
@@ -287,11 +229,7 @@ def reveal(s: State, a: Reveal) -> tuple[State, Events]:
 
 
 def choose(s: State, a: Choose) -> tuple[State, Events]:
-    """The offering player picks one of the tied cards."""
-    if s.phase != CHOOSE:
-        raise _not_now(s)
-    if a.seat not in s.tied:
-        raise _no(say("not_tied_for_high", name=s.name(a.seat), names=say("sep_or").join(s.name(t) for t in s.tied)))
+    """The offering player picks one of the tied cards (rulebook, "On Your Turn", step 4)."""
     who, winner = s.name(s.active), s.name(a.seat)
     if not s.tracked:
         return _end_turn(s, [Said(say("takes_card_swap_your", who=who, winner=winner))])
@@ -301,26 +239,13 @@ def choose(s: State, a: Choose) -> tuple[State, Events]:
 
 
 def swap_card(s: State, a: SwapCard) -> tuple[State, Events]:
-    """One card of the swap, scanned face down; the second completes it (step 4)."""
-    if s.phase != SWAP:
-        raise _not_now(s)
+    """One card of the swap, scanned face down; the second completes it (rulebook, "On
+    Your Turn", step 4)."""
     giver, winner = s.active, s.winner
     if a.seat == winner and s.take is None:
-        _in_hand(s, a.seat, a.card, waiting(s))
-        if s.grab and CARDS[a.card].kind != "grab":
-            raise _no(say("that_card_not_grab"))
-        if not s.grab and CARDS[a.card].coins != s.price:  # the bid is checked now, on the card scanned
-            raise _no(say("swap_not_bid_card", coins=count(s.price, "coin")))
         s = replace(s, take=a.card)
-    elif a.seat == giver and s.give is None:
-        _in_hand(s, a.seat, a.card, say("scan_you_offered", offer=s.offer))
-        if CARDS[a.card].label != s.offer:
-            raise _no(say("swap_not_offered", offer=s.offer))
-        s = replace(s, give=a.card)
-    elif a.seat in (giver, winner):
-        raise _no(say("your_card_already_scanned", name=s.name(a.seat), waiting=waiting(s)))
     else:
-        raise _no(say("only_swap", name=s.name(giver), other=s.name(winner), waiting=waiting(s)))
+        s = replace(s, give=a.card)
     if s.give is None or s.take is None:
         return s, [Said(say("card_scanned", name=s.name(a.seat)))]
     hands = _set_hand(s, giver, _without(s.hands[giver], s.give) + (s.take,))
@@ -334,43 +259,24 @@ def swap_card(s: State, a: SwapCard) -> tuple[State, Events]:
 
 def face_up(s: State, a: FaceUp) -> tuple[State, Events]:
     """A card face up: the offered card nobody bid on ("Drawing"), or a Bake Sale discard."""
-    if s.phase == DISCARD and a.seat == s.active:
-        _in_hand(s, a.seat, a.card, say("put_face_up", offer=s.offer))
-        if CARDS[a.card].label != s.offer:
-            raise _no(say("discard_not_offered", offer=s.offer))
+    if s.phase == DISCARD:
         s = replace(s, hands=_set_hand(s, a.seat, _without(s.hands[a.seat], a.card)),
                     discards=s.discards + (a.card,), phase=DRAW)
         return s, [ShownFaceUp(say("puts_face_up", name=s.name(a.seat), article=article(CARDS[a.card].name)), a.card)]
-    if s.phase == BAKE_DISCARD and s.tracked and a.seat == s.bake.holder:
-        _in_hand(s, a.seat, a.card, say("put_one_your_cards"))
-        s = replace(s, hands=_set_hand(s, a.seat, _without(s.hands[a.seat], a.card)),
-                    discards=s.discards + (a.card,))
-        s = _bake_offered(s, a.seat)
-        events: Events = [ShownFaceUp(say("puts_face_up", name=s.name(a.seat), article=article(CARDS[a.card].name)),
-                                      a.card)]
-        return _sweet_six(s, [a.seat], events) or (s, events)
-    if s.phase in (DISCARD, BAKE_DISCARD) and s.tracked:
-        holder = s.active if s.phase == DISCARD else s.bake.holder
-        raise _no(say("who_puts_card_face", name=s.name(holder)))
-    raise _not_now(s)
+    s = replace(s, hands=_set_hand(s, a.seat, _without(s.hands[a.seat], a.card)),
+                discards=s.discards + (a.card,))
+    s = _bake_offered(s, a.seat)
+    events: Events = [ShownFaceUp(say("puts_face_up", name=s.name(a.seat), article=article(CARDS[a.card].name)),
+                                  a.card)]
+    return _sweet_six(s, [a.seat], events) or (s, events)
 
 
 def draw(s: State, a: Draw) -> tuple[State, Events]:
     """A card drawn face down ("Drawing"; Bake Sale step 1). When the deck is empty the
     prompt tells the table to shuffle the face-up cards into a new one, and a card from
     the face-up pile is then a card of the new deck (ASSUMED, docs/rules-notes.md)."""
-    if s.phase not in (DRAW, BAKE_DRAW):
-        raise _not_now(s)
-    if a.seat != s.active:
-        raise _no(say("who_draws", name=s.name(s.active)))
-    if a.card not in s.deck:
-        raise _no(say("that_card_not_used", players=len(s.players)))
-    if s.holder(a.card) is not None:
-        raise _no(say("that_card_hand_not"))
     discards = s.discards
     if a.card in discards:
-        if s.draw_pile:
-            raise _no(say("that_card_face_up"))
         discards = ()   # the deck ran out: the discards were shuffled into a new one
     s = replace(s, discards=discards, hands=_set_hand(s, a.seat, s.hands[a.seat] + (a.card,)))
     if s.phase == BAKE_DRAW:
@@ -384,12 +290,6 @@ def draw(s: State, a: Draw) -> tuple[State, Events]:
 
 def start_bake_sale(s: State, a: StartBakeSale) -> tuple[State, Events]:
     """The active player's one Bake Sale per game, instead of an offer ("Bake Sale")."""
-    if s.phase != OFFER:
-        raise _not_now(s)
-    if a.seat != s.active:
-        raise _no(say("turn_bake_sale_starts", name=s.name(s.active)))
-    if s.bake_used[a.seat]:
-        raise _no(say("has_had_their_bake", name=s.name(a.seat)))
     used = s.bake_used[:a.seat] + (True,) + s.bake_used[a.seat + 1:]
     s = replace(s, bake_used=used, bake=Bake(a.seat, a.seat), phase=BAKE_DRAW if s.tracked else BAKE_DISCARD)
     return s, [Said(say("starts_bake_sale", name=s.name(a.seat)))]
@@ -403,12 +303,6 @@ def _bake_offered(s: State, seat: int) -> State:
 
 def done(s: State, a: Done) -> tuple[State, Events]:
     """Open hands: a card is face up (Bake Sale step 2)."""
-    if s.phase != BAKE_DISCARD:
-        raise _not_now(s)
-    if s.tracked:
-        raise _no(say("scan_card_you_put"))
-    if a.seat != s.bake.holder:
-        raise _no(say("who_puts_card_face", name=s.name(s.bake.holder)))
     deck, face_up = s.open_deck, s.open_face_up
     if s.bake.top_owner is None:        # the Bake Sale's first step: a card was drawn
         if deck == 0:
@@ -420,10 +314,6 @@ def done(s: State, a: Done) -> tuple[State, Events]:
 
 def take(s: State, a: Take) -> tuple[State, Events]:
     """Take the face-up card, then put one face up (Bake Sale steps 3-4)."""
-    if s.phase != BAKE_TAKE:
-        raise _not_now(s)
-    if a.seat != s.bake.decider:
-        raise _no(say("turn_take_pass", name=s.name(s.bake.decider)))
     if s.tracked:
         top = s.discards[-1]
         s = replace(s, discards=s.discards[:-1], hands=_set_hand(s, a.seat, s.hands[a.seat] + (top,)))
@@ -437,8 +327,6 @@ def take(s: State, a: Take) -> tuple[State, Events]:
 
 def _bake_pass(s: State, a: Pass) -> tuple[State, Events]:
     b = s.bake
-    if a.seat != b.decider:
-        raise _no(say("turn_take_pass", name=s.name(b.decider)))
     passes = b.passes + (a.seat,)
     said = say("passes_name", name=s.name(a.seat))
     if len(passes) >= len(s.players) - 1:
@@ -452,12 +340,6 @@ def _bake_pass(s: State, a: Pass) -> tuple[State, Events]:
 
 def _bake_grab(s: State, a: Grab) -> tuple[State, Events]:
     b, name = s.bake, s.name(a.seat)
-    if a.seat == b.top_owner:
-        raise _no(say("you_put_that_card", name=name))
-    if a.seat == b.decider:
-        raise _no(say("your_turn_so_tap", name=name))
-    if s.tracked and CARDS[s.discards[-1]].kind == "grab":
-        raise _no(say("face_up_card_already"))
     if s.tracked:
         s = replace(s, phase=BAKE_GRAB, bake=replace(b, grabber=a.seat))
         return s, [Said(say("plays_grab_go", name=name))]
@@ -467,14 +349,7 @@ def _bake_grab(s: State, a: Grab) -> tuple[State, Events]:
 
 def grab_card(s: State, a: GrabCard) -> tuple[State, Events]:
     """Tracked: the grabber's Grab & Go goes face up; the face-up card goes to them."""
-    if s.phase != BAKE_GRAB:
-        raise _not_now(s)
     b = s.bake
-    if a.seat != b.grabber:
-        raise _no(say("who_puts_grab_go", name=s.name(b.grabber)))
-    _in_hand(s, a.seat, a.card, say("scan_your_grab_go"))
-    if CARDS[a.card].kind != "grab":
-        raise _no(say("that_card_not_grab"))
     top = s.discards[-1]
     s = replace(s, discards=s.discards[:-1] + (a.card,),
                 hands=_set_hand(s, a.seat, _without(s.hands[a.seat], a.card) + (top,)),
@@ -488,12 +363,6 @@ def grab_card(s: State, a: GrabCard) -> tuple[State, Events]:
 
 def ask_close(s: State, a: AskClose) -> tuple[State, Events]:
     """Ask to Close Early, at the start of your turn ("Closing Early")."""
-    if s.phase != OFFER:
-        raise _no(say("you_can_only_ask"))
-    if a.seat != s.active:
-        raise _no(say("turn_ask_close_early", name=s.name(s.active)))
-    if s.close_refused:
-        raise _no(say("table_said_no_this"))
     n = len(s.players)
     s = replace(s, phase=VOTE, voters=tuple((a.seat + i) % n for i in range(1, n)))
     return s, [Said(say("asks_close_early", name=s.name(a.seat)))]
@@ -501,10 +370,6 @@ def ask_close(s: State, a: AskClose) -> tuple[State, Events]:
 
 def vote(s: State, a: Vote) -> tuple[State, Events]:
     """A yes or no; it has to be unanimous ("Closing Early")."""
-    if s.phase != VOTE:
-        raise _not_now(s)
-    if a.seat != s.voters[0]:
-        raise _no(say("vote_name", name=s.name(s.voters[0])))
     name = s.name(a.seat)
     if not a.yes:
         s = replace(s, phase=OFFER, voters=(), close_refused=True)
@@ -519,10 +384,6 @@ def shout_sweet_six(s: State, a: ShoutSweetSix) -> tuple[State, Events]:
     """Open hands: a player shouts "Sweet Six!" ("Continue Play"). Play stops and the
     shouter's hand is scanned first; :func:`_check_claim` then decides whether the game
     has ended (docs/rules-notes.md, "Sweet Six shouted with open hands")."""
-    if s.tracked:
-        raise _no(say("with_tracked_hands_companion"))
-    if s.phase == SCORE:
-        raise _not_now(s)
     name = s.name(a.seat)
     s = replace(s, phase=SCORE, hands=((),) * len(s.players), ended=SWEET_SIX_END, six=(a.seat, None), claim=s,
                 bidding=None, bake=None, voters=())
