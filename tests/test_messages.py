@@ -27,7 +27,7 @@ GAMES = {"sugarrr": (sugarrr_messages, sugarrr_rules), "sugar-blast": (blast_mes
          "sugar-heist": (heist_messages, heist_rules), "sweet-deals": (deals_messages, deals_rules)}
 PACKAGES = {"sugarrr": ("rules", "parts/checks", "state", "flow", "scoring"),
             "sugar-blast": ("rules", "parts/checks", "flow", "parts/hint", "state", "scoring"),
-            "sugar-heist": ("rules", "parts/checks", "parts/turns", "parts/vaults", "parts/battle", "parts/effects", "flow", "scoring",
+            "sugar-heist": ("rules", "parts/checks", "parts/prompts", "parts/turns", "parts/vaults", "parts/battle", "parts/effects", "flow", "scoring",
                             "state"),
             "sweet-deals": ("rules", "parts/checks", "parts/turns", "parts/auction", "parts/prompts", "flow", "scoring")}
 
