@@ -30,8 +30,8 @@ TEXT = {
     "deal": "{who}: scan your cards into your hand ({left} to go).", "over": "The game is over.",
     "play": "{who}: scan a card from your hand and lay it face down.", "game_over": "Game over! {line}",
     "reveal_now": "Everyone has played: tap Reveal to turn the cards up.", "in_hands": "Cards in hands",
-    "row": "{who}: {cards} in hand{down}   {points} points", "face_down": ", one face down",
-    "final": "{who}: {points} points, {cards} taken", "most_cards": "most cards"}
+    "row": "{who}: {cards} in hand{down}   {points}", "face_down": ", one face down",
+    "final": "{who}: {points}, {cards} taken", "most_cards": "most cards"}
 
 def say(key: str, **fields) -> str:
     """The sentence ``key`` of :data:`TEXT`, its ``{fields}`` filled in."""
@@ -168,7 +168,7 @@ class HighCardScreen(Screen):
     def draw_game(self, surface, view: State, info) -> list:
         buttons = chrome.top_bar(surface, Rect(0, 0, 800, 48), info, view.turn, clock_below=True)
         _rows(surface, [say("row", who=who, cards=count(len(hand), "card"), down=say("face_down") if down else "",
-                            points=points) for who, hand, down, points in
+                            points=count(points, "point")) for who, hand, down, points in
                         zip(view.players, view.hands, view.down, HighCardRules().live_scores(view))],
               view.active if view.phase in (DEAL, PLAY) else None)
         chrome.verdict_and_prompt(surface, Rect(8, 312, 564, 162), info, info.prompt, 76)
@@ -178,7 +178,7 @@ class HighCardScreen(Screen):
         return buttons
 
     def draw_final(self, surface, result: Result, info) -> list:
-        _rows(surface, [result.winner_line()] + [say("final", who=p.name, points=p.score, cards=count(
+        _rows(surface, [result.winner_line()] + [say("final", who=p.name, points=count(p.score, "point"), cards=count(
             p.breakdown["cards"], "card")) for p in result.players], 0, top=8)
         if info is not None and (info.prompt or info.verdict):
             chrome.footer(surface, info.prompt or info.verdict, info)
