@@ -41,6 +41,7 @@ UNSHARED = ("wall", "stream", "disk_free_mb")
 
 
 def star(rank: int, copy: int) -> str:
+    """The code of the toy game's Star ``rank``, copy ``copy``."""
     import toy_game
 
     return next(code for code, card in toy_game.CARDS.items() if card.name == f"Star {rank}" and card.copy == copy)
@@ -120,6 +121,9 @@ INPUTS = [
 
 
 def test_two_tables_with_different_hidden_cards_see_the_same_until_the_reveal(tmp_path, app):
+    """Ana's and Ben's hands differ between the tables, and so do the cards they lay; until
+    the Reveal the screen (its text, its picture, its buttons), the prompt, help, the
+    command list, the view, both logs, the history and the venue's messages are the same."""
     tables = [Table(tmp_path / "a.db", app), Table(tmp_path / "b.db", app)]
     last = len(INPUTS) - 1
     for n, item in enumerate(INPUTS):
