@@ -29,3 +29,25 @@ def app():
     window = App()
     yield window
     window.close()
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "toy_game: run the test with the toy game (tests/toy_game.py) registered")
+
+
+@pytest.fixture
+def toy_game(monkeypatch):
+    """The toy game (``tests/toy_game.py``) registered for one test, as its line in the
+    registry would (``companion.games.GAMES`` and its code prefix), and taken back after it.
+    Gives its descriptor."""
+    from toy_helpers import register
+
+    return register(monkeypatch)
+
+
+@pytest.fixture(autouse=True)
+def _toy_game_when_marked(request):
+    """A test marked ``toy_game`` (``toy_helpers.every_game`` marks the toy's parameter)
+    runs with the toy game registered."""
+    if request.node.get_closest_marker("toy_game") is not None:
+        request.getfixturevalue("toy_game")

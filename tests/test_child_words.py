@@ -5,6 +5,7 @@ vault, and the status line naming who acts while another player scans their deal
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 
@@ -14,11 +15,13 @@ from companion.games import GAMES
 from companion.table.logs import TextLog
 from companion.table.replay import replay
 from test_text_mode import DATA, run, simulate_lines
+from toy_helpers import TOY, every_game, registered
 
 
-@pytest.fixture(scope="module", params=list(GAMES))
+@pytest.fixture(scope="module", params=every_game(GAMES))
 def evening(request):
-    """The game's recorded evening through the whole stack, as text mode prints it."""
+    """The game's recorded evening through the whole stack, as text mode prints it (the
+    toy game's too, registered for it)."""
     slug = request.param
     out = io.StringIO()
 
@@ -27,7 +30,8 @@ def evening(request):
         session.listeners.append(log)
         log.start()
 
-    replay(DATA / GAMES[slug].demo, window=False, on_start=on_start)
+    with registered() if slug == TOY else contextlib.nullcontext():
+        replay(DATA / GAMES[slug].demo, window=False, on_start=on_start)
     return slug, out.getvalue()
 
 

@@ -134,6 +134,15 @@ def test_no_printed_card_is_one_changed_character_or_one_swap_from_another_print
                     code[:i] + code[i + 1] + code[i] + code[i + 2:] not in printed
 
 
+@pytest.mark.toy_game
+def test_a_new_games_cards_keep_that_distance_from_every_printed_card():
+    """The toy game's cards (tests/toy_game.py, registered for this test) among every game's."""
+    from companion.games import GAMES
+
+    assert "toy" in GAMES
+    test_no_printed_card_is_one_changed_character_or_one_swap_from_another_printed_card()
+
+
 @pytest.mark.parametrize("twin, game", [("SDC301", "sweet-deals"), ("SRDG01", "sugarrr"), ("SHBP01", "sugar-heist")])
 def test_a_swapped_twin_that_passes_the_check_is_refused_at_the_table(twin, game):
     from companion.core.clock import FakeClock

@@ -5,10 +5,13 @@ trace: its recorded session replays to its golden result and to one state digest
 rejected input never changes anything; from every state the table reaches, some input
 is accepted until the game is over; undo then the same input again is the same game;
 a power cut loses nothing accepted; and the commands answer for it without a traceback.
+The toy game of ``tests/toy_game.py`` runs every check too (``tests/toy_helpers.py``
+registers it, in a child process as well).
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
@@ -31,6 +34,7 @@ from companion.table.replay import replay
 from companion.table.window import UI_COMMANDS
 from companion.table.session import Session
 from companion.table.verdicts import decide, is_undo, state_digest
+from toy_helpers import TOY, child_source, companion_command, every_game, registered
 
 DATA = Path(__file__).parent / "data"
 WITH_DEMO = [slug for slug, g in GAMES.items() if g.demo]
@@ -40,16 +44,18 @@ def test_every_game_has_a_recorded_session():
     assert WITH_DEMO == list(GAMES)
 
 
-@pytest.fixture(scope="module", params=WITH_DEMO)
+@pytest.fixture(scope="module", params=every_game(WITH_DEMO))
 def played(request):
     """``(game, trace options, accepted inputs, final session)`` of the game's demo trace,
-    replayed through the whole stack (emulated devices, no window)."""
+    replayed through the whole stack (emulated devices, no window); the toy game is
+    registered while its tests run."""
     slug = request.param
-    runner = replay(DATA / GAMES[slug].demo, window=False)
-    session = runner.session
-    inputs = session.store.inputs(session.game_id)
-    record = session.store.games()[0]
-    return slug, record.config, list(record.players), inputs, session
+    with registered() if slug == TOY else contextlib.nullcontext():
+        runner = replay(DATA / GAMES[slug].demo, window=False)
+        session = runner.session
+        inputs = session.store.inputs(session.game_id)
+        record = session.store.games()[0]
+        yield slug, record.config, list(record.players), inputs, session
 
 
 def fresh(slug, players, config, path=":memory:") -> Session:
@@ -264,7 +270,7 @@ for line in sys.stdin:
 def test_a_power_cut_loses_no_accepted_input(played, tmp_path):
     slug, config, players, inputs, _ = played
     db = tmp_path / "table.db"
-    proc = subprocess.Popen([sys.executable, "-c", CHILD, json.dumps([slug, players, config, str(db)])],
+    proc = subprocess.Popen([sys.executable, "-c", child_source(CHILD), json.dumps([slug, players, config, str(db)])],
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     kill_after = len(inputs) * 2 // 3
     proc.stdin.write("".join(json.dumps(input_to_dict(i)) + "\n" for i in inputs))
@@ -296,7 +302,7 @@ def expected_result(slug, config, players, inputs):
 # ---------------------------------------------------------------- the commands
 
 def companion(*args, stdin: str = "") -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "companion", *args], input=stdin, capture_output=True, text=True,
+    return subprocess.run([*companion_command(), *args], input=stdin, capture_output=True, text=True,
                           env={**os.environ, "SDL_VIDEODRIVER": "dummy"}, timeout=120)
 
 
@@ -307,7 +313,7 @@ def clean(proc, ok=(0,)):
         assert proc.stderr.startswith("companion: ") and proc.stderr.count("\n") == 1, proc.stderr
 
 
-@pytest.mark.parametrize("slug", list(GAMES))
+@pytest.mark.parametrize("slug", every_game(GAMES))
 def test_cards_and_labels_answer_for_every_game(slug, tmp_path):
     desc = GAMES[slug]
     cards = companion("cards", slug, "--json")
@@ -328,7 +334,7 @@ def test_cards_and_labels_answer_for_every_game(slug, tmp_path):
         assert not (tmp_path / "l.pdf").exists()
 
 
-@pytest.mark.parametrize("slug", list(GAMES))
+@pytest.mark.parametrize("slug", every_game(GAMES))
 def test_score_answers_for_every_game(slug):
     desc = GAMES[slug]
     for text in ("", "Ana SR0000\n", "Ana: NOPE00\n", "\x00\x01binary"):

@@ -22,6 +22,7 @@ from companion.table.runner import Runner
 from companion.table.session import Session
 from companion.table.verdicts import state_digest
 from sugarrr_helpers import STARTS
+from toy_helpers import every_game
 
 
 def companion(*args, stdin=""):
@@ -67,7 +68,7 @@ def demo_inputs(slug):
     return list(record.players), record.config, session.store.inputs(session.game_id)
 
 
-@pytest.mark.parametrize("slug", list(GAMES))
+@pytest.mark.parametrize("slug", every_game(GAMES))
 def test_a_card_of_another_game_is_named_by_its_game_in_every_phase(slug):
     """Sweet Deals said "That card could not be read" for a Sugarrr! card while hands were
     dealt (a hidden hand). Every game, in every phase its demo passes through, names the
@@ -164,7 +165,7 @@ def test_swap_and_deck_menus_are_each_games_own():
         assert "/help" in said and session.last_ok is False
 
 
-@pytest.mark.parametrize("slug", list(GAMES))
+@pytest.mark.parametrize("slug", every_game(GAMES))
 def test_help_lists_what_is_accepted_now_and_changes_nothing(slug):
     players, config, inputs = demo_inputs(slug)
     session = Session.start(slug, players, EventStore(":memory:"), FakeClock(), resume=False, options=config,
@@ -190,7 +191,7 @@ def test_help_names_only_commands_the_table_would_accept():
     assert said.index("You can tap or type now") < said.index("Now: Ana's turn (turn 1). Ana: stash a pair")
 
 
-@pytest.mark.parametrize("slug", list(GAMES))
+@pytest.mark.parametrize("slug", every_game(GAMES))
 def test_every_declared_command_is_one_the_game_reads(slug):
     """No command in a game's list is one its flow does not know (the list and the flow
     cannot drift apart), and every button word belongs to one command."""

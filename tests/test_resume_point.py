@@ -18,6 +18,7 @@ from companion.table import resume_point
 from companion.table.replay import data_dir, replay
 from companion.table.runner import Runner
 from companion.table.session import Session
+from toy_helpers import every_game
 
 GAMES = ["sugarrr", "sugar-heist", "sugar-blast", "sweet-deals"]
 #: What a restart must give the same, from a point or from the whole replay.
@@ -66,7 +67,7 @@ def assert_same(a: Session, b: Session) -> None:
     assert a.spent_by_seat(a.last_input_t() + 30.0) == b.spent_by_seat(b.last_input_t() + 30.0)
 
 
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("game", every_game(GAMES))
 def test_a_restart_from_a_point_is_the_game_a_whole_replay_rebuilds(game, tmp_path):
     inputs, players, options = recorded(game, tmp_path)
     n = len(inputs) - 1  # the last input ends the game: a finished game is not resumed

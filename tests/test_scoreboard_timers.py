@@ -211,3 +211,44 @@ def test_a_turn_running_out_is_one_line_of_the_json_log(tmp_path):
     up = [rec for rec in lines if rec.get("event") == "time_up"]
     assert up == [{"event": "time_up", "player": "Ana", "turn": 1, "limit_s": 5, "passed": False,
                    "message": "Time is up for Ana's turn.", "t": 106.0}]
+
+
+@pytest.mark.toy_game
+def test_a_new_games_turns_are_timed_by_the_shared_clocks(tmp_path, app):
+    """The toy game (tests/toy_game.py) times nothing itself: its set-up phase (the deal,
+    its descriptor's ``setup_phases``) is no one's turn, each ``TurnEnded`` it returns
+    starts the next player's clock, its screen counts the limit down, and at zero the
+    table says so (High Card has no pass, so nothing is passed)."""
+    import io
+
+    from companion.core.events import CardScanned
+    from toy_game import CARDS
+
+    clock = FakeClock(100.0)
+    session = Session.start("toy", ["Ana", "Ben"], EventStore(tmp_path / "t.db"), clock, options={"rounds": "2"})
+    said = io.StringIO()
+    runner = Runner(session, clock, timers=Timers(limit=30, at_zero="pass"), text_out=said)
+    cards = list(CARDS)
+    for n, code in enumerate(cards[:4]):  # the deal: ten seconds a card, well past the limit in all
+        clock.set(110.0 + 10 * n)
+        runner.inputs.put(CardScanned(code, "scanner", clock.now()))
+        runner.step()
+    assert "Time is up" not in said.getvalue() and session.turn_started == 140.0 and session.state.phase == "play"
+    clock.set(165.0)
+    runner.step()
+    texts = drawn_texts(app, runner.draw)
+    assert "00:05" in texts and "left" in texts and "Time is up" not in said.getvalue()
+    clock.set(171.0)
+    runner.step()
+    line = "Time is up for Ana's turn, but the rules allow no pass now: play on."
+    assert said.getvalue().count(line) == 1 and session.last_message == line and session.state.active == 0
+    clock.set(175.0)  # Ana lays a card face down: Ben's turn, Ben's clock
+    runner.inputs.put(CardScanned(cards[0], "scanner", clock.now()))
+    runner.step()
+    assert session.state.active == 1 and session.turn_started == 175.0
+    clock.set(204.0)
+    runner.step()
+    assert "Time is up for Ben's turn" not in said.getvalue()
+    clock.set(206.0)
+    runner.step()
+    assert said.getvalue().count("Time is up for Ben's turn, but the rules allow no pass now: play on.") == 1

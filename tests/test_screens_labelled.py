@@ -135,3 +135,48 @@ def test_while_dad_scans_his_deal_his_row_is_the_lit_one():
     finally:
         app.close()
     assert colour[1] == theme.HIGHLIGHT[:3] and colour[0] != theme.HIGHLIGHT[:3]
+
+
+@pytest.mark.toy_game
+def test_the_toy_games_screen_names_its_clocks_and_reads_whole_in_every_phase():
+    """A game's own panel inside the shared chrome (the toy game, tests/toy_game.py): in
+    each phase of its demo the turn clock (the seconds since the turn began, set-up
+    counting from the game's start) and the game clock are named, each player's row
+    says what its numbers count, Reveal is there only once everyone has played, and every
+    text drawn is whole at 20 px or more; the final table too."""
+    from companion.core.clock import FakeClock
+    from companion.core.store import EventStore
+    from companion.table.runner import Runner
+    from companion.table.session import Session
+    from companion.ui.app import App
+    from companion.ui.chrome import clock as shown
+
+    demo = replay(DATA / "toy-family.trace", window=False).session
+    record = demo.store.games()[0]
+    clock = FakeClock(0.0)
+    s = Session.start("toy", list(record.players), EventStore(":memory:"), clock, resume=False,
+                      options=record.config, tap_off=0)
+    app = App()
+    phases = []
+    try:
+        runner = Runner(s, clock, app=app)
+        for item in demo.store.inputs(demo.game_id):
+            clock.set(item.t)
+            assert s.handle(item).verdict == "accepted"
+            if s.state.phase in phases:
+                continue
+            phases.append(s.state.phase)
+            clock.set(item.t + 70.0)
+            drawn = drawn_by(runner)
+            texts = [d.text for d in drawn]
+            assert all(d.readable for d in drawn if d.text.strip()), [d.text for d in drawn if not d.readable]
+            assert ("reveal" in [b.command for b in app.buttons]) == (s.state.phase == "reveal")
+            if not s.over:
+                assert "this turn" in texts and "Game" in texts and texts.count(shown(clock.now() - s.turn_started)) >= 1
+                rows = [t for t in texts if t != s.prompt() and any(t.startswith(f"{p}: ") for p in record.players)]
+                assert len(rows) == 4 and all(" in hand" in t and t.endswith(("points", "point")) for t in rows), rows
+    finally:
+        app.close()
+    assert phases == ["deal", "play", "reveal", "over"]
+    assert "Mum wins! (tie decided by most cards)" in texts and "Mum: 30 points, 8 cards taken" in texts
+

@@ -139,3 +139,32 @@ def test_a_failing_rules_call_is_refused_and_changes_nothing(session, monkeypatc
     v = session.handle(Touch("column 1", 40.0))
     assert v.verdict == "rejected" and "did not count" in v.reason
     assert state_digest(session.state) == before and len(session.store.inputs(session.game_id)) == stored
+
+
+@pytest.mark.toy_game
+def test_a_hidden_card_is_never_named_by_a_verdict_nor_after_a_restart(tmp_path):
+    # The toy game (tests/toy_game.py) deals its cards face down: the session's tap-off,
+    # refusals and resume speak of a hidden card without its code.
+    from companion.table.session import TAPPED_TWICE
+    from toy_game import CARDS
+
+    store = EventStore(tmp_path / "table.db")
+    s = Session.start("toy", NAMES, store, FakeClock(), options={"rounds": "2"})
+    code = next(iter(CARDS))
+    v = scan(s, code, 1.0)
+    assert (v.verdict, v.secret, v.code, v.message) == ("accepted", True, None, "Ana has 1 card in hand.")
+    v = scan(s, code, 1.5)
+    assert (v.verdict, v.secret, v.code, v.reason) == ("ignored", True, None, TAPPED_TWICE)
+    v = scan(s, code, 3.0)
+    assert (v.verdict, v.secret, v.code) == ("rejected", True, None) and "in the game already" in v.reason
+    v = scan(s, code[:5] + "?", 4.0)
+    assert v.secret and v.code is None and v.reason == "That card could not be read: scan it again."
+    other = make_code("SR", "S71")
+    v = scan(s, other, 5.0)
+    assert not v.secret and v.code == other and v.reason == "That card is from Sugarrr!, not High Card."
+    assert len(store.inputs(s.game_id)) == 1
+    again = Session.start("toy", NAMES, EventStore(tmp_path / "table.db"), FakeClock(10.0))
+    assert state_digest(again.state) == state_digest(s.state) and again.resumed_inputs == 1
+    assert again.last_saved == {"seq": 1, "event": "scan", "code": "hidden", "said": "Ana has 1 card in hand."}
+    v = scan(again, code, 11.0)  # the last input saved, again: the rules refuse it, still hidden
+    assert (v.verdict, v.secret, v.code) == ("rejected", True, None) and "in the game already" in v.reason

@@ -10,9 +10,10 @@ from companion.ui import theme
 from companion.table.message_fit import unfit_messages
 from companion.ui.fit import catalogue, fill
 from companion.ui.widgets import draw_text, draw_wrapped, record_text
+from toy_helpers import every_game
 
 
-@pytest.mark.parametrize("slug", list(GAMES))
+@pytest.mark.parametrize("slug", every_game(GAMES))
 def test_every_message_of_the_game_fits_its_screen(slug):
     assert unfit_messages(find_game(slug)) == []
 

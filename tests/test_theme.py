@@ -14,6 +14,7 @@ from companion.games import GAMES
 from companion.ui import messages, theme
 from companion.ui.app import App, TableInfo
 from companion.ui.widgets import button
+from toy_helpers import toy_param
 
 
 @pytest.fixture
@@ -38,7 +39,9 @@ def test_high_contrast_changes_every_widget_default_at_draw_time(app):
         theme.use("neon")
 
 
-def test_a_game_screen_draws_in_high_contrast(app, tmp_path):
+@pytest.mark.parametrize("game, options", [("sweet-deals", {"mode": "open", "hybrid": None}),
+                                           toy_param("toy", {"rounds": "3"})])
+def test_a_game_screen_draws_in_high_contrast(app, tmp_path, game, options):
     from companion.core.clock import FakeClock
     from companion.core.store import EventStore
     from companion.table.runner import Runner
@@ -46,8 +49,8 @@ def test_a_game_screen_draws_in_high_contrast(app, tmp_path):
 
     theme.use("high-contrast")
     clock = FakeClock(10.0)
-    runner = Runner(Session.start("sweet-deals", ["Ana", "Ben"], EventStore(":memory:"), clock,
-                                  options={"mode": "open", "hybrid": None}), clock, app=app)
+    runner = Runner(Session.start(game, ["Ana", "Ben"], EventStore(":memory:"), clock, options=options), clock,
+                    app=app)
     runner.render(force=True)
     colours = {tuple(app.surface.get_at((x, y)))[:3] for x in range(0, 800, 7) for y in range(0, 480, 7)}
     assert (0, 0, 0) in colours and theme.THEMES["default"]["BG"] not in colours

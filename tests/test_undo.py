@@ -14,6 +14,7 @@ from companion.table.logs import json_logger
 from companion.table.session import Session
 from companion.table.verdicts import state_digest
 from sugarrr_helpers import STARTS, fruit, salad
+from toy_helpers import toy_param
 
 NAMES = ["Ana", "Ben"]
 
@@ -162,7 +163,41 @@ def test_a_secret_scan_never_reaches_the_logs_accepted_or_rejected(tmp_path, mon
     assert [s["code"] for s in scans] == ["hidden"] * 3
 
 
-def test_the_final_screen_offers_undo_and_taking_the_end_back_shows_the_game_again(tmp_path):
+@pytest.mark.toy_game
+def test_a_reveal_cannot_be_undone_and_a_hidden_card_never_reaches_the_logs(tmp_path):
+    # The toy game (tests/toy_game.py) has what the two tests above pretend: cards scanned
+    # face down (Flow.secret) and a tap that turns them up (a Revealed event).
+    from companion.table.logs import text_logger
+    from toy_game import CARDS
+
+    session = Session.start("toy", NAMES, EventStore(tmp_path / "t.db"), FakeClock(), options={"rounds": "2"},
+                            tap_off=0)
+    json_out, text_out = io.StringIO(), io.StringIO()
+    session.listeners += [json_logger(json_out), text_logger(text_out)]
+    codes = list(CARDS)[:4]  # Star 1 (three copies) and Star 2
+    for t, code in enumerate(codes + [codes[0], "TYS1?X", codes[0], codes[2]], 1):
+        session.handle(CardScanned(code, "scanner", float(t)))
+    assert [d.item.code for d in session._done] == codes + [codes[0], codes[2]]  # dealt, then laid face down
+    laid = state_digest(session.state)
+    v = session.handle(Touch("undo", 10.0))
+    assert v.verdict == "accepted" and v.message.startswith("Undone: Ben lays a card face down.")
+    assert session.handle(CardScanned(codes[3], "scanner", 11.0)).verdict == "accepted"
+    v = session.handle(Touch("reveal", 12.0))
+    assert v.verdict == "accepted" and any(isinstance(e, Revealed) for e in v.events)
+    shown = state_digest(session.state)
+    v = session.handle(Touch("undo", 13.0))
+    assert v.verdict == "rejected" and "showed hidden cards" in v.reason and "Ana shows Star 1." in v.reason
+    assert state_digest(session.state) == shown != laid and session.undo_label() is None
+    scans = [json.loads(x) for x in json_out.getvalue().splitlines() if '"scan"' in x]
+    assert [s["code"] for s in scans] == ["hidden"] * 9 and [s["verdict"] for s in scans].count("rejected") == 2
+    logs = json_out.getvalue() + text_out.getvalue()
+    assert not [code for code in codes + ["TYS1?X"] if code in logs]
+
+
+@pytest.mark.parametrize("trace, undone", [
+    ("sugarrr-family", "Undone: the end of the game. The game is not over"),
+    toy_param("toy-family", "Undone: Mum shows Star 2. The game is not over")])  # (its end's first sentence)
+def test_the_final_screen_offers_undo_and_taking_the_end_back_shows_the_game_again(tmp_path, trace, undone):
     # A child tapped Done too soon: the final screen has Undo between History and New game;
     # it asks first, and the game is back where it was, unfinished in the store.
     import os
@@ -172,7 +207,7 @@ def test_the_final_screen_offers_undo_and_taking_the_end_back_shows_the_game_aga
     from companion.table.replay import replay
     from companion.ui.widgets import record_text
 
-    runner = replay(Path(__file__).parent / "data" / "sugarrr-family.trace")
+    runner = replay(Path(__file__).parent / "data" / f"{trace}.trace")
     runner.new_session = lambda choice: None  # as `companion run` has: the after-game buttons
     with record_text() as drawn:
         runner.render(force=True)
@@ -186,6 +221,6 @@ def test_the_final_screen_offers_undo_and_taking_the_end_back_shows_the_game_aga
     runner.touch("undo", now=True)
     runner.render()
     session = runner.session
-    assert not session.over and session.last_message.startswith("Undone: the end of the game. The game is not over")
+    assert not session.over and session.last_message.startswith(undone)
     assert session.store.games()[0].finished is None
     assert "newgame" not in [b.command for b in runner.app.buttons]

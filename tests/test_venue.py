@@ -15,6 +15,7 @@ from companion.core.store import SCHEMA_VERSION, EventStore
 from companion.venue.dashboard import Dashboard, flags
 from companion.venue.outbox import Outbox
 from companion.venue.settings import Broker, VenueSettings
+from toy_helpers import toy_param
 from venue_helpers import play_table, wait_for
 
 DATA = Path(__file__).parent / "data"
@@ -60,15 +61,16 @@ def test_two_tables_play_and_the_dashboard_shows_both(mosquitto, tmp_path):
     assert finished["table-1"]["winners"] == golden("sugarrr-family")["winners"]
 
 
-def test_the_result_message_is_the_score_json_shape(mosquitto, tmp_path):
+@pytest.mark.parametrize("trace", ["sugarrr-family", toy_param("toy-family")])
+def test_the_result_message_is_the_score_json_shape(mosquitto, tmp_path, trace):
     from venue_helpers import Recorder
 
     rec = Recorder(mosquitto.url, "sugar/shape/#")
-    runner, pub = play_table(DATA / "sugarrr-family.trace", mosquitto.url, "t9", str(tmp_path / "t.db"), venue="shape")
+    runner, pub = play_table(DATA / f"{trace}.trace", mosquitto.url, "t9", str(tmp_path / "t.db"), venue="shape")
     wait_for(lambda: rec.payloads("result"), what="the result")
     rec.close()
     result = rec.payloads("result")[-1]
-    gold = golden("sugarrr-family")
+    gold = golden(trace)
     assert {k: result[k] for k in gold} == gold
     events = rec.payloads("events")
     assert [e["seq"] for e in events] == list(range(1, len(events) + 1))
@@ -299,6 +301,32 @@ def test_sugarrr_scores_so_far_are_the_screens():
     assert final == {p["name"]: p["score"] for p in golden("sugarrr-family")["players"]}
     view = runner.session.view
     assert [rules.score_pile(n, p).total for n, p in zip(view.players, view.piles)] == list(final.values())
+
+
+@pytest.mark.toy_game
+def test_a_games_scores_and_counters_so_far_are_in_the_status():
+    """The status carries the game's ``Rules.live_scores`` and ``Rules.counters`` from the
+    table's view: the toy game's points taken and the cards still in hands (its demo:
+    Mum takes 13 at the first Reveal, 20 cards are left in hands; golden at the end)."""
+    from companion.table.replay import replay
+    from companion.venue.publish import VenuePublisher
+
+    seen = []
+
+    def on_start(session):
+        pub = VenuePublisher(VenueSettings.parse("mqtt://127.0.0.1:1", "t1"), session)
+        session.listeners.append(pub)
+        seen.append(pub)
+
+    replay(DATA / "toy-family.trace", window=False, on_start=on_start)
+    statuses = [json.loads(r.payload) for r in seen[0].outbox.pending(limit=10000) if r.topic.endswith("/status")]
+    in_hands = [s["counters"]["Cards in hands"] for s in statuses]
+    assert max(in_hands) == 24 and in_hands[-1] == 0
+    first = next(s for s in statuses if any(p["score"] for p in s["players"]))
+    assert {p["name"]: p["score"] for p in first["players"]} == {"Mum": 13, "Dad": 0, "Maya": 0, "Leo": 0}
+    assert first["counters"] == {"Cards in hands": 20}
+    assert {p["name"]: p["score"] for p in statuses[-1]["players"]} == \
+        {p["name"]: p["score"] for p in golden("toy-family")["players"]}
 
 
 def test_companion_venue_serves_the_page_until_sigterm(mosquitto, tmp_path):

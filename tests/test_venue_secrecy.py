@@ -2,7 +2,9 @@
 recordings (tracked hands: every hidden card is scanned) are played into a real broker,
 everything it delivers is recorded, and no hidden card's code or name is in a message
 sent before the rules reveal that card (Sugar Heist rulebook: Battle Cards are bought
-face down and shown when played; Sweet Deals rulebook: hands are secret until scored)."""
+face down and shown when played; Sweet Deals rulebook: hands are secret until scored); and
+the toy game's recording (``tests/toy_game.py``: a secret hand, a card laid face down, a
+Reveal tap) the same way."""
 
 from __future__ import annotations
 
@@ -14,13 +16,15 @@ import pytest
 
 from companion.core.events import CardScanned, GameOver, Revealed, Touch
 from companion.games import find_game
+from toy_helpers import toy_param
 from venue_helpers import Recorder, play_table, wait_for
 
 DATA = Path(__file__).parent / "data"
 
 
 @pytest.mark.parametrize("trace, venue", [("sugar-heist-family", "secret-heist"),
-                                          ("sweet-deals-family", "secret-deals")])
+                                          ("sweet-deals-family", "secret-deals"),
+                                          toy_param("toy-family", "secret-toy")])
 def test_no_hidden_card_reaches_the_broker_before_the_rules_reveal_it(mosquitto, tmp_path, trace, venue):
     recorder = Recorder(mosquitto.url, "#")
     hidden: dict[str, int] = {}        # code -> the event number of its first hidden scan
