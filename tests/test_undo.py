@@ -177,7 +177,7 @@ def test_a_reveal_cannot_be_undone_and_a_hidden_card_never_reaches_the_logs(tmp_
     codes = list(CARDS)[:4]  # Star 1 (three copies) and Star 2
     for t, code in enumerate(codes + [codes[0], "TYS1?X", codes[0], codes[2]], 1):
         session.handle(CardScanned(code, "scanner", float(t)))
-    assert [d.item.code for d in session._done] == codes + [codes[0], codes[2]]  # dealt, then laid face down
+    assert [d.item.code for d in session.undo.done] == codes + [codes[0], codes[2]]  # dealt, then laid face down
     laid = state_digest(session.state)
     v = session.handle(Touch("undo", 10.0))
     assert v.verdict == "accepted" and v.message.startswith("Undone: Ben lays a card face down.")
