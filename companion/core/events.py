@@ -108,6 +108,17 @@ class DeviceStatus:
 
 
 Input = Union[CardScanned, TrayTilted, TrayLevel, ButtonPressed, Touch]
+
+#: What kind of input each is, in one word: the one mapping every part uses (the venue
+#: bus's ``input`` field, the keys that tell the same input again).
+INPUT_KINDS: dict[type, str] = {CardScanned: "scan", Touch: "touch", TrayTilted: "tilt", TrayLevel: "level",
+                                ButtonPressed: "button"}
+
+
+def input_kind(item: Any) -> str:
+    """``"scan"``, ``"touch"``, ``"tilt"``, ``"level"`` or ``"button"`` (:data:`INPUT_KINDS`);
+    another object's class name in lower case."""
+    return INPUT_KINDS.get(type(item), type(item).__name__.lower())
 _INPUT_TYPES = {cls.__name__: cls for cls in (CardScanned, TrayTilted, TrayLevel, ButtonPressed, Touch)}
 
 

@@ -16,7 +16,7 @@ from typing import Any
 from ..core import commands
 from ..core.codes import normalise
 from ..core.errors import BadCommand, BadScan, IllegalAction, WrongGame
-from ..core.events import ButtonPressed, CardScanned, DeviceStatus, GameOver, Input, Touch
+from ..core.events import ButtonPressed, CardScanned, DeviceStatus, GameOver, Input, Touch, input_kind
 from ..core.game import Game
 
 
@@ -110,11 +110,11 @@ def repeat_key(item: Input) -> tuple:
     if is_undo(item):
         return ("undo",)  # the Undo button on the screen and the GPIO Undo button alike
     if isinstance(item, CardScanned):
-        return ("scan", normalise(item.code) if item.code is not None else None)
+        return (input_kind(item), normalise(item.code) if item.code is not None else None)
     if isinstance(item, Touch):
-        return ("touch", item.parsed.key())
+        return (input_kind(item), item.parsed.key())
     if isinstance(item, ButtonPressed):
-        return ("button", item.name)
+        return (input_kind(item), item.name)
     return (type(item).__name__,) + tuple(v for k, v in asdict(item).items() if k not in ("t", "angle"))
 
 

@@ -45,7 +45,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from ..core.errors import StoreError
-from ..core.events import ButtonPressed, CardScanned, DeviceStatus, GameOver, Touch, TrayLevel, TrayTilted
+from ..core.events import CardScanned, DeviceStatus, GameOver, Touch, input_kind
 from .outbox import Outbox
 from .settings import VenueSettings
 
@@ -59,16 +59,15 @@ WINDOW = 200
 RECONNECT = (0.2, 5.0)
 #: MQTT keep-alive (s): the broker sends the last will this long (x1.5) after a table vanishes.
 KEEPALIVE = 15
-_KINDS = {CardScanned: "scan", Touch: "touch", TrayTilted: "tilt", TrayLevel: "level", ButtonPressed: "button"}
 
 
 def _input_key(item) -> tuple | None:
     """What makes two inputs "the same input" for the refused-three-times flag (kept on
     the table, never published: it may be a hidden card)."""
     if isinstance(item, CardScanned):
-        return ("scan", item.code)
+        return (input_kind(item), item.code)
     if isinstance(item, Touch):
-        return ("touch", item.command.strip().lower())
+        return (input_kind(item), item.parsed.key())
     return (type(item).__name__,)
 
 
@@ -148,7 +147,7 @@ class VenuePublisher:
             self._last = {"verdict": verdict.verdict, "text": text}
             seq = self.outbox.next_seq()
             event = {**self._head(seq), "t": float(item.t), "wall": time.time(), "game_id": self.session.game_id,
-                     "input": _KINDS.get(type(item), type(item).__name__.lower()), "verdict": verdict.verdict,
+                     "input": input_kind(item), "verdict": verdict.verdict,
                      "text": text, "stored": verdict.seq, "refused_in_a_row": self._refused[1]}
             messages = [(self.settings.topic("events"), event, 1, False), self._status(seq)]
             if any(isinstance(e, GameOver) for e in verdict.events) or \
