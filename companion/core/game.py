@@ -16,12 +16,15 @@ that says what "not supported" means.
 :class:`Rules` (pure: no I/O, no pygame; imports only ``companion.core`` and the standard library)
     ``new_game``, ``check`` (raises :class:`~companion.core.errors.IllegalAction`, changes
     nothing), ``apply`` (never refuses), ``result``, ``public_view``; with defaults:
-    ``counters``, ``live_scores``, ``score_holdings``.
+    ``step``, ``counters``, ``live_scores``, ``bidder``, ``score_holdings``.
 :class:`Flow` (turns table inputs into rule actions)
     ``read``, ``prompt``; with defaults: ``new_entry``, ``commands``, ``secret``,
-    ``scan_again_counts``.
+    ``menu_number``, ``scan_again_counts``.
 :class:`Screen` (pygame; draws inside the shared chrome of ``companion.ui``)
-    ``draw_game``, ``draw_final``; with a default: ``hint_words``.
+    ``draw_game``, ``draw_final``; with defaults: ``gives_hints``, ``hint_words``.
+
+Each base class is generic in the game's own state class (``Rules[State]``), so a type
+checker holds a game's parts to these signatures.
 
 The descriptor holds each part as a loader (a function that imports the game's module and
 returns its one instance), called on first use: a command that only lists cards never
