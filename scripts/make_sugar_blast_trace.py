@@ -29,7 +29,7 @@ sys.path.insert(0, str(ROOT))
 
 from companion.core.errors import IllegalAction  # noqa: E402
 from companion.core.events import Touch, TrayLevel, TrayTilted  # noqa: E402
-from companion.games.sugar_blast import board as B  # noqa: E402
+from companion.games.sugar_blast.parts import board as B  # noqa: E402
 from companion.games.sugar_blast import flow, rules  # noqa: E402
 from companion.devices.tray import EmulatedTray  # noqa: E402
 

@@ -32,12 +32,12 @@ from companion.core.codes import make_code  # noqa: E402
 from companion.core.errors import BadCommand, BadScan, IllegalAction  # noqa: E402
 from companion.core.events import CardScanned, Touch  # noqa: E402
 from companion.games import find_game  # noqa: E402
-from companion.games.sugar_heist import battle as B  # noqa: E402
+from companion.games.sugar_heist.parts import battle as B  # noqa: E402
 from companion.games.sugar_heist import flow, rules  # noqa: E402
-from companion.games.sugar_heist.cards import BATTLE_CODES, CANDY_CODES, CARDS, FLAVOURS  # noqa: E402
+from companion.games.sugar_heist.parts.cards import BATTLE_CODES, CANDY_CODES, CARDS, FLAVOURS  # noqa: E402
 from companion.games.sugar_heist.state import (CardPlayed, HeistOver, VaultLocked,  # noqa: E402
                                                 VaultUnlocked)
-from companion.games.sugar_heist.vaults import fitting  # noqa: E402
+from companion.games.sugar_heist.parts.vaults import fitting  # noqa: E402
 from companion.table.verdicts import decide  # noqa: E402
 
 PLAYERS = ["Mum", "Leo", "Maya"]

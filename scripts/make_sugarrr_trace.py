@@ -26,7 +26,7 @@ sys.path.insert(0, str(ROOT))
 from companion.core.codes import make_code  # noqa: E402
 from companion.core.events import CardScanned, Touch  # noqa: E402
 from companion.games.sugarrr import flow, rules  # noqa: E402
-from companion.games.sugarrr.cards import CARDS  # noqa: E402
+from companion.games.sugarrr.parts.cards import CARDS  # noqa: E402
 
 PLAYERS = ["Mum", "Dad", "Maya", "Leo"]
 

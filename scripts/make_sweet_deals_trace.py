@@ -29,7 +29,7 @@ from companion.core.codes import make_code  # noqa: E402
 from companion.core.errors import CompanionError  # noqa: E402
 from companion.core.events import CardScanned, Touch  # noqa: E402
 from companion.games.sweet_deals import flow, rules  # noqa: E402
-from companion.games.sweet_deals.cards import CARDS, DESSERTS  # noqa: E402
+from companion.games.sweet_deals.parts.cards import CARDS, DESSERTS  # noqa: E402
 
 PLAYERS = ["Mum", "Dad", "Maya", "Leo"]
 OPTIONS = {"mode": "tracked"}
