@@ -11,7 +11,6 @@ CardScanned(code='SRS71M', reader='serial', t=1.5, seat=None)
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, fields
-from functools import cached_property
 from typing import Any, Union
 
 
@@ -90,10 +89,14 @@ class Touch:
     command: str
     t: float
 
-    @cached_property
+    @property
     def parsed(self) -> TouchCommand:
-        """The command read once, for every part that asks what it says."""
-        return TouchCommand.parse(self.command)
+        """The command read once, for every part that asks what it says (kept beside the
+        fields, not one of them: equality, the store and the logs never see it)."""
+        got = self.__dict__.get("_parsed")
+        if got is None:  # (not functools.cached_property: it takes a lock on every read in 3.11)
+            got = self.__dict__["_parsed"] = TouchCommand.parse(self.command)
+        return got
 
 
 @dataclass(frozen=True)
