@@ -468,26 +468,26 @@ class Game:
     @property
     def rules(self) -> Rules[Any]:
         """The game's :class:`Rules` (loaded on first use)."""
-        got = self._loaded.get("rules")
-        if got is None:
-            got = self._loaded["rules"] = _typed(self.load_rules(), Rules, self.slug)
-        return got
+        got = self._loaded.get("rules")  # (asked on every input: the kept part without a call)
+        return got if got is not None else self._load("rules", self.load_rules, Rules)
 
     @property
     def flow(self) -> Flow[Any]:
         """The game's :class:`Flow` (loaded on first use)."""
-        got = self._loaded.get("flow")
-        if got is None:
-            got = self._loaded["flow"] = _typed(self.load_flow(), Flow, self.slug)
-        return got
+        got = self._loaded.get("flow")  # (asked on every input: the kept part without a call)
+        return got if got is not None else self._load("flow", self.load_flow, Flow)
 
     @property
     def screen(self) -> Screen[Any]:
         """The game's :class:`Screen` (loaded on first use: imports pygame)."""
-        got = self._loaded.get("screen")
-        if got is None:
-            got = self._loaded["screen"] = _typed(self.load_screen(), Screen, self.slug)
-        return got
+        got = self._loaded.get("screen")  # (asked on every input: the kept part without a call)
+        return got if got is not None else self._load("screen", self.load_screen, Screen)
+
+    def _load(self, name: str, loader: Callable[[], Any], base: type | None = None) -> Any:
+        """``loader()``'s part, made once and kept; checked to be a ``base`` when given."""
+        part = loader()
+        self._loaded[name] = _typed(part, base, self.slug) if base is not None else part
+        return part
 
     @property
     def has_cards(self) -> bool:
@@ -499,9 +499,7 @@ class Game:
         if self.load_cards is None:
             raise NoCards(f"{self.name} has no cards to scan: {self.summary or 'it is played on the screen'}.")
         got = self._loaded.get("cards")
-        if got is None:
-            got = self._loaded["cards"] = self.load_cards()
-        return got
+        return got if got is not None else self._load("cards", self.load_cards)
 
     def cards(self) -> list[CardInfo]:
         """Every physical card, in catalogue order. Raises :class:`NoCards` when the game
@@ -564,12 +562,13 @@ class Game:
         """Score what each player holds at the end (``companion score``), ranked by this
         game's tie-break. Raises :class:`NoCards` when the game cannot be scored from
         cards, ValueError for a bad holding."""
+        unscored = NoCards(f"{self.name} is not scored from cards: its final scores come from the game itself.")
         if not self.has_cards:
-            raise NoCards(f"{self.name} is not scored from cards: its final scores come from the game itself.")
+            raise unscored
         try:
             result = self.rules.score_holdings(list(holdings))
-        except NoCards:
-            raise NoCards(f"{self.name} is not scored from cards: its final scores come from the game itself.") from None
+        except NoCards:  # (the Rules default: this game scores only itself)
+            raise unscored from None
         ranked = self._ranked(result)
         assert ranked is not None
         return ranked

@@ -110,7 +110,7 @@ class Session:
                                  "(it stays in the history)")
         if record and not new_game:
             session = cls(game, store, record.id, desc.rules.new_game(record.players, **record.config), clock,
-                          entry=_new_entry(desc), started=record.started, **kw)
+                          entry=desc.flow.new_entry(), started=record.started, **kw)
             session.turn_started = record.started
             at = clock.now()  # the resume's time, before the replay (the repeat guard's window starts here)
             session._resume(store.payloads(record.id), at)
@@ -125,7 +125,7 @@ class Session:
             store.abandon(record.id, clock.now())
         now = clock.now()
         gid = store.new_game(game, players, now, config=options)
-        session = cls(game, store, gid, state, clock, entry=_new_entry(desc), started=now, **kw)
+        session = cls(game, store, gid, state, clock, entry=desc.flow.new_entry(), started=now, **kw)
         session.turn_started = now
         session.last_message = desc.new_game_message
         return session
@@ -472,7 +472,3 @@ def _damaged(err: StoreError, lead: str) -> str | None:
     _log.error("%s", err)
     return (f"{lead}: the game store is damaged, so nothing more can be saved. "
             "A grown-up can start afresh with a new store file (the log says how).")
-
-
-def _new_entry(desc: Game) -> Any:
-    return desc.flow.new_entry()

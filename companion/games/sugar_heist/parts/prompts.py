@@ -43,7 +43,7 @@ def haul_flavour(state: State) -> str | None:
     f = state.frame
     if f.step == "haul":
         return f.flavours[0] if f.flavours else None
-    flavours = {CARDS[c].flavour for c in f.haul if not CARDS[c].is_pure}
+    flavours = B.prize_flavours(f.haul)
     return flavours.pop() if len(flavours) == 1 else None
 
 
