@@ -341,7 +341,9 @@ def test_refusals_give_the_real_reason():
     t = set_up(Table(("Zach", "Pam", "Alex")), s)
     t.ok(battle("Attack", 1), "/heist 2 1")
     reason = t.refused(battle("Grandma", 1))  # Pam, the target, scans a card that is no Mom
-    assert "Only the player being targeted" not in reason and "Only a Mom blocks this, Pam" in reason
+    # (from the table's view: it does not know whose card it was, only who may block)
+    assert "Only the player being targeted" not in reason and "Only a Mom blocks now" in reason
+    assert "Pam: scan a Mom to block it, or tap No Mom." in reason
     t.ok("/done", battle("Attack", 3), battle("Spy", 1), battle("Attack", 4))
     assert t.state.phase == "haul"
     t.ok(candy(CR, 1), "/done")

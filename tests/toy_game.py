@@ -69,6 +69,7 @@ class Action:
 class Flipped(Revealed):
     """A face-down ``card`` turned up: a Revealed, so the tap is never undone."""
     card: str
+    def cards(self) -> tuple[str, ...]: return (self.card,)  # noqa: E704
 
 def _at(values: tuple, seat: int, value) -> tuple:
     return values[:seat] + (value,) + values[seat + 1:]

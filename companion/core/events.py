@@ -180,6 +180,11 @@ class Revealed(Outcome):
     """Hidden information became public (a face-down card was flipped, a hand shown).
     The input that caused it cannot be undone: the table has seen it."""
 
+    def cards(self) -> tuple[str, ...] | None:
+        """The codes of the cards this made public; None (the default): it does not say
+        which, so everything hidden may be (a game's end, every hand shown)."""
+        return None
+
 
 @dataclass(frozen=True)
 class Undone(Outcome):

@@ -19,7 +19,7 @@ that says what "not supported" means.
     ``step``, ``counters``, ``live_scores``, ``bidder``, ``score_holdings``.
 :class:`Flow` (turns table inputs into rule actions)
     ``read``, ``prompt``; with defaults: ``new_entry``, ``commands``, ``secret``,
-    ``menu_number``, ``scan_again_counts``.
+    ``hidden_refusal``, ``menu_number``, ``scan_again_counts``.
 :class:`Screen` (pygame; draws inside the shared chrome of ``companion.ui``)
     ``draw_game``, ``draw_final``; with defaults: ``gives_hints``, ``hint_words``.
 
@@ -292,6 +292,13 @@ class Flow(abc.ABC, Generic[S]):
         so that its code never reaches a log or the screen? Default False: the game has
         no hidden cards."""
         return False
+
+    def hidden_refusal(self, view: S, entry: Any, /) -> str:
+        """What the table is told when a hidden card (one :meth:`secret` calls so) is
+        refused, or when an input is refused for a reason only a hidden card gives. It is
+        given the table's view (:meth:`Rules.public_view`) and never the card, so the words
+        cannot differ by what the card is. Default: keep it hidden, and what to do now."""
+        return f"That card cannot be played now: keep it hidden. {self.prompt(view, entry)}"
 
     def menu_number(self, view: S, verb: str, /) -> int | None:
         """The number a screen's menu for the command ``verb`` starts at (Sugarrr!'s deck

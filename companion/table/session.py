@@ -153,8 +153,13 @@ class Session:
         return self.rules.public_view(self.state, TABLE)
 
     def prompt(self) -> str:
-        """What the table should do now."""
-        return self.flow.prompt(self.state, self.entry)
+        """What the table should do now (from the table's view: it cannot name a hidden card)."""
+        return self.flow.prompt(self.view, self.entry)
+
+    def help_text(self) -> str:
+        """The answer to ``help``: the commands the table's view accepts now
+        (:func:`companion.core.commands.help_text`)."""
+        return commands.help_text(self.desc, self.view, self.entry, self.prompt(), self.undo.can_take_back())
 
     def in_setup(self) -> bool:
         """Is the game still being set up (its descriptor's ``setup_phases``)?"""
@@ -223,9 +228,7 @@ class Session:
         hidden = self.secret(item)  # (as a replay asks: every input)
         self.taps.forget()  # after a tap, the same card again is a new scan
         if is_help(item):  # not stored: it changes nothing, and says what is accepted now
-            return Verdict("accepted", None, message=commands.help_text(self.desc, self.state, self.entry,
-                                                                        self.prompt(), self.undo.can_take_back()),
-                           step=True)
+            return Verdict("accepted", None, message=self.help_text(), step=True)
         if is_pause(item):
             return self._pause(item, store=True)
         if is_undo(item):
@@ -239,7 +242,9 @@ class Session:
         try:
             new_state, entry, events, message = decide(self.desc, self.state, self.entry, item)
         except (BadScan, BadCommand, IllegalAction) as err:
-            return refused(err, self.desc, self.state, self.entry, item, code, secret, self.undo.can_take_back())
+            view = self.view
+            return refused(err, self.desc, view, self.entry, item, code, secret, self.undo.can_take_back(),
+                           same=view == self.state)
         except Exception as exc:  # a bug in a game must never take the table down: refuse, keep going
             _log.error("the %s rules failed on %s (%r); the input was refused", self.game, item, exc)
             _log.debug("where it failed", exc_info=True)

@@ -86,22 +86,45 @@ class Verdict:
     step: bool = False     # accepted, but only a step of a longer input (no rules action yet)
 
 
-def refused(err: BadScan | BadCommand | IllegalAction, game: Game, state: Any, entry: Any, item: Input,
-            code: str | None, secret: bool, can_undo: bool) -> Verdict:
-    """The verdict for ``item`` when :func:`decide` raised ``err`` (``code``: the card
-    code read, normalised; ``secret``: the scan is a hidden card). A bad scan of a hidden
-    card is told in words that cannot spell it (the reader's garbled text might; another
-    game's card is named by its game); a touch command the game does not know is
-    answered with the commands accepted now (``can_undo``: Undo is among them)."""
+def refused(err: BadScan | BadCommand | IllegalAction, game: Game, view: Any, entry: Any, item: Input,
+            code: str | None, secret: bool, can_undo: bool, same: bool = False) -> Verdict:
+    """The verdict for ``item`` when :func:`decide` raised ``err`` against the real state
+    (``code``: the card code read, normalised; ``secret``: the scan is a hidden card).
+
+    Its words come from the table's ``view`` (:meth:`~companion.core.game.Rules.public_view`;
+    ``same``: the view is the state, nothing is hidden), never from the hidden cards: a
+    hidden card refused is told by the flow's
+    :meth:`~companion.core.game.Flow.hidden_refusal`, which is given the view and not the
+    card; any other input is refused in the words the same input gets against the view
+    (the real state and the view refuse it alike unless a hidden card decided it: then
+    ``hidden_refusal`` speaks too). A bad scan of a hidden card is told in words that
+    cannot spell it (the reader's garbled text might; another game's card is named by
+    its game); a touch command the game does not know is answered with the commands
+    accepted now (``can_undo``: Undo is among them)."""
     if isinstance(err, BadScan):
         if secret:
             reason = err.unnamed if isinstance(err, WrongGame) else "That card could not be read: scan it again."
             return Verdict("rejected", reason, secret=True)
         return Verdict("rejected", err.message, code=err.code)
-    reason = err.message
+    if secret:
+        return Verdict("rejected", game.flow.hidden_refusal(view, entry), secret=True)
+    reason = err.message if same else public_reason(game, view, entry, item)
     if isinstance(err, BadCommand) and isinstance(item, Touch) and not commands.is_known(game, item.parsed):
-        reason += " Commands now: " + commands.listing(game, state, entry, can_undo)
-    return Verdict("rejected", reason, code=None if secret else code, secret=secret)
+        reason += " Commands now: " + commands.listing(game, view, entry, can_undo)
+    return Verdict("rejected", reason, code=code)
+
+
+def public_reason(game: Game, view: Any, entry: Any, item: Input) -> str:
+    """Why ``item`` is refused, as the table's ``view`` alone tells it: the refusal the
+    same input gets against the view, or (the view would take it, or cannot tell: only a
+    hidden card refused it) the flow's :meth:`~companion.core.game.Flow.hidden_refusal`."""
+    try:
+        decide(game, view, entry, item)
+    except (BadScan, BadCommand, IllegalAction) as again:
+        return again.message
+    except Exception:  # the view lacks what the input needs: a hidden card decided it
+        pass
+    return game.flow.hidden_refusal(view, entry)
 
 
 def repeat_key(item: Input) -> tuple:

@@ -50,6 +50,7 @@ from . import rules
 from .parts.cards import CANDY_CODES, CARDS, FLAVOURS, card, flavour_named
 from .state import (BUY, DISCARD, FINAL, REVEAL, STASH, SWAP, CantStash, Combine, Declare, Done, Flip, Join,
                     Move, NewVault, Place, Play, Reveal, Stash, State, Take, Target, Trade, Withdraw)
+from .parts.reasons import no_target_reason
 from .parts.vaults import fitting, hand_card, pair_flavour
 from .parts.prompts import (Entry, empty_question, haul_flavour, prompt, prompt_frame, seat_name,  # noqa: F401
                             two_pure)  # (Entry, prompt: part of the flow API)
@@ -443,13 +444,25 @@ def secret(state: State, item: Input) -> bool:
         return False
     code = item.code.strip().upper()
     c = CARDS.get(code)
-    if c is None or not c.is_battle:
-        return False
+    if c is None or not c.is_battle or state.where(code) is not None:
+        return False  # a card the table has seen where it is (face up, discarded, out of the game) is no secret
     if B.owner(state, code) is not None:
         return True  # held face down: even a scan that plays it keeps the code out of the logs
     if state.frame is None:
         return state.stage == BUY and B.owner(state, code) != state.active
     return state.frame.step in ("royale", "spy")
+
+
+def hidden_refusal(view: State, entry: Entry) -> str:
+    """What the table says when a face-down Battle Card is scanned and refused, from the
+    table's view only (never the card: "Battle Cards are kept face down in front of you",
+    Phase 3): only a Mom blocks in a Mom window, only a Mastermind is played in a fight."""
+    if view.frame is None and view.stage == BUY:  # in Phase 3, why no Attack would have a target now, if so
+        why = no_target_reason(view, view.active)
+        if why != say("no_target_for_that_card"):
+            return f"{why} {prompt(view, entry)}"
+    words = {"mom": "hidden_only_mom", "duel": "hidden_only_mastermind"}.get(view.phase, "hidden_keep_face_down")
+    return f"{say(words)} {prompt(view, entry)}"
 
 
 class SugarHeistFlow(CoreFlow[State]):
@@ -460,6 +473,7 @@ class SugarHeistFlow(CoreFlow[State]):
     read = staticmethod(read)
     prompt = staticmethod(prompt)
     secret = staticmethod(secret)
+    hidden_refusal = staticmethod(hidden_refusal)
     scan_again_counts = staticmethod(scan_again_counts)
 
 

@@ -151,6 +151,9 @@ TEXT: dict[str, str] = {
                            "fight, or at the end of the game)."),
     "mom_not_held": _("That Mom is not one of anyone's face-down Battle Cards: only a Mom bought earlier can be "
                       "played."),
+    "hidden_keep_face_down": _("Keep that card face down: it cannot be played now."),
+    "hidden_only_mom": _("Only a Mom blocks now: keep any other card face down."),
+    "hidden_only_mastermind": _("Only a Mastermind can be played in a fight: keep any other card face down."),
     "not_a_mom_keep_it": _("Only a Mom blocks this, {who}: keep that card face down, or tap No Mom."),
     "steal_window_attack_only": _("{who}: keep that card face down. Now {names} may play a Mom; {who} may add "
                                   "another Attack Card to the Steal."),

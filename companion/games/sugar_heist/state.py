@@ -365,6 +365,9 @@ class CardPlayed(Revealed):
     seat: int
     card: str
 
+    def cards(self) -> tuple[str, ...]:
+        return (self.card,)
+
 
 @dataclass(frozen=True)
 class HeistOver(Outcome):
@@ -381,6 +384,9 @@ class Flipped(Revealed):
     the table has seen it, so neither it nor the Mom decision before it is taken back."""
     seat: int
     card: str
+
+    def cards(self) -> tuple[str, ...]:
+        return (self.card,)
 
 
 @dataclass(frozen=True)

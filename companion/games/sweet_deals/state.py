@@ -263,6 +263,9 @@ class ShownFaceUp(Revealed):
     """``card`` is now face up for everyone (a tie reveal, a discard)."""
     card: str = ""
 
+    def cards(self) -> tuple[str, ...]:
+        return (self.card,)
+
 
 @dataclass(frozen=True)
 class HandsShown(Revealed):
