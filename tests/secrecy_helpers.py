@@ -12,7 +12,10 @@ a card held face down or in a hand scanned when it cannot be used, and taps of t
 commands at random moments (each accepted mistake is taken back with Undo, unless it
 revealed a card). The check ends at the first input that reveals a swapped card (a
 :class:`~companion.core.events.Revealed` whose cards include one, or one that does not
-say), or that scans a swapped card openly (the two inputs then differ in public).
+say), that scans a swapped card openly (the two inputs then differ in public), or that
+one table takes and the other refuses (the rules checked the hidden card against what
+was said in public: a bid, an offer; the two histories part there). Until then a
+refusal of a hidden card must read the same whatever the card is.
 """
 
 from __future__ import annotations
@@ -122,31 +125,43 @@ class Compared:
 
 def compare(slug: str, players, options: dict, lines: Iterable[str], sigma: dict[str, str], app,
             hidden_now: Callable, rng: random.Random, mistakes: float = 0.2, picture: bool = True,
-            urge: Callable | None = None) -> Compared:
+            urge: Callable | None = None, unlike: float = 0.3) -> Compared:
     """Play ``lines`` at table A and the same lines with codes mapped by ``sigma`` (a
     permutation of card codes: the swapped cards) at table B, with mistakes added at the
     rate ``mistakes``; assert both tables show and say the same after every input until
     a swapped card is revealed or scanned openly. ``hidden_now(state)`` lists table A's
     cards hidden at the moment (face down, in hands), the likeliest to be scanned by
     mistake repeated; ``urge(state)``, when given, the rate of mistakes at that moment
-    (a player trying their face-down card in their own turn)."""
+    (a player trying their face-down card in their own turn). A share ``unlike`` of the
+    hidden mistakes scans a card hidden at each table chosen independently: if both are
+    refused, the refusals must read the same (only a reveal may tell hidden cards apart);
+    if either is taken, the check ends there."""
     a, b = Watched(slug, players, options, app, picture), Watched(slug, players, options, app, picture)
     swapped = {c for c, d in sigma.items() if c != d}
     out = Compared()
     t = 10.0
 
-    def both(line: str, what: str) -> bool:
-        """Feed ``line`` to A and its image to B; compare; False when the check must end."""
+    def both(line: str, what: str, other: str | None = None) -> bool:
+        """Feed ``line`` to A and its image (or ``other``, a different hidden card) to B;
+        compare; False when the check must end."""
         nonlocal t
         t += 1.0
         marks = a.marks(), b.marks()
-        va, vb = a.feed(line, t), b.feed(sigma.get(line, line), t)
-        out.log.append((what, line))
+        va, vb = a.feed(line, t), b.feed(sigma.get(line, line) if other is None else other, t)
+        out.log.append((what, line, other))
+        if other is not None:  # two hidden cards, unlike: both refused in the same words, or the check ends
+            if not (va is not None and va.secret and vb is not None and vb.secret) or va.verdict != vb.verdict \
+                    or va.verdict == "accepted":
+                out.stopped = f"two unlike hidden cards not both refused, {what} {line} / {other}"
+                return False
         if reveals(va, swapped) or reveals(vb, swapped):
             out.stopped = f"a swapped card revealed by {what} {line}"
             return False
         if line in swapped and not (va is not None and va.secret and vb is not None and vb.secret):
             out.stopped = f"a swapped card scanned openly by {what} {line}"
+            return False
+        if line in swapped and va.verdict != vb.verdict:  # the rules told the two cards apart (a claim checked):
+            out.stopped = f"a swapped card taken at one table only, {what} {line}"  # no more a same history
             return False
         seen_a, seen_b = a.seen(marks[0]), b.seen(marks[1])
         for key in seen_a:
@@ -158,17 +173,21 @@ def compare(slug: str, players, options: dict, lines: Iterable[str], sigma: dict
     def mistake() -> bool:
         """One wrong input (taken back with Undo if it was accepted); False to end."""
         hidden = list(hidden_now(a.session.state))
+        other = None
         if hidden and rng.random() < 0.7:
             mine = [c for c in hidden if c in swapped]  # most often one of the cards that differ
             line, what = rng.choice(mine if mine and rng.random() < 0.7 else hidden), "hidden card scanned"
             out.hidden_mistakes += 1
+            theirs = list(hidden_now(b.session.state))
+            if rng.random() < unlike and theirs:  # or each table a hidden card of its own, chosen apart
+                other, what = rng.choice(theirs), "unlike hidden cards scanned"
         else:
             s = a.session
             tries = [x for c in commands.game_commands(s.desc) for x in c.samples(s.view)] + ["help", "done"]
             line, what = "/" + rng.choice(tries), "tap"
         out.mistakes += 1
         n = len(a.verdicts)
-        if not both(line, what):
+        if not both(line, what, other):
             return False
         if len(a.verdicts) > n and a.verdicts[-1].verdict == "accepted" and a.verdicts[-1].seq is not None:
             return both("/undo", "undo of a mistake")

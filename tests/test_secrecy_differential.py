@@ -76,3 +76,93 @@ def test_sugar_heist_games_differing_in_face_down_cards_look_the_same(app, chunk
                        picture=seed % 4 == 0, urge=heist_urge)
         compared, mistakes, hidden = compared + done.inputs, mistakes + done.mistakes, hidden + done.hidden_mistakes
     assert compared > 20 * len(chunk) and hidden > 2 * len(chunk), (compared, mistakes, hidden)
+
+
+# ---------------------------------------------------------------- Sweet Deals (tracked hands)
+
+def sweet_deals_lines(players, seed: int) -> list[str]:
+    """What a seeded table of tests/sweet_deals_helpers.py types in a whole tracked game."""
+    from sweet_deals_helpers import TrackedTable
+
+    table = TrackedTable(list(players), seed=seed, store=":memory:", turns=12)
+    lines: list[str] = []
+    feed = table.feed
+
+    def typed(item: str, ok: bool = True):
+        lines.append(item)
+        return feed(item, ok)
+
+    table.feed = typed
+    table.play()
+    return lines
+
+
+def sweet_deals_hidden(state) -> list[str]:
+    """Every card of a hand; the hand that must scan now most likely to scan the wrong one."""
+    from companion.games.sweet_deals.parts.prompts import scanner
+
+    now = scanner(state) if state.phase in ("deal", "score") else (
+        state.winner if state.phase == "swap" and state.take is None and state.winner is not None else state.active)
+    return [c for seat, hand in enumerate(state.hands) for c in hand * (4 if seat == now else 1)]
+
+
+def sweet_deals_urge(state) -> float:
+    """When a card of a hand is asked for (a swap, a tie, a discard), the wrong one is often scanned."""
+    return 0.6 if state.phase in ("swap", "reveal", "discard", "bake-discard", "bake-grab") else 0.0
+
+
+@pytest.mark.parametrize("chunk", seeds(GAMES_EACH), ids=lambda r: f"seeds {r.start}-{r.stop - 1}")
+def test_sweet_deals_games_differing_in_secret_hands_look_the_same(app, chunk):
+    from companion.games.sweet_deals.parts.cards import CARDS
+    from sweet_deals_helpers import box
+
+    compared = hidden = 0
+    for seed in chunk:
+        rng = random.Random(seed)
+        players = ("Ana", "Ben", "Cy", "Di", "Eve")[:rng.choice((2, 3, 4, 5))]
+        lines = sweet_deals_lines(players, seed)
+        dealt = [line for line in lines[:7 * len(players)]]
+        sigma = swap_two(box(len(players)), lambda c: CARDS[c].name, rng, dealt)
+        done = compare("sweet-deals", players, {"mode": "tracked"}, lines, sigma, app, sweet_deals_hidden, rng,
+                       picture=seed % 4 == 0, urge=sweet_deals_urge)
+        compared, hidden = compared + done.inputs, hidden + done.hidden_mistakes
+    assert compared > 20 * len(chunk) and hidden > 2 * len(chunk), (compared, hidden)
+
+
+# ---------------------------------------------------------------- the toy game
+
+def toy_lines(players, rounds: int, rng: random.Random) -> list[str]:
+    """A whole game of High Card: every seat scans its hand, then each round every seat
+    lays one card face down and the table taps Reveal."""
+    import toy_game
+
+    deck = list(toy_game.CARDS)
+    rng.shuffle(deck)
+    hands = [[deck.pop() for _ in range(rounds)] for _ in players]
+    lines = [c for hand in hands for c in hand]
+    for _ in range(rounds):
+        for hand in hands:
+            lines.append(hand.pop(rng.randrange(len(hand))))
+        lines.append("/reveal")
+    return lines
+
+
+def toy_hidden(state) -> list[str]:
+    return [c for hand in state.hands for c in hand] + [c for c in state.down if c is not None]
+
+
+@pytest.mark.toy_game
+@pytest.mark.parametrize("chunk", seeds(GAMES_EACH), ids=lambda r: f"seeds {r.start}-{r.stop - 1}")
+def test_toy_games_differing_in_hidden_hands_look_the_same(app, chunk):
+    import toy_game
+
+    compared = hidden = 0
+    for seed in chunk:
+        rng = random.Random(seed)
+        players, rounds = ("Ana", "Ben", "Cy", "Di")[:rng.choice((2, 3, 4))], rng.choice((2, 3, 4, 5, 6))
+        lines = toy_lines(players, rounds, rng)
+        sigma = swap_two(list(toy_game.CARDS), lambda c: toy_game.CARDS[c].name, rng, lines[:rounds])
+        done = compare("toy", players, {"rounds": str(rounds)}, lines, sigma, app, toy_hidden, rng,
+                       picture=seed % 4 == 0, mistakes=0.3)
+        compared, hidden = compared + done.inputs, hidden + done.hidden_mistakes
+    assert compared > 8 * len(chunk) and hidden > len(chunk), (compared, hidden)

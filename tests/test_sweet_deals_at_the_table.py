@@ -145,7 +145,7 @@ def test_help_refusals_and_offer_undo_say_nothing_the_hidden_hands_decide(tmp_pa
     # Ben bid 3: in the second deal he has no card worth 3, which the swap scan shows.
     assert b.s.state.phase == rules.SWAP
     refused = b(C("Cupcake", 2, 1))
-    assert refused.verdict == "rejected" and "not worth 3" in refused.reason
+    assert refused.verdict == "rejected" and "That is not a card from your hand worth 3 coins." in refused.reason
     assert "Cupcake" not in refused.reason and "Pass" in refused.reason
     assert a(C("Cupcake", 3)).verdict == "accepted"
     owned_up = b("/pass")
@@ -164,7 +164,7 @@ def test_a_claim_is_checked_when_its_card_is_scanned(tmp_path):
         assert b(tap).verdict == "accepted"
     assert b(C("Cupcake", 2, 1)).verdict == "accepted"
     wrong = b(C("Donut", 1, 2))
-    assert wrong.verdict == "rejected" and "not the Cupcake you offered" in wrong.reason
+    assert wrong.verdict == "rejected" and "That is not a Cupcake from your hand." in wrong.reason
     assert "Donut" not in wrong.reason and "Pass" in wrong.reason
     nothing = b("/pass")
     assert nothing.verdict == "accepted" and "no swap" in nothing.message

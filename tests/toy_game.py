@@ -159,6 +159,10 @@ class HighCardFlow(Flow):
             raise BadCommand(item.command, say("unknown"))
         raise IllegalAction(None, say("unknown"))
 
+    def hidden_refusal(self, view: State, entry) -> str:
+        """A hidden card refused, in the words its phase gives any card (from the view, never the card)."""
+        return say("seen") if view.phase == DEAL else say("not_yours", who=view.players[view.active])
+
     def secret(self, state: State, item) -> bool:
         """Every scan is a hidden card (dealt, or laid face down) but another game's."""
         return isinstance(item, CardScanned) and not state.over and from_other_game(item.code, NAME) is None

@@ -48,7 +48,7 @@ from companion.core.game import Command
 from . import rules
 from .parts.cards import LABELS, card
 from .parts.prompts import scanner, waiting
-from .messages import say
+from .messages import count, say
 
 NEW_GAME = say("new_game")
 
@@ -191,6 +191,26 @@ def _bidder(state: rules.State) -> int:
     return state.active
 
 
+def hidden_refusal(view: rules.State, entry: None = None) -> str:
+    """What the table says when a card of a secret hand is refused, from the table's view
+    only: what the card had to be, never what it was ("Deal each player 7 Dessert Cards
+    facedown"; "Swap: Secretly swap cards with the winner")."""
+    p = view.phase
+    coins = count(view.price, "coin") if view.price is not None else ""
+    if p == rules.SWAP and view.take is None:
+        words = say("hidden_not_grab") if view.grab else say("hidden_not_worth", coins=coins)
+    elif p == rules.SWAP or p == rules.DISCARD:
+        words = say("hidden_not_offer", offer=view.offer)
+    elif p == rules.REVEAL:
+        words = say("hidden_not_worth", coins=coins)
+    elif p == rules.BAKE_GRAB:
+        words = say("hidden_not_grab")
+    else:
+        words = say({rules.DEAL: "hidden_not_dealt", rules.SCORE: "hidden_not_dealt", rules.DRAW: "hidden_not_drawn",
+                     rules.BAKE_DRAW: "hidden_not_drawn", rules.BAKE_DISCARD: "hidden_not_yours"}.get(p, "hidden_not_now"))
+    return f"{words} {prompt(view)}"
+
+
 class SweetDealsFlow(CoreFlow[rules.State]):
     """Sweet Deals's flow as the table's contract, :class:`companion.core.game.Flow` (rulebooks/sweet-deals.txt)."""
 
@@ -199,6 +219,7 @@ class SweetDealsFlow(CoreFlow[rules.State]):
     read = staticmethod(read)
     prompt = staticmethod(prompt)
     secret = staticmethod(secret)
+    hidden_refusal = staticmethod(hidden_refusal)
 
 
 #: The one SweetDealsFlow, which the descriptor's loader gives.
