@@ -6,7 +6,7 @@ export SDL_VIDEODRIVER ?= dummy
 export SDL_AUDIODRIVER ?= dummy
 export PYGAME_HIDE_SUPPORT_PROMPT := 1
 
-.PHONY: demo test bench clean appliance arm64-check
+.PHONY: demo test bench soak clean appliance arm64-check
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
@@ -21,6 +21,12 @@ demo: $(VENV)/.installed
 
 test: $(VENV)/.installed
 	$(BIN)/python -m pytest -q
+
+# The long secrecy run: the differential games of tests/test_secrecy_differential.py,
+# SECRECY_GAMES seeded games per hidden-information game (make test plays 50 each).
+SECRECY_GAMES ?= 1000
+soak: $(VENV)/.installed
+	SECRECY_GAMES=$(SECRECY_GAMES) $(BIN)/python -m pytest -q tests/test_secrecy_differential.py
 
 bench: $(VENV)/.installed
 	$(BIN)/python bench/run.py $(BENCH_ARGS)

@@ -76,10 +76,9 @@ class Watched:
         s = self.session
         with record_text() as drawn:
             self.app.show(self.runner.draw)
-        rows = self.venue.outbox.pending(limit=100000)
-        venue = [(r.topic, {k: v for k, v in json.loads(r.payload).items() if k not in UNSHARED})
-                 for r in rows[self.sent:]]
-        self.sent = len(rows)
+        rows = self.venue.outbox.pending(limit=100000, after=self.sent)
+        venue = [(r.topic, {k: v for k, v in json.loads(r.payload).items() if k not in UNSHARED}) for r in rows]
+        self.sent = rows[-1].id if rows else self.sent
         v = self.verdicts[-1] if self.verdicts else None
         return {
             "verdict": v and (v.verdict, v.reason, v.message, v.code, v.secret, v.step,
