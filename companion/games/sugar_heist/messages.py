@@ -244,6 +244,8 @@ TEXT: dict[str, str] = {
                     "your vault."),
     "nothing_left_to_steal": _("{target} has no unlocked candy left: the other Steals take nothing."),
     "take_from_unlocked": _("Take the candy from one of {target}'s unlocked vaults: that {card} is {where}."),
+    "no_steal_on_others_turn": _("It is {active}'s turn, so {who} can't Steal now: nobody may Steal on another "
+                                 "player's turn. {who} may Heist with this Attack Card instead."),
     "steals_together": _("{who} was stolen from this turn already: several Steals on one player are revealed "
                          "together, in one Mom window."),
     "nobody_has_hand_over": _("Nobody has to hand over any candy."),
@@ -400,6 +402,7 @@ TEXT: dict[str, str] = {
     "scan_more_cards_this": _("Scan more cards in this swap, or tap Deal."),
     "prompt_last_turn": _("{who}: last turn, no buying. Tap Done."),
     "scan_card_you_buy": _("{who}: scan the card you buy with the {card}."),
+    "tap_heist_players": _("{actor}: tap Heist on a player's vault (it is {active}'s turn, so no Steal now)."),
     "tap_heist_steal_players": _("{actor}: tap Heist or Steal on a player's vault."),
     "reader_set_up_for": _("A reader is set up for seat {seat}, but only {n} are playing."),
     "tap_who_joins_crib": _("Tap who joins the Crib Fight first, then scan the candy they pay."),

@@ -56,7 +56,8 @@ def owner(state: State, code: str) -> int | None:
 
 def target_problem(state: State, actor: int, card: str, style: str, seat: int, vault: int | None) -> str | None:
     """Why ``card`` played by ``actor`` may not go against ``seat``'s vault ``vault``
-    in ``style``; None when it may ("Playing Battle Cards", each card's text)."""
+    in ``style``; None when it may ("Playing Battle Cards", "Option 2: Steal": "You may not
+    Steal during another player's turn", each card's text)."""
     name = CARDS[card].name
     n = len(state.players)
     if not 0 <= seat < n:
@@ -69,6 +70,8 @@ def target_problem(state: State, actor: int, card: str, style: str, seat: int, v
     expected = ("heist", "steal") if CARDS[card].kind == "attack" else (STYLE.get(name),)
     if style not in expected:
         return say("played_as_not", name=name, styles=listing(expected, "or"), style=style)
+    if style == "steal" and actor != state.active:  # "You may not Steal during another player's turn"
+        return say("no_steal_on_others_turn", who=_name(state, actor), active=_name(state, state.active))
     if style == "lock":
         if seat != actor:
             return say("quarantine_lock_goes_one")

@@ -1,0 +1,39 @@
+"""Sugar Heist rules that only long games found wrong (issue 36), each checked the way a
+table plays it: typed through the headless runner (``companion run --headless
+--simulate``), reading what the text log says and what the game then accepts."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from companion.games.sugar_heist.parts import battle as B
+from companion.games.sugar_heist.state import BUY
+
+from sugar_heist_helpers import (CR, FB, LS, Table, at, battle, candies, candy, conserved, game, set_up,
+                                 with_vault)
+
+ZACH, PAM, ALEX = 0, 1, 2
+
+
+# ---------------------------------------------------------------- Battle Royale: a Heist, never a Steal
+
+def test_battle_royale_attack_cannot_be_a_steal():
+    """Option 2: Steal: "You may not Steal during another player's turn." Pam draws an
+    Attack Card in Zach's Battle Royale: she may Heist with it, not Steal, and neither
+    the prompt, /help nor the target menu offers a Steal."""
+    s = with_vault(game(), ZACH, 0, candies(LS, 1, 4))
+    s = with_vault(s, ZACH, 1, candies(CR, 1, 2))
+    s = with_vault(s, ALEX, 0, candies(FB, 1, 2))
+    t = set_up(Table(("Zach", "Pam", "Alex")), at(s, BUY, stashed=1))
+    t.ok(candy(LS, 1), battle("Battle Royale", 1))
+    said = t.ok(battle("Attack", 1))  # Pam draws first, from Zach's left
+    assert "Pam plays Attack!" in said
+    prompt = t.session.prompt()
+    assert "Heist" in prompt and "Steal (" not in prompt and "no Steal now" in prompt
+    assert "/steal" not in t.type("/help")
+    f = t.state.frame
+    assert {style for style, _, _ in B.legal_targets(t.state, f.actor, f.card)} == {"heist"}
+    reason = t.refused("/steal 1 2", "can't Steal now", "nobody may Steal on another player's turn")
+    assert "Heist" in reason
+    said = t.ok("/heist 1 2")
+    assert "Pam declares a Heist" in said and conserved(t.state)
