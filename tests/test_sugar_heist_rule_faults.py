@@ -37,3 +37,19 @@ def test_battle_royale_attack_cannot_be_a_steal():
     assert "Heist" in reason
     said = t.ok("/heist 1 2")
     assert "Pam declares a Heist" in said and conserved(t.state)
+
+
+# ---------------------------------------------------------------- Night Raid under the Alternate Play Rule
+
+def test_alternate_play_rule_night_raid_is_out_with_its_own_words():
+    """Alternate Play Rule: "When using this rule, remove both Night Raid Cards from the
+    deck." A Night Raid scanned under ``--alternate`` is refused with that rule's words,
+    never the two-player rule's ("with 2 players the copy scanned first ...")."""
+    for players in (("Zach", "Pam", "Alex"), ("Zach", "Pam")):
+        s = with_vault(game(players, alternate=True), ZACH, 0, candies(CR, 1, 4))
+        t = set_up(Table(players, alternate=True), at(s, BUY, stashed=1))
+        t.ok(candy(CR, 1))  # paid: the next Battle Card scanned is the one bought
+        for copy in (1, 2):
+            reason = t.refused(battle("Night Raid", copy), "Alternate Play Rule", "both Night Raid cards")
+            assert "2 players" not in reason
+        assert conserved(t.state)

@@ -84,6 +84,8 @@ TEXT: dict[str, str] = {
     "not_battle_card_bought": _("That is not a Battle Card: scan the Battle Card you took."),
     "copy_out_of_game": _("That {card} is out of this game: with 2 players the copy scanned first is the one in "
                           "play."),
+    "out_by_alternate_rule": _("That {card} is out of this game: the Alternate Play Rule takes both {card} cards "
+                               "out of the Battle deck."),
     "two_players_set_aside": _(" 2 players: take out 1 Battle Royale, 1 Crib Fight and 4 Vault Cards (either copy: "
                                "the one scanned first stays in the game)."),
     "battle_card_not_on_top": _("That Battle Card is not on top of the Battle Draw Pile: scan the one you took."),
