@@ -53,3 +53,23 @@ def test_alternate_play_rule_night_raid_is_out_with_its_own_words():
             reason = t.refused(battle("Night Raid", copy), "Alternate Play Rule", "both Night Raid cards")
             assert "2 players" not in reason
         assert conserved(t.state)
+
+
+# ---------------------------------------------------------------- a pair needs two cards in the hand
+
+def test_a_pair_from_a_one_card_hand_is_refused_at_the_first_scan():
+    """Phase 1: "Candy Cards are always stashed in pairs or in multiples of two." Zach
+    holds 1 Candy Card: its first scan is refused at once with the reason and the way
+    on (Can't stash; Done at the final stash), never half-entered and refused later."""
+    s = game()
+    s = replace(s, hands=(1, 6, 6), draw=s.draw + 5)
+    t = set_up(Table(("Zach", "Pam", "Alex")), s)
+    t.refused(candy(CR, 1), "Zach has 1 Candy Card in hand: not enough for a pair", "Can't stash")
+    assert t.session.entry.cards == ()
+    t.ok("/cant")
+    s = replace(game(), stage="final-stash", final=True, finishing=(ZACH, PAM, ALEX))
+    s = replace(s, hands=(1, 6, 6), draw=s.draw + 5)
+    t = set_up(Table(("Zach", "Pam", "Alex")), s)
+    t.refused(candy(CR, 1), "not enough for a pair", "Tap Done")
+    t.ok("/done")
+    assert t.state.seat == PAM and conserved(t.state)

@@ -51,6 +51,7 @@ from .parts.cards import CANDY_CODES, CARDS, FLAVOURS, card, flavour_named
 from .state import (BUY, DISCARD, FINAL, REVEAL, STASH, SWAP, CantStash, Combine, Declare, Done, Flip, Join,
                     Move, NewVault, Place, Play, Reveal, Stash, State, Take, Target, Trade, Withdraw)
 from .parts.vaults import fitting, hand_card, pair_flavour
+from .parts.checks import check_pair_start
 from .parts.prompts import (Entry, empty_question, haul_flavour, prompt, prompt_frame, seat_name,  # noqa: F401
                             two_pure)  # (Entry, prompt: part of the flow API)
 from . import messages
@@ -187,6 +188,8 @@ def _pair(state: State, entry: Entry, code: str):
     if len(entry.cards) == 2:  # a pair is waiting for its vault (or flavour): that comes first
         raise _no(say("pair_waiting_tap_its", card=CARDS[entry.cards[0]].name))
     hand_card(state, code, say("stashing"))
+    if not entry.cards:  # decided at the first card: a pair the hand cannot make is never half-entered
+        check_pair_start(state, state.frame.actor if state.frame else state.seat)
     cards = entry.cards + (code,)
     if len(cards) == 1:
         return replace(entry, cards=cards), None, say("scan_its_partner", card=CARDS[code].name)

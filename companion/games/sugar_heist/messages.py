@@ -136,6 +136,8 @@ TEXT: dict[str, str] = {
     "pure_sugar_not_flavour": _("Pure Sugar is not a flavour to declare: tap one of the six flavours."),
     "stash_these_vault_one": _("Stash these on vault {only}, the one you just took."),
     "has_candy_card_hand": _("{who} has {cards} in hand: not enough for a pair."),
+    "then_cant_stash": _("Tap Can't stash to draw two instead."),
+    "then_tap_done": _("Tap Done."),
     "stashes_pair_vault_has": _("{who} stashes a pair of {flavour}: vault {index} has {count}."),
     "vault_under_attack": _("{who}'s vault {vault} is being robbed right now: combine it once that is over."),
     "would_empty_vault": _("{who}'s vault {vault} has {count} {old}: putting {flavour} there discards them. Tap "

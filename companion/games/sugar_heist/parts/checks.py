@@ -63,6 +63,18 @@ def check_stash(state: State, seat: int, cards: tuple[str, str], index: int, dec
     check_emptying(state, seat, index, flavour, discard)
 
 
+def check_pair_start(state: State, seat: int) -> None:
+    """May ``seat`` start a pair from their hand? "Candy Cards are always stashed in pairs
+    or in multiples of two" ("Phase 1: Stash Pairs of Candy Cards"): with fewer than two
+    Candy Cards in hand no pair can be made, so the first card of one is refused, with
+    the way on (Can't stash, or Done)."""
+    if state.hands[seat] < 2:
+        first = state.frame is None and state.stage == STASH and not state.stashed
+        raise no(say("has_candy_card_hand", who=state.players[seat],
+                     cards=count(state.hands[seat], say("word_candy_card")))
+                 + " " + say("then_cant_stash" if first else "then_tap_done"))
+
+
 def check_combine(state: State, seat: int, source: int, target: int) -> None:
     """May ``seat`` combine vault ``source`` into vault ``target`` ("How to Lock a Vault":
     "If at any point, you have the same flavor stashed in multiple Vaults you may
