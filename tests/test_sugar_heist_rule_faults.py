@@ -7,10 +7,11 @@ from __future__ import annotations
 from dataclasses import replace
 
 from companion.games.sugar_heist.parts import battle as B
-from companion.games.sugar_heist.state import BUY
+from companion.games.sugar_heist.state import (BUY, STASH, Done, Play, QuarantineLifted, QuarantineLocked,
+                                                SafeCracked, Stash, Target)
 
-from sugar_heist_helpers import (CR, FB, LS, Table, at, battle, candies, candy, conserved, game, set_up,
-                                 with_vault)
+from sugar_heist_helpers import (CR, FB, GG, LS, Table, at, battle, candies, candy, conserved, game, holding,
+                                 play, set_up, with_vault)
 
 ZACH, PAM, ALEX = 0, 1, 2
 
@@ -73,3 +74,62 @@ def test_a_pair_from_a_one_card_hand_is_refused_at_the_first_scan():
     t.refused(candy(CR, 1), "not enough for a pair", "Tap Done")
     t.ok("/done")
     assert t.state.seat == PAM and conserved(t.state)
+
+
+# ---------------------------------------------------------------- Quarantine Lock and Safe Cracker outcomes
+
+def _outcomes(t: Table) -> list[tuple[str, str]]:
+    """(type, message) of every outcome the JSON log printed."""
+    import json
+    lines = [json.loads(line) for line in t.json.getvalue().splitlines()]
+    return [(line["type"], line["message"]) for line in lines if line["event"] == "outcome"]
+
+
+def test_quarantine_lock_and_safe_cracker_outcomes_are_events_in_both_logs():
+    """Quarantine Lock: "Play on an unlocked Vault you control to flip over its lock card
+    immediately. If you withdraw candy before the lock number is exceeded you must
+    discard this card and unlock." Safe Cracker: "Unlock another player's locked Vault
+    (or discard Quarantine Lock card)." Each outcome is an event of its own kind (like
+    a Heist's HeistOver), which the text log says and the JSON log types."""
+    s = with_vault(game(), ZACH, 0, candies(GG, 1, 2))
+    s = with_vault(s, ZACH, 1, candies(CR, 1, 4))
+    s = with_vault(s, PAM, 0, candies(FB, 1, 2))
+    s = with_vault(s, PAM, 1, candies(LS, 1, 8))  # locked
+    s = holding(at(s, BUY, stashed=1), ZACH, [battle("Quarantine Lock", 1), battle("Safe Cracker", 1)])
+    t = set_up(Table(("Zach", "Pam", "Alex")), s)
+    said = t.ok(battle("Quarantine Lock", 1), "/target 1 1")
+    assert "Quarantine Lock: Zach's vault 1 is locked." in said
+    assert ("QuarantineLocked", "Quarantine Lock: Zach's vault 1 is locked.") in _outcomes(t)
+    said = t.ok(battle("Safe Cracker", 1), "/target 2 2", "/done")
+    assert "Safe Cracker! Pam's vault 2 (8 Lucky Suckys) is unlocked." in said
+    assert ("SafeCracked", "Safe Cracker! Pam's vault 2 (8 Lucky Suckys) is unlocked.") in _outcomes(t)
+    said = t.ok(candy(GG, 1), "/buy vault")  # Zach pays with a candy from his quarantined vault
+    assert "Zach's Quarantine Lock on vault 1 is discarded." in said
+    assert ("QuarantineLifted", "Zach's Quarantine Lock on vault 1 is discarded.") in _outcomes(t)
+    assert not t.state.vaults[ZACH][0].locked and conserved(t.state)
+
+
+def test_safe_cracker_on_a_quarantine_lock_discards_it_and_says_so():
+    """Safe Cracker: "Unlock another player's locked Vault (or discard Quarantine Lock
+    card)."; Quarantine Lock: "Once the lock number is met you may discard this card." """
+    s = with_vault(game(), PAM, 0, candies(GG, 1, 2))
+    s = with_vault(s, PAM, 1, candies(FB, 1, 2))
+    s = with_vault(s, ZACH, 0, candies(CR, 1, 2))
+    s = holding(at(s, BUY, stashed=1, active=PAM), PAM, [battle("Quarantine Lock", 1)])
+    s = holding(s, ZACH, [battle("Safe Cracker", 1)])
+    s, _ = play(s, Play(battle("Quarantine Lock", 1)), Target("lock", PAM, 0), Done())
+    s = replace(s, stage=BUY, active=ZACH, stashed=1)
+    s, events = play(s, Play(battle("Safe Cracker", 1)), Target("crack", PAM, 0), Done())
+    cracked = [e for e in events if isinstance(e, SafeCracked)]
+    assert len(cracked) == 1 and cracked[0].quarantine and (cracked[0].cracker, cracked[0].seat) == (ZACH, PAM)
+    assert "its Quarantine Lock is discarded" in cracked[0].message
+    assert not s.vaults[PAM][0].locked and battle("Quarantine Lock", 1) in s.battle_discard and conserved(s)
+    # the lock number met: the card comes off and the vault stays locked
+    s = holding(at(s, STASH, active=PAM, stashed=0), PAM, [battle("Quarantine Lock", 2)])
+    s = replace(s, stage=BUY, stashed=1)
+    s, events = play(s, Play(battle("Quarantine Lock", 2)), Target("lock", PAM, 1))
+    assert any(isinstance(e, QuarantineLocked) and (e.seat, e.vault) == (PAM, 1) for e in events)
+    s = replace(s, stage=STASH, stashed=0)
+    s, events = play(s, Stash((candy(FB, 3), candy(FB, 4)), 1), Stash((candy(FB, 5), candy(FB, 6)), 1))
+    lifted = [e for e in events if isinstance(e, QuarantineLifted)]
+    assert len(lifted) == 1 and lifted[0].locked and s.vaults[PAM][1].locked and conserved(s)

@@ -147,6 +147,7 @@ TEXT: dict[str, str] = {
     "only_vaults_same_flavour": _("Only vaults of the same flavour combine: vault {source} has {flavour}, vault "
                                 "{target} has {other}."),
     "combines_vault_into_vault": _("{who} combines vault {source} into vault {target}: {count} {flavour}."),
+    "quarantine_lock_discarded": _("{who}'s Quarantine Lock on vault {vault} is discarded."),
     "quarantine_lock_comes_off": _("The Quarantine Lock comes off {vault_name}: it is locked for real now."),
     "vault_locked_at": _("{who}'s {flavour} vault is locked at {count}!"),
     "unlocked_its_candy_up": _("{vault_name} is unlocked: its candy is up for grabs!"),
@@ -232,6 +233,7 @@ TEXT: dict[str, str] = {
     "targets_with_scan_mom": _("{who} targets {target} with {name}. {target}: scan a Mom now, or tap No Mom."),
     "heist_flips_first_masterminds": _("Heist! {who} flips first. Masterminds now, before the first flip."),
     "scan_up_candies_from": _("{who}: scan up to {haul} candies from {target}'s vault {vault}, then tap your vault."),
+    "safe_cracker_quarantine": _("Safe Cracker! {vault_name} is unlocked: its Quarantine Lock is discarded."),
     "safe_cracker_unlocked": _("Safe Cracker! {vault_name} is unlocked."),
     "shows_their_battle_cards": _("{target} shows their Battle Cards to {who} only. {who}: scan one to take it, or "
                                 "tap Done."),

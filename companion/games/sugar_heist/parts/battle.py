@@ -14,9 +14,10 @@ from __future__ import annotations
 from dataclasses import replace
 
 from .cards import CARDS, SETUP
-from ..state import (CardPlayed, Flipped, Frame, HeistOver, Note, State, Target, Vault, VaultUnlocked)
+from ..state import (CardPlayed, Flipped, Frame, HeistOver, Note, QuarantineLocked, SafeCracked, State, Target,
+                     Vault, VaultUnlocked)
 from .turns import draw_battle
-from .vaults import add_candies, empty_vault, fitting, put, set_vault, take_candy, vault_name
+from .vaults import add_candies, empty_vault, fitting, put, quarantine_off, set_vault, take_candy, vault_name
 from ..messages import count, listing, say
 from .reasons import mom_refusal, no_target_reason  # noqa: F401  (part of this module's API)
 
@@ -237,7 +238,7 @@ def do_target(state: State, action: Target, events: list) -> State:
     if action.style == "lock":
         vault = state.vaults[a][v]
         state = set_vault(state, a, v, replace(vault, locked=True, quarantine=f.card))
-        events.append(Note(say("quarantine_lock_vault_locked", who=_name(state, a), v=v + 1)))
+        events.append(QuarantineLocked(say("quarantine_lock_vault_locked", who=_name(state, a), v=v + 1), a, v))
         return finish(state, events, keep=True)
     flav = state.vaults[t][v].flavour if v is not None else None
     f = replace(f, step="mom", style=action.style, target=t, vault=v, waiting=(t,), flavours=(flav,) if flav else ())
@@ -286,7 +287,9 @@ def after_mom(state: State, events: list) -> State:
         if v.quarantine:
             state = replace(state, battle_discard=state.battle_discard + (v.quarantine,))
         state = set_vault(state, t, f.vault, replace(v, locked=False, quarantine=None, cracked=not v.quarantine))
-        events.append(Note(say("safe_cracker_unlocked", vault_name=vault_name(state, t, f.vault))))
+        said = say("safe_cracker_quarantine" if v.quarantine else "safe_cracker_unlocked",
+                   vault_name=vault_name(state, t, f.vault))
+        events.append(SafeCracked(said, a, t, f.vault, v.quarantine is not None))
         return finish(state, events)
     if f.style == "spy":
         events.append(Note(say("shows_their_battle_cards", target=_name(state, t), who=_name(state, a))))
@@ -442,6 +445,8 @@ def _duel_won(state: State, winner: int, events: list) -> State:
             if v.quarantine:
                 state = replace(state, battle_discard=state.battle_discard + (v.quarantine,))
             events.append(VaultUnlocked(say("heist_unlocks", target=_name(state, t), vault=f.vault + 1), t, f.vault))
+            if v.quarantine:
+                events.append(quarantine_off(state, t, f.vault))
         events.append(HeistOver(say("wins_heist_scan_up", who=_name(state, a), haul=haul, target=_name(state, t),
                                     vault=f.vault + 1), a, t, True))
         return _set_top(state, replace(f, step="haul", haul_max=haul))

@@ -16,7 +16,7 @@ from dataclasses import replace
 from companion.core.errors import IllegalAction
 
 from .cards import CARDS, LOCK
-from ..state import Note, State, Vault, VaultLocked, VaultUnlocked
+from ..state import Note, QuarantineLifted, State, Vault, VaultLocked, VaultUnlocked
 from ..messages import count, say
 
 
@@ -96,6 +96,16 @@ def fitting(state: State, seat: int, flavour: str) -> list[int]:
     return same or [i for i, v in enumerate(vaults) if not v.candies]
 
 
+def quarantine_off(state: State, seat: int, index: int, locked: bool = False) -> QuarantineLifted:
+    """The event of the Quarantine Lock on ``seat``'s vault ``index`` being discarded
+    ("Quarantine Lock"): ``locked``, its lock number was met; else candy left it."""
+    if locked:
+        return QuarantineLifted(say("quarantine_lock_comes_off", vault_name=vault_name(state, seat, index)),
+                                seat, index, True)
+    return QuarantineLifted(say("quarantine_lock_discarded", who=state.players[seat], vault=index + 1),
+                            seat, index, False)
+
+
 def relock(state: State, seat: int, index: int, events: list) -> State:
     """Lock a vault that reached its lock number ("How to Lock a Vault"); a cracked
     vault must go above it (Safe Cracker). A Quarantine Lock is discarded once the lock
@@ -106,7 +116,7 @@ def relock(state: State, seat: int, index: int, events: list) -> State:
     if v.quarantine and v.count >= v.lock_number:
         state = replace(state, battle_discard=state.battle_discard + (v.quarantine,))
         v = replace(v, quarantine=None)
-        events.append(Note(say("quarantine_lock_comes_off", vault_name=vault_name(state, seat, index))))
+        events.append(quarantine_off(state, seat, index, locked=True))
     need = v.lock_number + 1 if v.cracked else v.lock_number
     if not v.locked and v.count >= need:
         v = replace(v, locked=True, cracked=False)
@@ -132,6 +142,8 @@ def empty_vault(state: State, seat: int, index: int, events: list) -> State:
     events.append(Note(say("discards_from_vault", who=state.players[seat], count=v.count, flavour=v.flavour,
                            index=index + 1)))
     extra = (v.quarantine,) if v.quarantine else ()
+    if v.quarantine:
+        events.append(quarantine_off(state, seat, index))
     state = replace(state, discard=state.discard + v.candies, battle_discard=state.battle_discard + extra)
     return set_vault(state, seat, index, replace(v, candies=(), flavour=None, locked=False, quarantine=None,
                                                  cracked=False))
@@ -142,7 +154,7 @@ def take_candy(state: State, seat: int, index: int, code: str, events: list) -> 
     below its lock number; a Quarantine Lock is discarded as soon as candy leaves."""
     v = state.vaults[seat][index]
     left = tuple(c for c in v.candies if c != code)
-    was_locked = v.locked
+    was_locked, lifted = v.locked, v.quarantine is not None
     if v.quarantine:
         state = replace(state, battle_discard=state.battle_discard + (v.quarantine,))
         v = replace(v, quarantine=None, locked=False)
@@ -155,6 +167,8 @@ def take_candy(state: State, seat: int, index: int, code: str, events: list) -> 
     if was_locked and not v.locked:
         events.append(VaultUnlocked(say("unlocked_its_candy_up", vault_name=vault_name(state, seat, index)),
                                     seat, index))
+    if lifted:
+        events.append(quarantine_off(state, seat, index))
     return state
 
 
@@ -201,6 +215,8 @@ def combine(state: State, seat: int, source: int, target: int, events: list) -> 
     state = add_candies(state, seat, target, moving, a.flavour, events)
     events.insert(0, Note(say("combines_vault_into_vault", who=state.players[seat], source=source + 1,
                               target=target + 1, count=state.vaults[seat][target].count, flavour=a.flavour)))
+    if a.quarantine:
+        events.insert(1, quarantine_off(state, seat, source))
     return state
 
 
