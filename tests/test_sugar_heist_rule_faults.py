@@ -133,3 +133,57 @@ def test_safe_cracker_on_a_quarantine_lock_discards_it_and_says_so():
     s, events = play(s, Stash((candy(FB, 3), candy(FB, 4)), 1), Stash((candy(FB, 5), candy(FB, 6)), 1))
     lifted = [e for e in events if isinstance(e, QuarantineLifted)]
     assert len(lifted) == 1 and lifted[0].locked and s.vaults[PAM][1].locked and conserved(s)
+
+
+# ---------------------------------------------------------------- a pair of a flavour already stashed
+
+def test_a_pair_of_a_stashed_flavour_may_go_on_an_empty_vault_and_the_table_chooses():
+    """Ending the Game: pairs go "onto a Vault, with the same candy flavor or into a Vault
+    that is currently empty"; How to Lock a Vault: "If at any point, you have the same
+    flavor stashed in multiple Vaults you may combine matching flavors into a single
+    Vault. This frees up a Vault for new candy." One flavour may be in two vaults, so a
+    pair of a flavour already stashed is not put on its vault unasked when an empty vault
+    is a choice too; with one vault that fits there is no question."""
+    s = with_vault(game(), ZACH, 0, candies(CR, 1, 2))
+    t = set_up(Table(("Zach", "Pam", "Alex")), s)
+    said = t.ok(candy(CR, 3), candy(CR, 4))
+    assert "Tap vault 1 (2 Chocolate Rockets) or vault 2 (empty) for them." in said
+    assert t.state.vaults[ZACH][0].count == 2 and t.session.entry.cards  # nothing stashed unasked
+    assert "tap the vault for the pair of Chocolate Rockets" in t.session.prompt()
+    said = t.ok("/vault 2")
+    assert "Zach stashes a pair of Chocolate Rockets: vault 2 has 2." in said
+    assert [v.flavour for v in t.state.vaults[ZACH]] == [CR, CR]
+    said = t.ok("/combine 2 1")  # and they combine, freeing vault 2
+    assert "Zach combines vault 2 into vault 1: 4 Chocolate Rockets." in said
+    # one vault fits (vault 2 holds another flavour): no question, the pair goes there
+    said = t.ok(candy(LS, 1), candy(LS, 2))
+    assert "Zach stashes a pair of Lucky Suckys: vault 2 has 2." in said
+    said = t.ok(candy(CR, 5), candy(CR, 6))
+    assert "Zach stashes a pair of Chocolate Rockets: vault 1 has 6." in said and conserved(t.state)
+
+
+def test_at_the_final_stash_a_pair_may_go_beside_its_flavour_and_vaults_combine():
+    """Ending the Game: "each player may stash any outstanding pairs from their hand onto a
+    Vault, with the same candy flavor or into a Vault that is currently empty"."""
+    s = with_vault(game(), ZACH, 0, candies(CR, 1, 2))
+    s = replace(s, stage="final-stash", final=True, finishing=(ZACH, PAM, ALEX))
+    t = set_up(Table(("Zach", "Pam", "Alex")), s)
+    said = t.ok(candy(CR, 3), candy(CR, 4))
+    assert "Tap vault 1 (2 Chocolate Rockets) or vault 2 (empty) for them." in said
+    said = t.ok("/vault 2", "/combine 1 2")
+    assert "Zach combines vault 1 into vault 2: 4 Chocolate Rockets." in said
+    assert t.state.vaults[ZACH][1].count == 4 and not t.state.vaults[ZACH][0].candies and conserved(t.state)
+
+
+def test_a_haul_of_a_stashed_flavour_asks_which_vault_when_an_empty_one_is_free():
+    """Option 2: Steal: "The attacking player must place these cards into a Vault they
+    control": the one of that flavour or an empty one, as the table taps."""
+    s = with_vault(game(), ZACH, 0, candies(CR, 1, 2))
+    s = with_vault(s, PAM, 0, candies(CR, 3, 4))
+    s = with_vault(s, PAM, 1, candies(FB, 1, 2))
+    s = holding(at(s, BUY, stashed=1), ZACH, [battle("Attack", 1)])
+    t = set_up(Table(("Zach", "Pam", "Alex")), s)
+    t.ok(battle("Attack", 1), "/steal 2 1", "/done", candy(CR, 3), candy(CR, 4))
+    t.refused("/done", "Tap where the candies go")
+    said = t.ok("/vault 2")
+    assert "Zach puts 2 Chocolate Rockets in vault 2" in said and conserved(t.state)

@@ -50,7 +50,7 @@ from . import rules
 from .parts.cards import CANDY_CODES, CARDS, FLAVOURS, card, flavour_named
 from .state import (BUY, DISCARD, FINAL, REVEAL, STASH, SWAP, CantStash, Combine, Declare, Done, Flip, Join,
                     Move, NewVault, Place, Play, Reveal, Stash, State, Take, Target, Trade, Withdraw)
-from .parts.vaults import fitting, hand_card, pair_flavour
+from .parts.vaults import choices_words, fitting, hand_card, pair_flavour
 from .parts.checks import check_pair_start
 from .parts.prompts import (Entry, empty_question, haul_flavour, prompt, prompt_frame, seat_name,  # noqa: F401
                             two_pure)  # (Entry, prompt: part of the flow API)
@@ -211,7 +211,7 @@ def _complete(state: State, entry: Entry):
             # empty": no vault takes them, so the pair is not kept waiting for a refused tap
             return Entry(), None, say("final_no_vault", who=seat_name(state, seat), flavour=flavour)
         if len(fits) != 1:
-            why = say("tap_vault_for_them") if fits else \
+            why = say("tap_one_of", choices=choices_words(state, seat, fits)) if fits else \
                 say("no_vault_has_none", flavour=flavour)
             return entry, None, say("pair_flavour_why", flavour=flavour, why=why)
         target = fits[0]

@@ -17,7 +17,7 @@ from companion.core.errors import IllegalAction
 
 from .cards import CARDS, LOCK
 from ..state import Note, QuarantineLifted, State, Vault, VaultLocked, VaultUnlocked
-from ..messages import count, say
+from ..messages import count, listing, say
 
 
 def no(message: str, code: str | None = None) -> IllegalAction:
@@ -89,11 +89,24 @@ def stash_flavour(state: State, seat: int, cards: tuple[str, ...], index: int, d
 
 
 def fitting(state: State, seat: int, flavour: str) -> list[int]:
-    """The vaults a pair of ``flavour`` can go on without emptying one: vaults of that
-    flavour, or else the empty ones."""
+    """The vaults candy of ``flavour`` can go on without emptying one, those of that
+    flavour first: "onto a Vault, with the same candy flavor or into a Vault that is
+    currently empty" ("Ending the Game"). An empty vault is a choice even beside one of
+    the flavour: "If at any point, you have the same flavor stashed in multiple Vaults"
+    ("How to Lock a Vault") says one flavour may be in several vaults."""
     vaults = state.vaults[seat]
-    same = [i for i, v in enumerate(vaults) if v.flavour == flavour]
-    return same or [i for i, v in enumerate(vaults) if not v.candies]
+    same = [i for i, v in enumerate(vaults) if v.candies and v.flavour == flavour]
+    return same + [i for i, v in enumerate(vaults) if not v.candies]
+
+
+def choices_words(state: State, seat: int, indexes: list[int]) -> str:
+    """``"vault 1 (4 Chocolate Rockets) or vault 3 (empty)"``: the vaults a player picks from."""
+    words = []
+    for i in indexes:
+        v = state.vaults[seat][i]
+        what = f"{v.count} {v.flavour}" if v.candies else say("vault_empty")
+        words.append(say("vault_choice", vault=i + 1, what=what))
+    return listing(words, "or")
 
 
 def quarantine_off(state: State, seat: int, index: int, locked: bool = False) -> QuarantineLifted:
