@@ -10,7 +10,7 @@ from companion.games.sugar_heist.parts import battle as B
 from companion.games.sugar_heist.state import (BUY, STASH, Done, Play, QuarantineLifted, QuarantineLocked,
                                                 SafeCracked, Stash, Target)
 
-from sugar_heist_helpers import (CR, FB, GG, LS, Table, at, battle, candies, candy, conserved, game, holding,
+from sugar_heist_helpers import (CR, FB, GG, LS, NB, Table, at, battle, candies, candy, conserved, game, holding,
                                  play, set_up, with_vault)
 
 ZACH, PAM, ALEX = 0, 1, 2
@@ -187,3 +187,43 @@ def test_a_haul_of_a_stashed_flavour_asks_which_vault_when_an_empty_one_is_free(
     t.refused("/done", "Tap where the candies go")
     said = t.ok("/vault 2")
     assert "Zach puts 2 Chocolate Rockets in vault 2" in said and conserved(t.state)
+
+
+# ---------------------------------------------------------------- swaps: each card checked when it is made
+
+def _swap_table(hands=(4, 6, 6)) -> Table:
+    """Zach's Phase 2: a Fruity Booty and a Gummy Grubs revealed; Zach stashed Chocolate Rockets."""
+    s = with_vault(game(), ZACH, 0, candies(CR, 1, 2))
+    s = replace(s, stage="swap", stashed=1, revealed=(candy(FB, 1), candy(GG, 1)), hands=hands,
+                draw=s.draw - 2 + sum(6 - h for h in hands))
+    return set_up(Table(("Zach", "Pam", "Alex")), s)
+
+
+def test_swap_moves_are_checked_when_they_are_made():
+    """Phase 2: "Players may only swap cards from their own hands. No one may swap cards
+    that have already been stashed in a Vault." "Swaps can involve multiple players, but
+    the player whose turn it is must be included in the swap." "Swapped cards must go
+    immediately into a player's hand and not on their Vaults." Each card is refused as it
+    is entered, not at Deal."""
+    t = _swap_table(hands=(4, 6, 1))
+    t.refused(candy(CR, 1), "stashed in a vault")  # Zach's stashed candy
+    t.ok("/from 2", candy(NB, 1))
+    t.refused("/give 2", "Pam can't swap a card with themselves")
+    t.refused("/give 3", "Every swap must include Zach", "start it with a card Zach gives or gets")
+    t.refused("/vault 1", "swapped cards go straight into a player's hand, never onto a vault")
+    t.ok("/give 1")  # Pam's Nutty Butt to Zach: the swap includes Zach
+    t.ok("/from 3", candy(LS, 1), "/give 2")  # and Alex's Lucky Suckys to Pam: several players
+    t.refused("/from 3", "Alex has only 1 Candy Card in hand")  # the one card is given already
+    t.ok(candy(FB, 1), "/give 3", "/deal")  # the revealed Fruity Booty to Alex
+    assert t.state.hands == (5, 6, 1) and t.state.revealed == (candy(GG, 1),) and conserved(t.state)
+
+
+def test_a_swap_of_only_other_players_cards_is_refused_at_its_first_card():
+    """Phase 2: "the player whose turn it is must be included in the swap": Pam and Alex
+    may not swap with each other alone, and are told so at the first card."""
+    t = _swap_table()
+    t.ok("/from 2", candy(NB, 1))
+    reason = t.refused("/give 3", "Every swap must include Zach")
+    assert "start it with a card Zach gives or gets" in reason
+    t.ok("/give 1", "/deal")
+    assert t.state.hands == (5, 5, 6) and conserved(t.state)

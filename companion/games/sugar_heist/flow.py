@@ -51,7 +51,7 @@ from .parts.cards import CANDY_CODES, CARDS, FLAVOURS, card, flavour_named
 from .state import (BUY, DISCARD, FINAL, REVEAL, STASH, SWAP, CantStash, Combine, Declare, Done, Flip, Join,
                     Move, NewVault, Place, Play, Reveal, Stash, State, Take, Target, Trade, Withdraw)
 from .parts.vaults import choices_words, fitting, hand_card, pair_flavour
-from .parts.checks import check_pair_start
+from .parts.checks import check_giving, check_move, check_pair_start
 from .parts.prompts import (Entry, empty_question, haul_flavour, prompt, prompt_frame, seat_name,  # noqa: F401
                             two_pure)  # (Entry, prompt: part of the flow API)
 from . import messages
@@ -254,6 +254,7 @@ def _swap_card(state: State, entry: Entry, code: str, seat: int | None):
         raise _no(say("swap_hand_cards_only", card=CARDS[code].name, where=where))
     hand_card(state, code, say("swapping"))
     giver = seat if seat is not None else (entry.giver if entry.giver is not None else state.active)
+    check_giving(state, entry.moves, giver)  # "Players may only swap cards from their own hands"
     return (replace(entry, card=code, giver=giver), None,
             say("from_hand_tap_who", card=CARDS[code].name, who=seat_name(state, giver)))
 
@@ -352,6 +353,8 @@ def _vault_tap(state: State, entry: Entry, args: list[str], command: str):
     seat = state.frame.actor if state.frame else state.seat
     if step in ("haul", "prize"):
         return _place(state, entry, v)
+    if step == SWAP and state.frame is None:  # "Swapped cards must go immediately into a player's hand"
+        raise _no(say("swapped_cards_go_in_hand", prompt=prompt(state, entry)))
     if not (state.frame is None and step in (STASH, FINAL) or step == "stash"):
         raise _no(say("no_vault_now", prompt=prompt(state, entry)))
     if not 0 <= v < len(state.vaults[seat]):
@@ -389,13 +392,16 @@ def _swap_tap(state: State, entry: Entry, verb: str, args: list[str], command: s
             raise _no(say("first_tap_who_gets", card=CARDS[entry.card].name))
         (p,) = _numbers(args, command, 1)
         _seat_exists(state, p)
+        check_giving(state, entry.moves, p)
         return replace(entry, giver=p), None, say("next_card_from_hand", who=seat_name(state, p))
     if verb == "give":
         (p,) = _numbers(args, command, 1)
         _seat_exists(state, p)
         if entry.card is None:
             raise _no(say("scan_card_that_changes"))
-        moves = entry.moves + (Move(entry.card, entry.giver, p),)
+        move = Move(entry.card, entry.giver, p)
+        check_move(state, entry.moves, move)  # each card of a swap is checked when it is made
+        moves = entry.moves + (move,)
         return (replace(entry, moves=moves, card=None, giver=None), None,
                 say("scan_more_cards_tap", card=CARDS[entry.card].name, who=seat_name(state, p)))
     if verb == "deal":

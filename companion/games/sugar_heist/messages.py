@@ -78,6 +78,10 @@ TEXT: dict[str, str] = {
                           "to draw two."),
     "revealed_card": _("Revealed: {card}."),
     "scan_cards_that_change": _("Scan the cards that change hands first."),
+    "swap_starts_with_active": _("Every swap must include {who}, whose turn it is: start it with a card {who} gives "
+                                 "or gets (or a revealed card)."),
+    "swapped_cards_go_in_hand": _("There is no pair or haul to put in a vault now: swapped cards go straight into a "
+                                  "player's hand, never onto a vault. {prompt}"),
     "every_swap_must_include": _("Every swap must include {who}, whose turn it is."),
     "buy_limit": _("You may buy at most {most} cards a turn."),
     "pay_with_candy_card": _("Pay with a Candy Card from one of your vaults."),
