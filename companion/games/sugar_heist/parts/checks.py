@@ -167,9 +167,10 @@ def check_move(state: State, moves: tuple[Move, ...], move: Move) -> None:
         if where is not None:
             raise no(say("swap_hand_cards_only", card=c.name, where=where), move.card)
         hand_card(state, move.card, say("swapping"))
-        check_giving(state, moves, move.giver)
     if move.giver == move.taker:
         raise no(say("cant_swap_card_with", who=state.players[move.taker]))
+    if move.giver is not None:
+        check_giving(state, moves, move.giver)
     who = state.active
     if not moves and who not in (move.taker, state.active if move.giver is None else move.giver):
         raise no(say("swap_starts_with_active", who=state.players[who]))
