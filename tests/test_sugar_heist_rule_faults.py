@@ -49,6 +49,7 @@ def test_alternate_play_rule_night_raid_is_out_with_its_own_words():
     for players in (("Zach", "Pam", "Alex"), ("Zach", "Pam")):
         s = with_vault(game(players, alternate=True), ZACH, 0, candies(CR, 1, 4))
         t = set_up(Table(players, alternate=True), at(s, BUY, stashed=1))
+        t.refused(battle("Night Raid", 1), "Alternate Play Rule")  # before paying too
         t.ok(candy(CR, 1))  # paid: the next Battle Card scanned is the one bought
         for copy in (1, 2):
             reason = t.refused(battle("Night Raid", copy), "Alternate Play Rule", "both Night Raid cards")

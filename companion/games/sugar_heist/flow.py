@@ -52,6 +52,7 @@ from .state import (BUY, DISCARD, FINAL, REVEAL, STASH, SWAP, CantStash, Combine
                     Move, NewVault, Place, Play, Reveal, Stash, State, Take, Target, Trade, Withdraw)
 from .parts.vaults import choices_words, fitting, hand_card, pair_flavour
 from .parts.checks import check_giving, check_move, check_pair_start
+from .parts.turns import pile_refusal
 from .parts.prompts import (Entry, empty_question, haul_flavour, prompt, prompt_frame, seat_name,  # noqa: F401
                             two_pure)  # (Entry, prompt: part of the flow API)
 from . import messages
@@ -275,6 +276,8 @@ def _buy_scan(state: State, entry: Entry, code: str):
         if entry.pay is None:
             raise _no(say("pay_first_vault_card"))
         return Entry(), rules.BuyVault(entry.pay, code), ""
+    if code in state.removed:  # out of this game: said before asking for a payment
+        raise _no(pile_refusal(state, code, say("pay_first_battle_card")))
     if entry.pay is not None and B.owner(state, code) is None:
         return Entry(), rules.BuyBattle(entry.pay, code), ""
     if B.owner(state, code) == who:
