@@ -228,3 +228,38 @@ def test_a_swap_of_only_other_players_cards_is_refused_at_its_first_card():
     assert "start it with a card Zach gives or gets" in reason
     t.ok("/give 1", "/deal")
     assert t.state.hands == (5, 5, 6) and conserved(t.state)
+
+
+# ---------------------------------------------------------------- the screen offers the choices, and only those
+
+def test_the_screen_offers_the_vault_chips_for_a_pair_and_no_steal_in_a_battle_royale(tmp_path):
+    """The choice of vault is the vault chips' to make ("onto a Vault, with the same
+    candy flavor or into a Vault that is currently empty"), and the target menu of an
+    Attack Card drawn in another player's Battle Royale has no Steal ("You may not Steal
+    during another player's turn")."""
+    import os
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    from companion.core.game import TABLE
+    from companion.games.sugar_heist import rules, screen
+    from companion.ui.app import App, TableInfo
+
+    def show(app, t, path):
+        info = TableInfo(prompt=t.session.prompt(), entry=t.session.entry, game_name="Sugar Heist")
+        app.show(lambda surf: screen.draw_game(surf, rules.public_view(t.state, TABLE), info))
+        app.save(path)
+        return [b.command for b in app.buttons]
+
+    app = App()
+    try:
+        t = set_up(Table(("Zach", "Pam", "Alex")), with_vault(game(), ZACH, 0, candies(CR, 1, 2)))
+        t.ok(candy(CR, 3), candy(CR, 4))
+        assert len(t.session.entry.cards) == 2  # the pair waits for a chip to be tapped
+        assert {"vault 1", "vault 2"} <= set(show(app, t, tmp_path / "pair.png"))
+        s = with_vault(game(), ZACH, 0, candies(LS, 1, 4))
+        s = with_vault(s, ZACH, 1, candies(CR, 1, 2))
+        t = set_up(Table(("Zach", "Pam", "Alex")), at(s, BUY, stashed=1))
+        t.ok(candy(LS, 1), battle("Battle Royale", 1), battle("Attack", 1))
+        commands = show(app, t, tmp_path / "royale.png")
+        assert any(c.startswith("heist ") for c in commands) and not any(c.startswith("steal ") for c in commands)
+    finally:
+        app.close()
