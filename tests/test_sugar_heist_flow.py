@@ -40,6 +40,7 @@ def run(state, entry, *items):
 
 def test_a_pair_goes_on_the_only_vault_that_fits():
     s = with_vault(game(), ZACH, 0, candies(CR, 1, 6))
+    s = with_vault(s, ZACH, 1, candies(NB, 1, 2))  # no empty vault: vault 1 is the only one that fits
     e = flow.new_entry()
     e, action, message = flow.read(s, e, scan(candy(CR, 7)))
     assert action is None and "partner" in message
@@ -51,7 +52,7 @@ def test_a_pair_with_two_empty_vaults_asks_for_the_vault():
     s = game()
     e, _, _ = flow.read(s, flow.new_entry(), scan(candy(FB, 1)))
     e, action, message = flow.read(s, e, scan(candy(FB, 2)))
-    assert action is None and "Tap the vault" in message
+    assert action is None and "Tap vault 1 (empty) or vault 2 (empty)" in message
     e, action, _ = flow.read(s, e, tap("vault 2"))
     assert action == Stash((candy(FB, 1), candy(FB, 2)), 1)
 

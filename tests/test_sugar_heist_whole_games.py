@@ -68,6 +68,7 @@ class Sim:
         self.active = 0
         self.turns = 0
         self.heists = self.steals = self.moms = self.events = 0
+        self.spread = self.combines = 0   # pairs put beside their flavour on an empty vault; vaults combined
         self.skips = [0] * n
         self.extra: list[int] = []
 
@@ -100,8 +101,11 @@ class Sim:
         self.lines += lines
 
     def fits(self, seat: int, flavour: str) -> list[int]:
-        same = [i for i, f in enumerate(self.flavour[seat]) if f == flavour]
-        return same or [i for i, v in enumerate(self.vaults[seat]) if not v]
+        """Where candy of ``flavour`` may go without emptying a vault: "onto a Vault, with
+        the same candy flavor or into a Vault that is currently empty" (those of the
+        flavour first); with more than one, the table taps which."""
+        same = [i for i, f in enumerate(self.flavour[seat]) if f == flavour and self.vaults[seat][i]]
+        return same + [i for i, v in enumerate(self.vaults[seat]) if not v]
 
     def relock(self, seat: int, i: int) -> None:
         f = self.flavour[seat][i]
@@ -149,17 +153,42 @@ class Sim:
         return out
 
     def stash(self, seat: int, final: bool = False) -> int:
+        """Stash the pairs :meth:`pairs` found. A pair whose flavour is in a vault already
+        now and then goes on an empty vault instead, when one is to spare (the table taps which): "If at any
+        point, you have the same flavor stashed in multiple Vaults" (How to Lock a Vault)."""
         made = 0
-        for a, b, flavour in self.pairs(seat, final):
+        pairs = self.pairs(seat, final)
+        for n, (a, b, flavour) in enumerate(pairs):
             fits = self.fits(seat, flavour)
+            vault = fits[0]
+            empty = [i for i in fits if not self.vaults[seat][i]]
+            needing = sum(1 for _, _, f in pairs[n + 1:] if f not in self.flavour[seat])
+            if empty and vault not in empty and len(empty) > needing and self.rng.random() < 0.5:
+                vault = empty[0]
+                self.spread += 1
             self.type(a, b)
             if len(fits) > 1:
-                self.type(f"/vault {fits[0] + 1}")
+                self.type(f"/vault {vault + 1}")
             self.hands[seat].remove(a)
             self.hands[seat].remove(b)
-            self.put(seat, fits[0], [a, b], flavour)
+            self.put(seat, vault, [a, b], flavour)
             made += 1
         return made
+
+    def combine(self, seat: int, typed_seat: bool = False) -> None:
+        """"You may combine matching flavors into a single Vault. This frees up a Vault
+        for new candy": every vault of a flavour kept in two is moved onto the first one
+        (``typed_seat``: typed as ``/combine P A B``, on someone else's turn)."""
+        for i, flavour in enumerate(self.flavour[seat]):
+            for j in range(i + 1, len(self.vaults[seat])):
+                if flavour and self.flavour[seat][j] == flavour and self.vaults[seat][j]:
+                    who = f"{seat + 1} " if typed_seat else ""
+                    self.type(f"/combine {who}{j + 1} {i + 1}")
+                    self.combines += 1
+                    moving, self.vaults[seat][j] = self.vaults[seat][j], []
+                    self.flavour[seat][j] = None
+                    self.relock(seat, j)
+                    self.put(seat, i, moving, flavour)
 
     def end_turn(self, seat: int) -> None:
         while len(self.hands[seat]) < HAND and not self.final:
@@ -183,6 +212,8 @@ class Sim:
         self.turns += 1
         heisted, stolen, protected = set(), set(), set()
         fresh: set[str] = set()
+        if self.turns % 4 == 1:
+            self.combine(p)
         if not self.stash(p):
             self.type("/cant")
             for _ in range(2):
@@ -193,6 +224,9 @@ class Sim:
             self.active = self.next_player(p)
             return
         self.type("/done")
+        for other in range(len(self.players)):  # "at any point": on another player's turn too
+            if other != p:
+                self.combine(other, typed_seat=True)
         # Phase 2: reveal the top 2, nobody swaps, they go to the hand
         for _ in range(2):
             if self.final:
@@ -421,6 +455,7 @@ class Sim:
         n = len(self.players)
         order = [(self.last + k) % n for k in range(n)]
         for seat in order:
+            self.combine(seat)  # at the final stash too: it can free a vault for the last pairs
             self.stash(seat, final=True)
             self.type("/done")
             self.hands[seat] = []
@@ -439,6 +474,23 @@ def whole_game(players, seed):
 
 @pytest.mark.parametrize("players, seed", [(("Ana", "Ben"), 7), (("Ana", "Ben", "Cy", "Di"), 11)])
 def test_a_whole_game_ends_with_the_independent_count(players, seed):
+    sim = _agreed(players, seed)
+    assert sim.turns > 10 and sim.heists and sim.steals + sim.moms and sim.events
+
+
+def test_a_whole_game_with_one_flavour_in_two_vaults_combined_at_any_point():
+    """How to Lock a Vault: "If at any point, you have the same flavor stashed in multiple
+    Vaults you may combine matching flavors into a single Vault." Pairs go on an empty
+    vault beside one of their flavour (the table taps which), and vaults are combined on
+    their owner's turn, on other players' turns and at the final stash (issue 36)."""
+    sim = _agreed(("Ana", "Ben", "Cy"), 13)
+    assert sim.spread and sim.combines and any(len(line.split()) == 4 for line in sim.lines
+                                               if line.startswith("/combine"))
+
+
+def _agreed(players, seed) -> Sim:
+    """Play a whole game on the simulated table and type it into the companion, which must
+    accept every input and end with the simulator's count."""
     sim = whole_game(players, seed)
     t = Table(players)
     for n, line in enumerate(sim.lines):
@@ -449,7 +501,7 @@ def test_a_whole_game_ends_with_the_independent_count(players, seed):
     assert t.session.over
     result = t.session.result()
     assert {p.name: p.score for p in result.players} == sim.scores()
-    assert sim.turns > 10 and sim.heists and sim.steals + sim.moms and sim.events
+    return sim
 
 
 @pytest.mark.parametrize("players, seed", [(("Ana", "Ben"), 7), (("Ana", "Ben", "Cy", "Di"), 11)])

@@ -51,7 +51,9 @@ from .parts.cards import CANDY_CODES, CARDS, FLAVOURS, card, flavour_named
 from .state import (BUY, DISCARD, FINAL, REVEAL, STASH, SWAP, CantStash, Combine, Declare, Done, Flip, Join,
                     Move, NewVault, Place, Play, Reveal, Stash, State, Take, Target, Trade, Withdraw)
 from .parts.reasons import no_target_reason
-from .parts.vaults import fitting, hand_card, pair_flavour
+from .parts.vaults import choices_words, fitting, hand_card, pair_flavour
+from .parts.checks import check_giving, check_move, check_pair_start
+from .parts.turns import pile_refusal
 from .parts.prompts import (Entry, empty_question, haul_flavour, prompt, prompt_frame, seat_name,  # noqa: F401
                             two_pure)  # (Entry, prompt: part of the flow API)
 from . import messages
@@ -188,6 +190,8 @@ def _pair(state: State, entry: Entry, code: str):
     if len(entry.cards) == 2:  # a pair is waiting for its vault (or flavour): that comes first
         raise _no(say("pair_waiting_tap_its", card=CARDS[entry.cards[0]].name))
     hand_card(state, code, say("stashing"))
+    if not entry.cards:  # decided at the first card: a pair the hand cannot make is never half-entered
+        check_pair_start(state, state.frame.actor if state.frame else state.seat)
     cards = entry.cards + (code,)
     if len(cards) == 1:
         return replace(entry, cards=cards), None, say("scan_its_partner", card=CARDS[code].name)
@@ -209,7 +213,7 @@ def _complete(state: State, entry: Entry):
             # empty": no vault takes them, so the pair is not kept waiting for a refused tap
             return Entry(), None, say("final_no_vault", who=seat_name(state, seat), flavour=flavour)
         if len(fits) != 1:
-            why = say("tap_vault_for_them") if fits else \
+            why = say("tap_one_of", choices=choices_words(state, seat, fits)) if fits else \
                 say("no_vault_has_none", flavour=flavour)
             return entry, None, say("pair_flavour_why", flavour=flavour, why=why)
         target = fits[0]
@@ -252,6 +256,7 @@ def _swap_card(state: State, entry: Entry, code: str, seat: int | None):
         raise _no(say("swap_hand_cards_only", card=CARDS[code].name, where=where))
     hand_card(state, code, say("swapping"))
     giver = seat if seat is not None else (entry.giver if entry.giver is not None else state.active)
+    check_giving(state, entry.moves, giver)  # "Players may only swap cards from their own hands"
     return (replace(entry, card=code, giver=giver), None,
             say("from_hand_tap_who", card=CARDS[code].name, who=seat_name(state, giver)))
 
@@ -272,6 +277,8 @@ def _buy_scan(state: State, entry: Entry, code: str):
         if entry.pay is None:
             raise _no(say("pay_first_vault_card"))
         return Entry(), rules.BuyVault(entry.pay, code), ""
+    if code in state.removed:  # out of this game: said before asking for a payment
+        raise _no(pile_refusal(state, code, say("pay_first_battle_card")))
     if entry.pay is not None and B.owner(state, code) is None:
         return Entry(), rules.BuyBattle(entry.pay, code), ""
     if B.owner(state, code) == who:
@@ -350,6 +357,8 @@ def _vault_tap(state: State, entry: Entry, args: list[str], command: str):
     seat = state.frame.actor if state.frame else state.seat
     if step in ("haul", "prize"):
         return _place(state, entry, v)
+    if step == SWAP and state.frame is None:  # "Swapped cards must go immediately into a player's hand"
+        raise _no(say("swapped_cards_go_in_hand", prompt=prompt(state, entry)))
     if not (state.frame is None and step in (STASH, FINAL) or step == "stash"):
         raise _no(say("no_vault_now", prompt=prompt(state, entry)))
     if not 0 <= v < len(state.vaults[seat]):
@@ -387,13 +396,16 @@ def _swap_tap(state: State, entry: Entry, verb: str, args: list[str], command: s
             raise _no(say("first_tap_who_gets", card=CARDS[entry.card].name))
         (p,) = _numbers(args, command, 1)
         _seat_exists(state, p)
+        check_giving(state, entry.moves, p)
         return replace(entry, giver=p), None, say("next_card_from_hand", who=seat_name(state, p))
     if verb == "give":
         (p,) = _numbers(args, command, 1)
         _seat_exists(state, p)
         if entry.card is None:
             raise _no(say("scan_card_that_changes"))
-        moves = entry.moves + (Move(entry.card, entry.giver, p),)
+        move = Move(entry.card, entry.giver, p)
+        check_move(state, entry.moves, move)  # each card of a swap is checked when it is made
+        moves = entry.moves + (move,)
         return (replace(entry, moves=moves, card=None, giver=None), None,
                 say("scan_more_cards_tap", card=CARDS[entry.card].name, who=seat_name(state, p)))
     if verb == "deal":

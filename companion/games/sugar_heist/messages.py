@@ -78,12 +78,18 @@ TEXT: dict[str, str] = {
                           "to draw two."),
     "revealed_card": _("Revealed: {card}."),
     "scan_cards_that_change": _("Scan the cards that change hands first."),
+    "swap_starts_with_active": _("Every swap must include {who}, whose turn it is: start it with a card {who} gives "
+                                 "or gets (or a revealed card)."),
+    "swapped_cards_go_in_hand": _("There is no pair or haul to put in a vault now: swapped cards go straight into a "
+                                  "player's hand, never onto a vault. {prompt}"),
     "every_swap_must_include": _("Every swap must include {who}, whose turn it is."),
     "buy_limit": _("You may buy at most {most} cards a turn."),
     "pay_with_candy_card": _("Pay with a Candy Card from one of your vaults."),
     "not_battle_card_bought": _("That is not a Battle Card: scan the Battle Card you took."),
     "copy_out_of_game": _("That {card} is out of this game: with 2 players the copy scanned first is the one in "
                           "play."),
+    "out_by_alternate_rule": _("That {card} is out of this game: the Alternate Play Rule takes both {card} cards "
+                               "out of the Battle deck."),
     "two_players_set_aside": _(" 2 players: take out 1 Battle Royale, 1 Crib Fight and 4 Vault Cards (either copy: "
                                "the one scanned first stays in the game)."),
     "battle_card_not_on_top": _("That Battle Card is not on top of the Battle Draw Pile: scan the one you took."),
@@ -134,6 +140,8 @@ TEXT: dict[str, str] = {
     "pure_sugar_not_flavour": _("Pure Sugar is not a flavour to declare: tap one of the six flavours."),
     "stash_these_vault_one": _("Stash these on vault {only}, the one you just took."),
     "has_candy_card_hand": _("{who} has {cards} in hand: not enough for a pair."),
+    "then_cant_stash": _("Tap Can't stash to draw two instead."),
+    "then_tap_done": _("Tap Done."),
     "stashes_pair_vault_has": _("{who} stashes a pair of {flavour}: vault {index} has {count}."),
     "vault_under_attack": _("{who}'s vault {vault} is being robbed right now: combine it once that is over."),
     "would_empty_vault": _("{who}'s vault {vault} has {count} {old}: putting {flavour} there discards them. Tap "
@@ -143,6 +151,7 @@ TEXT: dict[str, str] = {
     "only_vaults_same_flavour": _("Only vaults of the same flavour combine: vault {source} has {flavour}, vault "
                                 "{target} has {other}."),
     "combines_vault_into_vault": _("{who} combines vault {source} into vault {target}: {count} {flavour}."),
+    "quarantine_lock_discarded": _("{who}'s Quarantine Lock on vault {vault} is discarded."),
     "quarantine_lock_comes_off": _("The Quarantine Lock comes off {vault_name}: it is locked for real now."),
     "vault_locked_at": _("{who}'s {flavour} vault is locked at {count}!"),
     "unlocked_its_candy_up": _("{vault_name} is unlocked: its candy is up for grabs!"),
@@ -231,6 +240,7 @@ TEXT: dict[str, str] = {
     "targets_with_scan_mom": _("{who} targets {target} with {name}. {target}: scan a Mom now, or tap No Mom."),
     "heist_flips_first_masterminds": _("Heist! {who} flips first. Masterminds now, before the first flip."),
     "scan_up_candies_from": _("{who}: scan up to {haul} candies from {target}'s vault {vault}, then tap your vault."),
+    "safe_cracker_quarantine": _("Safe Cracker! {vault_name} is unlocked: its Quarantine Lock is discarded."),
     "safe_cracker_unlocked": _("Safe Cracker! {vault_name} is unlocked."),
     "shows_their_battle_cards": _("{target} shows their Battle Cards to {who} only. {who}: scan one to take it, or "
                                 "tap Done."),
@@ -247,6 +257,8 @@ TEXT: dict[str, str] = {
                     "your vault."),
     "nothing_left_to_steal": _("{target} has no unlocked candy left: the other Steals take nothing."),
     "take_from_unlocked": _("Take the candy from one of {target}'s unlocked vaults: that {card} is {where}."),
+    "no_steal_on_others_turn": _("It is {active}'s turn, so {who} can't Steal now: nobody may Steal on another "
+                                 "player's turn. {who} may Heist with this Attack Card instead."),
     "steals_together": _("{who} was stolen from this turn already: several Steals on one player are revealed "
                          "together, in one Mom window."),
     "nobody_has_hand_over": _("Nobody has to hand over any candy."),
@@ -403,10 +415,12 @@ TEXT: dict[str, str] = {
     "scan_more_cards_this": _("Scan more cards in this swap, or tap Deal."),
     "prompt_last_turn": _("{who}: last turn, no buying. Tap Done."),
     "scan_card_you_buy": _("{who}: scan the card you buy with the {card}."),
+    "tap_heist_players": _("{actor}: tap Heist on a player's vault (it is {active}'s turn, so no Steal now)."),
     "tap_heist_steal_players": _("{actor}: tap Heist or Steal on a player's vault."),
     "reader_set_up_for": _("A reader is set up for seat {seat}, but only {n} are playing."),
     "tap_who_joins_crib": _("Tap who joins the Crib Fight first, then scan the candy they pay."),
-    "tap_vault_for_them": _("Tap the vault for them."),
+    "tap_one_of": _("Tap {choices} for them."),
+    "vault_choice": _("vault {vault} ({what})"),
     "no_vault_has_none": _("No vault has {flavour} and none is empty: tap the vault to empty for them."),
     "pair_flavour_why": _("A pair of {flavour}. {why}"),
     "candy_pile_out_no_buying": _("The Candy Draw Pile has run out: nobody may buy cards any more."),

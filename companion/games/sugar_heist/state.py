@@ -346,7 +346,8 @@ class Note(Outcome):
 @dataclass(frozen=True)
 class VaultLocked(Outcome):
     """Seat ``seat``'s vault ``vault`` (both 0-based) locks: candies added to it reached its lock number
-    (went above it, once cracked) ("How to Lock a Vault", "Safe Cracker"). A Quarantine Lock is a Note instead."""
+    (went above it, once cracked) ("How to Lock a Vault", "Safe Cracker"). A Quarantine Lock is a
+    :class:`QuarantineLocked` instead."""
     seat: int
     vault: int
 
@@ -357,6 +358,37 @@ class VaultUnlocked(Outcome):
     or broke its Quarantine Lock ("How to Lock a Vault"), or a Heist on it succeeded (Alternate Play Rule)."""
     seat: int
     vault: int
+
+
+@dataclass(frozen=True)
+class QuarantineLocked(Outcome):
+    """Seat ``seat`` played a Quarantine Lock on their own vault ``vault`` (both 0-based): it is locked at once
+    ("Quarantine Lock": "Play on an unlocked Vault you control to flip over its lock card immediately")."""
+    seat: int
+    vault: int
+
+
+@dataclass(frozen=True)
+class QuarantineLifted(Outcome):
+    """The Quarantine Lock on seat ``seat``'s vault ``vault`` (both 0-based) is discarded ("Quarantine Lock": "If
+    you withdraw candy before the lock number is exceeded you must discard this card and unlock. Once the lock
+    number is met you may discard this card."). ``locked``: the lock number was met and the vault stays locked;
+    otherwise candy left it (taken, emptied or combined away) and it is no longer locked by the card. A Safe
+    Cracker that discards it is a :class:`SafeCracked` instead."""
+    seat: int
+    vault: int
+    locked: bool
+
+
+@dataclass(frozen=True)
+class SafeCracked(Outcome):
+    """Seat ``cracker`` played a Safe Cracker on seat ``seat``'s locked vault ``vault`` (all 0-based): it is
+    unlocked ("Safe Cracker": "Unlock another player's locked Vault (or discard Quarantine Lock card)");
+    ``quarantine``: what locked it was a Quarantine Lock, now discarded."""
+    cracker: int
+    seat: int
+    vault: int
+    quarantine: bool = False
 
 
 @dataclass(frozen=True)

@@ -14,9 +14,10 @@ from __future__ import annotations
 from dataclasses import replace
 
 from .cards import CARDS, SETUP
-from ..state import (CardPlayed, Flipped, Frame, HeistOver, Note, State, Target, Vault, VaultUnlocked)
+from ..state import (CardPlayed, Flipped, Frame, HeistOver, Note, QuarantineLocked, SafeCracked, State, Target,
+                     Vault, VaultUnlocked)
 from .turns import draw_battle
-from .vaults import add_candies, empty_vault, fitting, put, set_vault, take_candy, vault_name
+from .vaults import add_candies, empty_vault, fitting, put, quarantine_off, set_vault, take_candy, vault_name
 from ..messages import count, listing, say
 from .reasons import mom_refusal, no_target_reason  # noqa: F401  (part of this module's API)
 
@@ -56,7 +57,8 @@ def owner(state: State, code: str) -> int | None:
 
 def target_problem(state: State, actor: int, card: str, style: str, seat: int, vault: int | None) -> str | None:
     """Why ``card`` played by ``actor`` may not go against ``seat``'s vault ``vault``
-    in ``style``; None when it may ("Playing Battle Cards", each card's text)."""
+    in ``style``; None when it may ("Playing Battle Cards", "Option 2: Steal": "You may not
+    Steal during another player's turn", each card's text)."""
     name = CARDS[card].name
     n = len(state.players)
     if not 0 <= seat < n:
@@ -69,6 +71,8 @@ def target_problem(state: State, actor: int, card: str, style: str, seat: int, v
     expected = ("heist", "steal") if CARDS[card].kind == "attack" else (STYLE.get(name),)
     if style not in expected:
         return say("played_as_not", name=name, styles=listing(expected, "or"), style=style)
+    if style == "steal" and actor != state.active:  # "You may not Steal during another player's turn"
+        return say("no_steal_on_others_turn", who=_name(state, actor), active=_name(state, state.active))
     if style == "lock":
         if seat != actor:
             return say("quarantine_lock_goes_one")
@@ -234,7 +238,7 @@ def do_target(state: State, action: Target, events: list) -> State:
     if action.style == "lock":
         vault = state.vaults[a][v]
         state = set_vault(state, a, v, replace(vault, locked=True, quarantine=f.card))
-        events.append(Note(say("quarantine_lock_vault_locked", who=_name(state, a), v=v + 1)))
+        events.append(QuarantineLocked(say("quarantine_lock_vault_locked", who=_name(state, a), v=v + 1), a, v))
         return finish(state, events, keep=True)
     flav = state.vaults[t][v].flavour if v is not None else None
     f = replace(f, step="mom", style=action.style, target=t, vault=v, waiting=(t,), flavours=(flav,) if flav else ())
@@ -283,7 +287,9 @@ def after_mom(state: State, events: list) -> State:
         if v.quarantine:
             state = replace(state, battle_discard=state.battle_discard + (v.quarantine,))
         state = set_vault(state, t, f.vault, replace(v, locked=False, quarantine=None, cracked=not v.quarantine))
-        events.append(Note(say("safe_cracker_unlocked", vault_name=vault_name(state, t, f.vault))))
+        said = say("safe_cracker_quarantine" if v.quarantine else "safe_cracker_unlocked",
+                   vault_name=vault_name(state, t, f.vault))
+        events.append(SafeCracked(said, a, t, f.vault, v.quarantine is not None))
         return finish(state, events)
     if f.style == "spy":
         events.append(Note(say("shows_their_battle_cards", target=_name(state, t), who=_name(state, a))))
@@ -439,6 +445,8 @@ def _duel_won(state: State, winner: int, events: list) -> State:
             if v.quarantine:
                 state = replace(state, battle_discard=state.battle_discard + (v.quarantine,))
             events.append(VaultUnlocked(say("heist_unlocks", target=_name(state, t), vault=f.vault + 1), t, f.vault))
+            if v.quarantine:
+                events.append(quarantine_off(state, t, f.vault))
         events.append(HeistOver(say("wins_heist_scan_up", who=_name(state, a), haul=haul, target=_name(state, t),
                                     vault=f.vault + 1), a, t, True))
         return _set_top(state, replace(f, step="haul", haul_max=haul))

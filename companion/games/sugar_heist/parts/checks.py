@@ -28,8 +28,8 @@ from .battle import (FLIP_ONLY, KEEP_IT, KEPT, can_add_steal, flipper, haul_done
 from .cards import CANDY_CODES, CARDS, FLAVOURS, PURE_SUGAR
 from .reasons import mom_refusal, no_target_reason
 from ..state import (BUY, DISCARD, FINAL, REVEAL, STASH, SWAP, Action, BuyBattle, BuyVault, CantStash, Combine,
-                    Declare, Done, Flip, Join, NewVault, Place, Play, Reveal, SetPile, Stash, State, Take, Target,
-                    Trade, Withdraw)
+                    Declare, Done, Flip, Join, Move, NewVault, Place, Play, Reveal, SetPile, Stash, State, Take,
+                    Target, Trade, Withdraw)
 from .turns import PURCHASES, on_battle_pile, pile_refusal
 from .vaults import check_emptying, check_vault, find_candy, hand_card, no, pair_flavour
 from ..messages import count, say
@@ -61,6 +61,18 @@ def check_stash(state: State, seat: int, cards: tuple[str, str], index: int, dec
                                                                                  say("word_candy_card"))))
     flavour = pair_flavour(state, seat, cards, index, declared)
     check_emptying(state, seat, index, flavour, discard)
+
+
+def check_pair_start(state: State, seat: int) -> None:
+    """May ``seat`` start a pair from their hand? "Candy Cards are always stashed in pairs
+    or in multiples of two" ("Phase 1: Stash Pairs of Candy Cards"): with fewer than two
+    Candy Cards in hand no pair can be made, so the first card of one is refused, with
+    the way on (Can't stash, or Done)."""
+    if state.hands[seat] < 2:
+        first = state.frame is None and state.stage == STASH and not state.stashed
+        raise no(say("has_candy_card_hand", who=state.players[seat],
+                     cards=count(state.hands[seat], say("word_candy_card")))
+                 + " " + say("then_cant_stash" if first else "then_tap_done"))
 
 
 def check_combine(state: State, seat: int, source: int, target: int) -> None:
@@ -133,40 +145,58 @@ def _reveal(state: State, action: Reveal) -> None:
     hand_card(state, action.card, say("revealing"))
 
 
+def check_move(state: State, moves: tuple[Move, ...], move: Move) -> None:
+    """One card of a swap, checked when it is made ("Phase 2: Reveal and Swap Candy
+    Cards"), after ``moves`` (the swap's cards so far): a revealed card, or one from the
+    giver's own hand ("Players may only swap cards from their own hands. No one may swap
+    cards that have already been stashed in a Vault."), never more than that hand holds;
+    into another player's hand ("Swapped cards must go immediately into a player's hand
+    and not on their Vaults"); and "the player whose turn it is must be included in the
+    swap": its first card is one they give or get (a revealed card counts as theirs)."""
+    n = len(state.players)
+    c = CARDS[move.card]
+    if any(m.card == move.card for m in moves):
+        raise no(say("that_swap_twice", card=c.name), move.card)
+    if not 0 <= move.taker < n or (move.giver is not None and not 0 <= move.giver < n):
+        raise no(say("there_are_only_players", n=n))
+    if move.giver is None:
+        if move.card not in state.revealed:
+            raise no(say("that_not_one_revealed", card=c.name), move.card)
+    else:
+        where = state.where(move.card)
+        if where is not None:
+            raise no(say("swap_hand_cards_only", card=c.name, where=where), move.card)
+        hand_card(state, move.card, say("swapping"))
+    if move.giver == move.taker:
+        raise no(say("cant_swap_card_with", who=state.players[move.taker]))
+    if move.giver is not None:
+        check_giving(state, moves, move.giver)
+    who = state.active
+    if not moves and who not in (move.taker, state.active if move.giver is None else move.giver):
+        raise no(say("swap_starts_with_active", who=state.players[who]))
+
+
+def check_giving(state: State, moves: tuple[Move, ...], giver: int) -> None:
+    """May ``giver`` give one more card from their hand in a swap where ``moves`` are
+    entered already? "Players may only swap cards from their own hands": no more cards
+    than that hand holds."""
+    k = 1 + sum(1 for m in moves if m.giver == giver)
+    if k > state.hands[giver] and not state.hands[giver]:
+        raise no(say("has_no_hand", who=state.players[giver]))
+    if k > state.hands[giver]:
+        raise no(say("has_only_hand", who=state.players[giver], cards=count(state.hands[giver],
+                                                                            say("word_candy_card"))))
+
+
 def _trade(state: State, action: Trade) -> None:
-    """Phase 2: one swap ("Phase 2: Reveal and Swap Candy Cards"): cards from hands (or
-    the revealed row) into other hands, no card twice, never a stashed card, no more
-    than a hand holds; "the player whose turn it is must be included in the swap"."""
-    moves = action.moves
+    """Phase 2: one swap ("Phase 2: Reveal and Swap Candy Cards"): every card checked as
+    it was made (:func:`check_move`), and "the player whose turn it is must be included
+    in the swap"."""
+    moves = tuple(action.moves)
     if not moves:
         raise no(say("scan_cards_that_change"))
-    n = len(state.players)
-    seen: set[str] = set()
-    giving = [0] * n
-    for m in moves:
-        c = CARDS[m.card]
-        if m.card in seen:
-            raise no(say("that_swap_twice", card=c.name), m.card)
-        seen.add(m.card)
-        if not 0 <= m.taker < n or (m.giver is not None and not 0 <= m.giver < n):
-            raise no(say("there_are_only_players", n=n))
-        if m.giver is None:
-            if m.card not in state.revealed:
-                raise no(say("that_not_one_revealed", card=c.name), m.card)
-        else:
-            where = state.where(m.card)
-            if where is not None:
-                raise no(say("swap_hand_cards_only", card=c.name, where=where), m.card)
-            hand_card(state, m.card, say("swapping"))
-            giving[m.giver] += 1
-        if m.giver == m.taker:
-            raise no(say("cant_swap_card_with", who=state.players[m.taker]))
-    for seat, k in enumerate(giving):
-        if k > state.hands[seat] and not state.hands[seat]:
-            raise no(say("has_no_hand", who=state.players[seat]))
-        if k > state.hands[seat]:
-            raise no(say("has_only_hand", who=state.players[seat], cards=count(state.hands[seat],
-                                                                               say("word_candy_card"))))
+    for i, m in enumerate(moves):
+        check_move(state, moves[:i], m)
     who = state.active
     if not any(m.giver in (None, who) or m.taker == who for m in moves):
         raise no(say("every_swap_must_include", who=state.players[who]))

@@ -111,6 +111,8 @@ def prompt_frame(state: State, entry: Entry) -> str:
     step = f.step
     if step == "target":
         if CARDS[f.card].kind == "attack":
+            if f.actor != state.active:  # "You may not Steal during another player's turn": a Heist only
+                return say("tap_heist_players", actor=actor, active=seat_name(state, state.active))
             return say("tap_heist_steal_or_keep" if f.withdrawable else "tap_heist_steal_players", actor=actor)
         return say("prompt_target_or_keep" if f.withdrawable else "prompt_target", actor=actor, name=name)
     if step == "mom":

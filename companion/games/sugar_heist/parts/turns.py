@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from .cards import CARDS, SETUP
+from .cards import CARDS, DATA, SETUP
 from ..state import (BUY, DISCARD, FINAL, HAND_SIZE, OVER, REVEAL, STASH, SWAP, BuyBattle, BuyVault, Note,
                     State, Trade, TurnEnded, Vault)
 from .vaults import fitting, find_candy, put, stash, take_candy
@@ -91,10 +91,14 @@ def draw_battle(state: State, events: list, code: str | None = None) -> State:
 
 
 def pile_refusal(state: State, code: str, message: str) -> str:
-    """Why ``code`` cannot come off the Battle Draw Pile: ``message``, or that this copy
-    is out of the game (2 players, the other copy came first)."""
+    """Why ``code`` cannot come off the Battle Draw Pile: ``message``, or that it is out
+    of the game: taken out by the Alternate Play Rule ("When using this rule, remove both
+    Night Raid Cards from the deck"), or, with 2 players, the other copy came first."""
     if code in state.removed:
-        return say("copy_out_of_game", card=CARDS[code].name)
+        name = CARDS[code].name
+        if state.alternate and name in DATA["alternate"]["remove_battle"]:
+            return say("out_by_alternate_rule", card=name)
+        return say("copy_out_of_game", card=name)
     return message
 
 

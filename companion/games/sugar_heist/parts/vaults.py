@@ -16,8 +16,8 @@ from dataclasses import replace
 from companion.core.errors import IllegalAction
 
 from .cards import CARDS, LOCK
-from ..state import Note, State, Vault, VaultLocked, VaultUnlocked
-from ..messages import count, say
+from ..state import Note, QuarantineLifted, State, Vault, VaultLocked, VaultUnlocked
+from ..messages import count, listing, say
 
 
 def no(message: str, code: str | None = None) -> IllegalAction:
@@ -89,11 +89,34 @@ def stash_flavour(state: State, seat: int, cards: tuple[str, ...], index: int, d
 
 
 def fitting(state: State, seat: int, flavour: str) -> list[int]:
-    """The vaults a pair of ``flavour`` can go on without emptying one: vaults of that
-    flavour, or else the empty ones."""
+    """The vaults candy of ``flavour`` can go on without emptying one, those of that
+    flavour first: "onto a Vault, with the same candy flavor or into a Vault that is
+    currently empty" ("Ending the Game"). An empty vault is a choice even beside one of
+    the flavour: "If at any point, you have the same flavor stashed in multiple Vaults"
+    ("How to Lock a Vault") says one flavour may be in several vaults."""
     vaults = state.vaults[seat]
-    same = [i for i, v in enumerate(vaults) if v.flavour == flavour]
-    return same or [i for i, v in enumerate(vaults) if not v.candies]
+    same = [i for i, v in enumerate(vaults) if v.candies and v.flavour == flavour]
+    return same + [i for i, v in enumerate(vaults) if not v.candies]
+
+
+def choices_words(state: State, seat: int, indexes: list[int]) -> str:
+    """``"vault 1 (4 Chocolate Rockets) or vault 3 (empty)"``: the vaults a player picks from."""
+    words = []
+    for i in indexes:
+        v = state.vaults[seat][i]
+        what = f"{v.count} {v.flavour}" if v.candies else say("vault_empty")
+        words.append(say("vault_choice", vault=i + 1, what=what))
+    return listing(words, "or")
+
+
+def quarantine_off(state: State, seat: int, index: int, locked: bool = False) -> QuarantineLifted:
+    """The event of the Quarantine Lock on ``seat``'s vault ``index`` being discarded
+    ("Quarantine Lock"): ``locked``, its lock number was met; else candy left it."""
+    if locked:
+        return QuarantineLifted(say("quarantine_lock_comes_off", vault_name=vault_name(state, seat, index)),
+                                seat, index, True)
+    return QuarantineLifted(say("quarantine_lock_discarded", who=state.players[seat], vault=index + 1),
+                            seat, index, False)
 
 
 def relock(state: State, seat: int, index: int, events: list) -> State:
@@ -106,7 +129,7 @@ def relock(state: State, seat: int, index: int, events: list) -> State:
     if v.quarantine and v.count >= v.lock_number:
         state = replace(state, battle_discard=state.battle_discard + (v.quarantine,))
         v = replace(v, quarantine=None)
-        events.append(Note(say("quarantine_lock_comes_off", vault_name=vault_name(state, seat, index))))
+        events.append(quarantine_off(state, seat, index, locked=True))
     need = v.lock_number + 1 if v.cracked else v.lock_number
     if not v.locked and v.count >= need:
         v = replace(v, locked=True, cracked=False)
@@ -132,6 +155,8 @@ def empty_vault(state: State, seat: int, index: int, events: list) -> State:
     events.append(Note(say("discards_from_vault", who=state.players[seat], count=v.count, flavour=v.flavour,
                            index=index + 1)))
     extra = (v.quarantine,) if v.quarantine else ()
+    if v.quarantine:
+        events.append(quarantine_off(state, seat, index))
     state = replace(state, discard=state.discard + v.candies, battle_discard=state.battle_discard + extra)
     return set_vault(state, seat, index, replace(v, candies=(), flavour=None, locked=False, quarantine=None,
                                                  cracked=False))
@@ -142,7 +167,7 @@ def take_candy(state: State, seat: int, index: int, code: str, events: list) -> 
     below its lock number; a Quarantine Lock is discarded as soon as candy leaves."""
     v = state.vaults[seat][index]
     left = tuple(c for c in v.candies if c != code)
-    was_locked = v.locked
+    was_locked, lifted = v.locked, v.quarantine is not None
     if v.quarantine:
         state = replace(state, battle_discard=state.battle_discard + (v.quarantine,))
         v = replace(v, quarantine=None, locked=False)
@@ -155,6 +180,8 @@ def take_candy(state: State, seat: int, index: int, code: str, events: list) -> 
     if was_locked and not v.locked:
         events.append(VaultUnlocked(say("unlocked_its_candy_up", vault_name=vault_name(state, seat, index)),
                                     seat, index))
+    if lifted:
+        events.append(quarantine_off(state, seat, index))
     return state
 
 
@@ -201,6 +228,8 @@ def combine(state: State, seat: int, source: int, target: int, events: list) -> 
     state = add_candies(state, seat, target, moving, a.flavour, events)
     events.insert(0, Note(say("combines_vault_into_vault", who=state.players[seat], source=source + 1,
                               target=target + 1, count=state.vaults[seat][target].count, flavour=a.flavour)))
+    if a.quarantine:
+        events.insert(1, quarantine_off(state, seat, source))
     return state
 
 
