@@ -165,3 +165,24 @@ def test_toy_games_differing_in_hidden_hands_look_the_same(app, chunk):
                        picture=seed % 4 == 0, mistakes=0.3)
         compared, hidden = compared + done.inputs, hidden + done.hidden_mistakes
     assert compared > 8 * len(chunk) and hidden > len(chunk), (compared, hidden)
+
+
+def test_a_sweet_deals_card_the_deck_leaves_out_is_no_secret():
+    """Sweet Deals rulebook, "Setup": "2-3 Players: Remove 7 Chocolates, 7 Popsicles, the
+    Chocolate Popsicle, 7 Pies, 7 Ice Creams, and the Pie & Ice Cream card, leaving 33
+    cards." Which cards a deck leaves out is known to everyone, so a Chocolate scanned at
+    the deal of a 2-player game is told in its own words (put it back in the box), not
+    as a hidden card of a hand; a card of the deck stays hidden."""
+    from companion.core.clock import FakeClock
+    from companion.core.events import CardScanned
+    from companion.core.store import EventStore
+    from companion.games.sweet_deals.parts.cards import code_for
+    from companion.table.session import Session
+
+    s = Session.start("sweet-deals", ["Ana", "Ben"], EventStore(":memory:"), FakeClock(), options={"mode": "tracked"},
+                      tap_off=0)
+    out = s.handle(CardScanned(code_for("Chocolate", 1, 1), "scanner", 1.0))
+    assert (out.verdict, out.secret) == ("rejected", False)
+    assert out.reason.startswith("That card is not used with 2 players: put it back in the box.")
+    kept = s.handle(CardScanned(code_for("Cupcake", 1, 1), "scanner", 2.0))
+    assert (kept.verdict, kept.secret, kept.code) == ("accepted", True, None)

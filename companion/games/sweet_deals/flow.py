@@ -46,7 +46,7 @@ from companion.core.events import CardScanned, Input, Touch, TouchCommand
 from companion.core.game import Command
 
 from . import rules
-from .parts.cards import LABELS, card
+from .parts.cards import CARDS, LABELS, card
 from .parts.prompts import scanner, waiting
 from .messages import count, say
 
@@ -94,9 +94,12 @@ def read(state: rules.State, entry: None, item: Input) -> tuple[None, rules.Acti
 
 def secret(state: rules.State, item: Input) -> bool:
     """True for a card scanned while hands are tracked: a card of a secret hand (a good
-    code of another game's card is no secret: the table is told which game it is from)."""
-    return (isinstance(item, CardScanned) and state.tracked and not state.over
-            and from_other_game(item.code, say("game_name")) is None)
+    code of another game's card is no secret: the table is told which game it is from;
+    nor is a card this deck leaves out for the number of players, "Setup")."""
+    if not (isinstance(item, CardScanned) and state.tracked and not state.over and item.code):
+        return False
+    code = item.code.strip().upper()
+    return from_other_game(code, say("game_name")) is None and not (code in CARDS and code not in state.deck)
 
 
 def prompt(state: rules.State, entry: None = None) -> str:
