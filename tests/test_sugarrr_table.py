@@ -210,3 +210,12 @@ def test_a_deck_count_does_not_cancel_a_final_round_under_way(tmp_path):
     assert s.final_round and s.final_left is None
     with pytest.raises(IllegalAction, match="Final Round"):
         rules.check(s, rules.SetDeck(30))
+
+
+def test_a_column_tap_while_a_scanned_card_waits_says_the_card_was_not_played(tmp_path):
+    """"Play: Play any number of cards from your hand onto a single column" (rulebook,
+    "Taking a Turn"): a ``column N`` tap chooses the column (its old meaning: the card is
+    scanned again), and says the waiting card was not played."""
+    out = play(tmp_path, *SETUP, fruit("Strawberry", 2), "/column 2", fruit("Strawberry", 2))
+    assert out[-2] == "Strawberry 2 was not played. Ana: column 2 is chosen: scan a card for it."
+    assert out[-1] == "Strawberry 2 on column 2 (2 cards)."
