@@ -138,6 +138,8 @@ ALLOWED: dict[str, dict[tuple[str, str], str]] = {
         ("cards", "Vault"): "the name printed on a Vault Card (cards.toml counts vaults, it names none)",
         **{("screen", short): "a flavour's name cut to fit a vault chip (a card name, as on the box)"
            for short in ("Nutty", "Choc", "Lucky", "Fruity", "Gummy", "Sour", "Sugar")},
+        ("screen", "menu targets {}"): "the window menu a group of targets opens (a command a button sends, "
+                                       "never shown; issue 36)",
     },
     "sweet-deals": {},
 }

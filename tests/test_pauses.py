@@ -63,7 +63,7 @@ def test_a_pause_touch_while_paused_is_refused():
     pauses, prompt = Pauses(), Prompt()
     pauses.toggle(1.0)
     assert pauses.refusal(Touch("pause", 2.0), prompt) == ALREADY_PAUSED
-    assert ALREADY_PAUSED == "The game is already paused: tap Resume, or play on."
+    assert ALREADY_PAUSED == "The game is already paused: type /resume, or play on."
     assert prompt.asked == 0  # the prompt is only worked out when it is said
 
 
@@ -104,3 +104,18 @@ def test_pauses_pickle_whole_for_a_resume_point():
     again = pickle.loads(pickle.dumps(pauses))
     assert again == pauses and again.paused
     assert again.end(10.0) and again.spans == [(3.0, 4.0), (9.0, 10.0)] and pauses.paused
+
+
+def test_a_typed_pause_while_paused_says_what_to_type_not_a_button_that_is_not_there(tmp_path):
+    """Issue 36: "tap Resume" (a capitalised Resume, as if a button) answered a typed
+    /pause while paused, which only text comes to: the screen's pause box has no Pause
+    button, and the GPIO pause button toggles. The words name what a typist can do."""
+    import subprocess
+    import sys
+
+    proc = subprocess.run([sys.executable, "-m", "companion.cli", "run", "--headless", "--simulate", "--names",
+                           "Ana,Ben", "--store", str(tmp_path / "table.db")], input="/pause\n/pause\n/resume\n",
+                          capture_output=True, text=True, timeout=60)
+    out = [line for line in proc.stdout.splitlines()[1:] if not line.startswith("  ")]
+    assert out[1] == "REJECTED pause: The game is already paused: type /resume, or play on."
+    assert out[2].startswith("Playing again.")

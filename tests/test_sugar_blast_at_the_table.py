@@ -197,3 +197,22 @@ def test_the_worked_turn_in_the_readme_is_what_the_companion_says(tmp_path):
     for command, expected, line in zip(commands, said, out):
         if expected:
             assert line == expected, command
+
+
+# Swapping row 2 column 3 with row 3 column 3 (``/swap 1 2 2 2``) makes two Blasts at
+# once: Green along row 2 and Blue down column 3; Blue first, the slide breaks the Green row.
+SLIDE = "BOGPBG/GGBYGB/GYGYOO/POBRBY/BGBYPG/YBRRBG"
+
+
+def test_a_blast_the_slide_broke_is_said_to_be_gone_before_the_refill(tmp_path):
+    """"Important! If there are 2 or more Blasts at the same time, choose 1 to solve before
+    the other." (rulebook, "Gameplay"): the one the first one's slide broke is gone, and
+    the table is told so (issue 36: it was dropped without a word)."""
+    out = play(tmp_path, f"/board {SLIDE}", "/start", "/swap 1 2 2 2", "/blast 2", "/keep B", "/tilt", "/refill PRY")
+    assert out[2] == ("2 Blasts at once! Blast 1: 3 Green along row 2; Blast 2: 3 Blue down column 3. "
+                      "Choose which one to solve first.")
+    assert out[5] == ("The candies slid toward Ana (bottom of the board). Blast 1 (3 Green along row 2) was broken "
+                      "by the slide: it is gone. Look for new Blasts after the refill. Fill 3 spaces from the bag, "
+                      "bottom to top")
+    assert out[6] == "Ben's turn."
+    assert not any(line.startswith("REJECTED") for line in out)

@@ -239,3 +239,43 @@ def test_every_choice_of_candies_to_put_back_is_reachable_by_touch(app):
     tap(r, "page")
     tap(r, "return 1 G G")
     assert s.state.kept[0] == (2, 2, 2, 0, 0, 0)
+
+
+# ---------------------------------------------------------------- a Blast the first one broke (issue 36)
+
+SLIDE = B.parse_board("BOGPBG\nGGBYGB\nGYGYOO\nPOBRBY\nBGBYPG\nYBRRBG")
+# (tests/test_sugar_blast_rules.py: after the PPP Blast and a Y Y R refill of column 3,
+# a Red row and a Yellow column; the Yellow 4-Blast removes the Red row's candy)
+ORDER = B.parse_board("ORPRBP\nYGPPRO\nBPROYG\nROYGBP\nYGYPRO\nBPROYG")
+
+
+def _played(board, *actions):
+    s = R.new_game(["Ana", "Ben"], "nine-any")
+    for action in (R.SetBoard(board), R.StartGame()) + actions:
+        s, _ = R.step(s, action)
+    return s
+
+
+@pytest.mark.parametrize("case", ["slide", "removal"])
+def test_a_blast_the_first_one_broke_is_said_on_the_big_prompt(app, tmp_path, case):
+    """"Important! If there are 2 or more Blasts at the same time, choose 1 to solve before
+    the other." (rulebook, "Gameplay"): the screen says which Blast is gone, whole and
+    readable, while the table tilts and refills."""
+    from companion.ui.widgets import record_text
+
+    if case == "slide":
+        s = _played(SLIDE, R.SwapCandies((1, 2), (2, 2)), R.ChooseBlast(1), R.KeepCandies(("B",)), R.Tilted(1))
+        want, phase = "Blast 1 was broken by the slide: it is gone.", R.REFILL
+    else:
+        s = _played(ORDER, R.SwapCandies((2, 1), (2, 2)), R.KeepCandies(("P",)), R.Tilted(1))
+        order = B.refill_order(s.board, 1)
+        s, _ = R.step(s, R.Refill.of(dict(zip(order, "YYR"))))
+        s, _ = R.step(s, R.ChooseBlast(1))
+        s, _ = R.step(s, R.KeepCandies(("Y", "R")))
+        want, phase = "Blast 1 lost candies to Blast 2: it is gone.", R.TILT
+    assert s.phase == phase
+    with record_text() as drawn:
+        app.show(lambda surface: screen.draw_game(surface, s, TableInfo()))
+    pygame.image.save(app.surface, str(tmp_path / f"broken-{case}.png"))
+    note = [d for d in drawn if d.text == want]
+    assert note and note[0].readable and not note[0].clipped, [d.text for d in drawn]

@@ -46,6 +46,14 @@ def show(app, state, entry=None, path=None):
     return [b.command for b in app.buttons]
 
 
+def menu_commands(app, state, menu=None, page=0, entry=None):
+    """The commands of the menu shown over ``state`` (not the shared top bar's)."""
+    entry = entry or flow.new_entry()
+    info = TableInfo(prompt=flow.prompt(state, entry), entry=entry, game_name="Sugar Heist", page=page, menu=menu)
+    app.show(lambda surf: screen.draw_game(surf, rules.public_view(state, TABLE), info))
+    return [b.command for b in app.buttons if b.rect.top >= 48]
+
+
 def big_enough(app):
     """The game's own targets (not the shared top bar's) are at least 48 px."""
     return all(b.rect.width >= 48 and b.rect.height >= 48 for b in app.buttons if b.rect.top >= 48)
@@ -67,7 +75,10 @@ def test_four_players_with_many_vaults_keep_finger_sized_chips(app):
 
 def test_a_heist_target_menu_and_the_duel(app, tmp_path):
     s, _ = rules.step(table(), Play(battle("Attack", 1)))
-    commands = show(app, s, path=tmp_path / "target.png")
+    groups = show(app, s, path=tmp_path / "target.png")  # more than 8 buttons: grouped by player (issue 36)
+    assert big_enough(app)
+    commands = [c for g in groups if g.startswith("menu targets ")
+                for c in menu_commands(app, s, menu=g.removeprefix("menu "))]
     assert "heist 1 2" in commands and "steal 2 1" in commands and "heist 1 1" not in commands  # 1 1 is locked
     assert big_enough(app)
     s, _ = play(s, Target("heist", 0, 1), Done(), Flip(battle("Attack", 2)), Flip(battle("Spy", 1)))
@@ -77,8 +88,9 @@ def test_a_heist_target_menu_and_the_duel(app, tmp_path):
 
 def test_every_target_of_a_long_target_menu_is_reachable_by_touch(app, tmp_path):
     # Four players with vaults everywhere: an Attack Card has more targets than the 8
-    # buttons the panel holds. They come a page at a time, More turns the page (and from
-    # the last back to the first), and Keep it hidden stays on every page.
+    # buttons the panel holds. They are grouped (issue 36: they came a page at a time,
+    # one player's vaults split across pages): one button per player and way of playing
+    # opens that group's vaults, Back comes back, and Keep it hidden stays on the first.
     s = table(("Zach", "Pam", "Alex", "Di"))
     for seat, vaults in ((1, 3), (3, 3)):
         for v in range(vaults):
@@ -89,21 +101,18 @@ def test_every_target_of_a_long_target_menu_is_reachable_by_touch(app, tmp_path)
 
     targets = [f"{style} {seat + 1} {vault + 1}" for style, seat, vault in B.legal_targets(s, s.frame.actor, s.frame.card)]
     assert len(targets) > 8 and s.frame.withdrawable  # played from the face-down cards: Keep it is offered
-    entry = flow.new_entry()
-    pages = []
-    for page in range(5):
-        info = TableInfo(prompt=flow.prompt(s, entry), entry=entry, game_name="Sugar Heist", page=page)
-        app.show(lambda surf: screen.draw_game(surf, rules.public_view(s, TABLE), info))
-        commands = [b.command for b in app.buttons if b.rect.top >= 48]
-        pages.append(commands)
-        assert "page" in commands and big_enough(app)
-        assert "keep" in commands
-    assert pages[0] in pages[1:]  # More comes back round to the first page
-    n = 1 + pages[1:].index(pages[0])
-    assert n >= 2 and all(pages[k] == pages[k % n] for k in range(len(pages)))
-    once = [c for p in pages[:n] for c in p if c in targets]
-    assert sorted(once) == sorted(targets)  # every target on exactly one page
+    first = menu_commands(app, s)
+    groups = [c for c in first if c.startswith("menu targets ")]
+    assert "keep" in first and len(groups) >= 2 and big_enough(app)
     app.save(tmp_path / "targets.png")
+    once = []
+    for group in groups:
+        shown = menu_commands(app, s, menu=group.removeprefix("menu "))
+        assert "cancel" in shown and big_enough(app)  # Back, to the groups
+        style, seat = group.split()[2:]
+        assert all(c.startswith(f"{style} {seat} ") for c in shown if c != "cancel")  # one player's, one way
+        once += [c for c in shown if c in targets]
+    assert sorted(once) == sorted(targets)  # every target in exactly one group
 
 
 def test_swap_and_pure_sugar_menus(app):
@@ -131,3 +140,115 @@ def test_the_final_count(app, tmp_path):
     app.show(lambda surf: screen.draw_final(surf, result, TableInfo(prompt="Tap New game")))
     app.save(tmp_path / "final.png")
     assert result.winners == ("Zach",)
+
+
+# ---------------------------------------------------------------- every menu at every panel (issue 36)
+
+LONG = ("Grandma Josephine", "Pam", "Alexander", "Di")
+
+
+def crowded():
+    """Four players, the long names, five vaults each but Alexander's: his Attack has 30
+    targets (a Heist and a Steal on each vault)."""
+    s = at(game(LONG), BUY, active=2)
+    first = {}
+    for seat in (0, 1, 3):
+        for v, f in enumerate((CR, NB, FB, LS, SB)):
+            s = with_vault(s, seat, v, candies(f, first.get(f, 1), 2), locked=False)
+            first[f] = first.get(f, 1) + 2
+    s = holding(s, 2, [battle("Attack", 1)], fresh=True)
+    return rules.step(s, Play(battle("Attack", 1)))[0]
+
+
+def every_menu():
+    """(name, state, entry, window menu) for each menu Sugar Heist opens, at its most crowded."""
+    from companion.games.sugar_heist.parts import battle as B
+    from companion.games.sugar_heist.parts.cards import FLAVOURS
+    from companion.games.sugar_heist.state import Frame
+
+    s = crowded()
+    groups = sorted({f"targets {style} {seat + 1}" for style, seat, _ in B.legal_targets(s, 2, s.frame.card)})
+    out = [("targets", s, None, None)] + [(g, s, None, g) for g in groups]
+    bad_dog = replace(s, stack=(Frame(battle("Bad Dog", 1), 2, "flavour"),))
+    out.append(("flavour", bad_dog, None, None))
+    out.append(("keep", replace(s, stack=(Frame(battle("Bad Dog", 1), 2, "keep", flavours=FLAVOURS[:5]),)),
+                None, None))
+    swap = replace(at(game(LONG), SWAP, active=0), revealed=(candy(FB, 9),))
+    swap = replace(swap, draw=swap.draw - 1)
+    e, _, _ = flow.read(swap, flow.new_entry(), flow.CardScanned(candy(FB, 9), "scanner", 0.0))
+    out.append(("who gets", swap, e, None))
+    out.append(("two pure sugars", at(game(LONG), "stash", active=2), flow.Entry(cards=(candy(PS, 3), candy(PS, 4))),
+                None))
+    out.append(("deck", s, None, "deck"))
+    return out
+
+
+@pytest.mark.parametrize("size, rotation", [((800, 480), 0), ((1024, 600), 0), ((720, 1280), 90)])
+def test_no_menu_shows_more_than_eight_buttons_and_nothing_in_it_is_cut(tmp_path, size, rotation):
+    """Every Sugar Heist menu, at its most crowded (four players, long names, a card with
+    30 targets), on the 7" panel (800x480), 1024x600 and the 720x1280 panel turned: at most
+    8 buttons at once (issue 36: grouped, not cut or crowded), each finger-sized, every
+    word whole and readable; every target reachable."""
+    from companion.games.sugar_heist.parts import battle as B
+    from companion.ui.widgets import record_text
+
+    panel = App(size=size, rotation=rotation)
+    try:
+        reached = set()
+        for name, state, entry, menu in every_menu():
+            entry = entry or flow.new_entry()
+            info = TableInfo(prompt=flow.prompt(state, entry), entry=entry, game_name="Sugar Heist", menu=menu,
+                             deck_draft=40 if menu == "deck" else None)
+            with record_text() as drawn:
+                panel.show(lambda surf: screen.draw_game(surf, rules.public_view(state, TABLE), info))
+            panel.save(tmp_path / f"{name.replace(' ', '-')}.png")
+            shown = [b for b in panel.buttons if b.rect.top >= 48]
+            if menu == "deck":  # the number pad (chrome.count_menu) is a pad to type on, not choices to
+                # read: -1 and +1, ten digit keys in two rows of five with Clear, then OK and Cancel
+                assert [b.command.split()[0] for b in shown] == ["draft"] * 13 + ["deck", "cancel"], name
+            else:
+                assert 2 <= len(shown) <= 8, (name, [b.command for b in shown])
+            assert big_enough(panel), name
+            cut = [(d.text, d.size) for d in drawn if not d.decoration and (d.clipped or not d.readable)]
+            assert cut == [], (name, cut)
+            reached |= {b.command for b in shown}
+        s = crowded()
+        targets = {f"{style} {seat + 1} {vault + 1}" for style, seat, vault in B.legal_targets(s, 2, s.frame.card)}
+        assert len(targets) == 30 and targets <= reached
+    finally:
+        panel.close()
+
+
+def test_a_grouped_target_is_played_by_two_taps_through_the_window():
+    """The group buttons open a window menu (nothing is stored); its vault buttons play the
+    card on that vault, and Back closes it again."""
+    import pygame
+
+    from companion.core.clock import FakeClock
+    from companion.core.store import EventStore
+    from companion.table.runner import Runner
+    from companion.table.session import Session
+
+    app = App()  # (its own: the test before opened and closed panels of other sizes)
+    clock = FakeClock(0.0)
+    session = Session.start("sugar-heist", list(LONG), EventStore(":memory:"), clock)
+    session.state = crowded()  # (a state built for the screen: the window and the flow are what is tried)
+    r = Runner(session, clock, app=app)
+    r.render(force=True)
+
+    def tap(command):
+        rects = [b.rect for b in r.app.buttons if b.command == command]
+        assert rects, f"no {command!r} button on screen: {[b.command for b in r.app.buttons]}"
+        pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=rects[-1].center))
+        pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, button=1, pos=rects[-1].center))
+        r.step()
+        r.render(force=True)
+
+    tap("menu targets steal 2")
+    assert "steal 2 3" in [b.command for b in r.app.buttons] and session.saved_inputs == 0
+    tap("cancel")
+    assert "menu targets steal 2" in [b.command for b in r.app.buttons]
+    tap("menu targets steal 2")
+    tap("steal 2 3")
+    assert session.saved_inputs == 1 and session.state.frame.step != "target"  # the Steal on Pam's vault 3
+    app.close()

@@ -26,8 +26,10 @@ from ..ui.timers import Pause
 PLAYING_AGAIN = "Playing again. "
 #: Said when the game pauses.
 PAUSED = "Paused: the clocks have stopped. Tap Resume or play on."
-#: Said of a Pause touch while the game is paused.
-ALREADY_PAUSED = "The game is already paused: tap Resume, or play on."
+#: Said of a Pause touch while the game is paused. Only a typed ``/pause`` comes then (the
+#: screen's pause box shows only its Resume button, and the pause button toggles), so it
+#: says what to type, not a button to tap that is not there (issue 36).
+ALREADY_PAUSED = "The game is already paused: type /resume, or play on."
 
 
 @dataclass

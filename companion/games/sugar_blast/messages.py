@@ -102,6 +102,12 @@ TEXT: dict[str, str] = {
     "drawn": _("{candy} from the bag replaces {old}; the {old} goes into the bag."),
     "blasts_at_once": _("{n} Blasts at once! {blasts}. Choose which one to solve first."),
     "choose_range": _("Choose Blast 1 to {n}."),
+    "broken_removal": _("Blast {n} ({placed}) lost candies to Blast {first}: it is gone. Look for new Blasts "
+                        "after the refill."),
+    "broken_slide": _("Blast {n} ({placed}) was broken by the slide: it is gone. Look for new Blasts after the "
+                      "refill."),
+    "screen_broken_removal": _("Blast {n} lost candies to Blast {first}: it is gone."),
+    "screen_broken_slide": _("Blast {n} was broken by the slide: it is gone."),
     # what a Blast does
     "blast_3": _("3-Blast! Remove the 3 {candy} candies and keep 1."),
     "blast_4": _("4-Blast! Remove every candy in {line}; {keep}."),

@@ -36,7 +36,7 @@ from .parts import board as B
 from .state import *  # noqa: F401,F403  (rules is the one entry point: re-export the data)
 from .state import (CELLS, GOALS, KINDS, PER_KIND, RETURN_EACH, SEATING, SOLO, Action, Blast, Board, Cell, Counts,
                     State, fits, minus, plus, words, counts, describe)
-from .messages import blast_list, count, say
+from .messages import blast_list, count, placed, say
 from .scoring import Result, headline, result  # noqa: F401  (part of the rules API)
 
 # ---------------------------------------------------------------- goals and set-up
@@ -130,9 +130,13 @@ def _no_more(state: State, action: NoMoreBlasts, events: list[Outcome]) -> State
 
 
 def _choose(state: State, action: ChooseBlast, events: list[Outcome]) -> State:
+    """"Choose 1 to solve before the other": the others wait, each under the number the
+    table was told (they are solved after this one's refill only if they still stand)."""
     blast = state.pending[action.index]
     events.append(BlastFound(describe(blast), (blast,)))
-    return replace(state, phase=KEEP, pending=(blast,))
+    waiting = tuple(Waiting(n, other, other.cells, action.index + 1) for n, other in enumerate(state.pending, 1)
+                    if n != action.index + 1)
+    return replace(state, phase=KEEP, pending=(blast,), waiting=waiting)
 
 
 def _keep_action(state: State, action: KeepCandies, events: list[Outcome]) -> State:
@@ -143,7 +147,31 @@ def _tilted(state: State, action: Tilted, events: list[Outcome]) -> State:
     board = None if state.quick else B.gravity(state.board, action.seat)
     events.append(CandiesSlid(say("slid", who=state.players[state.active], edge=B.SEAT_EDGES[action.seat]),
                               action.seat, board))
+    if state.waiting:
+        state = replace(state, waiting=_slid(state.waiting, B.slide_map(state.board, action.seat), board, events))
     return _ask_refill(replace(state, board=board), events)
+
+
+def _broken(waiting: tuple[Waiting, ...], gone, by: str, events: list[Outcome]) -> tuple[Waiting, ...]:
+    """The waiting Blasts with those ``gone(w)`` marked broken ``by`` the removal or the
+    slide, each told to the table once (rulebook, "choose 1 to solve before the other":
+    the one solved first may break the other; docs/rules-notes.md)."""
+    out = []
+    for w in waiting:
+        if not w.broken and gone(w):
+            w = replace(w, broken=by)
+            events.append(BlastBroken(say("broken_" + by, n=w.number, placed=placed(w.blast), first=w.first), w.number, w.blast, by))
+        out.append(w)
+    return tuple(out)
+
+
+def _slid(waiting: tuple[Waiting, ...], moves: dict[Cell, Cell], board: Board,
+          events: list[Outcome]) -> tuple[Waiting, ...]:
+    """The waiting Blasts after the tilt: their candies moved with the slide ("The Candies
+    will slide down", rulebook, "Every Time You Make a Blast"); one whose candies no longer
+    make a Blast together is broken by the slide."""
+    moved = tuple(w if w.broken else replace(w, cells=tuple(moves[c] for c in w.cells)) for w in waiting)
+    return _broken(moved, lambda w: not B.stands(board, w.cells), "slide", events)
 
 
 def _return(state: State, action: ReturnCandies, events: list[Outcome]) -> State:
@@ -175,6 +203,7 @@ def _found(state: State, events: list[Outcome]) -> State:
     the Blasts are looked for again, so one made by the same swap is solved only if it
     still stands (rulebook, "Important! ... choose 1 to solve before the other")."""
     blasts = tuple(B.find_blasts(state.board))
+    state = replace(state, waiting=())  # those still standing are among these, with any new ones
     if len(blasts) == 1:
         events.append(BlastFound(describe(blasts[0]), blasts))
         return replace(state, phase=KEEP, pending=blasts)
@@ -209,6 +238,9 @@ def _keep(state: State, kinds: tuple[str, ...], events: list[Outcome]) -> State:
     who = state.players[me]
     events.append(BlastSolved(say("kept", who=who, kept=words(counts(kinds)),
                                   discarded=count(n - len(kinds), "candy")), me, blast, kinds, n - len(kinds)))
+    if state.waiting:  # a Blast waiting its turn loses candies this one removed: it is gone
+        state = replace(state, waiting=_broken(state.waiting, lambda w: bool(blast.removes & set(w.cells)),
+                                               "removal", events))
     if state.solo and state.turn_kept >= SOLO["win_kept_in_one_turn"]:
         events.append(GameOver(say("solo_win", who=who, n_candies=count(state.turn_kept, "candy")), winner=me,
                                reason="solo-win"))
@@ -272,7 +304,7 @@ def _end_turn(state: State, events: list[Outcome]) -> State:
     events.append(TurnEnded(say("turn", who=state.players[nxt]) if nxt != state.active else say("next_turn"),
                             state.active, nxt))
     zero = (0,) * len(KINDS)
-    return replace(state, phase=TURN, active=nxt, turn=state.turn + 1, pending=(), turn_kept=0,
+    return replace(state, phase=TURN, active=nxt, turn=state.turn + 1, pending=(), turn_kept=0, waiting=(),
                    bag=None if state.quick else plus(state.bag, state.discards), bag_n=state.bag_n + state.discards_n,
                    discards=None if state.quick else zero, discards_n=0)
 

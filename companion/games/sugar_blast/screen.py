@@ -408,6 +408,8 @@ def _big_prompt(surface: pygame.Surface, state: rules.State, info: TableInfo, en
             draw_wrapped(surface, say("screen_slid_to", edge=edge),
                          Rect(area.left + 16, area.top + 222, area.width - 32, 60), theme.MEDIUM, theme.TEXT_DIM,
                          max_lines=2)
+            _broken_note(surface, state, Rect(area.left + 14, area.top + 284, area.width - 28, button_top - 6 - 284
+                                              - area.top))
         _tilted_button(surface, info, Rect(area.left + 8, area.bottom - 74, area.width - 16, 66), buttons)
         return
     left = state.holes - len(entry.draft)
@@ -424,14 +426,29 @@ def _big_prompt(surface: pygame.Surface, state: rules.State, info: TableInfo, en
         draw_text(surface, say("screen_bag_slid", bag=state.bag_n, edge=edge),
                   Rect(area.left + 14, area.top + 186, area.width - 28, 36), theme.MEDIUM, theme.TEXT_DIM,
                   align="center")
+        y = area.top + 222
         if state.bag_n < state.holes:
             draw_wrapped(surface, say("screen_bag_short", n_candies=count(state.holes - state.bag_n, "candy")),
                          Rect(area.left + 14, area.top + 220, area.width - 28, 40), theme.SMALL, theme.WARN,
                          bold=True)
+            y = area.top + 262
+        _broken_note(surface, state, Rect(area.left + 14, y, area.width - 28, pal.top - 4 - y))
     if state.quick:
         buttons.append(Button(button(surface, pal, "Done", theme.OK), "done"))
     else:
         buttons.extend(_palette(surface, state, entry, pal, [], 2))
+
+
+def broken_note(state: rules.State) -> str:
+    """The Blasts found with the one being solved that it broke, in words for the big
+    prompt ("Blast 2 was broken by the slide: ..."), or "" (docs/rules-notes.md)."""
+    return " ".join(say("screen_broken_" + w.broken, n=w.number, first=w.first) for w in state.waiting if w.broken)
+
+
+def _broken_note(surface: pygame.Surface, state: rules.State, rect: Rect) -> None:
+    note = broken_note(state)
+    if note and rect.height > 0:
+        draw_wrapped(surface, note, rect, theme.SMALL, theme.WARN, bold=True, max_lines=max(1, rect.height // 24))
 
 
 # ---------------------------------------------------------------- the final screen

@@ -52,6 +52,22 @@ def words(c: Counts) -> str:
 
 # ---------------------------------------------------------------- state and actions
 
+@dataclass(frozen=True)
+class Waiting:
+    """A Blast made at the same time as the one being solved, waiting for its turn
+    ("choose 1 to solve before the other"): ``number`` as the table was told it ("Blast 2"),
+    ``blast`` as it was found, ``cells`` where its matched candies are now (they move with
+    the slide), ``first`` the number of the Blast chosen to be solved first, ``broken`` ""
+    while it stands, else what broke it: "removal" (the Blast solved first removed some of
+    its candies) or "slide" (the tilt moved them apart)."""
+
+    number: int
+    blast: Blast
+    cells: tuple[Cell, ...]
+    first: int
+    broken: str = ""
+
+
 #: Candies per kind in a game, by solo (cards.toml: ``per_kind``, and solo's ``removed``
 #: kinds at 0): :attr:`State.supply`, which the rules ask several times an input.
 _SUPPLY: dict[bool, Counts] = {solo: tuple(0 if solo and k in SOLO["removed"] else PER_KIND for k in KINDS)
@@ -61,7 +77,9 @@ _SUPPLY: dict[bool, Counts] = {solo: tuple(0 if solo and k in SOLO["removed"] el
 class State(CoreState):
     """A whole Sugar Blast game. ``board`` is None in quick mode, and so are the per-kind
     ``bag`` and ``discards``; the ``*_n`` totals are kept in both modes. ``pending`` holds
-    the Blasts to choose from (CHOOSE) or the one being solved (KEEP, first)."""
+    the Blasts to choose from (CHOOSE) or the one being solved (KEEP, first); ``waiting``
+    the others found with the chosen one, until the Blasts are looked for again after its
+    refill (docs/rules-notes.md, "Two or more Blasts at once")."""
 
     players: tuple[str, ...]
     seats: tuple[int, ...]
@@ -83,6 +101,7 @@ class State(CoreState):
     to_return: tuple[int, ...] = ()
     winner: int | None = None
     turn: int = 1
+    waiting: tuple[Waiting, ...] = ()
 
     @property
     def over(self) -> bool:
@@ -205,6 +224,18 @@ class BlastFound(Outcome):
     """The Blasts on the board after a swap, a "No Blasts?" draw or a refill (one is solved next; 2 or more
     wait for :class:`ChooseBlast`), or the one chosen, or one entered in quick mode (no cells there)."""
     blasts: tuple[Blast, ...]
+
+
+@dataclass(frozen=True)
+class BlastBroken(Outcome):
+    """Blast ``number`` (as the table was told it: "Blast 2"), ``blast``, found with the one chosen first, no
+    longer stands: broken ``by`` "removal" (the Blast solved first removed some of its candies, said at
+    :class:`KeepCandies`) or "slide" (the tilt moved its candies apart, said at :class:`Tilted`). It is gone;
+    the Blasts on the board are looked for again after the refill (Sugar Blast rulebook, "Important! If there
+    are 2 or more Blasts at the same time, choose 1 to solve before the other")."""
+    number: int
+    blast: Blast
+    by: str
 
 
 @dataclass(frozen=True)

@@ -27,12 +27,12 @@ from companion.core.game import Result
 from companion.ui import chrome, theme
 from companion.ui.app import Button, TableInfo
 from companion.ui.messages import text
-from companion.ui.widgets import button, draw_text, draw_wrapped, fruit_badge, panel, width_of
+from companion.ui.widgets import button, draw_text, draw_wrapped, fruit_badge, panel, width_of, wrap
 
 from .parts import battle as B
 from .parts.cards import CANDY_CODES, CARDS, FLAVOURS, PURE_SUGAR
 from .state import BUY, DISCARD, FINAL, OVER, STASH, SWAP, State, Vault
-from .messages import say
+from .messages import count, say
 
 Rect = pygame.Rect
 
@@ -177,10 +177,19 @@ def _board(surface: pygame.Surface, state: State, info: TableInfo, buttons: list
             free.width = row.right - 8 - free.left
             if free.width >= 120:
                 panel(surface, free, theme.BG, theme.HIGHLIGHT, width=2)
-                draw_wrapped(surface, say("swap_row_hint", who=who), free.inflate(-10, -4), theme.MIN_SIZE,
+                draw_wrapped(surface, _swap_hint(who, free.inflate(-10, -4)), free.inflate(-10, -4), theme.MIN_SIZE,
                              theme.HIGHLIGHT, max_lines=2, align="center")
                 buttons.append(Button(free, f"from {seat + 1}"))
             buttons.append(Button(Rect(row.left, row.top, name_w, row.height), f"from {seat + 1}"))
+
+
+def _swap_hint(who: str, box: Rect) -> str:
+    """The words in a row's free end during the swap: the whole hint where it fits whole
+    at the smallest size, else the short one (four rows leave room for one line)."""
+    font = theme.font(theme.MIN_SIZE)
+    lines = min(2, max(1, box.height // font.get_linesize()))
+    hint = say("swap_row_hint", who=who)
+    return hint if len(wrap(hint, font, box.width)) <= lines else say("swap_row_hint_short", who=who)
 
 
 def _vault_chip(surface: pygame.Surface, rect: Rect, vault: Vault, index: int) -> None:
@@ -354,22 +363,7 @@ def _menu(surface: pygame.Surface, state: State, info: TableInfo) -> list[Button
     f = state.frame
     entry = info.entry
     if f is not None and f.step == "target":
-        name = CARDS[f.card].name
-        options = []
-        for style, seat, vault in B.legal_targets(state, f.actor, f.card):
-            who = state.players[seat]
-            if vault is None:
-                options.append((f"{who}", f"target {seat + 1}"))
-                continue
-            v = state.vaults[seat][vault]
-            what = f"{SHORT.get(v.flavour, '')} {v.count}".strip() if v.candies else say("vault_empty")
-            verb = {"heist": say("button_heist"), "steal": say("button_steal")}.get(style, "")
-            command = f"{style} {seat + 1} {vault + 1}" if verb else f"target {seat + 1} {vault + 1}"
-            label = f"{verb} {who} {vault + 1}: {what}" if verb else f"{who} {vault + 1}: {what}"
-            options.append((label, command))
-        back = (say("button_keep"), "keep") if f.withdrawable else None
-        return _grid(surface, say("play_who_name", who=state.players[f.actor], name=name), options,
-                     cancel=bool(back), back=back, page=info.page)
+        return _target_menu(surface, state, info)
     if f is not None and f.step in ("flavour", "keep"):
         choices = f.flavours if f.step == "keep" else [x for x in FLAVOURS if x not in f.flavours]
         return _grid(surface, say("which_flavour", card=CARDS[f.card].name),
@@ -384,16 +378,56 @@ def _menu(surface: pygame.Surface, state: State, info: TableInfo) -> list[Button
     return None
 
 
+MENU_MOST = 8  # the most buttons a menu shows at once: 2 columns of 4 at a finger's size on the 7" panel
+
+
+def _target_menu(surface: pygame.Surface, state: State, info: TableInfo) -> list[Button]:
+    """Whom to play a card on. When every target and the Keep it button fit one menu
+    (:data:`MENU_MOST`), they are shown at once; else the targets are grouped, one button
+    per player and way of playing ("Heist Pam: 5 vaults"), which opens that group's vaults
+    (a window menu, ``menu targets heist 2``: nothing is stored) with a Back button. A
+    group is one player's vaults, so it fits; one that would not comes a page at a time."""
+    f = state.frame
+    title = say("play_who_name", who=state.players[f.actor], name=CARDS[f.card].name)
+    back = (say("button_keep"), "keep") if f.withdrawable else None
+    groups: dict[str, tuple[str, str, list[tuple[str, str, str]]]] = {}
+    for style, seat, vault in B.legal_targets(state, f.actor, f.card):
+        who = state.players[seat]
+        verb = {"heist": say("button_heist"), "steal": say("button_steal")}.get(style, "")
+        group = groups.setdefault(f"{style} {seat + 1}", (verb, who, []))
+        if vault is None:
+            group[2].append((f"{who}", f"target {seat + 1}", f"{who}"))
+            continue
+        v = state.vaults[seat][vault]
+        what = f"{SHORT.get(v.flavour, '')} {v.count}".strip() if v.candies else say("vault_empty")
+        command = f"{style} {seat + 1} {vault + 1}" if verb else f"target {seat + 1} {vault + 1}"
+        group[2].append((f"{verb} {who} {vault + 1}: {what}".strip(), command,
+                         say("target_group_vault", vault=vault + 1, what=what)))
+    options = [(label, command) for *_, group in groups.values() for label, command, _ in group]
+    if len(options) + bool(back) <= MENU_MOST or len(groups) < 2:
+        return _grid(surface, title, options, cancel=bool(back), back=back, page=info.page)
+    opened = groups.get((info.menu or "").removeprefix("targets ")) if (info.menu or "").startswith("targets ") \
+        else None
+    if opened is not None:  # one group's vaults, named by their number under a title that says whose
+        verb, who, group = opened
+        return _grid(surface, say("target_group", verb=verb, target=who), [(short, c) for _, c, short in group],
+                     cancel=True, back=(text("back"), "cancel"), page=info.page)
+    heads = [(f"{verb} {who}: {count(len(group), 'vault')}", f"menu targets {key}")
+             for key, (verb, who, group) in groups.items()]
+    return _grid(surface, title, heads, cancel=bool(back), back=back, page=info.page)
+
+
 def _grid(surface: pygame.Surface, title: str, options: list[tuple[str, str]], looks: bool = False,
           cancel: bool = False, back: tuple[str, str] | None = None, page: int = 0) -> list[Button]:
     """A menu of big buttons; ``cancel`` adds a last one: Clear, or ``back`` (label, command).
 
-    At most 8 buttons fit the panel. More options than that are shown a page at a time,
-    with a More button (``page``) that turns to the next page and from the last back to
-    the first: every choice can be reached by touch, however many targets a card has."""
+    At most :data:`MENU_MOST` buttons fit the panel. More options than that are shown a
+    page at a time, with a More button (``page``) that turns to the next page and from the
+    last back to the first: every choice can be reached by touch (the target menu groups
+    its targets first, :func:`_target_menu`)."""
     box = chrome.menu_panel(surface, title)
     cols = 2 if len(options) > 3 else 1
-    per_page = 8 if cols == 2 else 4
+    per_page = MENU_MOST if cols == 2 else MENU_MOST // 2
     shown, at, pages = chrome.paged(options, per_page - (1 if cancel else 0), page)
     # after the options, in grey: More (naming the page shown now), then Clear or ``back``
     extra = ([(text("more", page=at + 1, pages=pages), "page")] if pages > 1 else []) + \

@@ -12,8 +12,13 @@ The entry holds two things that are a step, not a rule action:
   ``place N``, which plays the waiting card on column N at once (no second scan). A
   ``column N`` tap keeps its old meaning (choose the column; the card is scanned again),
   so a stored game or a recorded trace replays exactly as it was played;
-- Done tapped in the Final Round before any hand card was scanned: the next Done
-  confirms the hand is empty (issue 9: a hand must not be left out by accident).
+- the name of the player whose empty hand one Done has just counted (Final Round):
+  a second Done right after it (a habit from before issue 36, when an empty hand took two,
+  and so in games stored then) is answered as a step, not refused.
+
+A card waiting for its column is never dropped without a word: Swap or Pass instead
+says it was not played (it goes back into the hand), a ``column N`` tap says it was not
+played, and a deck count keeps it waiting.
 
 Touch commands: ``column N`` (1-based), ``place N`` (the waiting card goes on column N),
 ``done``, ``swap N``, ``pass``, ``deck N``.
@@ -47,10 +52,10 @@ NEW_GAME = say("new_game")
 @dataclass(frozen=True)
 class Entry:
     """The half-entered input: ``card`` a scanned card waiting for its column (it fits
-    several), ``empty_hand`` True after one Done with no hand card scanned."""
+    several), ``empty_hand`` the player whose empty hand the last input (one Done) counted."""
 
     card: str | None = None
-    empty_hand: bool = False
+    empty_hand: str | None = None
 
 
 #: The numbers each command takes (a column, how many cards to swap, the cards left in
@@ -135,31 +140,43 @@ def _command(state: rules.State, entry: Entry, said: TouchCommand) -> tuple[Entr
     command, verb, args = said.text, said.verb, [a.lower() for a in said.args]
     number = int(args[0]) if args and re.fullmatch(r"[0-9]{1,4}", args[0]) else None
     if verb == "column" and number is not None:
+        if entry.card is not None and state.phase == rules.TURN:  # the old meaning: the card is scanned again
+            return Entry(), rules.ChooseColumn(number - 1), say(
+                "column_chosen_card_dropped", card=CARDS[entry.card].name, who=state.players[state.active], col=number)
         return Entry(), rules.ChooseColumn(number - 1), ""
     if verb == "place" and number is not None:
         if entry.card is None or state.phase != rules.TURN:
             raise IllegalAction(None, say("no_card_waiting", prompt=prompt(state, entry)))
         return Entry(), rules.PlayCard(entry.card, number - 1), ""
     if verb == "done":
-        if entry.card is not None and state.phase == rules.TURN:  # Done would leave the scanned card out
-            cols = listing([i + 1 for i in rules.legal_columns(state, entry.card)])
-            raise IllegalAction(None, say("card_waiting", card=CARDS[entry.card].name, cols=cols))
-        if state.phase != rules.HAND:
-            return Entry(), rules.Done(), ""
-        if not state.hand and not entry.empty_hand:
-            return Entry(empty_hand=True), None, say("hand_empty_confirm", who=state.players[state.active])
-        return Entry(), rules.HandDone(), ""
+        return _done(state, entry)
+    waiting = entry.card if state.phase == rules.TURN else None  # not played: Swap and Pass say so
     if verb == "swap" and number is not None:
-        return Entry(), rules.Swap(number), ""
+        return Entry(), rules.Swap(number, waiting), ""
     if verb == "pass":
-        return Entry(), rules.Pass(), ""
-    if verb == "deck" and number is not None:
-        return Entry(), rules.SetDeck(number), ""
+        return Entry(), rules.Pass(waiting), ""
+    if verb == "deck" and number is not None:  # a count in between keeps a scanned card waiting
+        return Entry(card=entry.card), rules.SetDeck(number), ""
     if verb in NUMBER_RANGES:
         low, high = NUMBER_RANGES[verb]
         raise BadCommand(command, say("needs_number", verb=verb.capitalize(), low=low, high=high,
                                       example=f"{verb} {min(2, high)}"))
     raise BadCommand(command, say("unknown_command", command=command))
+
+
+def _done(state: rules.State, entry: Entry) -> tuple[Entry, rules.Action | None, str]:
+    """Done: the end of a Play, or (Final Round) of the cards scanned from a hand; one Done
+    scores an empty hand ("After your final turn, add any cards in your hand to your score
+    pile", rulebook, "Game End"), and the table is told it was empty."""
+    if entry.card is not None and state.phase == rules.TURN:  # Done would leave the scanned card out
+        cols = listing([i + 1 for i in rules.legal_columns(state, entry.card)])
+        raise IllegalAction(None, say("card_waiting", card=CARDS[entry.card].name, cols=cols))
+    if entry.empty_hand is not None:  # a second Done after an empty hand: told, not refused
+        return Entry(), None, say("hand_counted_already", who=entry.empty_hand, prompt=prompt(state))
+    if state.phase != rules.HAND:
+        return Entry(), rules.Done(), ""
+    empty = None if state.hand else state.players[state.active]
+    return Entry(empty_hand=empty), rules.HandDone(), ""
 
 
 def prompt(state: rules.State, entry: Entry | None = None) -> str:
@@ -184,8 +201,6 @@ def prompt(state: rules.State, entry: Entry | None = None) -> str:
     if phase == rules.ATTRACT:
         return say("prompt_attract", who=who, need=state.attract_left)
     if phase == rules.HAND:
-        if entry is not None and entry.empty_hand:
-            return say("hand_empty_confirm", who=who)
         return say("hand_scan", who=who, scanned=count(len(state.hand), "card"))
     return say("prompt_over")
 

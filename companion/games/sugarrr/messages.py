@@ -36,11 +36,11 @@ TEXT: dict[str, str] = {
     "columns_stay_empty": _("The Fruit Deck is empty, so columns {cols} stay empty. Play goes on."),
     # the Fruit Deck count
     "deck_counted": _("The Fruit Deck now has {deck}."),
-    "deck_settled": _("The Final Round has started: the Fruit Deck count is settled."),
+    "deck_settled": _("The Fruit Deck has run out and the Final Round is on: the deck stays at no cards."),
     "deck_range": _("The Fruit Deck can hold 0 to {most} cards now (the rest are in hands, columns and score piles)."),
-    "deck_out_after_turn": _("The Fruit Deck is empty: the Final Round starts after this turn."),
-    "deck_ran_out": _("The Fruit Deck has run out! After this turn everyone takes one final turn."),
-    "final_round": _("Final Round: everyone takes one last turn: Swap, Play or Pass."),
+    "deck_out_after_turn": _("Final Round: after this turn everyone takes one last turn: Swap, Play or Pass."),
+    "deck_ran_out": _("The Fruit Deck has run out! Final Round: after this turn everyone takes one last turn: "
+                      "Swap, Play or Pass."),
     # playing
     "column_range": _("There are only {n} columns."),
     "already_playing": _("{who} is already playing on column {col}."),
@@ -53,6 +53,8 @@ TEXT: dict[str, str] = {
     "no_card_waiting": _("No card is waiting for a column. {prompt}"),
     "card_waiting": _("{card} is still waiting: first tap the column it goes on (it fits columns {cols})."),
     "column_chosen": _("Column {col}: now scan the card for it."),
+    "column_chosen_card_dropped": _("{card} was not played. {who}: column {col} is chosen: scan a card for it."),
+    "not_played": _("{card} was not played: it goes back into {who}'s hand."),
     "play_accepted": _("{card} on column {col} ({cards})."),
     "play_first": _("Play at least one card first, or tap Swap."),
     "play_first_final": _("Play at least one card first, or tap Swap or Pass."),
@@ -91,7 +93,9 @@ TEXT: dict[str, str] = {
     "hand_full": _("A hand holds at most {n} cards. Tap Done when the hand is scanned."),
     "hand_scored": _("{card} from {who}'s hand goes to the score pile ({scanned} scanned)."),
     "hand_scan": _("{who}: scan the cards left in your hand ({scanned} scanned), then tap Done."),
-    "hand_empty_confirm": _("{who}: no cards scanned from your hand. Tap Done again if your hand is empty."),
+    "hand_added": _("{who} adds {cards} from the hand to the score pile."),
+    "hand_none": _("{who} has no cards left in hand: nothing goes to the score pile."),
+    "hand_counted_already": _("{who}'s empty hand is already counted. {prompt}"),
     # busy / prompts
     "busy_playing": _("{who} is playing on column {col}: scan more cards or tap Done."),
     "busy_attract": _("{who} is attracting: scan Fruit-O-Saurs that add up to {need} from The Valley."),

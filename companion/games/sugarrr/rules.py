@@ -28,7 +28,7 @@ from companion.core.game import Result as CoreResult
 from .state import *  # noqa: F401,F403  (rules is the one entry point: re-export the data)
 from .state import (ATTRACT, COLUMN_LIMIT, COLUMNS, HAND, HAND_SIZE, MARKET_ROW, NEW_COLUMN, OVER, PLAYING,
                     SETUP_PHASE, TURN, Action, AttractPrompt, ChooseColumn, ColumnRemoved, ColumnStarted, DeckCounted,
-                    Done, FinalRound, Gathered, HandCard, HandDone, HandScored, Pass, PlayAccepted, PlayCard,
+                    Done, FinalRound, Gathered, HandAdded, HandCard, HandDone, HandScored, Pass, PlayAccepted, PlayCard,
                     SaurTaken, SetDeck, StartColumn, State, Swap, TakeSaur, can_total, card_code, fits, legal_columns,
                     mismatch, name)
 from .parts.cards import CARDS, FRUIT_DECK_SIZE, SAUR_CODES, SETUP
@@ -109,7 +109,7 @@ def apply(state: State, action: Action) -> tuple[State, list[Outcome]]:
     outcome events, in the order a player would see them."""
     events: list[Outcome] = []
     who = state.players[state.active]
-    if isinstance(action, SetDeck):
+    if isinstance(action, SetDeck):  # (never once the Final Round is triggered: checks._set_deck)
         state = replace(state, deck=action.count, final_round=action.count == 0)
         events.append(DeckCounted(say("deck_counted", deck=count(action.count, "card")), action.count))
         if action.count == 0:
@@ -139,9 +139,11 @@ def apply(state: State, action: Action) -> tuple[State, list[Outcome]]:
                                 state.active, action.card, left))
         return (_close_turn(state, events) if left == 0 else state), events
     if isinstance(action, Swap):
+        _unplayed(action.unplayed, who, events)
         events.append(Outcome(say("swapped", who=who, cards=count(action.count, "card"))))
         return _close_turn(state, events), events
     if isinstance(action, Pass):
+        _unplayed(action.unplayed, who, events)
         events.append(Outcome(say("passed", who=who)))
         return _close_turn(state, events), events
     if isinstance(action, HandCard):
@@ -150,9 +152,19 @@ def apply(state: State, action: Action) -> tuple[State, list[Outcome]]:
                                      scanned=count(len(state.hand), "card")), state.active, action.card))
         return state, events
     if isinstance(action, HandDone):
+        events.append(HandAdded(say("hand_added", who=who, cards=count(len(state.hand), "card")) if state.hand
+                                else say("hand_none", who=who), state.active, state.hand))
         state = replace(state, piles=_add(state.piles, state.active, state.hand), hand=())
         return _advance(state, events), events
     raise TypeError(f"not an action: {action!r}")
+
+
+def _unplayed(code: str | None, who: str, events: list[Outcome]) -> None:
+    """A card scanned for a Play, still waiting for its column when the player chose Swap
+    or Pass instead: it was not played (rulebook, "choose 1 action: Swap or Play"), and
+    the table is told (issue 36)."""
+    if code is not None:
+        events.append(Outcome(say("not_played", card=name(code), who=who)))
 
 
 def _start_column(state: State, action: StartColumn, events: list[Outcome]) -> State:
@@ -275,9 +287,8 @@ def _advance(state: State, events: list[Outcome]) -> State:
                                        who=listing(list(result.winners))),
                                    result.outcome("deck-out")))
             return state
-    elif state.final_round:
+    elif state.final_round:  # (announced once, when the deck ran out: FinalRound)
         final_left = len(state.players)
-        events.append(FinalRound(say("final_round")))
     nxt = (state.active + 1) % len(state.players)
     events.append(TurnEnded(say("turn", who=state.players[nxt]), state.active, nxt))
     return replace(state, phase=TURN, active=nxt, turn=state.turn + 1, chosen=None, played=(),

@@ -126,14 +126,19 @@ class TakeSaur:
 
 @dataclass(frozen=True)
 class Swap:
-    """Swap ``count`` (1-5) cards from the hand with the Market Row."""
+    """Swap ``count`` (1-5) cards from the hand with the Market Row. ``unplayed`` is a card
+    scanned for a Play that was waiting for its column: it was not played and goes back
+    into the hand, and the table is told so (issue 36)."""
 
     count: int
+    unplayed: str | None = None
 
 
 @dataclass(frozen=True)
 class Pass:
-    """Do nothing (Final Round only)."""
+    """Do nothing (Final Round only); ``unplayed`` as for :class:`Swap`."""
+
+    unplayed: str | None = None
 
 
 @dataclass(frozen=True)
@@ -221,8 +226,8 @@ class ColumnRemoved(Outcome):
 
 @dataclass(frozen=True)
 class FinalRound(Outcome):
-    """The Fruit Deck ran out (a draw emptied it, or the table counted it at 0), and again when the Final
-    Round's first turn starts (Sugarrr! rulebook, "Game End")."""
+    """The Fruit Deck ran out (a draw emptied it, or the table counted it at 0): the Final Round is triggered,
+    once (Sugarrr! rulebook, "Game End": "When the Fruit Deck runs out, the Final Round is triggered")."""
 
 
 @dataclass(frozen=True)
@@ -230,6 +235,15 @@ class DeckCounted(Outcome):
     """The table counted the Fruit Deck (:class:`SetDeck`): it now holds ``deck`` cards."""
 
     deck: int
+
+
+@dataclass(frozen=True)
+class HandAdded(Outcome):
+    """After their final turn, seat ``player`` (0-based) added the ``cards`` scanned from their hand (none:
+    an empty hand) to their score pile: produced by :class:`HandDone` (Sugarrr! rulebook, "Game End")."""
+
+    player: int
+    cards: tuple[str, ...]
 
 
 @dataclass(frozen=True)

@@ -335,6 +335,28 @@ def gravity(board: Board, seat: int) -> Board:
     return tuple("".join(row) for row in grid)
 
 
+def slide_map(board: Board, seat: int) -> dict[Cell, Cell]:
+    """Where each candy on ``board`` ends up after :func:`gravity` toward ``seat``:
+    ``{cell before: cell after}`` for every cell that holds a candy."""
+    dr, dc = _toward(seat)
+    n_rows, n_cols = len(board), len(board[0])
+    out: dict[Cell, Cell] = {}
+    lines = [[(r, c) for r in range(n_rows)] for c in range(n_cols)] if dr else \
+        [[(r, c) for c in range(n_cols)] for r in range(n_rows)]
+    for line in lines:
+        full = [cell for cell in line if board[cell[0]][cell[1]] != EMPTY]
+        toward_end = (dr or dc) > 0  # candies gather at the line's far end (bottom, right)
+        places = line[len(line) - len(full):] if toward_end else line[:len(full)]
+        out.update(zip(full, places))
+    return out
+
+
+def stands(board: Board, cells: Iterable[Cell]) -> bool:
+    """Are ``cells`` still all matched candies of one Blast on ``board``?"""
+    cells = set(cells)
+    return any(cells <= set(blast.cells) for blast in find_blasts(board))
+
+
 def refill_order(board: Board, seat: int) -> list[Cell]:
     """The empty cells in the order they are filled "from bottom to top": nearest the
     tilting seat's edge first, then across from that player's left to right."""

@@ -64,9 +64,11 @@ def deck_most(state: State) -> int:
 
 
 def _set_deck(state: State, action: SetDeck) -> None:
-    """The table's count of the Fruit Deck: any time before the Final Round, and never
-    more than the cards that can be in it (:func:`deck_most`)."""
-    if state.final_left is not None:
+    """The table's count of the Fruit Deck: any time until the deck runs out, and never
+    more than the cards that can be in it (:func:`deck_most`). "When the Fruit Deck runs
+    out, the Final Round is triggered" (rulebook, "Game End"): once triggered (by a draw or
+    by a count of 0) no count takes it back, not even during the turn that emptied it."""
+    if state.final_round:
         raise IllegalAction(None, say("deck_settled"))
     most = deck_most(state)
     if not 0 <= action.count <= most:
