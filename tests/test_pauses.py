@@ -119,3 +119,19 @@ def test_a_typed_pause_while_paused_says_what_to_type_not_a_button_that_is_not_t
     out = [line for line in proc.stdout.splitlines()[1:] if not line.startswith("  ")]
     assert out[1] == "REJECTED pause: The game is already paused: type /resume, or play on."
     assert out[2].startswith("Playing again.")
+
+
+def test_help_while_paused_offers_resume_not_pause():
+    """While the game is paused a Pause touch is refused, so ``/help`` lists ``/resume``
+    in its place (and ``/pause`` again once the game plays on)."""
+    from companion.core.clock import FakeClock
+    from companion.core.store import EventStore
+    from companion.table.session import Session
+
+    s = Session.start("sugarrr", ["Ana", "Ben"], EventStore(":memory:"), FakeClock())
+    assert "/pause" in s.help_text() and "/resume" not in s.help_text()
+    assert s.handle(Touch("pause", 1.0)).verdict == "accepted" and s.paused
+    said = s.handle(Touch("help", 2.0)).message
+    assert "/resume" in said and "/pause" not in said
+    assert s.handle(Touch("resume", 3.0)).verdict == "accepted"
+    assert "/pause" in s.handle(Touch("help", 4.0)).message

@@ -56,20 +56,22 @@ def named(command: Command) -> str:
     return f"{command.labels[0]} (/{command.usage})" if command.labels else f"/{command.usage}"
 
 
-def listing(game: Game, state: Any, entry: Any, undo: bool = True) -> str:
-    """The commands valid now, then the session's own: ``Done (/done), Swap (/swap N), /undo, /pause, /help``."""
+def listing(game: Game, state: Any, entry: Any, undo: bool = True, paused: bool = False) -> str:
+    """The commands valid now, then the session's own: ``Done (/done), Swap (/swap N), /undo, /pause, /help``
+    (``/resume`` in place of ``/pause`` while ``paused``)."""
     mine = [named(c) for c in valid_now(game, state, entry)]
-    own = [f"/{c.usage}" for c in SESSION_COMMANDS if undo or c.word != "undo"]
+    own = [f"/{'resume' if paused and c.word == 'pause' else c.usage}" for c in SESSION_COMMANDS
+           if undo or c.word != "undo"]
     return ", ".join(mine + own)
 
 
-def help_text(game: Game, state: Any, entry: Any, prompt: str, undo: bool = True) -> str:
+def help_text(game: Game, state: Any, entry: Any, prompt: str, undo: bool = True, paused: bool = False) -> str:
     """The answer to ``help``: every command accepted now (the prompt, which says what
     to do, is shown beside it on the screen and printed after it in headless text)."""
     if state.over:
         return "The game is over. " + AFTER_GAME + (" Or tap Undo (/undo) to take the end back." if undo else "")
     scans = " Or scan a card." if game.has_cards else ""
-    return f"You can tap or type now: {listing(game, state, entry, undo)}.{scans}"
+    return f"You can tap or type now: {listing(game, state, entry, undo, paused)}.{scans}"
 
 
 def is_known(game: Game, command: TouchCommand) -> bool:

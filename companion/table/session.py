@@ -159,7 +159,8 @@ class Session:
     def help_text(self) -> str:
         """The answer to ``help``: the commands the table's view accepts now
         (:func:`companion.core.commands.help_text`)."""
-        return commands.help_text(self.desc, self.view, self.entry, self.prompt(), self.undo.can_take_back())
+        return commands.help_text(self.desc, self.view, self.entry, self.prompt(), self.undo.can_take_back(),
+                                  self.paused)
 
     def in_setup(self) -> bool:
         """Is the game still being set up (its descriptor's ``setup_phases``)?"""
