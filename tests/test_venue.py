@@ -16,7 +16,7 @@ from companion.venue.dashboard import Dashboard, flags
 from companion.venue.outbox import Outbox
 from companion.venue.settings import Broker, VenueSettings
 from toy_helpers import toy_param
-from venue_helpers import play_table, wait_for
+from venue_helpers import event_msg, play_table, result_msg, status_msg, wait_for, will_msg, wire
 
 DATA = Path(__file__).parent / "data"
 
@@ -123,28 +123,28 @@ def test_the_dashboard_drops_repeats_and_counts_a_new_store_afresh():
     d = Dashboard(None, "cafe")
     topic = "sugar/cafe/tables/t1/events"
     for seq in (1, 2, 2, 1, 3):
-        d.handle(topic, json.dumps({"stream": "a", "seq": seq, "verdict": "accepted", "text": "OK"}).encode())
+        d.handle(topic, wire(event_msg(seq, stream="a")))
     assert d.tables["t1"].seqs == [1, 2, 3] and d.tables["t1"].repeats == 2
-    d.handle(topic, json.dumps({"stream": "b", "seq": 1, "verdict": "accepted", "text": "OK"}).encode())
+    d.handle(topic, wire(event_msg(1, stream="b")))
     assert d.tables["t1"].seqs == [1, 2, 3, 1]
-    assert not d.handle("sugar/other/tables/t1/events", b'{"stream": "a", "seq": 9}')
+    assert not d.handle("sugar/other/tables/t1/events", wire(event_msg(9, venue="other", stream="a")))
     assert not d.handle(topic, b"not json")
 
 
 def test_needs_help_flags():
     d = Dashboard(None, "cafe")
-    status = {"stream": "a", "seq": 4, "at": 10.0, "online": True, "game": "sugarrr", "clocks": {"turn": 50.0,
-              "limit": 60.0}, "devices": {"scanner": {"status": "disconnected", "detail": "unplugged"},
-                                          "tray": {"status": "connected", "detail": ""}}}
+    status = status_msg(stream="a", seq=4, at=10.0, clocks={"turn": 50.0, "game": 50.0, "left": None, "limit": 60.0},
+                        devices={"scanner": {"status": "disconnected", "detail": "unplugged"},
+                                 "tray": {"status": "connected", "detail": ""}})
     d.handle("sugar/cafe/tables/t1/status", json.dumps(status).encode())
     table = d.tables["t1"]
     assert flags(table, table.received) == ["reader unplugged (scanner)"]
     assert "turn over its limit" in flags(table, table.received + 11)
     for seq in (5, 6, 7):
-        d.handle("sugar/cafe/tables/t1/events", json.dumps({"stream": "a", "seq": seq, "verdict": "rejected",
-                                                            "refused_in_a_row": seq - 4}).encode())
+        d.handle("sugar/cafe/tables/t1/events", wire(event_msg(seq, stream="a", verdict="rejected", text="No.",
+                                                               refused_in_a_row=seq - 4)))
     assert "the same input refused 3 times" in flags(table, table.received)
-    d.handle("sugar/cafe/tables/t1/status", b'{"online": false, "will": true}')
+    d.handle("sugar/cafe/tables/t1/status", wire(will_msg()))
     assert flags(table, table.received)[0] == "table offline"
     status["devices"] = {"tray": {"status": "disconnected", "detail": ""}}
     status["seq"], status["at"] = 8, 11.0
@@ -259,10 +259,9 @@ def test_the_cafe_history_as_a_bg_stats_file():
     d = Dashboard(None, "corner-cafe")
     for table, winner in (("table-1", "Ana"), ("table-2", "Cy")):
         players = [{"name": winner, "score": 9, "breakdown": {}}, {"name": "Ben", "score": 3, "breakdown": {}}]
-        d.handle(f"sugar/corner-cafe/tables/{table}/result", json.dumps({
-            "game": "sugarrr", "players": players, "winners": [winner], "tie_break": None, "reason": None,
-            "game_id": 1, "stream": table, "game_name": "Sugarrr!", "players_seated": [winner, "Ben"],
-            "started": 1_700_000_000.0, "finished": 1_700_001_800.0}).encode())
+        d.handle(f"sugar/corner-cafe/tables/{table}/result", wire(result_msg(
+            table, "corner-cafe", players=players, winners=[winner], game_id=1, stream=table,
+            players_seated=[winner, "Ben"], started=1_700_000_000.0, finished=1_700_001_800.0)))
     exports = _exports("corner-cafe")
     bg = exports["bgstats"](d.records())
     assert len(bg["plays"]) == 2 and len({p["uuid"] for p in bg["plays"]}) == 2
@@ -363,8 +362,7 @@ def test_companion_venue_serves_the_page_until_sigterm(mosquitto, tmp_path):
 def test_the_history_file_outlives_the_dashboard(tmp_path):
     history = tmp_path / "cafe.jsonl"
     first = Dashboard(None, "cafe", history=history)
-    result = {"game": "sugarrr", "players": [{"name": "Ana", "score": 5, "breakdown": {}}], "winners": ["Ana"],
-              "tie_break": None, "reason": None, "game_id": 3, "stream": "s", "finished": 10.0, "started": 1.0}
+    result = result_msg(game_id=3)
     assert first.handle("sugar/cafe/tables/t1/result", json.dumps(result).encode())
     assert not first.handle("sugar/cafe/tables/t1/result", json.dumps(result).encode())  # retained again: once
     again = Dashboard(None, "cafe", history=history)

@@ -84,3 +84,23 @@ def subprocess_check_anonymous(broker: Mosquitto) -> int:
     wait_for(lambda: codes, what="the broker's answer")
     client.loop_stop()
     return codes[0]
+
+
+def test_the_shipped_broker_drops_a_message_over_the_size_limit(tmp_path):
+    """``message_size_limit`` in the shipped config: a message one byte over the
+    dashboard's limit never reaches the dashboard's user, and the next one does."""
+    from companion.venue.schema import MAX_BYTES
+
+    broker = cafe_broker(tmp_path)
+    try:
+        venue = Recorder(broker.url, "sugar/#", username="venue", password="pw-venue")
+        table = Recorder(broker.url, "nothing/at/all", username="table-1", password="pw-table-1")
+        topic = "sugar/corner-cafe/tables/table-1/events"
+        table.client.publish(topic, b"x" * (MAX_BYTES + 1), qos=1).wait_for_publish(10)
+        table.client.publish(topic, b"x" * MAX_BYTES, qos=1).wait_for_publish(10)
+        wait_for(lambda: venue.messages, what="the message within the limit")
+        table.close()
+        venue.close()
+        assert [len(p) for _, p, _ in venue.messages] == [MAX_BYTES]
+    finally:
+        broker.stop()

@@ -5,7 +5,6 @@ kept in out/venue-dashboard.png to be looked at."""
 
 from __future__ import annotations
 
-import shutil
 import threading
 from pathlib import Path
 
@@ -15,31 +14,10 @@ from companion.cli.venue import _exports
 from companion.venue.dashboard import Dashboard
 from companion.venue.settings import Broker
 from companion.venue.web import DashboardServer
-from venue_helpers import play_table, wait_for
+from venue_helpers import browser, play_table, status_msg, wait_for  # noqa: F401 - browser: a fixture
 
 DATA = Path(__file__).parent / "data"
 OUT = Path(__file__).resolve().parent.parent / "out"
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-DRIVER = shutil.which("chromedriver") or ("/usr/bin/chromedriver" if Path("/usr/bin/chromedriver").exists() else None)
-
-
-@pytest.fixture
-def browser():
-    webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is in the test extra: pip install -e '.[test]'")
-    if not CHROMIUM or not DRIVER:
-        pytest.skip("no chromium and chromedriver here (Debian: apt-get install -y chromium chromium-driver; "
-                    ".ci/run installs them)")
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,900",
-                "--disable-gpu"):
-        options.add_argument(arg)
-    driver = webdriver.Chrome(service=Service(executable_path=DRIVER), options=options)
-    yield driver
-    driver.quit()
-
 
 def test_the_dashboard_shows_two_tables_live_in_a_browser(mosquitto, tmp_path, browser):
     from selenium.webdriver.common.by import By
@@ -115,14 +93,12 @@ def test_the_page_fits_a_phone(mosquitto, browser):
     import json
 
     for n in (1, 2):
-        dashboard.handle(f"sugar/phone/tables/table-{n}/status", json.dumps({
-            "stream": "s", "seq": 3, "at": 1.0, "online": True, "game": "sugarrr", "game_name": "Sugarrr!",
-            "players": [{"name": "Ana", "seat": 1, "score": None}, {"name": "Ben", "seat": 2, "score": None}],
-            "turn_of": "Ben", "turn": 4, "phase": "play", "over": False, "clocks": {"turn": 70.0, "game": 300.0,
-                                                                                       "limit": 60.0},
-            "devices": {"scanner": {"status": "disconnected", "detail": "unplugged"}},
-            "last": {"verdict": "rejected", "text": "Apricots 9 does not match Pineapple 5: play a Pineapple or a 5."},
-            "prompt": "Ben: scan more cards for column 1, or tap Done."}).encode())
+        dashboard.handle(f"sugar/phone/tables/table-{n}/status", json.dumps(status_msg(
+            f"table-{n}", "phone", seq=3, turn_of="Ben", turn=4, phase="play",
+            clocks={"turn": 70.0, "game": 300.0, "left": None, "limit": 60.0},
+            devices={"scanner": {"status": "disconnected", "detail": "unplugged"}},
+            last={"verdict": "rejected", "text": "Apricots 9 does not match Pineapple 5: play a Pineapple or a 5."},
+            prompt="Ben: scan more cards for column 1, or tap Done.")).encode())
     server = DashboardServer(dashboard, ("127.0.0.1", 0), password="s3cret sugar")
     server.serve_in_thread()
     try:

@@ -25,6 +25,30 @@ NO_BROKER = ("no mosquitto on this machine (the Debian package `mosquitto`: apt-
              ".ci/run installs it): the venue tests need a real broker")
 
 
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+DRIVER = shutil.which("chromedriver") or ("/usr/bin/chromedriver" if Path("/usr/bin/chromedriver").exists() else None)
+
+
+@pytest.fixture
+def browser():
+    """A headless chromium driven by selenium (skipped, with the reason, where either is
+    missing)."""
+    webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is in the test extra: pip install -e '.[test]'")
+    if not CHROMIUM or not DRIVER:
+        pytest.skip("no chromium and chromedriver here (Debian: apt-get install -y chromium chromium-driver; "
+                    ".ci/run installs them)")
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,900",
+                "--disable-gpu"):
+        options.add_argument(arg)
+    driver = webdriver.Chrome(service=Service(executable_path=DRIVER), options=options)
+    yield driver
+    driver.quit()
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -164,3 +188,95 @@ def play_table(trace: str | Path, url: str, table: str, store: str, venue: str =
     if close:
         pub.close(timeout=30)
     return runner, pub
+
+
+# ------------------------------------------------------------ messages as a table sends them
+
+def status_msg(table: str = "t1", venue: str = "cafe", **fields) -> dict:
+    """A ``status`` message of format 1 with every field the schema asks for (``fields``
+    replace the defaults: an idle two-player Sugarrr! game)."""
+    msg = {"v": 1, "venue": venue, "table": table, "stream": "s", "seq": 0, "online": True, "at": 1.0,
+           "game": "sugarrr", "game_name": "Sugarrr!", "game_id": 1,
+           "players": [{"name": "Ana", "seat": 1, "score": None}, {"name": "Ben", "seat": 2, "score": None}],
+           "turn_of": "Ana", "turn": 1, "phase": "playing", "over": False, "paused": False, "counters": {},
+           "prompt": "", "last": {"verdict": None, "text": ""},
+           "clocks": {"turn": 0.0, "game": 0.0, "left": None, "limit": None}, "devices": {},
+           "disk_free_mb": None, "refused_in_a_row": 0}
+    msg.update(fields)
+    return msg
+
+
+def event_msg(seq: int, table: str = "t1", venue: str = "cafe", **fields) -> dict:
+    """An ``events`` message of format 1 (``fields`` replace the defaults)."""
+    msg = {"v": 1, "venue": venue, "table": table, "stream": "s", "seq": seq, "t": float(seq), "wall": 1.7e9,
+           "game_id": 1, "input": "touch", "verdict": "accepted", "text": "OK", "stored": seq,
+           "refused_in_a_row": 0}
+    msg.update(fields)
+    return msg
+
+
+def result_msg(table: str = "t1", venue: str = "cafe", **fields) -> dict:
+    """A ``result`` message of format 1 (``fields`` replace the defaults: Ana beats Ben)."""
+    msg = {"v": 1, "venue": venue, "table": table, "stream": "s", "seq": 9, "game": "sugarrr",
+           "game_name": "Sugarrr!", "game_id": 1,
+           "players": [{"name": "Ana", "score": 5, "breakdown": {}}, {"name": "Ben", "score": 3, "breakdown": {}}],
+           "winners": ["Ana"], "tie_break": None, "reason": None, "players_seated": ["Ana", "Ben"],
+           "started": 1.0, "finished": 10.0}
+    msg.update(fields)
+    return msg
+
+
+def will_msg(table: str = "t1", venue: str = "cafe") -> dict:
+    """The broker's last will for a table (as :class:`VenuePublisher` sets it)."""
+    return {"v": 1, "venue": venue, "table": table, "online": False, "will": True}
+
+
+def wire(msg: dict) -> bytes:
+    return json.dumps(msg).encode()
+
+
+#: The dashboard's size limit (companion.venue.schema.MAX_BYTES: a test checks they agree).
+MAX_BYTES = 64 * 1024
+#: 60 kB: under the size limit, past Python's recursion limit.
+NESTED = "[" * 30_000 + "]" * 30_000
+
+
+def hostile() -> list[tuple[str, str, bytes]]:
+    """``(what, aspect, payload)``: one thing wrong in each, every kind the issue names and
+    more. "HOSTILE" is in every payload that can carry text, to prove none is shown."""
+    s, e, r = status_msg("table-3", prompt="HOSTILE"), event_msg(5, "table-3", text="HOSTILE"), result_msg("table-3")
+
+    def with_(msg, **fields):
+        return wire({**msg, **fields})
+
+    return [
+        ("a devices value that is not an object", "status", with_(s, devices={"scanner": "HOSTILE"})),
+        ("devices that are not an object", "status", with_(s, devices=["HOSTILE"])),
+        ("clocks that are not an object", "status", with_(s, clocks="HOSTILE")),
+        ("clocks.turn a string", "status", with_(s, clocks={**s["clocks"], "turn": "HOSTILE"})),
+        ("players that are not objects", "status", with_(s, players=["HOSTILE", 3])),
+        ("a result whose players are not objects", "result", with_(r, players=["HOSTILE"])),
+        ("a result whose players lack a name", "result", with_(r, players=[{"score": 1, "breakdown": {}}])),
+        ("a score that is a string", "result", with_(r, players=[{"name": "Ana", "score": "HOSTILE",
+                                                                  "breakdown": {}}])),
+        ("counters nested", "status", with_(s, counters={"HOSTILE": [[[[1]]]]})),
+        ("a field the format does not have", "status", with_(s, HOSTILE=1)),
+        ("a field missing", "events", wire({k: v for k, v in e.items() if k != "verdict"})),
+        ("seq a string", "events", with_(e, seq="5")),
+        ("seq negative", "events", with_(e, seq=-1)),
+        ("another table's name inside", "status", with_(s, table="table-1")),
+        ("another format version", "events", with_(e, v=2)),
+        ("10 MB", "status", with_(s, prompt="HOSTILE " * 1_310_720)),
+        ("just over the size limit", "events", with_(e, text="H" * MAX_BYTES)),
+        ("deeply nested (not JSON Python can read)", "status", NESTED.encode()),
+        ("deeply nested inside a message", "status", with_(s, counters=json.loads("[" * 500 + "]" * 500))),
+        ("not JSON", "events", b"HOSTILE {"),
+        ("empty", "status", b""),
+        ("JSON that is not an object", "events", b'["HOSTILE"]'),
+        ("not UTF-8", "status", wire(s).replace(b"HOSTILE", b"HOSTILE\xff\xfe")),
+        ("UTF-16", "status", json.dumps(s).encode("utf-16")),
+        ("a lone surrogate", "events", wire(e).replace(b"HOSTILE", b"HOSTILE\\ud800")),
+        ("NaN", "status", wire(s).replace(b'"at": 1.0', b'"at": NaN')),
+        ("a number too big for a float", "status", wire(s).replace(b'"at": 1.0', b'"at": 1e400')),
+        ("a topic the dashboard does not know", "chat", wire(s)),
+    ]

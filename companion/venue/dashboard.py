@@ -7,24 +7,33 @@ numbered per table (``seq`` within the table's ``stream``): a repeat (a number a
 seen) is dropped, so every event counts once, in order. :meth:`Dashboard.handle` is the
 whole of that logic and needs no broker (tests feed it messages).
 
+Every message is read by :func:`companion.venue.schema.read` first: one that is too big,
+not JSON or not what its topic's schema describes is dropped before it touches any state,
+and counted for its table (the page says "Table 3 sent 2 unreadable messages"); it is
+never shown and never stored, so it cannot stop another table's card, also after a
+restart (a retained message comes again and is dropped again; a bad line in the history
+file is left out and counted).
+
 "Needs help" flags (:func:`flags`): a reader unplugged, the tray sensor offline, the screen
 not working, the same
 input refused three times in a row, a turn over its limit, the table offline (gone
 without a goodbye: the broker's last will; a table that was closed is shown as closed).
 
 >>> d = Dashboard(None, "cafe")
->>> d.handle("sugar/cafe/tables/t1/events", b'{"stream": "s", "seq": 1, "verdict": "accepted", "text": "OK"}')
-True
->>> d.handle("sugar/cafe/tables/t1/events", b'{"stream": "s", "seq": 1, "verdict": "accepted", "text": "OK"}')
-False
->>> d.tables["t1"].seqs
-[1]
+>>> event = json.dumps({"v": 1, "venue": "cafe", "table": "t1", "stream": "s", "seq": 1, "t": 2.5, "wall": 1.7e9,
+...                     "game_id": 1, "input": "touch", "verdict": "accepted", "text": "OK", "stored": 1,
+...                     "refused_in_a_row": 0}).encode()
+>>> d.handle("sugar/cafe/tables/t1/events", event), d.handle("sugar/cafe/tables/t1/events", event)
+(True, False)
+>>> d.handle("sugar/cafe/tables/t1/events", b'{"seq": 2}'), d.tables["t1"].seqs, d.tables["t1"].unreadable
+(False, [1], 1)
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import math
 import threading
 import time
 from dataclasses import dataclass, field
@@ -32,7 +41,9 @@ from pathlib import Path
 from typing import Any
 
 from ..core.store import GameRecord
-from .settings import Broker, check_name, split_topic, venue_filter
+from . import schema
+from .schema import Unreadable
+from .settings import NAME, Broker, check_name, split_topic, venue_filter
 
 _log = logging.getLogger(__name__)
 
@@ -40,6 +51,9 @@ _log = logging.getLogger(__name__)
 REFUSED_FLAG = 3
 #: Events kept per table for the page's recent list.
 RECENT = 8
+#: Tables a dashboard follows at most: messages for more names are dropped and counted
+#: for the venue (a café has tens; a client that makes up names must not fill memory).
+MAX_TABLES = 500
 
 
 @dataclass
@@ -61,6 +75,28 @@ class TableView:
     repeats: int = 0
     gaps: int = 0
     version: int = 0
+    unreadable: int = 0      # messages dropped unread (too big, not JSON, not the schema's)
+
+
+def host_name(name: str) -> str:
+    """A table's name as a host says it: ``table-3`` is "Table 3"; any other as it is.
+
+    >>> host_name("table-3"), host_name("Table_12"), host_name("bar-corner")
+    ('Table 3', 'Table 12', 'bar-corner')
+    """
+    head, _, number = name.replace("_", "-").rpartition("-")
+    return f"Table {number}" if head.lower() == "table" and number.isdigit() else name
+
+
+def unreadable_words(name: str, n: int) -> str:
+    """What the page says of a table's unreadable messages ("" for none).
+
+    >>> unreadable_words("table-3", 2)
+    'Table 3 sent 2 unreadable messages'
+    """
+    if not n:
+        return ""
+    return f"{host_name(name)} sent {n} unreadable message{'' if n == 1 else 's'}"
 
 
 def flags(table: TableView, now: float) -> list[str]:
@@ -114,31 +150,49 @@ class Dashboard:
         self.changed = threading.Condition()
         self.connected = threading.Event()
         self.client = None
+        self.stray = 0           # unreadable messages for no table this dashboard can name
+        self.history_unreadable = 0
         if self.history is not None and self.history.exists():
-            for line in self.history.read_text(encoding="utf-8").splitlines():
-                try:
-                    record = json.loads(line)
-                    self.results[self._result_key(record)] = record
-                except (ValueError, KeyError, TypeError):
+            self._read_history()
+
+    def _read_history(self) -> None:
+        """The finished games kept in the history file; a line that is not a result the
+        schema describes (an older dashboard kept whatever came) is left out and counted."""
+        with self.history.open("rb") as lines:
+            for line in lines:
+                if not line.strip():
                     continue
+                try:
+                    record = schema.read("result", line.rstrip(b"\r\n"))
+                except Unreadable:
+                    self.history_unreadable += 1
+                    continue
+                self.results[self._result_key(record)] = record
+        if self.history_unreadable:
+            _log.warning("venue: %d line(s) of %s are not finished games; left out", self.history_unreadable,
+                         self.history)
 
     # ------------------------------------------------------------ messages
 
     def handle(self, topic: str, payload: bytes) -> bool:
         """Take one message from the broker. True when it changed what the page shows
-        (False: a repeat, an older status, another venue's or a message that is not JSON)."""
+        (False: a repeat, an older status, another venue's, or an unreadable message:
+        dropped unread and counted for its table, :meth:`_unreadable`)."""
         where = split_topic(topic)
         if where is None or where[0] != self.venue:
             return False
         _, name, aspect = where
         try:
-            msg = json.loads(payload)
-        except ValueError:
-            return False
-        if not isinstance(msg, dict):
+            msg = schema.read(aspect, payload)
+            if msg.get("venue") != self.venue or msg.get("table") != name:
+                raise Unreadable("another table's or venue's name inside")
+        except Unreadable as err:
+            self._unreadable(name, aspect, err)
             return False
         with self.changed:
-            table = self.tables.setdefault(name, TableView(name))
+            table = self._table(name)
+            if table is None:
+                return False
             if aspect == "events":
                 took = self._event(table, msg)
             elif aspect == "status":
@@ -152,6 +206,35 @@ class Dashboard:
                 table.version = self.version
                 self.changed.notify_all()
             return took
+
+    def _table(self, name: str) -> TableView | None:
+        """The table called ``name`` (new if need be; None past :data:`MAX_TABLES` or for a
+        name no table can have: counted in :attr:`stray`). Called holding the lock."""
+        table = self.tables.get(name)
+        if table is None:
+            if len(self.tables) >= MAX_TABLES or not NAME.fullmatch(name):
+                self.stray += 1
+                self.version += 1
+                self.changed.notify_all()
+                return None
+            table = self.tables[name] = TableView(name)
+        return table
+
+    def _unreadable(self, name: str, aspect: str, err: Unreadable) -> None:
+        """Count a message dropped unread; the page says so. Logged at its 1st, 10th,
+        100th ... (a flood must not fill the journal), with the reason, never the message."""
+        with self.changed:
+            table = self._table(name)
+            if table is None:
+                return
+            table.unreadable += 1
+            self.version += 1
+            table.version = self.version
+            self.changed.notify_all()
+            n = table.unreadable
+        if math.log10(n).is_integer():
+            _log.warning("venue: %s: unreadable %s message dropped (%s); %d so far", ascii(name)[1:-1][:40], aspect,
+                         err, n)
 
     def _new_stream(self, table: TableView, msg: dict) -> None:
         stream = msg.get("stream")
@@ -175,7 +258,7 @@ class Dashboard:
         return True
 
     def _status(self, table: TableView, msg: dict) -> bool:
-        if msg.get("online") is False and "game" not in msg:  # the last will: only "offline"
+        if msg.get("will"):  # the broker's last will: only "offline"
             took = table.online or not table.dropped
             table.online, table.dropped = False, True
             return took
@@ -228,7 +311,21 @@ class Dashboard:
                     "recent": list(t.recent), "last_seq": t.last_seq, "events": len(t.seqs), "gaps": t.gaps,
                     "devices": s.get("devices") or {},
                     "disk_free_mb": s.get("disk_free_mb"), "received": t.received, "now": now,
-                    "version": t.version, "winners": self._winners(name, s)}
+                    "version": t.version, "winners": self._winners(name, s), "reported": bool(s),
+                    "unreadable": t.unreadable, "unreadable_text": unreadable_words(name, t.unreadable)}
+
+    def notices(self) -> list[str]:
+        """What the page says of the dashboard itself, in words for the host (empty: nothing)."""
+        with self.changed:
+            out = []
+            if self.stray:
+                out.append(f"{self.stray} unreadable message{'' if self.stray == 1 else 's'} came for no table "
+                           "this page can show (left out)")
+            if self.history_unreadable:
+                n = self.history_unreadable
+                out.append(f"{n} line{'' if n == 1 else 's'} of the history file {'was' if n == 1 else 'were'} "
+                           "not a finished game (left out)")
+            return out
 
     def _winners(self, name: str, status: dict) -> list[str]:
         if not status.get("over"):

@@ -46,6 +46,7 @@ from typing import Any, Callable
 
 from ..core.errors import StoreError
 from ..core.events import CardScanned, DeviceStatus, GameOver, Touch, input_kind
+from . import schema
 from .outbox import Outbox
 from .settings import VenueSettings
 
@@ -112,6 +113,7 @@ class VenuePublisher:
         self.client = None
         self.failures = 0        # outbox writes that failed (logged)
         self.sent = 0            # messages the broker acknowledged (this process)
+        self.invalid = 0         # outbox messages its schema refused, not sent (logged)
         self._status_topic = settings.topic("status")
         self._last_status: bytes | None = None
 
@@ -270,6 +272,12 @@ class VenuePublisher:
         except StoreError:
             return False
 
+    def will(self) -> bytes:
+        """The last will the broker publishes (retained) on the status topic when the table
+        vanishes without a goodbye."""
+        s = self.settings
+        return json.dumps({"v": VERSION, "venue": s.venue, "table": s.table, "online": False, "will": True}).encode()
+
     def _client(self):
         import paho.mqtt.client as mqtt
 
@@ -279,11 +287,23 @@ class VenuePublisher:
         client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"sugar-{s.venue}-{s.table}",
                              clean_session=True, protocol=mqtt.MQTTv311)
         s.broker.configure(client)
-        will = json.dumps({"v": VERSION, "venue": s.venue, "table": s.table, "online": False, "will": True})
-        client.will_set(self._status_topic, will, qos=1, retain=True)
+        client.will_set(self._status_topic, self.will(), qos=1, retain=True)
         client.reconnect_delay_set(*RECONNECT)
         client.max_inflight_messages_set(WINDOW)
         return client
+
+    def _valid(self, row) -> bool:
+        """The outbox row is what its topic's schema describes (checked here, on the sending
+        thread, not the table's). One that is not is a bug of this program: logged, counted
+        in :attr:`invalid` and not sent (the dashboard would drop it unread)."""
+        try:
+            schema.read(row.topic.rpartition("/")[2], row.payload)
+            return True
+        except schema.Unreadable as err:
+            self.invalid += 1
+            _log.error("venue: message %d on %s is %s (%s); not sent", row.seq, row.topic, err,
+                       schema.why(row.topic.rpartition("/")[2], json.loads(row.payload)))
+            return False
 
     def _run(self) -> None:
         acked: set[int] = set()
@@ -335,11 +355,14 @@ class VenuePublisher:
                 room = WINDOW - len(handed)
                 rows = self.outbox.pending(limit=room, after=last) if room > 0 else []
                 for row in rows:
+                    handed.append(row.id)
+                    last = row.id
+                    if not self._valid(row):
+                        early.add(row.id)  # never sent: passed over as if the broker took it
+                        continue
                     info = client.publish(row.topic, row.payload, qos=row.qos, retain=row.retain)
                     with lock:
                         mids[info.mid] = row.id
-                    handed.append(row.id)
-                    last = row.id
                 with lock:
                     known = [m for m in acked if m in mids]  # an ack may come before its mid is noted
                     early.update(row for row in (mids.pop(m) for m in known) if row)

@@ -16,6 +16,7 @@ import base64
 import hmac
 import io
 import json
+import logging
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -23,6 +24,8 @@ from pathlib import Path
 from typing import Callable
 
 from .dashboard import Dashboard
+
+_log = logging.getLogger(__name__)
 
 #: Seconds between keep-alive comments on an idle event stream (also how soon a closed
 #: page is noticed).
@@ -127,7 +130,7 @@ class _Handler(BaseHTTPRequestHandler):
             self._stream()
         elif path == "/state.json":
             body = {"tables": [d.table_json(n) for n in sorted(d.tables)], "finished": d.finished(),
-                    "broker": d.connected.is_set()}
+                    "broker": d.connected.is_set(), "notices": d.notices()}
             self._send(json.dumps(body).encode(), "application/json")
         elif path == "/history.csv" and "csv" in self.server.exports:
             out = io.StringIO()
@@ -147,7 +150,7 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_header("Connection", "close")
         self.end_headers()
         seen: dict[str, int] = {}
-        results, broker = -1, None
+        results, broker, notices = -1, None, None
         last_write = time.monotonic()
         try:
             while not self.server.stopping.is_set():
@@ -160,7 +163,10 @@ class _Handler(BaseHTTPRequestHandler):
                 chunks = []
                 for name in sorted(changed):
                     seen[name] = versions[name]
-                    chunks.append(f"event: table\ndata: {json.dumps(d.table_json(name))}\n\n")
+                    chunks.extend(_table_event(d, name))
+                if d.notices() != notices:
+                    notices = d.notices()
+                    chunks.append(f"event: venue\ndata: {json.dumps({'notices': notices})}\n\n")
                 if len(d.results) != results:
                     results = len(d.results)
                     chunks.append(f"event: finished\ndata: {json.dumps(d.finished())}\n\n")
@@ -175,6 +181,16 @@ class _Handler(BaseHTTPRequestHandler):
                     last_write = time.monotonic()
         except (BrokenPipeError, ConnectionResetError):
             return
+
+
+def _table_event(d: Dashboard, name: str) -> list[str]:
+    """One table's ``table`` event (none, logged, if it cannot be drawn: every message was
+    checked on the way in, so that is a bug here, and it must not stop the other tables)."""
+    try:
+        return [f"event: table\ndata: {json.dumps(d.table_json(name))}\n\n"]
+    except Exception:
+        _log.exception("venue: %s could not be drawn", name)
+        return []
 
 
 def _html(text: str) -> str:
