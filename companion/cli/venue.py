@@ -102,6 +102,18 @@ def _listen(text: str) -> tuple[str, int]:
     return host.strip("[]"), int(port)
 
 
+def _loopback(host: str) -> bool:
+    """``host`` is this computer only (127.0.0.0/8, ::1 or localhost), no network."""
+    import ipaddress
+
+    if host.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False  # a name: it may resolve to any address
+
+
 def cmd_venue(args) -> int:
     from ..venue.dashboard import Dashboard
     from ..venue.settings import Broker, check_name
@@ -114,7 +126,12 @@ def cmd_venue(args) -> int:
         host, port = _listen(args.listen)
         password = None
         if args.password_file:
+            if args.no_password:
+                raise ValueError("--no-password or --password-file: choose one")
             password = Broker("x", 1, password_file=args.password_file).password()
+        elif not args.no_password and not _loopback(host):
+            raise ValueError(f"--listen {args.listen} lets anyone on the network see the page: give --password-file "
+                             "FILE (or --no-password if the network is yours alone)")
     except ValueError as err:
         return fail(str(err), USAGE)
     try:
@@ -128,7 +145,8 @@ def cmd_venue(args) -> int:
     dashboard.connect()
     shown = server.url().replace("0.0.0.0", "THIS-COMPUTER")
     print(f"companion: the {venue} dashboard is on {shown} (tables from {broker.url()})"
-          + ("; password required" if password else ""), flush=True)
+          + ("; password required" if password else
+             "" if _loopback(host) else "; no password: anyone on the network can see it"), flush=True)
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     thread = server.serve_in_thread()
@@ -154,7 +172,10 @@ def add_parsers(sub) -> None:
     v.add_argument("--venue-name", default="cafe", metavar="CAFE",
                    help="the café's name in the topics (default: cafe)")
     v.add_argument("--password-file", type=user_path, metavar="FILE",
-                   help="ask for this password (first line of FILE) before showing the page (any user name)")
+                   help="ask for this password (first line of FILE) before showing the page (any user name); "
+                        "needed to listen beyond this computer")
+    v.add_argument("--no-password", action="store_true",
+                   help="listen beyond this computer without a password, on purpose (a network that is yours alone)")
     v.add_argument("--broker-user", metavar="USER", help="the broker user name for the dashboard")
     v.add_argument("--broker-password-file", type=user_path, metavar="FILE", help="the broker password's file")
     v.add_argument("--ca-file", type=user_path, metavar="FILE", help="the broker's CA certificate (PEM), for mqtts://")

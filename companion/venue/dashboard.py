@@ -374,6 +374,9 @@ class Dashboard:
                 return
             c.subscribe(venue_filter(self.venue), qos=1)
             self.connected.set()
+            with self.changed:  # the page says "live"
+                self.version += 1
+                self.changed.notify_all()
 
         def on_disconnect(c, userdata, flags_, reason_code, properties):
             self.connected.clear()

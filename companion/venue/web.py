@@ -1,57 +1,136 @@
-"""The café's dashboard page: one live web page over the standard library's HTTP server.
+"""The café's dashboard page: one live web page, served by :mod:`companion.venue.server`.
 
 ``GET /`` is the page (readable on a phone and on a TV across the room); it follows
 ``GET /events``, server-sent events: ``table`` (one table's JSON, see
 :meth:`Dashboard.table_json`) whenever that table changes, ``finished`` (the finished
-games) and ``broker`` (is the dashboard connected). ``GET /state.json`` is everything at
-once; ``GET /history.csv`` and ``GET /history.bgsplay`` the café's finished games as CSV
-and as a Board Game Stats file (written by the exporters the caller passes: the same
-code as ``companion history``). With a password every request needs HTTP basic auth
-(any user name).
+games), ``broker`` (is the dashboard connected) and ``venue`` (notices about the dashboard
+itself). ``GET /state.json`` is everything at once; ``GET /history.csv`` and
+``GET /history.bgsplay`` the café's finished games as CSV and as a Board Game Stats file
+(written by the exporters the caller passes: the same code as ``companion history``).
+With a password every request needs HTTP basic auth (any user name); wrong passwords
+from one address are slowed (:class:`Logins`).
+
+The event streams are written by one *feeder* thread, never by a worker: each change is
+turned into JSON once, whatever the number of open pages, and written without blocking;
+a page that stops reading is dropped once :data:`STREAM_BUFFER` bytes wait for it.
 """
 
 from __future__ import annotations
 
 import base64
+import hashlib
 import hmac
 import io
 import json
 import logging
+import math
+import queue
 import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
 from .dashboard import Dashboard
+from .server import Connection, GuardedHandler, GuardedServer, Limits
 
 _log = logging.getLogger(__name__)
 
 #: Seconds between keep-alive comments on an idle event stream (also how soon a closed
 #: page is noticed).
 PING = 15.0
+#: Bytes that may wait for a page that does not read its event stream (a TV whose
+#: network went away): past that it is dropped (it reconnects, and is sent everything).
+STREAM_BUFFER = 4 * 1024 * 1024
+#: Event streams open at once, at most (each is a connection too).
+MAX_STREAMS = 256
 #: The page (HTML, CSS and the script that follows /events), shipped beside this module.
 PAGE = (Path(__file__).parent / "page.html").read_text(encoding="utf-8")
 
 
-class DashboardServer(ThreadingHTTPServer):
+class Logins:
+    """Wrong passwords slowed per client address: after :attr:`free` wrong ones in a row,
+    each next try must wait 1, 2, 4 ... seconds (at most :attr:`longest`) after the last
+    wrong one; a right password clears the count. A try too soon is not checked at all
+    (answered 429), so guessing goes no faster than the waits.
+
+    >>> logins = Logins(free=2)
+    >>> logins.failed("10.0.0.9", now=0.0); logins.wait("10.0.0.9", now=0.0)
+    0.0
+    >>> logins.failed("10.0.0.9", now=0.0); logins.wait("10.0.0.9", now=0.5)
+    0.5
+    >>> logins.failed("10.0.0.9", now=1.0); logins.wait("10.0.0.9", now=1.0), logins.wait("10.0.0.8", now=1.0)
+    (2.0, 0.0)
+    """
+
+    def __init__(self, free: int = 3, longest: float = 60.0, remembered: int = 4096):
+        self.free, self.longest, self.remembered = free, longest, remembered
+        self._tries: dict[str, tuple[int, float]] = {}   # address -> (wrong in a row, when the last was)
+        self._lock = threading.Lock()
+
+    def wait(self, client: str, now: float | None = None) -> float:
+        """Seconds ``client`` must wait before its next password is checked (0: now)."""
+        now = time.monotonic() if now is None else now
+        with self._lock:
+            wrong, last = self._tries.get(client, (0, 0.0))
+        if wrong < self.free:
+            return 0.0
+        return max(0.0, last + min(self.longest, 2.0 ** (wrong - self.free)) - now)
+
+    def failed(self, client: str, now: float | None = None) -> None:
+        now = time.monotonic() if now is None else now
+        with self._lock:
+            wrong, _ = self._tries.pop(client, (0, 0.0))
+            self._tries[client] = (wrong + 1, now)
+            while len(self._tries) > self.remembered:  # the oldest forgotten first
+                self._tries.pop(next(iter(self._tries)))
+
+    def passed(self, client: str) -> None:
+        with self._lock:
+            self._tries.pop(client, None)
+
+
+def same_password(given: str, password: str) -> bool:
+    """``given`` is ``password``, compared in constant time (of their SHA-256 digests, so
+    not even the length shows in the time it takes)."""
+    return hmac.compare_digest(hashlib.sha256(given.encode("utf-8", "surrogatepass")).digest(),
+                               hashlib.sha256(password.encode("utf-8", "surrogatepass")).digest())
+
+
+@dataclass(eq=False)
+class _Stream:
+    """One open page's event stream: what it was sent last and what waits to go."""
+
+    conn: Connection
+    out: bytearray = field(default_factory=bytearray)
+    seen: dict[str, int] = field(default_factory=dict)
+    results: int = -1
+    broker: bool | None = None
+    notices: list | None = None
+    last_write: float = field(default_factory=time.monotonic)
+
+
+class DashboardServer(GuardedServer):
     """The page's HTTP server for ``dashboard`` on ``(host, port)`` (port 0: any free one).
 
     ``exports``: ``{"csv": fn(records, out), "bgstats": fn(records) -> dict}`` where
     ``records`` are ``(table, GameRecord)`` pairs. ``password``: required with any user
-    name (HTTP basic auth), None for none. Raises OSError when the address is taken."""
-
-    daemon_threads = True
-    allow_reuse_address = True
+    name (HTTP basic auth), None for none. ``limits``: the server's
+    (:class:`~companion.venue.server.Limits`). Raises OSError when the address is taken."""
 
     def __init__(self, dashboard: Dashboard, address: tuple[str, int], exports: dict[str, Callable] | None = None,
-                 password: str | None = None, title: str | None = None):
-        super().__init__(address, _Handler)
+                 password: str | None = None, title: str | None = None, limits: Limits | None = None):
+        super().__init__(address, _Handler, limits)
         self.dashboard = dashboard
         self.exports = exports or {}
         self.password = password
+        self.logins = Logins()
         self.title = title or dashboard.venue
         self.stopping = threading.Event()
+        self._new: queue.SimpleQueue = queue.SimpleQueue()
+        self._streams: list[_Stream] = []
+        self._feeder = threading.Thread(target=self._feed, name="venue-feeder", daemon=True)
+        self._feeder.start()
 
     def url(self) -> str:
         """The page's address, ``http://HOST:PORT/``."""
@@ -70,39 +149,132 @@ class DashboardServer(ThreadingHTTPServer):
         with self.dashboard.changed:
             self.dashboard.changed.notify_all()
         self.shutdown()
+        self._feeder.join(timeout=2.0)
         self.server_close()
 
+    def streams(self) -> int:
+        """Event streams open now."""
+        return len(self._streams) + self._new.qsize()
 
-class _Handler(BaseHTTPRequestHandler):
+    # ------------------------------------------------------------ the feeder
+
+    def adopt_stream(self, conn: Connection) -> None:
+        """A page's ``/events`` (headers sent): the feeder writes to it from now on."""
+        self._new.put(_Stream(conn))
+        with self.dashboard.changed:
+            self.dashboard.changed.notify_all()
+
+    def _feed(self) -> None:
+        d = self.dashboard
+        version = -1
+        while not self.stopping.is_set():
+            with d.changed:
+                if d.version == version and not self._new.qsize():
+                    d.changed.wait(timeout=0.05 if any(s.out for s in self._streams) else 1.0)
+                version = d.version
+            while self._new.qsize():
+                self._streams.append(self._new.get())
+            cache: dict = {}
+            for stream in self._streams:
+                self._fill(stream, cache)
+                self._flush(stream)
+            self._streams = [s for s in self._streams if not s.conn.closed]
+        for stream in self._streams + [self._new.get() for _ in range(self._new.qsize())]:
+            self.release(stream.conn)
+
+    def _fill(self, s: _Stream, cache: dict) -> None:
+        """Add to ``s.out`` every change it has not been sent (each table's JSON made once
+        per round in ``cache``, for every page)."""
+        d = self.dashboard
+        with d.changed:
+            versions = {n: t.version for n, t in d.tables.items() if t.version > s.seen.get(n, -1)}
+            results, broker = len(d.results), d.connected.is_set()
+        chunks = []
+        for name in sorted(versions):
+            s.seen[name] = versions[name]
+            if (name, versions[name]) not in cache:
+                cache[(name, versions[name])] = _table_event(d, name)
+            chunks.append(cache[(name, versions[name])])
+        if results != s.results:
+            s.results = results
+            if ("finished", results) not in cache:
+                cache[("finished", results)] = f"event: finished\ndata: {json.dumps(d.finished())}\n\n"
+            chunks.append(cache[("finished", results)])
+        if broker != s.broker:
+            s.broker = broker
+            chunks.append(f"event: broker\ndata: {json.dumps(broker)}\n\n")
+        if "notices" not in cache:
+            cache["notices"] = d.notices()
+        notices = cache["notices"]
+        if notices != s.notices:
+            s.notices = notices
+            chunks.append(f"event: venue\ndata: {json.dumps({'notices': notices})}\n\n")
+        if not chunks and not s.out and time.monotonic() - s.last_write > PING:
+            chunks.append(": still here\n\n")
+        if chunks:
+            s.out += "".join(chunks).encode()
+
+    def _flush(self, s: _Stream) -> None:
+        while s.out:
+            try:
+                sent = s.conn.sock.send(s.out)
+            except (BlockingIOError, InterruptedError):
+                break
+            except OSError:  # the page went away
+                self.release(s.conn)
+                return
+            del s.out[:sent]
+            s.last_write = time.monotonic()
+        if len(s.out) > STREAM_BUFFER:  # a page that does not read: it reconnects and is sent everything
+            self.release(s.conn)
+
+
+def _table_event(d: Dashboard, name: str) -> str:
+    """One table's ``table`` event ("" and logged if it cannot be drawn: every message was
+    checked on the way in, so that is a bug here, and it must not stop the other tables)."""
+    try:
+        return f"event: table\ndata: {json.dumps(d.table_json(name))}\n\n"
+    except Exception:
+        _log.exception("venue: %s could not be drawn", name)
+        return ""
+
+
+class _Handler(GuardedHandler):
     server: DashboardServer
-    protocol_version = "HTTP/1.1"
-
-    def log_message(self, format, *args):  # noqa: A002 - the base class's name
-        pass  # a page that polls would fill the journal
 
     def _allowed(self) -> bool:
         password = self.server.password
         if not password:
             return True
+        logins, client = self.server.logins, self.client_address[0]
         header = self.headers.get("Authorization", "")
         if header.startswith("Basic "):
+            wait = logins.wait(client)
+            if wait > 0:
+                n = math.ceil(wait)
+                body = f"Too many wrong passwords: try again in {n} second{'' if n == 1 else 's'}.\n".encode()
+                self._send(body, "text/plain; charset=utf-8", status=429, extra={"Retry-After": str(n)})
+                return False
             try:
-                given = base64.b64decode(header[6:]).decode("utf-8").partition(":")[2]
+                given = base64.b64decode(header[6:], validate=True).decode("utf-8").partition(":")[2]
             except (ValueError, UnicodeDecodeError):
-                given = ""
-            if hmac.compare_digest(given.encode(), password.encode()):
+                given = None
+            if given is not None and same_password(given, password):
+                logins.passed(client)
                 return True
-        self.send_response(401)
-        self.send_header("WWW-Authenticate", 'Basic realm="Sugar venue dashboard", charset="UTF-8"')
-        self.send_header("Content-Length", "0")
-        self.end_headers()
+            logins.failed(client)
+        self._send(b"", "text/plain", status=401,
+                   extra={"WWW-Authenticate": 'Basic realm="Sugar venue dashboard", charset="UTF-8"'})
         return False
 
-    def _send(self, body: bytes, kind: str, name: str | None = None, status: int = 200) -> None:
+    def _send(self, body: bytes, kind: str, name: str | None = None, status: int = 200,
+              extra: dict[str, str] | None = None) -> None:
         self.send_response(status)
         self.send_header("Content-Type", kind)
         self.send_header("Content-Length", str(len(body)))
         self.send_header("Cache-Control", "no-store")
+        for key, value in (extra or {}).items():
+            self.send_header(key, value)
         if name:
             self.send_header("Content-Disposition", f'attachment; filename="{name}"')
         self.end_headers()
@@ -143,54 +315,15 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(b"not found\n", "text/plain", status=404)
 
     def _stream(self) -> None:
-        d = self.server.dashboard
+        if self.server.streams() >= MAX_STREAMS:
+            self._send(b"too many pages open\n", "text/plain", status=503, extra={"Retry-After": "10"})
+            return
         self.send_response(200)
         self.send_header("Content-Type", "text/event-stream")
         self.send_header("Cache-Control", "no-store")
         self.send_header("Connection", "close")
         self.end_headers()
-        seen: dict[str, int] = {}
-        results, broker, notices = -1, None, None
-        last_write = time.monotonic()
-        try:
-            while not self.server.stopping.is_set():
-                with d.changed:
-                    changed = [n for n, t in d.tables.items() if t.version > seen.get(n, -1)]
-                    if not changed and len(d.results) == results and d.connected.is_set() == broker:
-                        d.changed.wait(timeout=1.0)
-                        changed = [n for n, t in d.tables.items() if t.version > seen.get(n, -1)]
-                    versions = {n: d.tables[n].version for n in changed}
-                chunks = []
-                for name in sorted(changed):
-                    seen[name] = versions[name]
-                    chunks.extend(_table_event(d, name))
-                if d.notices() != notices:
-                    notices = d.notices()
-                    chunks.append(f"event: venue\ndata: {json.dumps({'notices': notices})}\n\n")
-                if len(d.results) != results:
-                    results = len(d.results)
-                    chunks.append(f"event: finished\ndata: {json.dumps(d.finished())}\n\n")
-                if d.connected.is_set() != broker:
-                    broker = d.connected.is_set()
-                    chunks.append(f"event: broker\ndata: {json.dumps(broker)}\n\n")
-                if not chunks and time.monotonic() - last_write > PING:
-                    chunks.append(": still here\n\n")
-                if chunks:
-                    self.wfile.write("".join(chunks).encode())
-                    self.wfile.flush()
-                    last_write = time.monotonic()
-        except (BrokenPipeError, ConnectionResetError):
-            return
-
-
-def _table_event(d: Dashboard, name: str) -> list[str]:
-    """One table's ``table`` event (none, logged, if it cannot be drawn: every message was
-    checked on the way in, so that is a bug here, and it must not stop the other tables)."""
-    try:
-        return [f"event: table\ndata: {json.dumps(d.table_json(name))}\n\n"]
-    except Exception:
-        _log.exception("venue: %s could not be drawn", name)
-        return []
+        self.stream = True  # the feeder writes to it from now on
 
 
 def _html(text: str) -> str:
