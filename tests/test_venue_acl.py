@@ -7,6 +7,7 @@ import json
 import re
 import shutil
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -18,17 +19,23 @@ from venue_helpers import Mosquitto, Recorder, free_port, wait_for
 HERE = Path(__file__).resolve().parent.parent / "hardware" / "mosquitto"
 
 
-def cafe_broker(tmp: Path) -> Mosquitto:
+def cafe_broker(tmp: Path, drop: str | None = None) -> Mosquitto:
+    """The shipped config and ACL (with the test's port and files), plus a user
+    ``watcher`` that reads every topic of every venue (to see what does not reach the
+    dashboard). ``drop``: a config line left out (to show what it stops)."""
     passwd = shutil.which("mosquitto_passwd")
     if passwd is None:
         pytest.skip("no mosquitto_passwd (Debian package mosquitto): the café config's passwords cannot be made")
     users = tmp / "sugar-cafe.passwd"
     users.write_text("")
-    for user in ("venue", "table-1", "table-2"):
+    for user in ("venue", "table-1", "table-2", "watcher"):
         subprocess.run([passwd, "-b", str(users), user, f"pw-{user}"], check=True)
     acl = tmp / "sugar-cafe.acl"
-    shutil.copy(HERE / "sugar-cafe.acl", acl)
+    acl.write_text((HERE / "sugar-cafe.acl").read_text() + "\nuser watcher\ntopic read sugar/#\n")
     conf = (HERE / "sugar-cafe.conf").read_text()
+    if drop is not None:
+        assert re.search(rf"(?m)^{drop}$", conf), drop
+        conf = re.sub(rf"(?m)^{drop}$", "", conf)
     port = free_port()
     conf = conf.replace("listener 1883", f"listener {port} 127.0.0.1")
     conf = conf.replace("/etc/mosquitto/sugar-cafe.passwd", str(users)).replace("/etc/mosquitto/sugar-cafe.acl", str(acl))
@@ -55,13 +62,16 @@ def test_each_table_writes_only_its_own_topics_and_the_venue_reads_all(tmp_path)
                                                  password_file=str(pw)), session)
         session.listeners.append(pub)
         pub.start()
-        pub.connect()
+        # (table-1's login forges first, then the table connects: the broker gives a login
+        # one connection at a time, its client id being the user name)
         forger = Recorder(broker.url, "nothing/at/all", username="table-1", password="pw-table-1")
         forger.client.publish("sugar/corner-cafe/tables/table-2/status", b'{"forged": true}', qos=1).wait_for_publish()
+        forger.close()
+        pub.connect()
+        wait_for(pub.connected.is_set, what="table-1 at the broker")
         session.handle(Touch("done", 1.0))
         pub.close(timeout=10)
         wait_for(lambda: any(t.endswith("table-1/events") for t, _, _ in venue.messages), what="table-1's event")
-        forger.close()
         venue.close()
         topics = {t for t, _, _ in venue.messages}
         assert "sugar/corner-cafe/tables/table-1/status" in topics
@@ -102,5 +112,94 @@ def test_the_shipped_broker_drops_a_message_over_the_size_limit(tmp_path):
         table.close()
         venue.close()
         assert [len(p) for _, p, _ in venue.messages] == [MAX_BYTES]
+    finally:
+        broker.stop()
+
+
+def password_file(tmp: Path, user: str) -> str:
+    path = tmp / f"{user}.pw"
+    path.write_text(f"pw-{user}\n")
+    return str(path)
+
+
+@pytest.mark.parametrize("drop, knocked_off", [(None, False), ("use_username_as_clientid true", True)])
+def test_a_table_using_the_dashboards_client_id_cannot_knock_the_dashboard_off(tmp_path, drop, knocked_off):
+    """table-1's login connects five times with the dashboard's client id
+    (``sugar-venue-corner-cafe``) while table-2 plays: with the shipped config the
+    dashboard is never dropped and counts every one of table-2's events; without
+    ``use_username_as_clientid`` (the second case, to show what the line stops) the
+    broker drops the dashboard each time."""
+    import paho.mqtt.client as mqtt
+
+    from companion.core.clock import FakeClock
+    from companion.core.events import Touch
+    from companion.core.store import EventStore
+    from companion.table.session import Session
+    from companion.venue.dashboard import Dashboard
+    from companion.venue.settings import Broker
+
+    broker = cafe_broker(tmp_path, drop)
+    dashboard = Dashboard(Broker.parse(broker.url, username="venue", password_file=password_file(tmp_path, "venue")),
+                          "corner-cafe").connect()
+    try:
+        wait_for(dashboard.connected.is_set, what="the dashboard's connection")
+        drops = []
+        kept = dashboard.client.on_disconnect
+
+        def on_disconnect(*args):
+            drops.append(args)
+            kept(*args)
+
+        dashboard.client.on_disconnect = on_disconnect
+        session = Session.start("sugarrr", ["Ana", "Ben"], EventStore(":memory:"), FakeClock(0.0), resume=False)
+        pub = VenuePublisher(VenueSettings.parse(broker.url, "table-2", "corner-cafe", username="table-2",
+                                                 password_file=password_file(tmp_path, "table-2")), session)
+        session.listeners.append(pub)
+        pub.start()
+        pub.connect()
+        for attempt in range(5):
+            impostor = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=dashboard.client_id,
+                                   clean_session=False, protocol=mqtt.MQTTv311)
+            impostor.username_pw_set("table-1", "pw-table-1")
+            answered = []
+            impostor.on_connect = lambda c, u, f, rc, p: answered.append(rc)
+            impostor.connect("127.0.0.1", broker.port)
+            impostor.loop_start()
+            wait_for(lambda: answered, what="the broker's answer to the impostor")
+            assert not answered[0].is_failure  # a table's own login: let in, under its own id
+            session.handle(Touch("frobnicate", float(attempt + 1)))
+            time.sleep(0.2)
+            impostor.disconnect()
+            impostor.loop_stop()
+        pub.close(timeout=10)
+        if knocked_off:
+            assert drops, "the dashboard was not dropped: the test would not see the fault"
+            return
+        last = pub.outbox.next_seq() - 1
+        wait_for(lambda: "table-2" in dashboard.tables and dashboard.tables["table-2"].last_seq == last,
+                 what="every event of table-2 at the dashboard")
+        assert drops == [] and dashboard.connected.is_set()
+        assert dashboard.tables["table-2"].seqs == list(range(1, last + 1))
+    finally:
+        dashboard.close()
+        broker.stop()
+
+
+def test_a_table_writes_only_in_its_own_venue(tmp_path):
+    """The ACL is per venue: table-1 of corner-cafe cannot write table-1 of another
+    venue on the same broker, and the dashboard's user reads only its own venue."""
+    broker = cafe_broker(tmp_path)
+    try:
+        watcher = Recorder(broker.url, "sugar/#", username="watcher", password="pw-watcher")
+        venue = Recorder(broker.url, "sugar/#", username="venue", password="pw-venue")
+        table = Recorder(broker.url, "nothing/at/all", username="table-1", password="pw-table-1")
+        table.client.publish("sugar/river-cafe/tables/table-1/status", b"forged", qos=1).wait_for_publish(10)
+        table.client.publish("sugar/corner-cafe/tables/table-1/status", b"mine", qos=1).wait_for_publish(10)
+        wait_for(lambda: watcher.messages and venue.messages, what="table-1's own message")
+        time.sleep(0.2)
+        for r in (watcher, venue, table):
+            r.close()
+        assert [(t, p) for t, p, _ in watcher.messages] == [("sugar/corner-cafe/tables/table-1/status", b"mine")]
+        assert [p for _, p, _ in venue.messages] == [b"mine"]
     finally:
         broker.stop()
