@@ -142,13 +142,13 @@ def cmd_venue(args) -> int:
         server = DashboardServer(dashboard, (host, port), _exports(venue), password=password, title=args.title)
     except OSError as err:
         return fail(f"cannot listen on {args.listen}: {err.strerror or err}", DEVICE)
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())  # before the line below: whoever reads it may stop us
     dashboard.connect()
     shown = server.url().replace("0.0.0.0", "THIS-COMPUTER")
     print(f"companion: the {venue} dashboard is on {shown} (tables from {broker.url()})"
           + ("; password required" if password else
              "" if _loopback(host) else "; no password: anyone on the network can see it"), flush=True)
-    stop = threading.Event()
-    signal.signal(signal.SIGTERM, lambda *_: stop.set())
     thread = server.serve_in_thread()
     try:
         while not stop.wait(0.5):
