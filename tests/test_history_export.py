@@ -57,7 +57,7 @@ def test_csv_and_json_formats(tmp_path, capsys):
     assert [(r["player"], r["rank"], r["status"]) for r in rows if r["game"] == "sugarrr"] == [
         ("Ana", "2", "finished"), ("Ben", "1", "finished"), ("Cy", "3", "finished")]
     assert {r["status"] for r in rows if r["game"] != "sugarrr"} == {"abandoned", "unfinished"}
-    games = json.loads(run(capsys, "--store", str(db), "--format", "json"))
+    games = json.loads(run(capsys, "--store", str(db), "--format", "json"))["games"]
     assert [g["game"] for g in games] == ["sugar-heist", "sweet-deals", "sugarrr"]
     assert games[2]["result"]["winners"] == ["Ben"] and games[2]["players"] == ["Ana", "Ben", "Cy"]
 

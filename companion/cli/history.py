@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from ..core.errors import StoreError
+from ..core.figures import figures_json
 from ..core.i18n import count
 from ..core.store import DEFAULT_STORE, EventStore
 from ..games import GAMES
@@ -26,7 +27,8 @@ def cmd_history(args) -> int:
         return fail(str(err), DEVICE)
     form = args.format or ("json" if args.json else "csv" if args.csv else "text")
     if form == "json":
-        print(json.dumps(as_json(games)))
+        names = {slug: desc.name for slug, desc in GAMES.items()}
+        print(json.dumps({"games": as_json(games), "figures": figures_json(games, names)}))
         return 0
     if form == "csv":
         write_csv(games, sys.stdout)
@@ -49,11 +51,28 @@ def cmd_history(args) -> int:
     return 0
 
 
+JSON_HELP = """\
+--format json (or --json) prints one object:
+  games    every game, newest first: id, game (its slug), players (names in seat
+           order), started and finished (seconds since the epoch; finished null while
+           unfinished), result ({"abandoned": true} for a game set aside or left,
+           else game, players [{name, score, breakdown}], winners, tie_break,
+           reason), config (the set-up options), inputs (how many were stored)
+  figures  per game, per player, over finished games only (unfinished, set-aside
+           and left games do not count): [{game, name, players: [{player, played,
+           won, best, average, current_streak, longest_streak}]}]; a shared win is
+           a win for each winner; average to one decimal; a streak is wins in a row
+           in that player's own games of that kind, current ending at their newest"""
+
+
 def add_parsers(sub) -> None:
-    h = sub.add_parser("history", help="list past and unfinished games")
+    import argparse
+
+    h = sub.add_parser("history", help="list past and unfinished games", epilog=JSON_HELP,
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
     h.add_argument("--store", default=str(DEFAULT_STORE), type=user_path, help="the game database (opened read-only)")
     form = h.add_mutually_exclusive_group()
-    form.add_argument("--json", action="store_true", help="as JSON, one object per game")
+    form.add_argument("--json", action="store_true", help="as JSON: every game and each player's figures (below)")
     form.add_argument("--csv", action="store_true", help="as CSV, one row per player per game (for a spreadsheet)")
     form.add_argument("--format", choices=("text", "csv", "json", "bgstats"),
                       help="text (default), csv, json, or bgstats: a Board Game Stats play file of the finished "

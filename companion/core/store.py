@@ -34,10 +34,12 @@ DEFAULT_STORE = Path(os.environ.get("XDG_DATA_HOME", Path.home() / ".local/share
 #: The store format this version writes (``PRAGMA user_version``). 0 is a file written
 #: before formats were numbered: format 1 if its games have no ``config`` column, else 2.
 #: Format 3 adds the venue outbox (messages for a café's broker, companion.venue.outbox).
-SCHEMA_VERSION = 3
-#: Tables a companion store may hold (the NFC enrolments and the venue outbox live beside
-#: the games).
-_OUR_TABLES = {"games", "inputs", "enrolments", "outbox"}
+#: Format 4 adds the roster (the names this table has played with, for the start screen),
+#: filled from the stored games when an older store is upgraded.
+SCHEMA_VERSION = 4
+#: Tables a companion store may hold (the NFC enrolments, the venue outbox and the roster
+#: live beside the games).
+_OUR_TABLES = {"games", "inputs", "enrolments", "outbox", "roster"}
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -66,7 +68,16 @@ CREATE TABLE IF NOT EXISTS outbox (
     retain    INTEGER NOT NULL,
     sent      INTEGER NOT NULL DEFAULT 0  -- 1 once the broker acknowledged it
 );
+CREATE TABLE IF NOT EXISTS roster (
+    name      TEXT PRIMARY KEY COLLATE NOCASE,  -- a player's name as last written
+    seen      REAL NOT NULL,          -- their newest game's start (or when added), epoch seconds
+    seat      INTEGER NOT NULL DEFAULT 0  -- their seat in that game, from 1 (0: added by hand)
+);
 """
+
+#: A game's players into the roster: a name seen again keeps its newest spelling and time.
+_REMEMBER = ("INSERT INTO roster (name, seen, seat) VALUES (?, ?, ?) ON CONFLICT(name) DO UPDATE "
+             "SET name = excluded.name, seen = excluded.seen, seat = excluded.seat WHERE excluded.seen >= seen")
 
 
 @dataclass(frozen=True)
@@ -295,6 +306,8 @@ class EventStore:
             for statement in _SCHEMA.split(";"):  # not executescript: it would commit first
                 if statement.strip():
                     self._db.execute(statement)
+            if has_games and version < 4:
+                self._fill_roster()
             self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
             self._db.execute("COMMIT")
         except BaseException:
@@ -303,6 +316,20 @@ class EventStore:
             raise
         if has_games and version < SCHEMA_VERSION:
             self.migrated_from = version
+
+    def _fill_roster(self) -> None:
+        """The roster of a store from before format 4: every name its games were played
+        with, each seen when its newest game started (a row whose players do not read
+        is left out, as the history reports it)."""
+        for players, started in self._db.execute("SELECT players, started FROM games ORDER BY id").fetchall():
+            try:
+                names = json.loads(players)
+            except ValueError:
+                continue
+            if isinstance(names, list) and _number(started):
+                for seat, name in enumerate(names, 1):
+                    if isinstance(name, str) and name.strip():
+                        self._db.execute(_REMEMBER, (name, float(started), seat))
 
     @contextmanager
     def transaction(self, durable: bool = True):
@@ -362,10 +389,46 @@ class EventStore:
 
     def new_game(self, game: str, players: list[str] | tuple[str, ...], started: float,
                  config: dict[str, Any] | None = None) -> int:
-        """Start a game record and return its id."""
-        cur = self._write("INSERT INTO games (game, players, started, config) VALUES (?, ?, ?, ?)",
-                          (game, json.dumps(list(players)), started, json.dumps(config or {})))
+        """Start a game record and return its id; its players join the roster (or are
+        seen again there), in the same transaction."""
+        with self.transaction() as db:
+            cur = db.execute("INSERT INTO games (game, players, started, config) VALUES (?, ?, ?, ?)",
+                             (game, json.dumps(list(players)), started, json.dumps(config or {})))
+            for seat, name in enumerate(players, 1):
+                db.execute(_REMEMBER, (name, started, seat))
         return int(cur.lastrowid)
+
+    # ------------------------------------------------------------ the roster
+
+    def roster(self) -> list[str]:
+        """The names this table has played with, newest first (the newest game's players
+        first, in seat order; then the names of older games). A read-only store from
+        before format 4 has no roster table: its names come from its games."""
+        with self._reading() as db:
+            if db.execute("SELECT 1 FROM sqlite_master WHERE name = 'roster'").fetchone():
+                return [n for (n,) in db.execute("SELECT name FROM roster ORDER BY seen DESC, seat").fetchall()]
+            rows = db.execute("SELECT players FROM games ORDER BY id DESC").fetchall()
+        out: list[str] = []
+        for (players,) in rows:
+            names = json.loads(players)
+            out += [n for n in names if isinstance(n, str) and n.casefold() not in {m.casefold() for m in out}]
+        return out
+
+    def remember_player(self, name: str, seen: float) -> None:
+        """Put ``name`` on the roster (a name added on the start screen before it plays),
+        as seen at ``seen`` (epoch seconds)."""
+        self._write(_REMEMBER, (name, seen, 0))
+
+    def forget_player(self, name: str) -> bool:
+        """Take ``name`` off the roster (any case); its games stay in the history, and
+        playing again with it puts it back. True when it was there."""
+        return self._write("DELETE FROM roster WHERE name = ?", (name,)).rowcount > 0
+
+    def last_players(self) -> tuple[str, ...]:
+        """The players of the newest game at this table, in seat order (``()`` before any)."""
+        with self._reading() as db:
+            row = db.execute("SELECT players FROM games ORDER BY id DESC LIMIT 1").fetchone()
+        return tuple(json.loads(row[0])) if row else ()
 
     def append(self, game_id: int, item: Input) -> int:
         """Append one accepted input and commit it; returns its sequence number (from 1).
