@@ -193,7 +193,11 @@ def _choose(plan: TablePlan, display, store: EventStore, watch, notice, notifier
             notifier.ready("start screen: waiting for the players to choose a game")
             notifier.watchdog(time.monotonic())
     try:
-        choice = choose(display.app, store, GAMES, stopping=stopping, watch=watch, tick=tick)
+        from .history import sheets
+        from .window import drawable_result
+
+        choice = choose(display.app, store, GAMES, stopping=stopping, watch=watch, tick=tick,
+                        sheet_of=sheets(store, drawable_result))
     except pygame.error as err:  # the screen went: carry on as without it (and retry it)
         display.lost(err)
         return plan

@@ -220,3 +220,38 @@ def as_json(games) -> list[dict]:
     """Every game as a JSON-ready dict (the store's record: id, game, players, times in
     seconds since the epoch, result, config, inputs)."""
     return [{**g.__dict__, "players": list(g.players)} for g in games]
+
+
+def score_sheet(store, record):
+    """A finished game's full result for its final screen (``Screen.draw_final``), with
+    each player's score sheet: the stored inputs replayed through the rules, as a
+    restart replays them (nothing is written). None for a game that is not finished,
+    was set aside or left, or whose inputs no longer replay (its stored result, which
+    carries no sheets, is then all there is: :func:`stored_result`)."""
+    from dataclasses import replace
+
+    from ..core.clock import FakeClock
+    from ..core.errors import StoreError
+    from .session import Session
+
+    desc = GAMES.get(record.game)
+    if desc is None or record.finished is None or not record.result or record.result.get("abandoned"):
+        return None
+    try:
+        session = Session(record.game, store, record.id, desc.rules.new_game(list(record.players), **record.config),
+                          FakeClock(record.started), entry=desc.flow.new_entry(), started=record.started)
+        session._replay(store.inputs(record.id))
+        result = session.result()
+    except (StoreError, ValueError, TypeError):
+        return None
+    return None if result is None else replace(result, players=tuple(result.ranked()))
+
+
+def sheets(store, shown=None):
+    """:func:`score_sheet` for ``store``'s records, each passed through ``shown`` (the
+    names as the screen can show them: :func:`companion.table.window.drawable_result`):
+    the start and history screens' ``sheet_of``."""
+    def sheet_of(record):
+        result = score_sheet(store, record)
+        return result if result is None or shown is None else shown(result)
+    return sheet_of

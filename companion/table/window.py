@@ -135,7 +135,9 @@ class TableWindow:
     def _shared_screen(self, command: str) -> bool:
         """The start and history screens (after a game): True when ``command`` was theirs."""
         from ..ui import history, start
+        from .history import sheets
 
+        store = self.runner.session.store
         if self.screen is None:
             if not (self.runner.session.over and command in ("newgame", "history")):
                 return False
@@ -143,8 +145,8 @@ class TableWindow:
             if self.runner.text_out is not None and (app is None or getattr(app, "invisible", False)):
                 return self._text_after_game(command)
             try:
-                self.screen = (start.StartFlow(self.runner.session.store, GAMES) if command == "newgame"
-                               else history.HistoryScreen(self.runner.session.store, GAMES))
+                self.screen = (start.StartFlow(store, GAMES, sheet_of=sheets(store, drawable_result)) if command == "newgame"
+                               else history.HistoryScreen(store, GAMES, sheet_of=sheets(store, drawable_result)))
             except StoreError as err:  # the store was damaged since the game began: say so, stay here
                 say(str(err), ERR)
                 self.runner.session.last_message, self.runner.session.last_ok = (
@@ -163,7 +165,7 @@ class TableWindow:
                 return True
             self.runner.begin(session)
         elif out == "newgame":
-            self.screen = start.StartFlow(self.runner.session.store, GAMES)
+            self.screen = start.StartFlow(store, GAMES, sheet_of=sheets(store, drawable_result))
         elif out == "close":
             self.screen = None
         return True
@@ -275,13 +277,13 @@ class TableWindow:
         return any(t < when for number, t in self.runner.inputs.waiting() if number not in here)
 
     def _keyboard_screen(self) -> bool:
-        """Is the start screen's name keyboard showing (typed keys are a name then)?"""
+        """Is the start screen's name keyboard (or its roster of names) showing (typed keys
+        are a name then)?"""
         if self.screen is None:
             return False
         from ..ui import start as start_screen  # only with a start screen up: kept off a resumed game's start
 
-        return isinstance(self.screen, start_screen.StartFlow) and isinstance(self.screen.screen,
-                                                                             start_screen.KeyboardScreen)
+        return isinstance(self.screen, start_screen.StartFlow) and self.screen.typing()
 
     def _pointer(self, kind: str, pos) -> None:
         """A press, drag or release on the window, matched to the buttons only now: every

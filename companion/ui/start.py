@@ -31,6 +31,7 @@ from ..core.names import name_problem
 from . import theme
 from .app import Button
 from .messages import text
+from .roster import RosterScreen, quick_names, remembered, same_players, seat_badge, title
 from .widgets import button, draw_text, draw_wrapped, panel
 
 Rect = pygame.Rect
@@ -54,25 +55,7 @@ class StartChoice:
     resume: bool = False
 
 
-def seat_badge(surface: pygame.Surface, center: tuple[int, int], radius: int, seat: int) -> Rect:
-    """The seat's colour as a disc with its number on it (seat from 1)."""
-    colour = theme.SEAT_COLOURS[(seat - 1) % len(theme.SEAT_COLOURS)]
-    pygame.draw.circle(surface, colour, center, radius)
-    box = Rect(0, 0, 2 * radius, 2 * radius)
-    box.center = center
-    draw_text(surface, str(seat), box, max(theme.MIN_SIZE, int(radius * 1.3)), theme.TEXT_DARK, bold=True,
-              align="center")
-    return box
-
-
-def _title(surface: pygame.Surface, words: str, problem: str = "") -> None:
-    """The step's title, or in its place what is wrong (red, with the reason)."""
-    if problem:
-        box = Rect(8, 2, W - 16, 62)
-        panel(surface, box, theme.dim(theme.BAD, 0.6))
-        draw_wrapped(surface, problem, box.inflate(-20, -4), theme.MEDIUM, theme.TEXT, bold=True, max_lines=2)
-        return
-    draw_text(surface, words, Rect(20, 6, W - 40, 56), theme.TITLE, theme.HIGHLIGHT, bold=True)
+_title = title   # the steps' title line (companion.ui.roster, beside the roster's step)
 
 
 def option_label(option: Option) -> str:
@@ -88,7 +71,10 @@ def choice_label(value: str | None, option: Option | None = None) -> str:
     return str(value).replace("-", " ")
 
 
-Screen = Union["GameScreen", "PlayersScreen", "KeyboardScreen", "OptionsScreen"]
+Screen = Union["GameScreen", "PlayersScreen", "KeyboardScreen", "OptionsScreen", "RosterScreen", "HistoryStep"]
+
+__all__ = ["StartChoice", "StartFlow", "GameScreen", "PlayersScreen", "KeyboardScreen", "OptionsScreen",
+           "RosterScreen", "HistoryStep", "seat_badge", "choose"]
 
 
 # ---------------------------------------------------------------- the steps
@@ -102,7 +88,8 @@ class GameScreen:
 
     def draw(self, surface: pygame.Surface) -> list[Button]:
         _title(surface, text("choose_game"))
-        out: list[Button] = []
+        out: list[Button] = [Button(button(surface, Rect(W - 16 - 200, 8, 200, 54), text("history"),
+                                           theme.PANEL_LIGHT, theme.TEXT, size=theme.MEDIUM), "history")]
         top = 70
         record = self.flow.unfinished
         if record is not None and record.game in self.flow.games:
@@ -135,7 +122,27 @@ class GameScreen:
         if verb == "game" and arg in self.flow.games:
             self.flow.pick(arg)
             return PlayersScreen(self.flow)
+        if verb == "history" and not arg:
+            return HistoryStep(self.flow)
         return None
+
+
+class HistoryStep:
+    """This table's History from the start screen (:class:`companion.ui.history.HistoryScreen`:
+    each finished game opens its score sheet, and the players' figures): Back returns
+    to the choice of game."""
+
+    def __init__(self, flow: "StartFlow"):
+        from .history import HistoryScreen
+
+        self.flow = flow
+        self.history = HistoryScreen(flow.store, flow.games, sheet_of=flow.sheet_of, new_game=False)
+
+    def draw(self, surface: pygame.Surface) -> list[Button]:
+        return self.history.draw(surface)
+
+    def handle(self, command: str) -> Screen | StartChoice | None:
+        return GameScreen(self.flow) if self.history.handle(command) in ("close", "newgame") else None
 
 
 class PlayersScreen:
@@ -160,10 +167,21 @@ class PlayersScreen:
                    theme.TEXT_DARK if chosen else theme.TEXT)
             out.append(Button(box, f"players {n}"))
             x += 68 + GAP
-        area = Rect(16, 146, W - 32, BOTTOM.top - 146 - GAP)
+        top = 146
+        same = same_players(f.store, game)
+        if same is not None and tuple(f.chosen_names()) != same:
+            box = Rect(16, top, W - 32, 56)
+            out.append(Button(button(surface, box, text("same_players", names=", ".join(same)), theme.BUTTON,
+                                     size=theme.MEDIUM), "same"))
+            top += 56 + GAP
+        area = Rect(16, top, W - 32, BOTTOM.top - top - GAP)
         cols = 1 if f.count <= 3 else 2
         rows = (f.count + cols - 1) // cols
         row_h = min(80, (area.height - GAP * (rows - 1)) // rows)
+        if row_h < 56:  # many seats under the Same players row: a third column keeps each a tap's size
+            cols = 3
+            rows = (f.count + cols - 1) // cols
+            row_h = min(80, (area.height - GAP * (rows - 1)) // rows)
         col_w = (area.width - GAP * (cols - 1)) // cols
         for i in range(f.count):
             cell = Rect(area.left + (i // rows) * (col_w + GAP), area.top + (i % rows) * (row_h + GAP), col_w, row_h)
@@ -183,7 +201,12 @@ class PlayersScreen:
         if verb == "players" and arg.isdigit() and f.game.min_players <= int(arg) <= f.game.max_players:
             f.count = int(arg)
         elif verb == "name" and arg.isdigit() and 1 <= int(arg) <= f.count:
-            return KeyboardScreen(f, self, int(arg))
+            return RosterScreen(f, self, int(arg)) if f.roster else KeyboardScreen(f, self, int(arg))
+        elif verb == "same" and not arg:
+            same = same_players(f.store, f.game)
+            if same is not None:
+                f.count = len(same)
+                f.names[:len(same)] = list(same)
         elif verb == "back":
             return GameScreen(f)
         elif verb == "next":
@@ -205,9 +228,10 @@ class KeyboardScreen:
 
     ROWS = ("1234567890", "QWERTYUIOP", "ASDFGHJKL-", "ZXCVBNM'.&")
 
-    def __init__(self, flow: "StartFlow", back: PlayersScreen, seat: int):
+    def __init__(self, flow: "StartFlow", back: PlayersScreen, seat: int, empty: bool = False):
+        """``empty``: a new name (from the roster's New name), else the seat's name shown."""
         self.flow, self.back, self.seat = flow, back, seat
-        self.name = flow.names[seat - 1]
+        self.name = "" if empty else flow.names[seat - 1]
         self.fresh = True     # the first key replaces the name shown (a quick name)
         self.message = ""
 
@@ -217,8 +241,8 @@ class KeyboardScreen:
         draw_text(surface, text("name_title", seat=self.seat), Rect(82, 6, 420, 60), theme.TITLE, theme.HIGHLIGHT,
                   bold=True)
         quick = Rect(W - 16 - 250, 8, 250, 56)
-        out.append(Button(button(surface, quick, text("quick_name", seat=self.seat), theme.PANEL_LIGHT, theme.TEXT,
-                                 size=theme.MEDIUM), "quick"))
+        out.append(Button(button(surface, quick, text("use_quick", name=text("quick_name", seat=self.seat)),
+                                 theme.PANEL_LIGHT, theme.TEXT, size=theme.MEDIUM), "quick"))
         field_box = Rect(16, 72, W - 32, 60)
         panel(surface, field_box, theme.PANEL, theme.HIGHLIGHT, width=3)
         if self.message:
@@ -258,8 +282,8 @@ class KeyboardScreen:
             self.name = self.name[:-1]
         elif verb == "clear":
             self.name = ""
-        elif verb == "quick":
-            self.name = text("quick_name", seat=self.seat)
+        elif verb == "quick":  # the seat's number as its name, shown as the first name is: a key replaces it
+            self.name, self.fresh = text("quick_name", seat=self.seat), True
         elif verb == "typed":
             if len(arg.strip()) > KEYBOARD_NAME_MAX:  # never cut short without a word
                 self.message = text("name_long", most=KEYBOARD_NAME_MAX)
@@ -277,6 +301,7 @@ class KeyboardScreen:
                 self.message = text("name_bad")
                 return None
             self.flow.names[self.seat - 1] = name
+            self.flow.remember(name)
             return self.back
         return None
 
@@ -364,10 +389,17 @@ class StartFlow:
     """The start screen's state: the current step and what has been chosen so far.
     ``choice`` is set when the table is ready to play."""
 
-    def __init__(self, store: Any, games: Mapping[str, Game], rng: Any = None):
+    def __init__(self, store: Any, games: Mapping[str, Game], rng: Any = None, sheet_of=None, now=None):
+        """``sheet_of(record)``: a finished game's full result for its score sheet in
+        History (:func:`companion.table.history.score_sheet`; None: the stored scores
+        alone); ``now()``: the wall clock's seconds, for a name added to the roster."""
+        import time
+
         self.games = dict(games)
+        self.store, self.sheet_of, self.now = store, sheet_of, now or time.time
         self.rng = rng or random.Random()  # draws a "Random" choice (kept in the game's stored options)
         self.unfinished = store.unfinished() if store is not None else None
+        self.roster: list[str] = remembered(store)
         self.game: Game = next(iter(self.games.values()))
         self.count = self.game.min_players
         self.names: list[str] = []
@@ -386,6 +418,25 @@ class StartFlow:
 
     def chosen_names(self) -> list[str]:
         return list(self.names[:self.count])
+
+    def keyboard(self, back: PlayersScreen, seat: int, empty: bool = False) -> KeyboardScreen:
+        """The keyboard for ``seat``'s name (the roster's New name: ``empty``)."""
+        return KeyboardScreen(self, back, seat, empty)
+
+    def remember(self, name: str) -> None:
+        """A name set on the keyboard goes on the roster at once (newest first): it is
+        offered again, on this start screen and the next, whether or not this game starts."""
+        if name.casefold() in quick_names():
+            return
+        self.roster = [name] + [n for n in self.roster if n.casefold() != name.casefold()]
+        if self.store is not None and not getattr(self.store, "readonly", False):
+            self.store.remember_player(name, self.now())
+
+    def forget(self, name: str) -> None:
+        """Take ``name`` off the roster (asked first on the roster's page); its games stay."""
+        self.roster = [n for n in self.roster if n.casefold() != name.casefold()]
+        if self.store is not None and not getattr(self.store, "readonly", False):
+            self.store.forget_player(name)
 
     def finish(self, screen) -> StartChoice | None:
         """The choice, if the game's rules accept these players and options (checked
@@ -434,28 +485,32 @@ class StartFlow:
                 self.quit = True
             elif kind == "touch":
                 self.handle(value)
-            elif kind == "typed" and isinstance(self.screen, KeyboardScreen):
+            elif kind == "typed" and self.typing():
                 self.handle(f"typed {value}")
             if self.choice is not None:
                 break
         return self.choice
+
+    def typing(self) -> bool:
+        """Is a name being chosen (the keyboard, or the roster: typed keys are a name then)?"""
+        return isinstance(self.screen, (KeyboardScreen, RosterScreen))
 
     quit = False
     dirty = True
 
 
 def choose(app, store, games: Mapping[str, Game], stopping=lambda: False, frame: float = 1 / 20, watch=None,
-           tick=None) -> StartChoice | None:
+           tick=None, sheet_of=None) -> StartChoice | None:
     """Run the start screen on ``app`` until a choice (returned) or the window closes or
     ``stopping()`` (None). The window is looked at every ``frame`` seconds, or, with a
     ``watch`` (:class:`~companion.ui.wakeup.InputWatch`) that watches a device, when that
     device has input (and once a second, for ``stopping``). ``tick()`` is called every
     time round (at least once a second), each time after the screen is drawn: systemd's
     READY=1 once the first frame is on the panel, then its watchdog ping while a person
-    chooses."""
+    chooses. ``sheet_of``: as :class:`StartFlow`'s, for History's score sheets."""
     import threading
 
-    flow = StartFlow(store, games)
+    flow = StartFlow(store, games, sheet_of=sheet_of)
     woken = threading.Event()
     if watch is not None:
         watch.on_input = woken.set
