@@ -304,6 +304,8 @@ def test_every_new_screen_reads_whole_at_every_panel_size(tmp_path, size):
                 app.show(flow.draw)
             assert [d.text for d in drawn if not d.readable] == [], label
             assert all(b.rect.width >= 48 and b.rect.height >= 48 for b in app.buttons), label
+            rects = [b.rect for b in app.buttons]
+            assert not [(a, b) for i, a in enumerate(rects) for b in rects[i + 1:] if a.colliderect(b)], label
             app.save(tmp_path / f"{size[0]}x{size[1]}" / f"{label}.png", as_panel=True)
             seen.append(label)
         assert {"sheet-sugar-blast", "sheet-sweet-deals", "figures", "remove-asks"} <= set(seen)

@@ -63,8 +63,9 @@ def shoot_screen(path: Path, size: tuple[int, int], rotation: int, draw, report:
 
 def shoot_shared(out: Path, size: tuple[int, int], rotation: int, report: list[str], finished=()) -> list[Path]:
     """The screens every game shares: each step of the start screen (with an unfinished
-    game to carry on), each game's player and option steps, the keyboard, and the
-    history of ``finished`` results. Returns the files."""
+    game to carry on), each game's player and option steps, the roster and the keyboard,
+    and the history of ``finished`` results with each one's score sheet and the players'
+    figures. Returns the files."""
     from ..core.store import EventStore
     from ..ui.app import App
     from ..ui.history import HistoryScreen
@@ -95,10 +96,32 @@ def shoot_shared(out: Path, size: tuple[int, int], rotation: int, report: list[s
                 flow.handle("back")
             if slug == next(iter(GAMES)):
                 flow.handle("name 2")
+                if flow.roster:  # the names of the games above: the roster, its Remove question, then New name
+                    save("start-roster", flow.draw)
+                    for command in ("removing", "forget 1"):
+                        flow.handle(command)
+                    save("start-roster-remove", flow.draw)
+                    for command in ("keep", "removing", "new"):
+                        flow.handle(command)
                 for key in ("M", "I", "A"):
                     flow.handle(f"key {key}")
                 save("start-keyboard", flow.draw)
-        save("history", HistoryScreen(store, GAMES).draw)
+        from dataclasses import replace
+
+        from .window import drawable_result
+
+        sheets = {(r.game, tuple(p.name for p in r.players)): drawable_result(replace(r, players=tuple(r.ranked())))
+                  for r in finished}
+        history = HistoryScreen(store, GAMES, sheet_of=lambda g: sheets.get((g.game, g.players)))
+        save("history", history.draw)
+        for g in history.games:
+            if history.openable(g):
+                history.handle(f"open {g.id}")
+                save(f"history-sheet-{g.game}", history.draw)
+                history.handle("back")
+        if history.figures:
+            history.handle("figures")
+            save("history-figures", history.draw)
     finally:
         app.close()
     return saved

@@ -132,16 +132,16 @@ class HistoryScreen:
         out.append(Button(button(surface, Rect(12, bar, 150, 56), text("back"), theme.PANEL_LIGHT, theme.TEXT,
                                  size=theme.MEDIUM), "back"))
         if self.page > 0:
-            out.append(Button(button(surface, Rect(172, bar, 96, 56), "<", theme.PANEL_LIGHT, theme.TEXT), "newer"))
+            out.append(Button(button(surface, Rect(170, bar, 84, 56), "<", theme.PANEL_LIGHT, theme.TEXT), "newer"))
         if (self.page + 1) * ROWS < len(self.games):
-            out.append(Button(button(surface, Rect(276, bar, 96, 56), ">", theme.PANEL_LIGHT, theme.TEXT), "older"))
+            out.append(Button(button(surface, Rect(262, bar, 84, 56), ">", theme.PANEL_LIGHT, theme.TEXT), "older"))
         right = w - 12
         if self.new_game:
             out.append(Button(button(surface, Rect(right - 190, bar, 190, 56), text("new_game"), theme.OK,
                                      size=theme.MEDIUM), "newgame"))
             right -= 190 + 10
         if self.figures:
-            out.append(Button(button(surface, Rect(right - 220, bar, 220, 56), text("figures"), theme.BUTTON,
+            out.append(Button(button(surface, Rect(right - 210, bar, 210, 56), text("figures"), theme.BUTTON,
                                      size=theme.MEDIUM), "figures"))
         return out
 
