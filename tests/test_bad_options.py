@@ -230,7 +230,7 @@ def test_a_quoted_tilde_in_store_record_and_config_paths_is_the_home_folder(tmp_
     assert not (work / "~").exists()
     hist = subprocess.run([sys.executable, "-m", "companion.cli", "history", "--store", "~/q.db", "--json"],
                           capture_output=True, text=True, timeout=60, cwd=work, env={**os.environ, "HOME": str(home)})
-    assert [g["players"] for g in json.loads(hist.stdout)] == [["A", "B"]]
+    assert [g["players"] for g in json.loads(hist.stdout)["games"]] == [["A", "B"]]
 
 
 def test_every_path_option_expands_a_tilde(monkeypatch, tmp_path):
