@@ -312,3 +312,19 @@ def test_every_new_screen_reads_whole_at_every_panel_size(tmp_path, size):
         assert app.frame().get_size() == size
     finally:
         app.close()
+
+
+def test_the_last_players_are_offered_only_to_a_game_that_takes_that_many(app):
+    store = EventStore(":memory:")
+    store.new_game("sweet-deals", ["Mia", "Dad", "Mum", "Leo", "Zoë"], 1.0)
+    flow = StartFlow(store, GAMES)
+    click(app, flow, "game sugarrr")  # 2 to 4 play Sugarrr!: five names are not offered
+    assert "same" not in {b.command for b in app.buttons}
+    click(app, flow, "back")
+    click(app, flow, "game sweet-deals")
+    click(app, flow, "same")
+    assert flow.chosen_names() == ["Mia", "Dad", "Mum", "Leo", "Zoë"]
+    store.new_game("sugarrr", ["Player 1", "Player 2"], 2.0)  # quick names name nobody: nothing to offer
+    flow = StartFlow(store, GAMES)
+    click(app, flow, "game sugarrr")
+    assert "same" not in {b.command for b in app.buttons} and "Player 1" not in flow.roster
