@@ -126,9 +126,11 @@ def test_an_unmapped_key_rejects_the_whole_scan(intruder, caplog):
     assert decode(key_events("SHX02K"), decoder) == ["SHX02K"]  # the next scan is clean
 
 
-@pytest.mark.parametrize("modifier", [e.KEY_LEFTCTRL, e.KEY_RIGHTALT, e.KEY_LEFTALT, e.KEY_LEFTMETA])
-def test_a_key_with_ctrl_alt_altgr_or_meta_held_rejects_the_scan(modifier):
-    events = keys((e.KEY_S, 1), (modifier, 1), (e.KEY_KP6, 1), (e.KEY_KP5, 1), (modifier, 0), (e.KEY_ENTER, 1))
+@pytest.mark.parametrize("modifier, key", [(e.KEY_LEFTCTRL, e.KEY_KP6), (e.KEY_RIGHTALT, e.KEY_KP6),
+                                           (e.KEY_LEFTALT, e.KEY_A), (e.KEY_LEFTMETA, e.KEY_KP6)])
+def test_a_key_with_ctrl_alt_altgr_or_meta_held_rejects_the_scan(modifier, key):
+    # (Left Alt over keypad digits is an Alt + keypad code since issue 37: see test_keys.py.)
+    events = keys((e.KEY_S, 1), (modifier, 1), (key, 1), (e.KEY_KP5, 1), (modifier, 0), (e.KEY_ENTER, 1))
     assert feed_raw(KeyDecoder(), events) == [None]
 
 

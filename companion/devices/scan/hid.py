@@ -1,8 +1,9 @@
 """A keyboard-mode (HID) barcode scanner: key events in, one :class:`CardScanned` per label.
 
 A scanner in keyboard mode "types" each label as key presses, then Enter (or Tab). Read
-through python-evdev the keys arrive as raw keycodes, so :class:`KeyDecoder` turns them
-into text with the US layout whatever the system locale: the scanner is set up for US
+through python-evdev the keys arrive as raw keycodes, so :class:`~.keys.KeyDecoder` (the
+one decoder every keyboard-mode path shares, the window's too) turns them into text by key
+position with the US layout whatever the system locale: the scanner is set up for US
 keyboards, and a German or French console keymap must not turn ``Y`` into ``Z``.
 :func:`find_scanners` finds scanners by stable path; :class:`HidScanner` reads one in its
 own thread, grabbed so no scan ever types into the console or the UI.
@@ -35,204 +36,15 @@ from companion.core.clock import Clock
 from companion.core.events import CardScanned
 
 from .base import ReaderThread
-from .normalise import NO_FRAMING, Framing, clean_scan
+from .keys import KEYPAD_KEYS, US_KEYS, KeyDecoder  # noqa: F401 - KeyDecoder, US_KEYS: this module's API too
+from .normalise import NO_FRAMING, Framing
 
 log = logging.getLogger(__name__)
 
-_UP, _DOWN = 0, 1  # EV_KEY values (2 is autorepeat)
 _RETRY_PERIOD = 0.5  # seconds between attempts to reopen an unplugged scanner
 
 UNPLUGGED = "scanner disconnected: check its USB cable"
 PERMISSION_FIX = "add the service user to the `input` group or install hardware/99-sugar-companion.rules"
-
-
-_US_LAYOUT = (  # keycode names, what each key types, and with Shift (US layout)
-    [*"ABCDEFGHIJKLMNOPQRSTUVWXYZ1234567890"] + "MINUS EQUAL LEFTBRACE RIGHTBRACE BACKSLASH SEMICOLON "
-    "APOSTROPHE GRAVE COMMA DOT SLASH SPACE".split(),
-    "abcdefghijklmnopqrstuvwxyz1234567890-=[]\\;'`,./ ",
-    "ABCDEFGHIJKLMNOPQRSTUVWXYZ!@#$%^&*()_+{}|:\"~<>? ",
-)
-#: keycode -> (character, character with Shift) on a US keyboard
-US_KEYS: dict[int, tuple[str, str]] = {getattr(e, f"KEY_{n}"): (p, s) for n, p, s in zip(*_US_LAYOUT, strict=True)}
-#: keypad keycode -> character, as typed with NumLock on (scanners assume it is)
-KEYPAD_KEYS: dict[int, str] = {getattr(e, f"KEY_KP{d}"): d for d in "0123456789"} | {
-    e.KEY_KPMINUS: "-", e.KEY_KPPLUS: "+", e.KEY_KPDOT: ".", e.KEY_KPSLASH: "/", e.KEY_KPASTERISK: "*",
-}
-#: keys that end a scan
-TERMINATORS = frozenset({e.KEY_ENTER, e.KEY_KPENTER, e.KEY_TAB})
-#: with Ctrl held, these end a scan too: Ctrl+J is line feed, Ctrl+M carriage return
-#: (scanners set to send CR/LF "as control characters"), Ctrl+I is Tab
-CTRL_TERMINATORS = frozenset({e.KEY_J, e.KEY_M, e.KEY_I})
-#: key -> the control character Ctrl + that key types (Ctrl+B STX, Ctrl+C ETX, Ctrl+] GS...)
-CTRL_KEYS: dict[int, str] = {getattr(e, f"KEY_{c}"): chr(ord(c) - 0x40) for c in string.ascii_uppercase} | {
-    e.KEY_LEFTBRACE: "\x1b", e.KEY_BACKSLASH: "\x1c", e.KEY_RIGHTBRACE: "\x1d",
-}
-_CTRLS = frozenset({e.KEY_LEFTCTRL, e.KEY_RIGHTCTRL})
-_SHIFTS = frozenset({e.KEY_LEFTSHIFT, e.KEY_RIGHTSHIFT})
-# Any of these held turns the next key into something that is not US ASCII text (Ctrl
-# turns a letter into a control character, see CTRL_KEYS).
-_OTHER_MODIFIERS = frozenset({e.KEY_LEFTCTRL, e.KEY_RIGHTCTRL, e.KEY_LEFTALT, e.KEY_RIGHTALT,
-                              e.KEY_LEFTMETA, e.KEY_RIGHTMETA})
-_NOT_TEXT_MODIFIERS = _OTHER_MODIFIERS - _CTRLS
-# With Shift, these keypad keys are cursor keys on a PC (NumLock is overridden), not digits.
-_KEYPAD_NAVIGATION = frozenset(k for k, c in KEYPAD_KEYS.items() if c in "0123456789.")
-
-
-def _key_name(code: int) -> str:
-    name = e.KEY.get(code) or e.BTN.get(code) or f"key {code}"
-    return name[0] if isinstance(name, (list, tuple)) else name
-
-
-class KeyDecoder:
-    """Turns evdev key events into scanned text with the US layout. Pure: no I/O, no clock.
-
-    Only key-down events (value 1) type; key-up (0) and autorepeat (2) add nothing, except
-    that Shift (left or right) counts as held from its down to its up. Enter, keypad Enter
-    or Tab end a scan, and so do Ctrl+J (line feed) and Ctrl+M (carriage return). The
-    text is cleaned by :func:`~companion.devices.scan.normalise.clean_scan` (framing
-    control characters, ``framing``'s prefix and suffix, an AIM identifier such as
-    ``]C0``), and an empty scan yields nothing. NumLock presses are ignored; CapsLock
-    toggles the case of letters as on a PC. Ctrl + a letter (or ``[ \\ ]``) types the
-    control character a terminal would (Ctrl+B STX, Ctrl+C ETX), which is framing at the
-    ends of a scan and garbles it inside.
-
-    A key that is not US ASCII text inside a scan (F-keys, Escape, Backspace, any key with
-    Alt, AltGr or Meta held, a shifted keypad digit) rejects the whole scan: it is
-    logged and returned as None, never as a shorter code. A scan longer than ``max_length``
-    characters is discarded whole, up to its terminator, with a logged warning, and
-    returned as None at once (a garbled read gets a verdict too).
-
-    >>> d = KeyDecoder(max_length=2)
-    >>> d.feed(e.EV_KEY, e.KEY_A, 1) + d.feed(e.EV_KEY, e.KEY_F1, 1) + d.feed(e.EV_KEY, e.KEY_TAB, 1)
-    [None]
-    """
-
-    def __init__(self, max_length: int = 64, framing: Framing = NO_FRAMING):
-        if max_length < 1:
-            raise ValueError(f"max_length must be at least 1 character, not {max_length}")
-        self.max_length = max_length
-        self.framing = framing
-        self.reset()
-
-    def reset(self) -> None:
-        """Forget the partial scan, held modifiers and CapsLock, e.g. after an unplug."""
-        self._held: set[int] = set()
-        self._caps = False
-        self._chars: list[str] = []
-        self._garbled = False
-        self._discarding = False  # inside an overlong or cut scan: drop keys until its terminator
-        self._resyncing = False  # after SYN_DROPPED: drop events up to the next SYN_REPORT
-        self.overruns = getattr(self, "overruns", 0)  # SYN_DROPPED seen (kept across resets)
-
-    def resync(self, held: set[int]) -> None:
-        """After an overrun: the modifier keys really held now (``EVIOCGKEY``, python-evdev's
-        ``active_keys()``), since their key-up events may have been lost."""
-        self._held = {k for k in held if k in _SHIFTS or k in _OTHER_MODIFIERS}
-
-    def _dropped_events(self) -> list[str | None]:
-        self.overruns += 1
-        cut = bool(self._chars) or self._garbled
-        log.warning("the scanner's events overran the kernel's buffer (SYN_DROPPED): %s",
-                    "the scan it cut is dropped" if cut else "the next scan is dropped, its start may be lost")
-        already = self._discarding and not self._chars
-        self._chars.clear()
-        self._garbled = False
-        self._held.clear()
-        self._resyncing = True
-        self._discarding = True
-        return [] if already else [None]
-
-    def feed(self, event_type: int, code: int, value: int) -> list[str | None]:
-        """Add one event and return the scans it completed (None for a rejected scan).
-
-        Events other than EV_KEY (EV_SYN, EV_MSC, ...) are ignored, but for
-        ``SYN_DROPPED``: the kernel's event buffer overran (the reader stalled) and events
-        were lost, so the scan it cut (and the next one, whose start may be lost) could be
-        halves of two labels. Everything up to the next ``SYN_REPORT`` is dropped, as the
-        evdev documentation says, then every key up to the next terminator (or until the
-        scanner goes quiet: :meth:`flush`, the reader's idle gap); the scan is
-        returned as None at once (the table is told to scan again), and logged.
-        Held modifiers are forgotten (their key-ups may be lost; see :meth:`resync`)."""
-        if event_type == e.EV_SYN and code == e.SYN_DROPPED:
-            return self._dropped_events()
-        if self._resyncing:
-            if event_type == e.EV_SYN and code == e.SYN_REPORT:
-                self._resyncing = False
-            return []
-        if event_type != e.EV_KEY:
-            return []
-        if code in _SHIFTS or code in _OTHER_MODIFIERS:
-            if value == _DOWN:
-                self._held.add(code)
-            elif value == _UP:
-                self._held.discard(code)
-            return []
-        if value != _DOWN:
-            return []
-        if code in TERMINATORS or (code in CTRL_TERMINATORS and self._ctrl_only()):
-            return self._finish()
-        if code == e.KEY_NUMLOCK:
-            return []
-        if code == e.KEY_CAPSLOCK:
-            self._caps = not self._caps
-            return []
-        if self._discarding:
-            return []
-        char = self._char(code)
-        if char is None and not self._garbled:
-            log.warning("scanner sent %s, which is not US ASCII text: the scan is rejected", _key_name(code))
-            self._garbled = True
-        self._chars.append(char or "")
-        if len(self._chars) > self.max_length:
-            log.warning("scan longer than %d characters discarded (starts %r)",
-                        self.max_length, "".join(self._chars[:16]))
-            self._chars.clear()
-            self._garbled = False
-            self._discarding = True
-            return [None]
-        return []
-
-    def flush(self) -> list[str | None]:
-        """End the partial scan now (a scanner with no terminator went quiet): the scans
-        that completes, like a terminator would, or [] when there is none."""
-        if not self._chars and not self._garbled:
-            self._discarding = False
-            return []
-        return self._finish()
-
-    @property
-    def pending(self) -> bool:
-        """True while a scan has started and not ended."""
-        return bool(self._chars) or self._garbled or self._discarding
-
-    def _ctrl_only(self) -> bool:
-        return bool(self._held & _CTRLS) and not self._held & _NOT_TEXT_MODIFIERS
-
-    def _char(self, code: int) -> str | None:
-        if self._ctrl_only():
-            return CTRL_KEYS.get(code)
-        if self._held & _OTHER_MODIFIERS:
-            return None
-        shift = bool(self._held & _SHIFTS)
-        if code in KEYPAD_KEYS:
-            return None if shift and code in _KEYPAD_NAVIGATION else KEYPAD_KEYS[code]
-        if code not in US_KEYS:
-            return None
-        plain, shifted = US_KEYS[code]
-        if self._caps and plain.isalpha():
-            shift = not shift
-        return shifted if shift else plain
-
-    def _finish(self) -> list[str | None]:
-        text, garbled, discarding = "".join(self._chars), self._garbled, self._discarding
-        self._chars.clear()
-        self._garbled = self._discarding = False
-        if discarding:
-            return []  # already returned as None when it grew too long
-        if garbled:
-            return [None]
-        code = clean_scan(text, self.framing)
-        return [code] if code != "" else []
 
 
 # --- finding scanners -------------------------------------------------------------------
