@@ -36,7 +36,7 @@ from companion.core.clock import Clock
 from companion.core.events import CardScanned
 
 from .base import ReaderThread
-from .keys import KEYPAD_KEYS, US_KEYS, KeyDecoder  # noqa: F401 - KeyDecoder, US_KEYS: this module's API too
+from .keys import DEFAULT_END, KEYPAD_KEYS, US_KEYS, KeyDecoder, ScanEnd  # noqa: F401 - KeyDecoder, US_KEYS: API
 from .normalise import NO_FRAMING, Framing
 
 log = logging.getLogger(__name__)
@@ -218,18 +218,22 @@ class HidScanner(ReaderThread):
     with ``match``, hex ``"vendor:product"``, only that USB id) before grabbing: a
     keyboard or touchscreen plugged into the scanner's port (a by-path link names the
     port, not the device) is closed again untouched and reported as ``"refused"`` with
-    the reason, and the path keeps being retried for the scanner. ``idle_gap`` (seconds,
-    None for never) ends a scan whose terminator never came once the scanner is that long
-    quiet, measured on ``monotonic`` (a ``() -> float`` in seconds, default
-    ``time.monotonic``; a test passes a :class:`~companion.core.clock.FakeClock`'s ``now``
-    and advances it). ``framing`` is stripped from every scan (:mod:`.normalise`).
+    the reason, and the path keeps being retried for the scanner. ``end`` (a
+    :class:`~.keys.ScanEnd`: config ``[readers]`` ``end`` and ``gap``; None: only a
+    terminator ever ends a scan, as a replay wants) says when silence ends a scan: by
+    default (``"auto"``) a scan whose terminator never came ends once the scanner is
+    ``gap`` seconds (0.5) quiet, until the scanner has sent a terminator; from then on only
+    its terminator ends a scan, so a slow wireless scanner pausing inside one label is
+    never split. Silence is measured on ``monotonic`` (a ``() -> float`` in seconds,
+    default ``time.monotonic``; a test passes a
+    :class:`~companion.core.clock.FakeClock`'s ``now`` and advances it). ``framing`` is stripped from every scan (:mod:`.normalise`).
     Raises ValueError for a malformed ``match`` or a ``max_length`` below 1.
     """
 
     def __init__(self, path: str, out: queue.Queue, clock: Clock, name: str = "hid", seat: int | None = None,
                  opener: Callable[[str], evdev.InputDevice] = evdev.InputDevice, grab: bool = True,
                  max_length: int = 64, tap: Callable[[int, int, int, float], None] | None = None,
-                 match: str | None = None, idle_gap: float | None = 0.1, framing: Framing = NO_FRAMING,
+                 match: str | None = None, end: ScanEnd | None = DEFAULT_END, framing: Framing = NO_FRAMING,
                  monotonic: Callable[[], float] = time.monotonic):
         super().__init__(name, out, clock, monotonic)
         self.path = path
@@ -238,7 +242,7 @@ class HidScanner(ReaderThread):
         self._grab = grab
         self._tap = tap
         self._wanted = parse_match(match) if match else None
-        self._idle_gap = idle_gap
+        self._end = end
         self._last_event = 0.0  # monotonic() of the last event read
         self._decoder = KeyDecoder(max_length, framing)
         self._device: evdev.InputDevice | None = None
@@ -271,7 +275,8 @@ class HidScanner(ReaderThread):
                     if not self._try_open():
                         self._stopping.wait(_RETRY_PERIOD)
                     continue
-                wait = self._quiet_wait(self._idle_gap, self._decoder.pending, self._last_event)
+                gap = self._idle_gap()
+                wait = self._quiet_wait(gap, self._decoder.pending, self._last_event)
                 try:
                     ready, _, _ = select.select([device.fd, *self._stop_fds()], [], [], wait)
                     ready = device.fd in ready
@@ -283,10 +288,14 @@ class HidScanner(ReaderThread):
                 except OSError as exc:  # ENODEV when unplugged; EIO, EBADF when torn down
                     self._lost(exc)
                     continue
-                if not ready and self._decoder.pending and self._idle_gap_passed(self._idle_gap, self._last_event):
+                if not ready and self._decoder.pending and self._idle_gap_passed(self._idle_gap(), self._last_event):
                     self._put(self._decoder.flush())
         finally:
             self._close()
+
+    def _idle_gap(self) -> float | None:
+        """The silence (seconds) that ends a scan now, or None: only a terminator does."""
+        return None if self._end is None else self._end.idle_gap(self._decoder.terminated)
 
     def _consume(self, event_type: int, code: int, value: int) -> None:
         if self._tap is not None:
