@@ -294,3 +294,52 @@ def test_the_gap_is_kept_by_the_window_only_until_the_scanner_sends_a_terminator
     assert stream_keys(stream, typed("SRS4", None), t=2.0) == []
     assert stream.due(3.0) is None and stream.quiet(60.0) == []  # a terminator will come
     assert stream_keys(stream, typed("1Y"), t=61.0) == ["SRS41Y"]
+
+
+# --- where the settings come from: [readers] end and gap, per reader ----------------------
+
+
+def test_the_silence_gap_and_end_are_set_in_readers_and_per_reader(tmp_path):
+    """``[readers] end`` and ``gap`` are the table's (the window's and every keyboard-mode
+    reader's); a reader written as a table sets its own, the rest from ``[readers]``."""
+    from companion.cli import build_parser
+    from companion.core.store import DEFAULT_STORE
+    from companion.service import config
+    from companion.table.plan import make_plan
+
+    f = tmp_path / "c.toml"
+    f.write_text('[readers]\nend = "key"\ngap = 0.3\n'
+                 'scanners = [{ reader = "serial:/dev/x@1", gap = 0.8 }, "serial:/dev/y@2",'
+                 ' { reader = "serial:/dev/z", end = "gap" }]\n')
+    args = build_parser().parse_args(["run", "--config", str(f), "--names", "Ana,Ben", "--headless"])
+    cfg = config.apply_to_run(args, str(DEFAULT_STORE))
+    plan = make_plan(args, cfg)
+    assert plan.scan_end == ScanEnd("key", 0.3)
+    assert [r.scan_end(plan.scan_end) for r in plan.readers] == [ScanEnd("key", 0.8), ScanEnd("key", 0.3),
+                                                                   ScanEnd("gap", 0.3)]
+    args = build_parser().parse_args(["run", "--config", str(f), "--names", "Ana,Ben", "--headless",
+                                      "--scan-end", "auto", "--scan-gap", "0.7"])
+    assert make_plan(args, config.apply_to_run(args, str(DEFAULT_STORE))).scan_end == ScanEnd("auto", 0.7)
+
+
+def test_the_default_is_auto_with_a_gap_a_slow_wireless_scanner_passes():
+    assert keys.DEFAULT_END == ScanEnd("auto", 0.5) and keys.DEFAULT_END.gap > 0.15
+
+
+def test_the_window_takes_the_tables_setting(tmp_path):
+    from companion.core.clock import SystemClock
+    from companion.table.build import open_table
+    from companion.table.plan import TablePlan
+
+    plan = TablePlan(game="sugarrr", names=["Ana", "Ben"], options={}, store=str(tmp_path / "t.db"),
+                     scan_end=ScanEnd("gap", 0.2))
+    with open_table(plan, SystemClock()) as table:
+        assert table.runner.window.keys.end == ScanEnd("gap", 0.2)
+
+
+def test_a_bad_scan_gap_on_the_command_line_is_refused(capsys, tmp_path):
+    from companion.cli import main
+
+    assert main(["run", "--headless", "--simulate", "--names", "A,B", "--store", str(tmp_path / "t.db"),
+                 "--scan-gap", "0"]) == 2
+    assert "--scan-gap is seconds of silence" in capsys.readouterr().err

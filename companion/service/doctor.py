@@ -193,6 +193,13 @@ def check_sensor(sensor: str | None, open_chip: Callable | None = None, service_
                                       f"now x={x:+.2f} y={y:+.2f} z={z:+.2f} g")
 
 
+def reader_texts(entries: list) -> list[str]:
+    """The ``[readers] scanners`` entries as ``KIND:PATH[@SEAT]`` (a table's ``reader``)."""
+    from ..devices.readers import parse_entry
+
+    return [entry if isinstance(entry, str) else parse_entry(entry).text for entry in entries]
+
+
 def check_readers(m: Machine, scanners: list[str]) -> list[Check]:
     from ..devices.readers import parse_reader
 
@@ -323,8 +330,9 @@ def run_checks(config: Path | None, tray: str | None = None, m: Machine | None =
     checks += [check_graphics(environ, **({"load": load_lib} if load_lib else {})), check_desktop(m),
                check_panel(m), check_display(m, environ), check_touch(m), check_i2c(m, sensor),
                check_sensor(sensor, open_chip, service_running=running)]
-    checks += check_readers(m, cfg["readers"]["scanners"])
-    checks.append(check_serial_console(m, cfg["readers"]["scanners"]))
+    scanners = reader_texts(cfg["readers"]["scanners"])  # (an entry may be a table: its reader's text)
+    checks += check_readers(m, scanners)
+    checks.append(check_serial_console(m, scanners))
     checks += [check_gpio(m, cfg["gpio"], **({"drive": drive} if drive else {}), service_running=running),
                check_store(m, store or cfg["store"]["path"] or str(DEFAULT_STORE)), check_service(m)]
     return checks
