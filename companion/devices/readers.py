@@ -1,7 +1,8 @@
 """Readers named on the command line: ``KIND:PATH[@SEAT]``, e.g.
 ``serial:/dev/serial/by-id/usb-Netum-if00@2`` (a USB-serial scanner bound to seat 2),
-``hid:/dev/input/by-id/usb-Honeywell-event-kbd``, ``hid:auto`` or ``hid:0c2e:0b61``
-(a keyboard-mode scanner by path, found, or by USB vendor:product),
+``hid:/dev/input/by-id/usb-Honeywell-event-kbd``, ``hid:auto``, ``hid:0c2e:0b61``,
+``hid:name:BARCODE`` or ``hid:uniq:aa:bb:cc:dd:ee:ff`` (a keyboard-mode scanner by path,
+found, by USB vendor:product, or by its evdev name or uniq: a Bluetooth scanner),
 ``nfc:/dev/serial/by-id/usb-...`` (a PN532 NFC reader over UART).
 
 >>> parse_reader("serial:/dev/ttyACM0@3")
@@ -102,6 +103,10 @@ def resolve(spec: ReaderSpec) -> ReaderSpec:
     """Check a reader spec against the machine before anything else happens: a HID
     ``auto`` or ``vendor:product`` becomes the stable path of the scanner found.
 
+    A ``name:TEXT`` or ``uniq:ID`` (a Bluetooth scanner: no stable link) is only
+    checked for form: the reader looks for the device at every open and reopen, and a
+    scanner asleep when the table starts is waited for.
+
     Raises ValueError for a path that is not stable (``/dev/input/eventN``) and
     LookupError when no matching keyboard-mode scanner is plugged in.
     """
@@ -113,6 +118,11 @@ def resolve(spec: ReaderSpec) -> ReaderSpec:
     if path.startswith("/"):
         return spec
     from .scan.hid import auto_scanner, find_scanners
+    from .scan.identity import is_identity, parse_identity
+
+    if is_identity(path):  # a Bluetooth scanner, by its evdev name or uniq: looked for at every (re)open
+        parse_identity(path)  # ValueError says what to write
+        return replace(spec, match=path)
 
     if path == "auto":
         return replace(spec, path=auto_scanner(), match=None)  # LookupError says what to write

@@ -36,6 +36,7 @@ from companion.core.clock import Clock
 from companion.core.events import CardScanned
 
 from .base import ReaderThread
+from .identity import DeviceMatch, find_by_identity, is_identity, parse_identity, typing_keys
 from .keys import DEFAULT_END, KEYPAD_KEYS, US_KEYS, KeyDecoder, ScanEnd  # noqa: F401 - KeyDecoder, US_KEYS: API
 from .normalise import NO_FRAMING, Framing
 
@@ -75,6 +76,15 @@ def parse_match(match: str) -> tuple[int, int]:
     except ValueError:
         pass
     raise ValueError(f"scanner match {match!r} should be vendor:product in hex, like 0c2e:0b61 (see lsusb)")
+
+
+def parse_wanted(match: str | None) -> tuple[int, int] | DeviceMatch | None:
+    """What a reader was asked for: a USB ``"vendor:product"`` (:func:`parse_match`), a
+    ``"name:TEXT"`` or ``"uniq:ID"`` (:mod:`.identity`, Bluetooth scanners), or nothing.
+    Raises ValueError saying what is expected."""
+    if not match:
+        return None
+    return parse_identity(match) if is_identity(match) else parse_match(match)
 
 
 def find_scanners(
@@ -140,7 +150,8 @@ def auto_scanner(
         raise LookupError("hid:auto found no device named as a barcode scanner; " + ", ".join(found) +
                           " looks like one but could be a keyboard, so it is left alone: name it by its USB id "
                           "(hid:VVVV:PPPP, see lsusb) or its by-id path")
-    raise LookupError("no keyboard-mode scanner is plugged in (see `companion doctor`)")
+    raise LookupError("no keyboard-mode scanner is plugged in (a Bluetooth scanner has no by-id link: name it "
+                      "hid:name:TEXT or hid:uniq:ID, see `companion doctor`)")
 
 
 def _named_scanner(path: str, opener: Callable[[str], evdev.InputDevice]) -> bool:
@@ -172,15 +183,21 @@ def _is_scanner(path: str, opener: Callable[[str], evdev.InputDevice], wanted: t
     return refusal is None
 
 
-def scanner_refusal(device: evdev.InputDevice, path: str, wanted: tuple[int, int] | None) -> str | None:
+def scanner_refusal(device: evdev.InputDevice, path: str,
+                    wanted: tuple[int, int] | DeviceMatch | None) -> str | None:
     """Why the open ``device`` at ``path`` is not to be taken as a barcode scanner, or None
     when it is one: the checks :func:`find_scanners` makes, also made by
     :class:`HidScanner` at every open and reopen (a keyboard or touchscreen plugged into
     the scanner's port must never be grabbed). With ``wanted`` (vendor, product) only that
-    USB id counts."""
+    USB id counts; with a :class:`~.identity.DeviceMatch`, only a device with that name or
+    uniq that has a scanner's keys."""
     info, name, caps = device.info, device.name, device.capabilities(absinfo=False)
     if e.EV_ABS in caps:
         return f"{name!r} has absolute axes (a touchscreen?), not a barcode scanner"
+    if isinstance(wanted, DeviceMatch):
+        if wanted.matches(device) and typing_keys(caps):
+            return None
+        return f"{name!r} is not the scanner {wanted.describe()} asked for"
     if wanted is not None:
         if (info.vendor, info.product) == wanted:
             return None
@@ -215,7 +232,9 @@ class HidScanner(ReaderThread):
     or an emulator); ``tap(type, code, value, t)``, when given, sees every event read.
 
     Every open and reopen makes :func:`find_scanners`' checks (:func:`scanner_refusal`;
-    with ``match``, hex ``"vendor:product"``, only that USB id) before grabbing: a
+    with ``match``, hex ``"vendor:product"``, only that USB id; ``"name:TEXT"`` or
+    ``"uniq:ID"``, a Bluetooth scanner, is looked for again among ``input_dir``'s
+    ``event*`` at every open, :mod:`.identity`) before grabbing: a
     keyboard or touchscreen plugged into the scanner's port (a by-path link names the
     port, not the device) is closed again untouched and reported as ``"refused"`` with
     the reason, and the path keeps being retried for the scanner. ``end`` (a
@@ -234,14 +253,15 @@ class HidScanner(ReaderThread):
                  opener: Callable[[str], evdev.InputDevice] = evdev.InputDevice, grab: bool = True,
                  max_length: int = 64, tap: Callable[[int, int, int, float], None] | None = None,
                  match: str | None = None, end: ScanEnd | None = DEFAULT_END, framing: Framing = NO_FRAMING,
-                 monotonic: Callable[[], float] = time.monotonic):
+                 monotonic: Callable[[], float] = time.monotonic, input_dir: str = "/dev/input"):
         super().__init__(name, out, clock, monotonic)
         self.path = path
         self.seat = seat
         self._opener = opener
         self._grab = grab
         self._tap = tap
-        self._wanted = parse_match(match) if match else None
+        self._wanted = parse_wanted(match)
+        self._input_dir = input_dir
         self._end = end
         self._last_event = 0.0  # monotonic() of the last event read
         self._decoder = KeyDecoder(max_length, framing)
@@ -321,8 +341,14 @@ class HidScanner(ReaderThread):
         differs from the last one reported."""
         device = None
         try:
-            device = self._opener(self.path)
-            refusal = scanner_refusal(device, self.path, self._wanted)
+            path = self._where()
+        except LookupError as exc:
+            self._failed("missing" if "no scanner" in str(exc) else "several", str(exc),
+                         f"looked among {self._input_dir}/event*", None)
+            return False
+        try:
+            device = self._opener(path)
+            refusal = scanner_refusal(device, path, self._wanted)
             if refusal is not None:
                 self._failed("refused", f"not a scanner, left alone: {refusal}", f"at {self.path}", device, "refused")
                 return False
@@ -340,9 +366,24 @@ class HidScanner(ReaderThread):
             return False
         self._decoder.reset()
         self._device, self._failure = device, None
-        log.info("scanner %s: connected at %s (%s)", self.name, self.path, getattr(device, "name", "?"))
+        log.info("scanner %s: connected at %s (%s)", self.name, path, getattr(device, "name", "?"))
         self._status("connected")
         return True
+
+    def _where(self) -> str:
+        """The device to open: :attr:`path`, or for a scanner named by its evdev name or
+        uniq (a Bluetooth scanner: no stable link, a new eventN at every reconnect) the
+        one device found with it now. Raises LookupError saying why there is none."""
+        if not isinstance(self._wanted, DeviceMatch):
+            return self.path
+        found = find_by_identity(self._wanted, self._input_dir, self._opener)
+        if not found:
+            raise LookupError(f"no scanner {self._wanted.describe()} is connected: switch it on, or scan once "
+                              "to wake it (a Bluetooth scanner must be paired: see docs/scanners.md)")
+        if len(found) > 1:
+            raise LookupError(f"several devices {self._wanted.describe()} ({', '.join(found)}): name the scanner "
+                              "by more of its name, or by its uniq (see `companion doctor`)")
+        return found[0]
 
     def _failed(self, kind: str, message: str, detail: str, device: evdev.InputDevice | None,
                 status: str = "disconnected") -> None:
