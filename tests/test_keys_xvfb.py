@@ -92,7 +92,6 @@ def xserver():
         server.kill()
         pytest.fail("Xvfb did not start")
     env = dict(os.environ, DISPLAY=f":{display}", SDL_VIDEODRIVER="x11")
-    env.pop("SDL_AUDIODRIVER", None)
     try:
         yield env
     finally:
