@@ -96,7 +96,7 @@ def test_a_bluetooth_scanner_asleep_at_the_start_is_waited_for_and_found_again_a
         woken.scan("SRS42W")
         assert q.get(timeout=2.0).code == "SRS42W"
         inputs.remove(12)  # it sleeps again ...
-        assert next_status(q, "disconnected")
+        assert "scan once to wake it" in next_status(q, "disconnected").detail
         again = inputs.add(13, NAME, uniq=UNIQ, bustype=e.BUS_BLUETOOTH)  # ... and comes back as event13
         assert next_status(q, "connected")
         again.scan("SRS51U")

@@ -395,6 +395,7 @@ class TableWindow:
         self.runner.app = None
         self._held = []  # (held taps went with the window; held scans are taken headless, in the queue's order)
         self._pumped = None  # the presses made meanwhile were on no screen: forgotten at the next pump
+        self.keys.decoder.reset()  # a scan cut off with the window is never joined to later keys
 
     def _safe_draw(self, surface) -> list:
         try:

@@ -45,6 +45,7 @@ log = logging.getLogger(__name__)
 _RETRY_PERIOD = 0.5  # seconds between attempts to reopen an unplugged scanner
 
 UNPLUGGED = "scanner disconnected: check its USB cable"
+ASLEEP = "scanner disconnected: switch it on, or scan once to wake it"  # a Bluetooth scanner's
 PERMISSION_FIX = "add the service user to the `input` group or install hardware/99-sugar-companion.rules"
 
 
@@ -398,7 +399,7 @@ class HidScanner(ReaderThread):
         self._decoder.reset()  # a cut-off scan must never be joined to later keys
         self._close()
         self._failure = "missing"  # the retries that follow fail with ENOENT: already said
-        self._status("disconnected", UNPLUGGED)
+        self._status("disconnected", ASLEEP if isinstance(self._wanted, DeviceMatch) else UNPLUGGED)
         self._stopping.wait(_RETRY_PERIOD)
 
     def _close(self, device: evdev.InputDevice | None = None) -> None:
