@@ -122,6 +122,21 @@ def test_keyboard_capitals_words_and_refuses_an_empty_name(app):
     assert flow.names[0] == "Player 1"
 
 
+def test_a_name_typed_on_a_german_keyboard_on_the_first_start_screen_is_read_through_the_keymap(app):
+    """Issue 37: outside a text field the window reads keys by position (a scanner's);
+    the name keyboard is a text field, so a German keyboard's Z is a Z there."""
+    flow = StartFlow(EventStore(":memory:"), GAMES)
+    for command in ("game sugarrr", "name 1"):
+        click(app, flow, command)
+    pygame.event.clear()
+    for text, scancode in (("Z", 28), ("o", 18), ("e", 8)):  # the key where a US keyboard has Y types Z here
+        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=0, mod=0, unicode=text, scancode=scancode))
+        pygame.event.post(pygame.event.Event(pygame.TEXTINPUT, text=text))
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN, mod=0, unicode="\r", scancode=40))
+    flow.step(app)
+    assert flow.names[0] == "Zoe"
+
+
 def test_a_typed_name_with_a_terminal_code_is_refused_as_the_command_line_refuses_it(app):
     # A USB keyboard can type what the on-screen one cannot: the same rule as --names.
     flow = StartFlow(EventStore(":memory:"), GAMES)

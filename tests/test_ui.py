@@ -176,12 +176,23 @@ def test_a_finger_counts_once_even_with_the_mouse_copy_sdl_makes(app):
 
 
 def test_typed_text_and_enter_come_back_as_one_line(app):
+    # (Words, through the keymap, only while a text field is focused: issue 37.)
+    app.words = True
     pygame.event.clear()
     for text in ("SRS7", "1X"):
         pygame.event.post(pygame.event.Event(pygame.TEXTINPUT, text=text))
     pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN, mod=0, unicode="\r", scancode=40))
     pygame.event.post(pygame.event.Event(pygame.QUIT))
     assert app.poll() == [("typed", "SRS71X"), ("quit", "")]
+
+
+def test_keys_outside_a_text_field_come_back_by_position_and_the_keymaps_text_is_dropped(app):
+    app.words = False
+    pygame.event.clear()
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_z, mod=0, unicode="z", scancode=28))
+    pygame.event.post(pygame.event.Event(pygame.TEXTINPUT, text="z"))
+    pygame.event.post(pygame.event.Event(pygame.KEYUP, key=pygame.K_z, mod=0, unicode="z", scancode=28))
+    assert app.poll() == [("key", (28, True, False)), ("key", (28, False, False))]
 
 
 @pytest.mark.parametrize("fruit_name", FRUITS)

@@ -180,6 +180,11 @@ def add_parsers(sub) -> None:
                         "file is refused")
     r.add_argument("--new-game", action="store_true", help="set an unfinished game aside and start a new one")
     r.add_argument("--tap-off", type=float, default=1.0, help="seconds in which the same code again is ignored")
+    r.add_argument("--scan-end", choices=("auto", "key", "gap"), default=None,
+                   help="how a keyboard-mode scan ends: auto (default: its terminator; silence too until the "
+                        "scanner has sent one), key (only its terminator), gap (silence: it sends none)")
+    r.add_argument("--scan-gap", type=float, default=None, metavar="SECONDS",
+                   help="seconds of silence that end a scan with no terminator (default 0.5)")
     from .venue import add_run_options
 
     add_run_options(r)

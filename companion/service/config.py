@@ -112,13 +112,17 @@ def _is_pin(v: Any) -> bool:
 
 
 def _is_reader(v: Any) -> bool:
-    from ..devices.readers import parse_reader
+    from ..devices.readers import parse_entry
 
     try:
-        parse_reader(v)
+        parse_entry(v)
     except (ValueError, TypeError, AttributeError):
         return False
     return True
+
+
+def _is_gap(v: Any) -> bool:
+    return _is_number(v) and 0 < v <= 10
 
 
 def _is_names(v: Any) -> bool:
@@ -187,8 +191,14 @@ KEYS: tuple[Key, ...] = (
     Key("store", "path", None, lambda v: isinstance(v, str) and v.startswith("/") and not v.endswith("/"),
         'an absolute file path such as "/var/lib/companion/table.db" (or "~/table.db"), or leave it out'),
     Key("readers", "scanners", [], lambda v: isinstance(v, list) and all(_is_reader(s) for s in v),
-        'a list of "KIND:PATH[@SEAT]" with KIND serial, hid or nfc, e.g. ["serial:/dev/sugar-companion/scanner-1"]'),
+        'a list of "KIND:PATH[@SEAT]" with KIND serial, hid or nfc, e.g. ["serial:/dev/sugar-companion/scanner-1"], '
+        'or tables like { reader = "hid:auto", end = "auto", gap = 0.5 } (end "auto", "key" or "gap"; '
+        'gap in seconds above 0, at most 10)'),
     Key("readers", "tap_off", 1.0, lambda v: _is_number(v) and 0 <= v < 60, "seconds, from 0 up to 60"),
+    Key("readers", "end", "auto", lambda v: v in ("auto", "key", "gap"),
+        '"auto" (a terminator ends a scan; silence too until the scanner has sent one), "key" (only a '
+        'terminator) or "gap" (the scanner sends none: silence ends each scan)'),
+    Key("readers", "gap", 0.5, _is_gap, "seconds of silence that end a scan with no terminator, above 0 and at most 10"),
     Key("tray", "sensor", None, lambda v: isinstance(v, str) and (v == "emulated" or (v.startswith("i2c:") and v[4:].isdigit())),
         '"i2c:1" (I2C bus 1, pins 3 and 5), "emulated", or leave it out for no tray sensor'),
     Key("tray", "calibration", None, lambda v: isinstance(v, str) and v.startswith("/"),
@@ -339,6 +349,8 @@ RUN_OPTIONS = (
     ("timers", "at_zero", "at_zero", "warn"),
     ("timers", "chess_clock", "chess_clock", None),
     ("readers", "tap_off", "tap_off", 1.0),
+    ("readers", "end", "scan_end", None),
+    ("readers", "gap", "scan_gap", None),
     ("tray", "sensor", "tray", None),
     ("gpio", "buzzer", "buzzer", None),
     ("log", "format", "log_format", "text"),

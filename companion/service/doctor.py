@@ -138,6 +138,62 @@ def check_touch(m: Machine) -> Check:
     return Check("Touch input", "ok", f"{len(readable)} of {len(events)} input devices readable: taps wake the screen")
 
 
+#: input bus types (linux/input.h) as a person would say them
+_BUSES = {0x03: "USB", 0x05: "Bluetooth", 0x11: "PS/2", 0x19: "built-in", 0x06: "virtual"}
+_EV_KEY, _EV_ABS, _KEY_ENTER = 0x01, 0x03, 28
+_DIGIT_KEYS = frozenset(range(2, 12)) | frozenset({71, 72, 73, 75, 76, 77, 79, 80, 81, 82})
+
+
+def _bitmap(text: str | None) -> int:
+    """A sysfs capability bitmap (``capabilities/key``: words of a C long in hex, the most
+    significant first) as one number."""
+    import struct
+
+    width, value = struct.calcsize("l") * 8, 0
+    for word in (text or "").split():
+        value = (value << width) | int(word, 16)
+    return value
+
+
+def keyboard_like(m: Machine) -> list[dict]:
+    """The keyboard-like input devices (Enter and digit keys, no absolute axes: keyboards
+    and keyboard-mode scanners, USB or Bluetooth), from sysfs: each with its ``event``
+    (``event7``), ``name``, ``uniq`` and ``bus``, in event order."""
+    folder = m.path("/sys/class/input")
+    events = sorted((p for p in folder.glob("event*") if p.name[5:].isdigit()), key=lambda p: int(p.name[5:])) \
+        if folder.is_dir() else []
+    found = []
+    for event in events:
+        dev = f"/sys/class/input/{event.name}/device"
+        ev, keys = _bitmap(m.read(f"{dev}/capabilities/ev")), _bitmap(m.read(f"{dev}/capabilities/key"))
+        if not ev >> _EV_KEY & 1 or ev >> _EV_ABS & 1 or not keys >> _KEY_ENTER & 1 \
+                or not any(keys >> k & 1 for k in _DIGIT_KEYS):
+            continue
+        bus = (m.read(f"{dev}/id/bustype") or "").strip()
+        found.append({"event": event.name, "name": (m.read(f"{dev}/name") or "?").strip(),
+                      "uniq": (m.read(f"{dev}/uniq") or "").strip(),
+                      "bus": _BUSES.get(int(bus, 16), f"bus {bus}") if bus else "?"})
+    return found
+
+
+def check_input_devices(m: Machine) -> Check:
+    """The keyboard-like input devices by name (issue 37): a keyboard-mode scanner with no
+    /dev/input/by-id link (a Bluetooth one) is named by its name or uniq, ``hid:name:...``."""
+    found = keyboard_like(m)
+    if not found:
+        return Check("Keyboards and scanners", "ok", "no keyboard or keyboard-mode scanner among the input devices "
+                     "(none is needed with a USB-serial scanner, an NFC reader or touch only)")
+    shown = "; ".join(f"{d['name']!r} ({d['bus']}" + (f", uniq {d['uniq']}" if d["uniq"] else "") + f", {d['event']})"
+                      for d in found)
+    bluetooth = [d for d in found if d["bus"] == "Bluetooth"]
+    fix = ""
+    if bluetooth:
+        d = bluetooth[0]
+        fix = (f"a Bluetooth scanner has no /dev/input/by-id link: name it in [readers] scanners as "
+               f"\"hid:name:{d['name']}\"" + (f" or \"hid:uniq:{d['uniq']}\"" if d["uniq"] else ""))
+    return Check("Keyboards and scanners", "ok", shown, fix)
+
+
 def i2c_speed(m: Machine, bus: int) -> int | None:
     """The bus clock in Hz from the device tree, or None when it cannot be read."""
     for p in (f"/sys/class/i2c-adapter/i2c-{bus}/of_node/clock-frequency",
@@ -193,12 +249,40 @@ def check_sensor(sensor: str | None, open_chip: Callable | None = None, service_
                                       f"now x={x:+.2f} y={y:+.2f} z={z:+.2f} g")
 
 
+def reader_texts(entries: list) -> list[str]:
+    """The ``[readers] scanners`` entries as ``KIND:PATH[@SEAT]`` (a table's ``reader``)."""
+    from ..devices.readers import parse_entry
+
+    return [entry if isinstance(entry, str) else parse_entry(entry).text for entry in entries]
+
+
+def _check_named_scanner(m: Machine, spec: str, match) -> Check:
+    """A ``hid:name:`` or ``hid:uniq:`` reader: is a keyboard-like device with it there now?"""
+    from types import SimpleNamespace
+
+    seen = [d for d in keyboard_like(m) if match.matches(SimpleNamespace(name=d["name"], uniq=d["uniq"]))]
+    if len(seen) == 1:
+        return Check(f"Reader {spec}", "ok", f"{seen[0]['name']!r} ({seen[0]['bus']}, {seen[0]['event']}), "
+                     "looked for again at every reconnect")
+    if seen:
+        return Check(f"Reader {spec}", "fail", f"{len(seen)} devices {match.describe()}: "
+                     + ", ".join(f"{d['name']!r} ({d['event']})" for d in seen),
+                     "name it by more of its name, or by its uniq (listed under Keyboards and scanners)")
+    return Check(f"Reader {spec}", "warn", f"no keyboard-like device {match.describe()} connected now",
+                 "switch the scanner on or scan once to wake it; a Bluetooth scanner must be paired first "
+                 "(bluetoothctl: pair, trust, connect)")
+
+
 def check_readers(m: Machine, scanners: list[str]) -> list[Check]:
     from ..devices.readers import parse_reader
+    from ..devices.scan.identity import is_identity, parse_identity
 
     checks = []
     for spec in scanners:
         reader = parse_reader(spec)
+        if reader.kind == "hid" and is_identity(reader.path):  # a Bluetooth scanner, by name or uniq
+            checks.append(_check_named_scanner(m, spec, parse_identity(reader.path)))
+            continue
         if reader.kind == "hid" and not reader.path.startswith("/"):
             checks.append(Check(f"Reader {spec}", "ok", "found by vendor:product when the table starts"))
             continue
@@ -323,8 +407,10 @@ def run_checks(config: Path | None, tray: str | None = None, m: Machine | None =
     checks += [check_graphics(environ, **({"load": load_lib} if load_lib else {})), check_desktop(m),
                check_panel(m), check_display(m, environ), check_touch(m), check_i2c(m, sensor),
                check_sensor(sensor, open_chip, service_running=running)]
-    checks += check_readers(m, cfg["readers"]["scanners"])
-    checks.append(check_serial_console(m, cfg["readers"]["scanners"]))
+    scanners = reader_texts(cfg["readers"]["scanners"])  # (an entry may be a table: its reader's text)
+    checks.append(check_input_devices(m))
+    checks += check_readers(m, scanners)
+    checks.append(check_serial_console(m, scanners))
     checks += [check_gpio(m, cfg["gpio"], **({"drive": drive} if drive else {}), service_running=running),
                check_store(m, store or cfg["store"]["path"] or str(DEFAULT_STORE)), check_service(m)]
     return checks

@@ -105,6 +105,7 @@ def open_table(plan: TablePlan, clock: Clock, notifier: Any = None,
         runner = Runner(session, clock, app=display.app if display else None, display=display,
                         new_session=lambda chosen: _next_session(plan, chosen, store, clock),
                         simulate=plan.simulate, record=record, timers=plan.timers, framing=plan.framing,
+                        keyboard=plan.scan_end,
                         text_out=sys.stdout if plan.log_format == "text" else None,
                         json_out=sys.stdout if plan.log_format == "json" else None, notifier=notifier)
         _readers(plan, runner, store, record, stack)
@@ -323,7 +324,7 @@ def _readers(plan: TablePlan, runner: Runner, store: EventStore, record, stack: 
         tap = (lambda data, t, name=name: record.bytes(name, t, data)) if record and spec.kind == "serial" else None
         try:
             reader = open_reader(spec, runner.inputs, runner.clock, name, tap, uid_to_code=enrolled.get,
-                                 framing=plan.framing, **_record_taps(record, name))
+                                 framing=plan.framing, end=plan.scan_end, **_record_taps(record, name))
         except ValueError as err:
             raise PlanError(str(err)) from None
         stack.callback(reader.stop)

@@ -17,7 +17,8 @@ from typing import Any
 from ..core.clock import SystemClock
 from ..core.errors import DEVICE, USAGE, CompanionError
 from ..core.names import NAME_MAX, name_problem
-from ..devices.readers import ReaderSpec, parse_reader, resolve
+from ..devices.readers import ReaderSpec, parse_entry, resolve
+from ..devices.scan.keys import DEFAULT_END, ScanEnd
 from ..devices.scan.normalise import Framing
 from ..games import GAMES, find_game
 from ..ui.timers import Timers
@@ -58,6 +59,7 @@ class TablePlan:
     readers: list[ReaderSpec] = field(default_factory=list)
     framing: Framing = field(default_factory=lambda: Framing((), ()))
     tap_off: float = 1.0
+    scan_end: ScanEnd = DEFAULT_END      # how a keyboard-mode scan ends ([readers] end and gap)
     tray: str | None = None                 # "i2c:N" or "emulated"
     calibration: str | None = None          # the tray calibration file (None: the user's)
     tilt: Any = None                        # the [tilt] TiltConfig with a tray (None: the defaults)
@@ -101,6 +103,7 @@ def make_plan(args: Any, cfg: dict[str, dict[str, Any]], game_flag: bool = False
     if not (args.tap_off >= 0 and args.tap_off < 60):
         raise PlanError("--tap-off is in seconds, from 0 to 60")
     timers = _timers(args)
+    scan_end = _scan_end(args)
     readers = _readers(args, names)
     try:
         tilt = None
@@ -118,6 +121,7 @@ def make_plan(args: Any, cfg: dict[str, dict[str, Any]], game_flag: bool = False
                      game_given=game_flag or args.game != next(iter(GAMES)),
                      new_game=args.new_game, readers=readers,
                      framing=Framing(tuple(args.scan_prefix), tuple(args.scan_suffix)), tap_off=args.tap_off,
+                     scan_end=scan_end,
                      tray=args.tray, calibration=cfg["tray"]["calibration"],
                      tilt=tilt, gpio=cfg["gpio"], buzzer=args.buzzer, led=args.led,
                      headless=args.headless, simulate=args.simulate, fullscreen=args.fullscreen,
@@ -190,11 +194,20 @@ def _timers(args) -> Timers:
         raise PlanError(str(err)) from None
 
 
+def _scan_end(args) -> ScanEnd:
+    """How a keyboard-mode scan ends (``--scan-end``, ``--scan-gap``, or ``[readers]``
+    ``end`` and ``gap``): docs/scanners.md, "Where a scan ends"."""
+    end, gap = getattr(args, "scan_end", None), getattr(args, "scan_gap", None)
+    if gap is not None and not (math.isfinite(gap) and 0 < gap <= 10):
+        raise PlanError(f"--scan-gap is seconds of silence, above 0 and at most 10, not {gap:g}")
+    return ScanEnd(end or DEFAULT_END.end, DEFAULT_END.gap if gap is None else gap)
+
+
 def _readers(args, names: list[str]) -> list[ReaderSpec]:
     """Every reader checked against the machine, and the tray's spec; a reader bound to a
     seat nobody sits in is refused."""
     try:
-        readers = [resolve(parse_reader(spec)) for spec in args.scanner or []]
+        readers = [resolve(parse_entry(spec)) for spec in args.scanner or []]
         if args.tray:
             from ..devices.tray import bus_opener
 

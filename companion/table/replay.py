@@ -128,7 +128,7 @@ class _Readers:
         if device not in self.hid:
             path = f"/dev/input/by-id/replay-{device}-barcode-scanner-event-kbd"
             fake = FakeInputDevice(path)
-            reader = HidScanner(path, self.runner.inputs, self.clock, name=device, opener=fake.open, idle_gap=None)
+            reader = HidScanner(path, self.runner.inputs, self.clock, name=device, opener=fake.open, end=None)
             reader.start()
             self.hid[device] = (fake, reader)
         fake, reader = self.hid[device]

@@ -55,6 +55,7 @@ class Runner:
     alarm: Any = None                    # called with the turn clock's warning flag (the buzzer)
     _ready: bool = False
     framing: Any = None                  # prefixes/suffixes a scanner typing into the window adds
+    keyboard: Any = None                 # ScanEnd (devices.scan.keys) of a scanner typing into the window
     dirty: bool = True
     stopping: bool = False
     _finish_tried: float = float("-inf")
@@ -171,11 +172,13 @@ class Runner:
                 return
         self.scan_text(line, reader, now)
 
-    def scan_text(self, text: str, reader: str = "keyboard", now: bool = False) -> None:
-        """A code typed (or sent by a keyboard-mode scanner) into the window or stdin."""
-        if self.record is not None:
-            self.record.bytes(reader, self.clock.now(), (text + "\r").encode("latin-1", "replace"))
-        code = clean_scan(text, self.framing or NO_FRAMING)  # what every reader strips (docs/scanners.md)
+    def scan_text(self, text: str | None, reader: str = "keyboard", now: bool = False) -> None:
+        """A code typed (or sent by a keyboard-mode scanner) into the window or stdin;
+        None for a scan the window's key decoder rejected (a key that is not text)."""
+        if self.record is not None:  # (a rejected scan is kept as one that replays rejected: SUB inside)
+            raw = "?\x1a?" if text is None else text
+            self.record.bytes(reader, self.clock.now(), (raw + "\r").encode("latin-1", "replace"))
+        code = None if text is None else clean_scan(text, self.framing or NO_FRAMING)  # docs/scanners.md
         if code != "":
             self._emit(CardScanned(None if code is None else code.upper(), reader, self.clock.now()), now)
 
@@ -258,6 +261,9 @@ class Runner:
         out then), a hint to take down, a result to save again."""
         s, now = self.session, self.clock.now()
         wait = IDLE_WAIT
+        keys = self.window.keys.due(time.monotonic()) if self.app is not None else None
+        if keys is not None:  # a scan typed into the window that only its silence gap ends
+            wait = min(wait, keys + 0.002)
         if not s.paused and not s.over:
             wait = min(wait, 1.0 - (now - s.turn_started) % 1.0 + 0.002)
         if self.window.menu == "hint":

@@ -13,6 +13,7 @@ from ..core import commands
 from ..core.journal import ERR, say
 from ..core.errors import StoreError
 from ..core.events import Touch, TouchCommand
+from ..devices.scan.keys import DEFAULT_END, KeyStream
 from ..games import GAMES
 
 # Touch commands the screen handles itself (menus); everything else goes to the game.
@@ -52,6 +53,7 @@ class TableWindow:
         self._draw_failed = False
         self._drawn = None                   # the last full frame's TableInfo, clocks left out
         self._shown_second = -1
+        self.keys = KeyStream(runner.keyboard or DEFAULT_END)  # a scanner typing into the window
 
     def touch(self, command: str, now: bool = False) -> None:
         """A touch command: menus are handled here, game commands go to the session (at
@@ -174,6 +176,9 @@ class TableWindow:
         if self.runner.app is None:
             return
         self.runner.app.later_hits = True  # matched in _pointer, in their place among the inputs
+        # A text field focused (the start screen's name keyboard), or --simulate's typed
+        # lines: the keys are words, through the keymap. Else a scanner's, by position.
+        self.runner.app.words = self._keyboard_screen() or self.runner.simulate
         pumped = time.monotonic()
         try:
             events = self.runner.app.poll()
@@ -200,8 +205,13 @@ class TableWindow:
                 self.runner.touch(f"typed {value}", now=True)  # a name typed on a USB keyboard
             elif kind == "typed" and self.runner.simulate:
                 self.runner.typed(value, now=True)
-            elif kind == "typed":  # a keyboard-mode scanner typing into the window
+            elif kind == "typed":  # (a text field that is neither: not drawn today)
                 self.runner.scan_text(value, now=True)
+            elif kind == "key":  # a keyboard-mode scanner typing into the window, by key position
+                for text in self.keys.key(*value, pumped):
+                    self.runner.scan_text(text, now=True)
+        for text in self.keys.quiet(time.monotonic()):  # a scan with no terminator went quiet
+            self.runner.scan_text(text, now=True)
 
     def _in_time_order(self, events: list, pumped: float) -> list:
         """The window's events of one pump (started at ``pumped``, ``time.monotonic()``
@@ -387,6 +397,7 @@ class TableWindow:
         self.runner.app = None
         self._held = []  # (held taps went with the window; held scans are taken headless, in the queue's order)
         self._pumped = None  # the presses made meanwhile were on no screen: forgotten at the next pump
+        self.keys.decoder.reset()  # a scan cut off with the window is never joined to later keys
 
     def _safe_draw(self, surface) -> list:
         try:

@@ -226,6 +226,10 @@ class App:
         #: Return presses unmatched from :meth:`poll` (the table's loop matches them later).
         self.later_hits = False
         self.pumps: list = []  # called as SDL's events are pumped (an emulated touchscreen's taps come in then)
+        #: A text field is focused (a name being typed, ``--simulate``'s typed commands):
+        #: keys are words, read through the keymap. Otherwise they are a keyboard-mode
+        #: scanner's, handed on by key position (:meth:`poll`'s ``("key", ...)``).
+        self.words = False
         self._typed = ""
         self._dragged: set[str] | None = None  # the cells a held mouse / finger has passed
 
@@ -336,8 +340,15 @@ class App:
         Dragging (MOUSEMOTION with the left button held, or FINGERMOTION) touches each
         new board cell it passes (buttons whose command starts with ``"cell "``), never
         the same cell twice in one drag, so a colour can be painted across the board.
-        Typed text (a keyboard-mode scanner, or a code typed in ``--simulate``) is
-        gathered until Enter; Backspace edits; Escape quits (not in a :attr:`kiosk`, which
+        Keys are a keyboard-mode scanner's unless a text field is focused (:attr:`words`):
+        every key down and up but Escape and the arrows comes back by its position, never
+        through the keymap, as ``("key", (scancode, down, repeat))`` (SDL's scan code, a USB
+        HID usage; True for a key down; True for SDL's key repeat), for the one
+        key-position decoder (:mod:`companion.devices.scan.keys`, the window's
+        :class:`~companion.table.window.TableWindow` runs it), and the keymap's text is
+        dropped. With :attr:`words`, typed text (a name, a code or command typed in
+        ``--simulate``) is read through the keymap and gathered until Enter as
+        ``("typed", line)``; Backspace edits. Escape quits (not in a :attr:`kiosk`, which
         ignores Escape and a window close). ``("input", n)`` marks where
         in the window's own events a device's input number ``n`` arrived (:meth:`wake`).
 
@@ -370,14 +381,18 @@ class App:
                 if not getattr(event, "touch", False):
                     self._pointer("release", None, out)
             elif event.type == pygame.TEXTINPUT:
-                self._typed += event.text
+                if self.words:
+                    self._typed += event.text
+            elif event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
+                if not self.kiosk:  # a kiosk ignores it: nobody at the table can start it again
+                    out.append(("quit", ""))
+            elif event.type == pygame.KEYDOWN and event.key in _ARROWS:
+                out.append(("arrow", _ARROWS[event.key]))
+            elif event.type in (pygame.KEYDOWN, pygame.KEYUP) and not self.words:
+                out.append(("key", (getattr(event, "scancode", 0), event.type == pygame.KEYDOWN,
+                                    bool(getattr(event, "repeat", False)))))
             elif event.type == pygame.KEYDOWN:
-                if event.key == pygame.K_ESCAPE:
-                    if not self.kiosk:  # a kiosk ignores it: nobody at the table can start it again
-                        out.append(("quit", ""))
-                elif event.key in _ARROWS:
-                    out.append(("arrow", _ARROWS[event.key]))
-                elif event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
+                if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
                     line, self._typed = self._typed.strip(), ""
                     if line:
                         out.append(("typed", line))

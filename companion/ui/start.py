@@ -479,6 +479,7 @@ class StartFlow:
         if self.dirty:  # drawn only when something changed: an idle start screen costs nothing
             app.show(self.draw)
             self.dirty = False
+        app.words = isinstance(self.screen, KeyboardScreen)  # a name's field focused: keys are words (keymap)
         for kind, value in app.poll():
             self.dirty = True
             if kind == "quit":

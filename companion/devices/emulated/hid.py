@@ -136,12 +136,12 @@ class FakeInputDevice:
 
     def __init__(self, path: str, name: str = "Honeywell Imaging & Mobility 1900 Barcode Scanner",
                  vendor: int = 0x0C2E, product: int = 0x0B61, capabilities: dict | None = None,
-                 phys: str = "usb-0000:01:00.0-1.3/input0"):
+                 phys: str = "usb-0000:01:00.0-1.3/input0", uniq: str = "", bustype: int = e.BUS_USB):
         self.path = path
         self.name = name
         self.phys = phys
-        self.uniq = ""
-        self.info = DeviceInfo(bustype=e.BUS_USB, vendor=vendor, product=product, version=0x0111)
+        self.uniq = uniq  # a Bluetooth device's address (evdev's uniq); "" for most USB devices
+        self.info = DeviceInfo(bustype=bustype, vendor=vendor, product=product, version=0x0111)
         self.version = 0x10001
         self._capabilities = dict(SCANNER_CAPABILITIES if capabilities is None else capabilities)
         self.denied = False

@@ -1,8 +1,9 @@
 """A keyboard-mode (HID) barcode scanner: key events in, one :class:`CardScanned` per label.
 
 A scanner in keyboard mode "types" each label as key presses, then Enter (or Tab). Read
-through python-evdev the keys arrive as raw keycodes, so :class:`KeyDecoder` turns them
-into text with the US layout whatever the system locale: the scanner is set up for US
+through python-evdev the keys arrive as raw keycodes, so :class:`~.keys.KeyDecoder` (the
+one decoder every keyboard-mode path shares, the window's too) turns them into text by key
+position with the US layout whatever the system locale: the scanner is set up for US
 keyboards, and a German or French console keymap must not turn ``Y`` into ``Z``.
 :func:`find_scanners` finds scanners by stable path; :class:`HidScanner` reads one in its
 own thread, grabbed so no scan ever types into the console or the UI.
@@ -35,204 +36,17 @@ from companion.core.clock import Clock
 from companion.core.events import CardScanned
 
 from .base import ReaderThread
-from .normalise import NO_FRAMING, Framing, clean_scan
+from .identity import DeviceMatch, find_by_identity, is_identity, parse_identity, typing_keys
+from .keys import DEFAULT_END, KEYPAD_KEYS, US_KEYS, KeyDecoder, ScanEnd  # noqa: F401 - KeyDecoder, US_KEYS: API
+from .normalise import NO_FRAMING, Framing
 
 log = logging.getLogger(__name__)
 
-_UP, _DOWN = 0, 1  # EV_KEY values (2 is autorepeat)
 _RETRY_PERIOD = 0.5  # seconds between attempts to reopen an unplugged scanner
 
 UNPLUGGED = "scanner disconnected: check its USB cable"
+ASLEEP = "scanner disconnected: switch it on, or scan once to wake it"  # a Bluetooth scanner's
 PERMISSION_FIX = "add the service user to the `input` group or install hardware/99-sugar-companion.rules"
-
-
-_US_LAYOUT = (  # keycode names, what each key types, and with Shift (US layout)
-    [*"ABCDEFGHIJKLMNOPQRSTUVWXYZ1234567890"] + "MINUS EQUAL LEFTBRACE RIGHTBRACE BACKSLASH SEMICOLON "
-    "APOSTROPHE GRAVE COMMA DOT SLASH SPACE".split(),
-    "abcdefghijklmnopqrstuvwxyz1234567890-=[]\\;'`,./ ",
-    "ABCDEFGHIJKLMNOPQRSTUVWXYZ!@#$%^&*()_+{}|:\"~<>? ",
-)
-#: keycode -> (character, character with Shift) on a US keyboard
-US_KEYS: dict[int, tuple[str, str]] = {getattr(e, f"KEY_{n}"): (p, s) for n, p, s in zip(*_US_LAYOUT, strict=True)}
-#: keypad keycode -> character, as typed with NumLock on (scanners assume it is)
-KEYPAD_KEYS: dict[int, str] = {getattr(e, f"KEY_KP{d}"): d for d in "0123456789"} | {
-    e.KEY_KPMINUS: "-", e.KEY_KPPLUS: "+", e.KEY_KPDOT: ".", e.KEY_KPSLASH: "/", e.KEY_KPASTERISK: "*",
-}
-#: keys that end a scan
-TERMINATORS = frozenset({e.KEY_ENTER, e.KEY_KPENTER, e.KEY_TAB})
-#: with Ctrl held, these end a scan too: Ctrl+J is line feed, Ctrl+M carriage return
-#: (scanners set to send CR/LF "as control characters"), Ctrl+I is Tab
-CTRL_TERMINATORS = frozenset({e.KEY_J, e.KEY_M, e.KEY_I})
-#: key -> the control character Ctrl + that key types (Ctrl+B STX, Ctrl+C ETX, Ctrl+] GS...)
-CTRL_KEYS: dict[int, str] = {getattr(e, f"KEY_{c}"): chr(ord(c) - 0x40) for c in string.ascii_uppercase} | {
-    e.KEY_LEFTBRACE: "\x1b", e.KEY_BACKSLASH: "\x1c", e.KEY_RIGHTBRACE: "\x1d",
-}
-_CTRLS = frozenset({e.KEY_LEFTCTRL, e.KEY_RIGHTCTRL})
-_SHIFTS = frozenset({e.KEY_LEFTSHIFT, e.KEY_RIGHTSHIFT})
-# Any of these held turns the next key into something that is not US ASCII text (Ctrl
-# turns a letter into a control character, see CTRL_KEYS).
-_OTHER_MODIFIERS = frozenset({e.KEY_LEFTCTRL, e.KEY_RIGHTCTRL, e.KEY_LEFTALT, e.KEY_RIGHTALT,
-                              e.KEY_LEFTMETA, e.KEY_RIGHTMETA})
-_NOT_TEXT_MODIFIERS = _OTHER_MODIFIERS - _CTRLS
-# With Shift, these keypad keys are cursor keys on a PC (NumLock is overridden), not digits.
-_KEYPAD_NAVIGATION = frozenset(k for k, c in KEYPAD_KEYS.items() if c in "0123456789.")
-
-
-def _key_name(code: int) -> str:
-    name = e.KEY.get(code) or e.BTN.get(code) or f"key {code}"
-    return name[0] if isinstance(name, (list, tuple)) else name
-
-
-class KeyDecoder:
-    """Turns evdev key events into scanned text with the US layout. Pure: no I/O, no clock.
-
-    Only key-down events (value 1) type; key-up (0) and autorepeat (2) add nothing, except
-    that Shift (left or right) counts as held from its down to its up. Enter, keypad Enter
-    or Tab end a scan, and so do Ctrl+J (line feed) and Ctrl+M (carriage return). The
-    text is cleaned by :func:`~companion.devices.scan.normalise.clean_scan` (framing
-    control characters, ``framing``'s prefix and suffix, an AIM identifier such as
-    ``]C0``), and an empty scan yields nothing. NumLock presses are ignored; CapsLock
-    toggles the case of letters as on a PC. Ctrl + a letter (or ``[ \\ ]``) types the
-    control character a terminal would (Ctrl+B STX, Ctrl+C ETX), which is framing at the
-    ends of a scan and garbles it inside.
-
-    A key that is not US ASCII text inside a scan (F-keys, Escape, Backspace, any key with
-    Alt, AltGr or Meta held, a shifted keypad digit) rejects the whole scan: it is
-    logged and returned as None, never as a shorter code. A scan longer than ``max_length``
-    characters is discarded whole, up to its terminator, with a logged warning, and
-    returned as None at once (a garbled read gets a verdict too).
-
-    >>> d = KeyDecoder(max_length=2)
-    >>> d.feed(e.EV_KEY, e.KEY_A, 1) + d.feed(e.EV_KEY, e.KEY_F1, 1) + d.feed(e.EV_KEY, e.KEY_TAB, 1)
-    [None]
-    """
-
-    def __init__(self, max_length: int = 64, framing: Framing = NO_FRAMING):
-        if max_length < 1:
-            raise ValueError(f"max_length must be at least 1 character, not {max_length}")
-        self.max_length = max_length
-        self.framing = framing
-        self.reset()
-
-    def reset(self) -> None:
-        """Forget the partial scan, held modifiers and CapsLock, e.g. after an unplug."""
-        self._held: set[int] = set()
-        self._caps = False
-        self._chars: list[str] = []
-        self._garbled = False
-        self._discarding = False  # inside an overlong or cut scan: drop keys until its terminator
-        self._resyncing = False  # after SYN_DROPPED: drop events up to the next SYN_REPORT
-        self.overruns = getattr(self, "overruns", 0)  # SYN_DROPPED seen (kept across resets)
-
-    def resync(self, held: set[int]) -> None:
-        """After an overrun: the modifier keys really held now (``EVIOCGKEY``, python-evdev's
-        ``active_keys()``), since their key-up events may have been lost."""
-        self._held = {k for k in held if k in _SHIFTS or k in _OTHER_MODIFIERS}
-
-    def _dropped_events(self) -> list[str | None]:
-        self.overruns += 1
-        cut = bool(self._chars) or self._garbled
-        log.warning("the scanner's events overran the kernel's buffer (SYN_DROPPED): %s",
-                    "the scan it cut is dropped" if cut else "the next scan is dropped, its start may be lost")
-        already = self._discarding and not self._chars
-        self._chars.clear()
-        self._garbled = False
-        self._held.clear()
-        self._resyncing = True
-        self._discarding = True
-        return [] if already else [None]
-
-    def feed(self, event_type: int, code: int, value: int) -> list[str | None]:
-        """Add one event and return the scans it completed (None for a rejected scan).
-
-        Events other than EV_KEY (EV_SYN, EV_MSC, ...) are ignored, but for
-        ``SYN_DROPPED``: the kernel's event buffer overran (the reader stalled) and events
-        were lost, so the scan it cut (and the next one, whose start may be lost) could be
-        halves of two labels. Everything up to the next ``SYN_REPORT`` is dropped, as the
-        evdev documentation says, then every key up to the next terminator (or until the
-        scanner goes quiet: :meth:`flush`, the reader's idle gap); the scan is
-        returned as None at once (the table is told to scan again), and logged.
-        Held modifiers are forgotten (their key-ups may be lost; see :meth:`resync`)."""
-        if event_type == e.EV_SYN and code == e.SYN_DROPPED:
-            return self._dropped_events()
-        if self._resyncing:
-            if event_type == e.EV_SYN and code == e.SYN_REPORT:
-                self._resyncing = False
-            return []
-        if event_type != e.EV_KEY:
-            return []
-        if code in _SHIFTS or code in _OTHER_MODIFIERS:
-            if value == _DOWN:
-                self._held.add(code)
-            elif value == _UP:
-                self._held.discard(code)
-            return []
-        if value != _DOWN:
-            return []
-        if code in TERMINATORS or (code in CTRL_TERMINATORS and self._ctrl_only()):
-            return self._finish()
-        if code == e.KEY_NUMLOCK:
-            return []
-        if code == e.KEY_CAPSLOCK:
-            self._caps = not self._caps
-            return []
-        if self._discarding:
-            return []
-        char = self._char(code)
-        if char is None and not self._garbled:
-            log.warning("scanner sent %s, which is not US ASCII text: the scan is rejected", _key_name(code))
-            self._garbled = True
-        self._chars.append(char or "")
-        if len(self._chars) > self.max_length:
-            log.warning("scan longer than %d characters discarded (starts %r)",
-                        self.max_length, "".join(self._chars[:16]))
-            self._chars.clear()
-            self._garbled = False
-            self._discarding = True
-            return [None]
-        return []
-
-    def flush(self) -> list[str | None]:
-        """End the partial scan now (a scanner with no terminator went quiet): the scans
-        that completes, like a terminator would, or [] when there is none."""
-        if not self._chars and not self._garbled:
-            self._discarding = False
-            return []
-        return self._finish()
-
-    @property
-    def pending(self) -> bool:
-        """True while a scan has started and not ended."""
-        return bool(self._chars) or self._garbled or self._discarding
-
-    def _ctrl_only(self) -> bool:
-        return bool(self._held & _CTRLS) and not self._held & _NOT_TEXT_MODIFIERS
-
-    def _char(self, code: int) -> str | None:
-        if self._ctrl_only():
-            return CTRL_KEYS.get(code)
-        if self._held & _OTHER_MODIFIERS:
-            return None
-        shift = bool(self._held & _SHIFTS)
-        if code in KEYPAD_KEYS:
-            return None if shift and code in _KEYPAD_NAVIGATION else KEYPAD_KEYS[code]
-        if code not in US_KEYS:
-            return None
-        plain, shifted = US_KEYS[code]
-        if self._caps and plain.isalpha():
-            shift = not shift
-        return shifted if shift else plain
-
-    def _finish(self) -> list[str | None]:
-        text, garbled, discarding = "".join(self._chars), self._garbled, self._discarding
-        self._chars.clear()
-        self._garbled = self._discarding = False
-        if discarding:
-            return []  # already returned as None when it grew too long
-        if garbled:
-            return [None]
-        code = clean_scan(text, self.framing)
-        return [code] if code != "" else []
 
 
 # --- finding scanners -------------------------------------------------------------------
@@ -263,6 +77,15 @@ def parse_match(match: str) -> tuple[int, int]:
     except ValueError:
         pass
     raise ValueError(f"scanner match {match!r} should be vendor:product in hex, like 0c2e:0b61 (see lsusb)")
+
+
+def parse_wanted(match: str | None) -> tuple[int, int] | DeviceMatch | None:
+    """What a reader was asked for: a USB ``"vendor:product"`` (:func:`parse_match`), a
+    ``"name:TEXT"`` or ``"uniq:ID"`` (:mod:`.identity`, Bluetooth scanners), or nothing.
+    Raises ValueError saying what is expected."""
+    if not match:
+        return None
+    return parse_identity(match) if is_identity(match) else parse_match(match)
 
 
 def find_scanners(
@@ -328,7 +151,8 @@ def auto_scanner(
         raise LookupError("hid:auto found no device named as a barcode scanner; " + ", ".join(found) +
                           " looks like one but could be a keyboard, so it is left alone: name it by its USB id "
                           "(hid:VVVV:PPPP, see lsusb) or its by-id path")
-    raise LookupError("no keyboard-mode scanner is plugged in (see `companion doctor`)")
+    raise LookupError("no keyboard-mode scanner is plugged in (a Bluetooth scanner has no by-id link: name it "
+                      "hid:name:TEXT or hid:uniq:ID, see `companion doctor`)")
 
 
 def _named_scanner(path: str, opener: Callable[[str], evdev.InputDevice]) -> bool:
@@ -360,15 +184,21 @@ def _is_scanner(path: str, opener: Callable[[str], evdev.InputDevice], wanted: t
     return refusal is None
 
 
-def scanner_refusal(device: evdev.InputDevice, path: str, wanted: tuple[int, int] | None) -> str | None:
+def scanner_refusal(device: evdev.InputDevice, path: str,
+                    wanted: tuple[int, int] | DeviceMatch | None) -> str | None:
     """Why the open ``device`` at ``path`` is not to be taken as a barcode scanner, or None
     when it is one: the checks :func:`find_scanners` makes, also made by
     :class:`HidScanner` at every open and reopen (a keyboard or touchscreen plugged into
     the scanner's port must never be grabbed). With ``wanted`` (vendor, product) only that
-    USB id counts."""
+    USB id counts; with a :class:`~.identity.DeviceMatch`, only a device with that name or
+    uniq that has a scanner's keys."""
     info, name, caps = device.info, device.name, device.capabilities(absinfo=False)
     if e.EV_ABS in caps:
         return f"{name!r} has absolute axes (a touchscreen?), not a barcode scanner"
+    if isinstance(wanted, DeviceMatch):
+        if wanted.matches(device) and typing_keys(caps):
+            return None
+        return f"{name!r} is not the scanner {wanted.describe()} asked for"
     if wanted is not None:
         if (info.vendor, info.product) == wanted:
             return None
@@ -403,30 +233,37 @@ class HidScanner(ReaderThread):
     or an emulator); ``tap(type, code, value, t)``, when given, sees every event read.
 
     Every open and reopen makes :func:`find_scanners`' checks (:func:`scanner_refusal`;
-    with ``match``, hex ``"vendor:product"``, only that USB id) before grabbing: a
+    with ``match``, hex ``"vendor:product"``, only that USB id; ``"name:TEXT"`` or
+    ``"uniq:ID"``, a Bluetooth scanner, is looked for again among ``input_dir``'s
+    ``event*`` at every open, :mod:`.identity`) before grabbing: a
     keyboard or touchscreen plugged into the scanner's port (a by-path link names the
     port, not the device) is closed again untouched and reported as ``"refused"`` with
-    the reason, and the path keeps being retried for the scanner. ``idle_gap`` (seconds,
-    None for never) ends a scan whose terminator never came once the scanner is that long
-    quiet, measured on ``monotonic`` (a ``() -> float`` in seconds, default
-    ``time.monotonic``; a test passes a :class:`~companion.core.clock.FakeClock`'s ``now``
-    and advances it). ``framing`` is stripped from every scan (:mod:`.normalise`).
+    the reason, and the path keeps being retried for the scanner. ``end`` (a
+    :class:`~.keys.ScanEnd`: config ``[readers]`` ``end`` and ``gap``; None: only a
+    terminator ever ends a scan, as a replay wants) says when silence ends a scan: by
+    default (``"auto"``) a scan whose terminator never came ends once the scanner is
+    ``gap`` seconds (0.5) quiet, until the scanner has sent a terminator; from then on only
+    its terminator ends a scan, so a slow wireless scanner pausing inside one label is
+    never split. Silence is measured on ``monotonic`` (a ``() -> float`` in seconds,
+    default ``time.monotonic``; a test passes a
+    :class:`~companion.core.clock.FakeClock`'s ``now`` and advances it). ``framing`` is stripped from every scan (:mod:`.normalise`).
     Raises ValueError for a malformed ``match`` or a ``max_length`` below 1.
     """
 
     def __init__(self, path: str, out: queue.Queue, clock: Clock, name: str = "hid", seat: int | None = None,
                  opener: Callable[[str], evdev.InputDevice] = evdev.InputDevice, grab: bool = True,
                  max_length: int = 64, tap: Callable[[int, int, int, float], None] | None = None,
-                 match: str | None = None, idle_gap: float | None = 0.1, framing: Framing = NO_FRAMING,
-                 monotonic: Callable[[], float] = time.monotonic):
+                 match: str | None = None, end: ScanEnd | None = DEFAULT_END, framing: Framing = NO_FRAMING,
+                 monotonic: Callable[[], float] = time.monotonic, input_dir: str = "/dev/input"):
         super().__init__(name, out, clock, monotonic)
         self.path = path
         self.seat = seat
         self._opener = opener
         self._grab = grab
         self._tap = tap
-        self._wanted = parse_match(match) if match else None
-        self._idle_gap = idle_gap
+        self._wanted = parse_wanted(match)
+        self._input_dir = input_dir
+        self._end = end
         self._last_event = 0.0  # monotonic() of the last event read
         self._decoder = KeyDecoder(max_length, framing)
         self._device: evdev.InputDevice | None = None
@@ -459,7 +296,8 @@ class HidScanner(ReaderThread):
                     if not self._try_open():
                         self._stopping.wait(_RETRY_PERIOD)
                     continue
-                wait = self._quiet_wait(self._idle_gap, self._decoder.pending, self._last_event)
+                gap = self._idle_gap()
+                wait = self._quiet_wait(gap, self._decoder.pending, self._last_event)
                 try:
                     ready, _, _ = select.select([device.fd, *self._stop_fds()], [], [], wait)
                     ready = device.fd in ready
@@ -471,10 +309,14 @@ class HidScanner(ReaderThread):
                 except OSError as exc:  # ENODEV when unplugged; EIO, EBADF when torn down
                     self._lost(exc)
                     continue
-                if not ready and self._decoder.pending and self._idle_gap_passed(self._idle_gap, self._last_event):
+                if not ready and self._decoder.pending and self._idle_gap_passed(self._idle_gap(), self._last_event):
                     self._put(self._decoder.flush())
         finally:
             self._close()
+
+    def _idle_gap(self) -> float | None:
+        """The silence (seconds) that ends a scan now, or None: only a terminator does."""
+        return None if self._end is None else self._end.idle_gap(self._decoder.terminated)
 
     def _consume(self, event_type: int, code: int, value: int) -> None:
         if self._tap is not None:
@@ -500,8 +342,14 @@ class HidScanner(ReaderThread):
         differs from the last one reported."""
         device = None
         try:
-            device = self._opener(self.path)
-            refusal = scanner_refusal(device, self.path, self._wanted)
+            path = self._where()
+        except LookupError as exc:
+            self._failed("missing" if "no scanner" in str(exc) else "several", str(exc),
+                         f"looked among {self._input_dir}/event*", None)
+            return False
+        try:
+            device = self._opener(path)
+            refusal = scanner_refusal(device, path, self._wanted)
             if refusal is not None:
                 self._failed("refused", f"not a scanner, left alone: {refusal}", f"at {self.path}", device, "refused")
                 return False
@@ -519,9 +367,24 @@ class HidScanner(ReaderThread):
             return False
         self._decoder.reset()
         self._device, self._failure = device, None
-        log.info("scanner %s: connected at %s (%s)", self.name, self.path, getattr(device, "name", "?"))
+        log.info("scanner %s: connected at %s (%s)", self.name, path, getattr(device, "name", "?"))
         self._status("connected")
         return True
+
+    def _where(self) -> str:
+        """The device to open: :attr:`path`, or for a scanner named by its evdev name or
+        uniq (a Bluetooth scanner: no stable link, a new eventN at every reconnect) the
+        one device found with it now. Raises LookupError saying why there is none."""
+        if not isinstance(self._wanted, DeviceMatch):
+            return self.path
+        found = find_by_identity(self._wanted, self._input_dir, self._opener)
+        if not found:
+            raise LookupError(f"no scanner {self._wanted.describe()} is connected: switch it on, or scan once "
+                              "to wake it (a Bluetooth scanner must be paired: see docs/scanners.md)")
+        if len(found) > 1:
+            raise LookupError(f"several devices {self._wanted.describe()} ({', '.join(found)}): name the scanner "
+                              "by more of its name, or by its uniq (see `companion doctor`)")
+        return found[0]
 
     def _failed(self, kind: str, message: str, detail: str, device: evdev.InputDevice | None,
                 status: str = "disconnected") -> None:
@@ -536,7 +399,7 @@ class HidScanner(ReaderThread):
         self._decoder.reset()  # a cut-off scan must never be joined to later keys
         self._close()
         self._failure = "missing"  # the retries that follow fail with ENOENT: already said
-        self._status("disconnected", UNPLUGGED)
+        self._status("disconnected", ASLEEP if isinstance(self._wanted, DeviceMatch) else UNPLUGGED)
         self._stopping.wait(_RETRY_PERIOD)
 
     def _close(self, device: evdev.InputDevice | None = None) -> None:
