@@ -114,11 +114,32 @@ def _loopback(host: str) -> bool:
         return False  # a name: it may resolve to any address
 
 
+def cmd_venue_unit(args) -> int:
+    """``companion venue enable|disable``: the service's network drop-in
+    (:mod:`companion.service.venue_unit`)."""
+    from ..service import venue_unit
+
+    root = Path(args.root)
+    try:
+        if args.venue_action == "enable":
+            said = venue_unit.enable(Path(args.config), root, restart=not args.no_restart)
+        else:
+            said = venue_unit.disable(root, restart=not args.no_restart)
+    except venue_unit.VenueUnitError as err:
+        return fail(str(err), USAGE)
+    for line in said:
+        print(f"companion: {line}")
+    return 0
+
+
 def cmd_venue(args) -> int:
     from ..venue.dashboard import Dashboard
     from ..venue.settings import Broker, check_name
     from ..venue.web import DashboardServer
 
+    if not args.broker:
+        return fail("companion venue needs --broker URL (the café's broker, e.g. mqtt://192.168.1.20); "
+                    "on a table: companion venue enable", USAGE)
     try:
         broker = Broker.parse(args.broker, "--broker", username=args.broker_user,
                               password_file=args.broker_password_file, ca_file=args.ca_file)
@@ -164,7 +185,7 @@ def cmd_venue(args) -> int:
 
 def add_parsers(sub) -> None:
     v = sub.add_parser("venue", help="the café's dashboard: every table on one live web page")
-    v.add_argument("--broker", required=True, metavar="URL",
+    v.add_argument("--broker", metavar="URL",
                    help="the café's broker: mqtt://HOST[:PORT] or mqtts://HOST[:PORT]")
     v.add_argument("--listen", default="127.0.0.1:8080", metavar="HOST:PORT",
                    help="where the page is served (default: %(default)s, this computer only; "
@@ -183,3 +204,15 @@ def add_parsers(sub) -> None:
                    help="keep every finished game in this file (JSON lines), so the history outlives a restart")
     v.add_argument("--title", help="the page's title (default: the café's name)")
     v.set_defaults(func=cmd_venue)
+    actions = v.add_subparsers(dest="venue_action", metavar="enable|disable",
+                               help="(on a table) open the service's network to the café's broker, or close it")
+    for name, helped in (("enable", "let the installed service reach the config's [venue] broker (and only it)"),
+                         ("disable", "close the installed service's network again (no venue mode)")):
+        a = actions.add_parser(name, help=helped)
+        if name == "enable":
+            a.add_argument("--config", type=user_path, default="/etc/companion/companion.toml",
+                           help="the table's config, whose [venue] broker it opens to (default: %(default)s)")
+        a.add_argument("--root", type=user_path, default="/", help="write the files under this folder instead of / "
+                       "(commands are then only printed)")
+        a.add_argument("--no-restart", action="store_true", help="do not restart a running service")
+        a.set_defaults(func=cmd_venue_unit, venue_action=name)
