@@ -55,7 +55,8 @@ def start_publisher(settings, runner, plan):
     session = runner.session
     try:
         publisher = VenuePublisher(settings, session, clocks=runner.clocks, turn_limit=plan.timers.limit,
-                                   disk=Path(plan.store).parent, screen=lambda: _screen(runner))
+                                   disk=Path(plan.store).parent, screen=lambda: _screen(runner),
+                                   report=runner.inputs.put)  # the venue's link on the panel's device line
     except StoreError as err:
         print(f"companion: {err}", file=sys.stderr, flush=True)
         yield None
