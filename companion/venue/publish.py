@@ -49,7 +49,7 @@ from ..core.events import CardScanned, DeviceStatus, GameOver, Touch, input_kind
 from . import schema
 from . import sender
 from .link import Problem
-from .outbox import Outbox
+from .outbox import Outbox, OutboxFull
 from .sender import RECONNECT  # noqa: F401  (where it always was)
 from .settings import VenueSettings
 
@@ -66,6 +66,16 @@ GRACE = 3.0
 DEVICE = "venue"
 #: MQTT keep-alive (s): the broker sends the last will this long (x1.5) after a table vanishes.
 KEEPALIVE = 15
+
+
+def _said_at(total: int, added: int) -> bool:
+    """``total`` just passed 1, 10, 100, 1000 ... (by ``added``)."""
+    mark = 1
+    while mark <= total:
+        if total - added < mark:
+            return True
+        mark *= 10
+    return False
 
 
 def _input_key(item) -> tuple | None:
@@ -132,6 +142,7 @@ class VenuePublisher:
         self._shown: tuple[str, str] | None = None
         self._failing_since: float | None = None
         self._ever_connected = False
+        self._level: str | None = None      # the outbox's level last said
 
     # ------------------------------------------------------------ the session's side
 
@@ -252,6 +263,12 @@ class VenuePublisher:
                 self._last_status = json.dumps({**payload, "stream": self.outbox.stream}).encode()
         try:
             self.outbox.put(messages, seq)
+        except OutboxFull as err:
+            n = self.outbox.left_out
+            if _said_at(n, len(messages)):  # the 1st, 10th, 100th ... left out: a full outbox fills no journal
+                _log.error("venue: %s (the games are stored as always; the dashboard sees a gap)", err)
+            self._wake.set()  # the panel says so
+            return
         except StoreError as err:
             self.failures += 1
             _log.error("venue: the outbox could not be written (%s); the dashboard misses this input", err)
@@ -340,6 +357,23 @@ class VenuePublisher:
 
     # ------------------------------------------------------------ what the table shows
 
+    def _tell_doctor(self, status: str) -> None:
+        """Write how the link is next to the store (``companion doctor`` reads it while the
+        service runs, instead of logging in a second time)."""
+        path = self.session.store.path
+        if path == ":memory:":
+            return
+        p = self.problem
+        said = {"status": status, "at": time.time(), "broker": self.settings.broker.url(),
+                **({"kind": p.kind, "panel": p.panel, "detail": p.detail, "fix": p.fix} if p else {})}
+        target = Path(path).with_name(Path(path).name + "-venue.json")
+        try:
+            tmp = target.with_name(target.name + ".tmp")
+            tmp.write_text(json.dumps(said), encoding="utf-8")
+            tmp.replace(target)
+        except OSError as err:
+            _log.debug("venue: could not write %s: %s", target, err)
+
     def _trouble(self, problem: Problem) -> None:
         """The messages do not reach the broker, for ``problem``: said once in the log and
         on the panel's device line (a broker that cannot be reached only after
@@ -353,7 +387,7 @@ class VenuePublisher:
         if problem != self.problem:
             _log.warning("venue: %s (%s); retrying. Fix: %s", problem.detail, self.settings.broker.url(), problem.fix)
             self.problem = problem
-        self._show("disconnected", problem.panel)
+        self._refresh()
 
     def _fine(self) -> None:
         """A connection the broker accepted."""
@@ -362,13 +396,33 @@ class VenuePublisher:
         elif not self._ever_connected:
             _log.info("venue: connected to %s", self.settings.broker.url())
         self.problem, self._failing_since, self._ever_connected = None, None, True
-        self._show("connected", "")
+        self._refresh()
+
+    def _refresh(self) -> None:
+        """The panel's venue line: a filling outbox first (it is what will be lost), then a
+        problem, else connected."""
+        level, n = self.outbox.level(), self.outbox.count()
+        if level != self._level:
+            self._level = level
+            if level is not None:
+                _log.warning("venue: %s messages wait for the broker (at most %s: %s)", f"{n:,}",
+                             f"{self.outbox.limit:,}", "full, new ones are left out" if level == "full" else
+                             "the table is warned")
+        if level == "full":
+            self._show("disconnected", "Venue: outbox full")
+        elif level == "warn":
+            self._show("disconnected", f"Venue: outbox {n * 100 // self.outbox.limit // 10 * 10}% full")
+        elif self.problem is not None:
+            self._show("disconnected", self.problem.panel)
+        elif self._ever_connected:
+            self._show("connected", "")
 
     def _show(self, status: str, detail: str) -> None:
         """The venue's line among the table's devices (its top bar), when it changed."""
         if (status, detail) == self._shown:
             return
         self._shown = (status, detail)
+        self._tell_doctor(status)
         if self.report is not None:
             try:
                 self.report(DeviceStatus(DEVICE, status, self.session.clock.now(), detail))

@@ -204,7 +204,9 @@ def run(pub) -> None:
             if link is not None:
                 link.close()
             link = None
-        if problem is not None:
+        if problem is None:
+            pub._refresh()  # the outbox's level
+        else:
             if link is not None and link.up is False:
                 link.opened_at = None
             pub._trouble(problem)
