@@ -412,7 +412,11 @@ def run_checks(config: Path | None, tray: str | None = None, m: Machine | None =
     checks += check_readers(m, scanners)
     checks.append(check_serial_console(m, scanners))
     checks += [check_gpio(m, cfg["gpio"], **({"drive": drive} if drive else {}), service_running=running),
-               check_store(m, store or cfg["store"]["path"] or str(DEFAULT_STORE)), check_service(m)]
+               check_store(m, store or cfg["store"]["path"] or str(DEFAULT_STORE))]
+    from .doctor_venue import check_venue  # (its own module: the network checks of venue mode)
+
+    checks += check_venue(cfg, store or cfg["store"]["path"] or str(DEFAULT_STORE), m.root, running)
+    checks.append(check_service(m))
     return checks
 
 
