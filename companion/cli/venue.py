@@ -115,6 +115,25 @@ def _loopback(host: str) -> bool:
         return False  # a name: it may resolve to any address
 
 
+def _tls(args):
+    """The page's TLS context from ``--cert``/``--key`` (None without). Raises ValueError."""
+    if not args.cert:
+        if args.key:
+            raise ValueError("--key is the private key of --cert FILE: give both (or neither, for plain HTTP)")
+        return None
+    import ssl
+
+    from ..venue.server import tls_context
+
+    try:
+        return tls_context(args.cert, args.key)
+    except (OSError, ssl.SSLError) as err:
+        raise ValueError(f"cannot use the certificate {args.cert}" + (f" and key {args.key}" if args.key else "")
+                         + f": {getattr(err, 'strerror', None) or getattr(err, 'reason', None) or err} "
+                         "(PEM files: the certificate chain, and its private key unless it is in the same file)") \
+            from None
+
+
 def cmd_venue_unit(args) -> int:
     """``companion venue enable|disable``: the service's network drop-in
     (:mod:`companion.service.venue_unit`)."""
@@ -161,15 +180,22 @@ def cmd_venue(args) -> int:
     except OSError as err:
         return fail(f"cannot read the history {args.history}: {err.strerror or err}", DEVICE)
     try:
+        tls = _tls(args)
+    except ValueError as err:
+        return fail(str(err), USAGE)
+    try:
         server = DashboardServer(dashboard, (host, port), _exports(venue), password=password, title=args.title)
     except OSError as err:
         return fail(f"cannot listen on {args.listen}: {err.strerror or err}", DEVICE)
+    if tls is not None:
+        server.use_tls(tls)
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())  # before the line below: whoever reads it may stop us
     dashboard.connect()
     shown = server.url().replace("0.0.0.0", "THIS-COMPUTER")
+    clear = "" if tls is not None or _loopback(host) else " (sent unencrypted: --cert/--key for HTTPS)"
     print(f"companion: the {venue} dashboard is on {shown} (tables from {broker.url()})"
-          + ("; password required" if password else
+          + (f"; password required{clear}" if password else
              "" if _loopback(host) else "; no password: anyone on the network can see it"), flush=True)
     thread = server.serve_in_thread()
     try:
@@ -204,6 +230,10 @@ def add_parsers(sub) -> None:
     v.add_argument("--history", type=user_path, metavar="FILE",
                    help="keep every finished game in this file (JSON lines), so the history outlives a restart")
     v.add_argument("--title", help="the page's title (default: the café's name)")
+    v.add_argument("--cert", type=user_path, metavar="FILE",
+                   help="serve the page over HTTPS with this certificate (PEM, the chain; docs/venue.md)")
+    v.add_argument("--key", type=user_path, metavar="FILE",
+                   help="the certificate's private key (PEM), unless it is in the --cert file")
     v.set_defaults(func=cmd_venue)
     actions = v.add_subparsers(dest="venue_action", metavar="enable|disable",
                                help="(on a table) open the service's network to the café's broker, or close it")
