@@ -380,7 +380,7 @@ UNIT_CHANGED=0
 install_file "$SRC/systemd/companion.service" "$UNIT" 644 && UNIT_CHANGED=1
 # The companion opens no socket: no network at all, unless a [venue] (MQTT) is configured;
 # then `companion venue enable` writes venue-network.conf, which opens it to the broker only
-# (AF_INET/AF_INET6, IPAddressAllow= localhost and the broker: companion/service/venue_unit.py).
+# (AF_INET/AF_INET6, IPAddressAllow= localhost and the broker: companion/venue/unit.py).
 if grep -q '^[[:space:]]*broker[[:space:]]*=' "$ROOT$CONFIG" 2>/dev/null; then  # [venue] broker = ... set
     say "  $CONFIG has a [venue]: the network is opened to its broker only (companion venue enable)"
     [ -e "$ROOT$DROPIN" ] && { remove_path "$DROPIN"; UNIT_CHANGED=1; }

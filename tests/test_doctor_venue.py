@@ -1,4 +1,4 @@
-"""``companion doctor``'s venue checks (companion/service/doctor_venue.py) against a real
+"""``companion doctor``'s venue checks (companion/venue/checks.py) against a real
 Mosquitto with the shipped café config: broker reachable, TLS verified, login accepted,
 own topics writable (a QoS 1 probe), the service's network drop-in, the outbox length;
 each failure in words a café host reads."""
@@ -9,9 +9,9 @@ import json
 import time
 
 from companion.core.store import EventStore
-from companion.service import venue_unit
+from companion.venue import unit as venue_unit
 from companion.service.config import parse
-from companion.service.doctor_venue import check_network, check_venue, link_file
+from companion.venue.checks import check_network, check_venue, link_file
 from companion.venue.outbox import Outbox
 from companion.venue.settings import Broker
 from test_venue_acl import cafe_broker

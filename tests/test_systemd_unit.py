@@ -171,7 +171,7 @@ def test_systemd_analyze_catches_a_misspelt_key(tmp_path):
 
 # ------------------------------------------------------------ venue mode: the network opened to the broker only
 
-from companion.service import venue_unit  # noqa: E402
+from companion.venue import unit as venue_unit  # noqa: E402
 
 VENUE_CONFIG = '[venue]\nbroker = "{url}"\ntable = "table-3"\n'
 

@@ -94,8 +94,8 @@ def test_a_wrong_password_is_said_on_the_panel_and_retried_until_it_is_right(tmp
     broker = cafe_broker(tmp_path)
     table = Table(tmp_path, broker.url, user="table-1", password="not-the-password")
     try:
-        table.says("Venue: login refused")
-        assert table.on_panel() == "Venue: login refused"
+        table.says("Venue: bad login")
+        assert table.on_panel() == "Venue: bad login"
         assert "refused this table's login as table-1" in table.pub.problem.detail
         assert "password_file" in table.pub.problem.fix
         # The host fixes the broker's password file (mosquitto reloads it on SIGHUP): the
@@ -120,8 +120,8 @@ def test_a_wrong_ca_is_said_on_the_panel(tmp_path):
                                                            f"certfile {cert}\nkeyfile {key}").start()
     table = Table(tmp_path, f"mqtts://127.0.0.1:{port}", ca=wrong_ca)
     try:
-        table.says("Venue: wrong certificate")
-        assert table.on_panel() == "Venue: wrong certificate"
+        table.says("Venue: wrong CA")
+        assert table.on_panel() == "Venue: wrong CA"
         assert "not one the café's CA signed" in table.pub.problem.detail
         assert "ca_file" in table.pub.problem.fix
     finally:
@@ -136,8 +136,8 @@ def test_topics_the_acl_refuses_are_said_on_the_panel_and_kept(tmp_path):
     table = Table(tmp_path, broker.url, user="table-2", password="pw-table-2")
     try:
         table.session.handle(Touch("frobnicate", 1.0))
-        table.says("Venue: not allowed to send")
-        assert table.on_panel() == "Venue: not allowed to send"
+        table.says("Venue: no access")
+        assert table.on_panel() == "Venue: no access"
         assert "does not let the user table-2 write sugar/corner-cafe/tables/table-1/" in table.pub.problem.detail
         assert table.pub.sent == 0 and table.pub.outbox.waiting() >= 3  # nothing marked sent, nothing dropped
     finally:
@@ -176,7 +176,7 @@ def test_a_closed_service_network_is_said_on_the_panel_and_the_thread_lives_on(t
     broker = Mosquitto(tmp_path / "broker").start()
     table = Table(tmp_path, broker.url)
     try:
-        table.says("Venue: network blocked")
+        table.says("Venue: blocked")
         assert table.pub.problem.fix.startswith("sudo companion venue enable")
         assert table.pub._thread.is_alive()
         closed.closed = False  # `companion venue enable`
@@ -202,10 +202,39 @@ def test_an_error_nobody_expected_is_said_logged_once_and_retried(tmp_path, capl
         table.says("connected")
         table.pub.outbox.pending = flaky
         table.session.handle(Touch("frobnicate", 1.0))
-        table.says("Venue: error, retrying")
+        table.says("Venue: error")
         table.says("connected")
         wait_for(lambda: table.pub.outbox.waiting() == 0, what="the outbox sent after the error")
         assert sum("met an error" in r.getMessage() for r in caplog.records) == 1  # logged once, not three times
     finally:
         table.close()
         broker.stop()
+
+
+def test_every_panel_word_fits_the_top_bars_badge():
+    """The words are a red badge among the devices, at the smallest text size: each fits
+    in companion.venue.link.PANEL_PX (the badge has 170 to 250 px in most bars)."""
+    import os
+
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    import pygame
+
+    from companion.ui import theme
+    from companion.ui.widgets import width_of
+    from companion.venue import link
+    from companion.venue.settings import Broker
+
+    pygame.font.init()
+    b = Broker.parse("mqtts://broker.local")
+    import ssl
+
+    problems = [link.diagnose(e, b) for e in (ConnectionRefusedError(111, "x"), socket.gaierror(-2, "x"),
+                                             OSError(errno.EAFNOSUPPORT, "x"), OSError(errno.EPERM, "x"),
+                                             ssl.SSLCertVerificationError(1, "x"), ssl.SSLError(1, "x"),
+                                             TimeoutError())]
+    problems += [link.refused_login("Not authorized", b), link.refused_login("Server busy", b),
+                 link.denied("t", b, "t1", "cafe"), link.crashed(KeyError("x"))]
+    words = {p.panel for p in problems} | {"Venue: outbox full", "Venue: outbox 90%", "Venue: store error"}
+    font = theme.font(theme.MIN_SIZE, True)
+    wide = {w: width_of(font, w) for w in words if width_of(font, w) > link.PANEL_PX}
+    assert not wide, wide

@@ -70,7 +70,7 @@ def test_the_panel_warns_before_the_bound_and_says_when_it_is_full(tmp_path, cap
         while pub.outbox.level() is None:
             n += 1
             session.handle(Touch("frobnicate", float(n)))
-        wait_for(lambda: any(w.startswith("Venue: outbox") and w.endswith("% full") for w in words()),
+        wait_for(lambda: any(w.startswith("Venue: outbox") and w.endswith("%") for w in words()),
                  what="the warning on the panel")
         with caplog.at_level(logging.WARNING, logger="companion.venue.publish"):
             while pub.outbox.left_out == 0:

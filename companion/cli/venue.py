@@ -136,8 +136,8 @@ def _tls(args):
 
 def cmd_venue_unit(args) -> int:
     """``companion venue enable|disable``: the service's network drop-in
-    (:mod:`companion.service.venue_unit`)."""
-    from ..service import venue_unit
+    (:mod:`companion.venue.unit`)."""
+    from ..venue import unit as venue_unit
 
     root = Path(args.root)
     try:

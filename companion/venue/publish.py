@@ -411,7 +411,7 @@ class VenuePublisher:
         if level == "full":
             self._show("disconnected", "Venue: outbox full")
         elif level == "warn":
-            self._show("disconnected", f"Venue: outbox {n * 100 // self.outbox.limit // 10 * 10}% full")
+            self._show("disconnected", f"Venue: outbox {n * 100 // self.outbox.limit // 10 * 10}%")
         elif self.problem is not None:
             self._show("disconnected", self.problem.panel)
         elif self._ever_connected:

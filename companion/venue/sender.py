@@ -193,7 +193,7 @@ def run(pub) -> None:
                     link.close()
                     link = None  # everything from the oldest unsent row again, on a new client
         except StoreError as err:
-            problem = words.Problem("store", "Venue: outbox error", f"the venue outbox in the game store cannot be "
+            problem = words.Problem("store", "Venue: store error", f"the venue outbox in the game store cannot be "
                                     f"read or written ({err})", "companion doctor checks the game store")
         except Exception as err:  # noqa: BLE001 - the thread must never die silently
             said = (type(err).__name__, str(err))

@@ -15,9 +15,8 @@ TCP to the café's broker, so ``enable`` replaces that drop-in with ``venue-netw
   * a broker given as an IP address: that address;
   * a name that resolves now: the addresses it resolves to now, and the name servers of
     ``/etc/resolv.conf`` (the name is looked up again at every connection). If the
-    broker's address changes later (a DHCP lease), the table says "Venue: network
-    blocked" and ``companion doctor`` says to run ``enable`` again: give the broker a
-    fixed address;
+    broker's address changes later (a DHCP lease), the table says "Venue: blocked" and
+    ``companion doctor`` says to run ``enable`` again: give the broker a fixed address;
   * a name that does not resolve now: the private networks (10/8, 172.16/12,
     192.168/16, 169.254/16, fc00::/7, fe80::/10) and the name servers, so a café's own
     network works and the internet stays closed; ``enable`` says so.

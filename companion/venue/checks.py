@@ -28,10 +28,19 @@ import socket
 import ssl
 import threading
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from .doctor_pi import Check
+@dataclass(frozen=True)
+class Check:
+    """One line of the doctor's report (the fields of
+    :class:`companion.service.doctor_pi.Check`, which the report reads)."""
+
+    name: str
+    status: str
+    detail: str
+    fix: str = ""
 
 #: Seconds each network step may take.
 TIMEOUT = 4.0
@@ -49,7 +58,7 @@ def probe_topic(venue: str, table: str) -> str:
 
 
 def _settings(cfg: dict):
-    from ..venue.settings import VenueSettings
+    from .settings import VenueSettings
 
     v = cfg["venue"]
     return VenueSettings.parse(v["broker"], v["table"], v["name"], username=v["user"],
@@ -66,7 +75,7 @@ def check_venue(cfg: dict, store: str, root: Path = Path("/"), service_running: 
         settings = _settings(cfg)
     except ValueError as err:
         return [Check("Venue", "fail", str(err), "fix [venue] in the config (hardware/companion.toml.example)")]
-    from ..venue import link as words
+    from . import link as words
 
     broker = settings.broker
     checks = [check_network(broker, root, unit_installed)]
@@ -94,7 +103,7 @@ def check_venue(cfg: dict, store: str, root: Path = Path("/"), service_running: 
 
 def check_network(broker, root: Path, unit_installed: bool | None) -> Check:
     """The installed service's network drop-in lets it reach the broker."""
-    from .venue_unit import PRIVATE, installed_allow
+    from .unit import PRIVATE, installed_allow
 
     if unit_installed is None:
         unit_installed = (root / "etc/systemd/system/companion.service").exists()
@@ -134,7 +143,7 @@ def check_tls(broker, sock: socket.socket) -> Check | None:
     """The broker's certificate against the CA file (None for ``mqtt://``)."""
     if not broker.tls:
         return None
-    from ..venue import link as words
+    from . import link as words
 
     context = ssl.create_default_context(cafile=broker.ca_file)
     try:
@@ -150,7 +159,7 @@ def login_and_probe(settings) -> list[Check]:
     """Log in as the table (MQTT 5) and publish one probe message with QoS 1."""
     import paho.mqtt.client as mqtt
 
-    from ..venue import link as words
+    from . import link as words
 
     broker = settings.broker
     got: dict = {}
@@ -187,7 +196,7 @@ def login_and_probe(settings) -> list[Check]:
 
 def probe_checks(got: dict, settings) -> list[Check]:
     """The login's and the probe's results in words."""
-    from ..venue import link as words
+    from . import link as words
 
     broker, who = settings.broker, settings.broker.username or "no user name"
     connack = got.get("connack")
@@ -234,7 +243,7 @@ def check_outbox(store: str) -> Check:
     """How many messages wait for the broker in the game store."""
     from ..core.errors import StoreError
     from ..core.store import EventStore
-    from ..venue.outbox import LIMIT, WARN_AT
+    from .outbox import LIMIT, WARN_AT
 
     if not Path(store).exists():
         return Check("Venue outbox", "ok", "no game store yet: nothing waiting")
