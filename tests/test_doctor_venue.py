@@ -125,6 +125,14 @@ def test_the_running_table_is_asked_not_logged_in_twice(tmp_path):
         broker.stop()
     assert not tried
     assert checks["Venue link"].status == "fail" and "refused this table's login" in checks["Venue link"].detail
+    link_file(store).write_text(json.dumps({"status": "connected", "at": time.time()}))
+    broker = Mosquitto(tmp_path / "broker2").start()
+    try:
+        checks = by_name(check_venue(config(tmp_path, broker.url, user=None), str(store), tmp_path,
+                                     service_running=True, unit_installed=False, probe=tried.append))
+    finally:
+        broker.stop()
+    assert not tried and checks["Venue login"].status == "ok" and checks["Venue writes"].status == "ok"
 
 
 def test_the_service_network_and_the_outbox_length(tmp_path):

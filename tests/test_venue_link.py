@@ -238,3 +238,30 @@ def test_every_panel_word_fits_the_top_bars_badge():
     font = theme.font(theme.MIN_SIZE, True)
     wide = {w: width_of(font, w) for w in words if width_of(font, w) > link.PANEL_PX}
     assert not wide, wide
+
+
+def test_the_table_tells_companion_doctor_how_its_link_is(tmp_path):
+    """Next to an on-disk store: "connecting" at the start, then each change."""
+    import json
+
+    from companion.venue.checks import link_file
+
+    port = free_port()
+    store = tmp_path / "table.db"
+    session = Session.start("sugarrr", ["Ana", "Ben"], EventStore(str(store)), FakeClock(0.0), resume=False)
+    pub = VenuePublisher(VenueSettings.parse(f"mqtt://127.0.0.1:{port}", "t1"), session)
+    pub.start()
+    pub.connect()
+    try:
+        wait_for(lambda: json.loads(link_file(store).read_text()).get("panel") == "Venue: no broker",
+                 what="the doctor's file saying no broker")
+        said = json.loads(link_file(store).read_text())
+        assert said["status"] == "disconnected" and "sudo systemctl start mosquitto" in said["fix"]
+        broker = Mosquitto(tmp_path / "broker", port=port).start()
+        try:
+            wait_for(lambda: json.loads(link_file(store).read_text())["status"] == "connected",
+                     what="the doctor's file saying connected")
+        finally:
+            broker.stop()
+    finally:
+        pub.close(timeout=0.5)

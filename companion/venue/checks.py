@@ -235,6 +235,9 @@ def running_table(store: str) -> list[Check]:
         return [Check("Venue login", "ok", f"the running table is logged in to the broker (since {since}); not "
                       "tried again, as the broker takes a login once"),
                 Check("Venue writes", "ok", "the broker takes the running table's messages")]
+    if status == "connecting":
+        return [Check("Venue link", "warn", f"the running table is still trying to reach the broker for the first "
+                      f"time (since {since})", "run companion doctor again in a minute; the panel's top bar says why")]
     return [Check("Venue link", "fail", f"the running table says (since {since}): {said.get('detail', status)}",
                   said.get("fix", ""))]
 

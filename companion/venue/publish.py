@@ -281,6 +281,7 @@ class VenuePublisher:
     def connect(self) -> "VenuePublisher":
         """Start sending (a background thread; returns at once, broker or not)."""
         if self._thread is None:
+            self._tell_doctor("connecting")  # (a word from an earlier run would be stale)
             self._thread = threading.Thread(target=self._run, name="venue-publisher", daemon=True)
             self._thread.start()
         return self
