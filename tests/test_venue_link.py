@@ -265,3 +265,40 @@ def test_the_table_tells_companion_doctor_how_its_link_is(tmp_path):
             broker.stop()
     finally:
         pub.close(timeout=0.5)
+
+
+def test_companion_run_puts_the_venue_on_its_device_line(tmp_path):
+    """The whole table (``companion run``, headless, JSON log): the venue's link reaches the
+    session's devices (the top bar) through the runner's input queue, like a reader's."""
+    import json
+    import os
+    import sys
+    import threading
+
+    port = free_port()
+    (tmp_path / "empty.toml").write_text("")
+    argv = [sys.executable, "-m", "companion", "run", "--headless", "--simulate", "--log-format", "json",
+            "--game", "sugarrr", "--names", "Ana,Ben", "--store", str(tmp_path / "table.db"),
+            "--config", str(tmp_path / "empty.toml"), "--venue", f"mqtt://127.0.0.1:{port}", "--table", "t1"]
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
+    proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                            text=True, env=env)
+    seen: list[dict] = []
+
+    def read():
+        for line in proc.stdout:
+            record = json.loads(line)
+            if record.get("event") == "device" and record.get("device") == "venue":
+                seen.append(record)
+
+    threading.Thread(target=read, daemon=True).start()
+    broker = None
+    try:
+        wait_for(lambda: any(r["detail"] == "Venue: no broker" for r in seen), 30, what="no broker on the device line")
+        broker = Mosquitto(tmp_path / "broker", port=port).start()
+        wait_for(lambda: seen[-1]["status"] == "connected", 30, what="connected on the device line")
+    finally:
+        proc.stdin.close()
+        proc.wait(timeout=30)
+        if broker is not None:
+            broker.stop()
