@@ -378,11 +378,20 @@ if install_file "$SRC/hardware/99-sugar-companion.rules" "$RULES" 644 && { syste
 fi
 UNIT_CHANGED=0
 install_file "$SRC/systemd/companion.service" "$UNIT" 644 && UNIT_CHANGED=1
-# The companion opens no socket: no network at all, unless a [venue] (MQTT) is configured.
+# The companion opens no socket: no network at all, unless a [venue] (MQTT) is configured;
+# then `companion venue enable` writes venue-network.conf, which opens it to the broker only
+# (AF_INET/AF_INET6, IPAddressAllow= localhost and the broker: companion/venue/unit.py).
 if grep -q '^[[:space:]]*broker[[:space:]]*=' "$ROOT$CONFIG" 2>/dev/null; then  # [venue] broker = ... set
-    say "  $CONFIG has a [venue]: the network stays open for it"
+    say "  $CONFIG has a [venue]: the network is opened to its broker only (companion venue enable)"
     [ -e "$ROOT$DROPIN" ] && { remove_path "$DROPIN"; UNIT_CHANGED=1; }
+    OPENED="$ROOT$(dirname "$DROPIN")/venue-network.conf"
+    BEFORE_SUM="$(if [ -f "$OPENED" ]; then sha256sum < "$OPENED"; fi)"
+    # (no daemon-reload or restart of its own: this script does both below when needed)
+    run "$PREFIX/venv/bin/companion" venue enable --config "$CONFIG" --no-restart
+    if [ "$(if [ -f "$OPENED" ]; then sha256sum < "$OPENED"; fi)" != "$BEFORE_SUM" ]; then UNIT_CHANGED=1; fi
 else
+    OPENED="$(dirname "$DROPIN")/venue-network.conf"
+    [ -e "$ROOT$OPENED" ] && { remove_path "$OPENED"; UNIT_CHANGED=1; }
     install_file "$SRC/systemd/no-network.conf" "$DROPIN" 644 && UNIT_CHANGED=1
 fi
 [ "$UNIT_CHANGED" -eq 1 ] && RESTART=1

@@ -249,8 +249,19 @@ def test_the_network_stays_open_only_for_a_venue(tmp_path, fake_bin):
     config = root / "etc/companion/companion.toml"
     config.write_text(config.read_text() + '\n[venue]\nbroker = "cafe.local"\n')
     again = install(root, fake_bin)
-    assert not dropin.exists() and "has a [venue]: the network stays open" in again.stdout
+    assert not dropin.exists() and "has a [venue]: the network is opened to its broker only" in again.stdout
     assert "changed: removed /etc/systemd/system/companion.service.d/no-network.conf" in again.stdout
+    # The drop-in that opens it to the broker is `companion venue enable`'s (the installed
+    # program: under --root only printed; tests/test_systemd_unit.py checks what it writes).
+    assert ("not run (--root): /opt/companion/venv/bin/companion venue enable --config /etc/companion/companion.toml "
+            "--no-restart") in again.stdout
+    # Without the [venue] again, the network is closed again (and a venue drop-in removed).
+    opened = root / "etc/systemd/system/companion.service.d/venue-network.conf"
+    opened.write_text("[Service]\nRestrictAddressFamilies=AF_INET\n")
+    config.write_text(config.read_text().replace('broker = "cafe.local"', ""))
+    closed = install(root, fake_bin)
+    assert dropin.exists() and not opened.exists(), closed.stdout
+    assert "changed: removed /etc/systemd/system/companion.service.d/venue-network.conf" in closed.stdout
 
 
 def test_the_wheelhouse_maker_parses_and_refuses_bad_arguments(tmp_path):

@@ -167,3 +167,147 @@ def test_systemd_analyze_catches_a_misspelt_key(tmp_path):
     done = subprocess.run(["systemd-analyze", "verify", "--man=no", str(tmp_path / "companion.service")],
                           capture_output=True, text=True, timeout=60)
     assert "NoNewPrivilege" in done.stderr
+
+
+# ------------------------------------------------------------ venue mode: the network opened to the broker only
+
+from companion.venue import unit as venue_unit  # noqa: E402
+
+VENUE_CONFIG = '[venue]\nbroker = "{url}"\ntable = "table-3"\n'
+
+
+def _root(tmp_path, url: str | None = "mqtt://192.168.1.20", resolv: str = "nameserver 192.168.1.1\n") -> Path:
+    root = tmp_path / "root"
+    (root / "etc/companion").mkdir(parents=True)
+    (root / "etc/companion/companion.toml").write_text(VENUE_CONFIG.format(url=url) if url else "")
+    (root / "etc/resolv.conf").write_text(resolv)
+    folder = root / venue_unit.DROPIN_DIR.lstrip("/")
+    folder.mkdir(parents=True)
+    (folder / "no-network.conf").write_text(DROPIN.read_text())
+    return root
+
+
+def _enable(root, resolve=None):
+    def unresolvable(host, port):
+        raise OSError("no such name")
+
+    return venue_unit.enable(Path("/etc/companion/companion.toml"), root, resolve=resolve or unresolvable)
+
+
+def _venue_dropin(root) -> dict:
+    return parse_unit((root / venue_unit.DROPIN_DIR.lstrip("/") / "venue-network.conf").read_text())
+
+
+def test_the_packaged_no_network_drop_in_is_the_shipped_one():
+    """`companion venue disable` puts no-network.conf back from the package: the same text."""
+    assert venue_unit.NO_NETWORK == DROPIN.read_text()
+
+
+def test_venue_enable_opens_inet_to_the_brokers_address_only(tmp_path):
+    """With [venue] configured the unit's AF_UNIX AF_NETLINK stayed in force and the
+    publisher thread died with Errno 97: the drop-in adds AF_INET/AF_INET6, denies every
+    IP address but localhost (paho-mqtt's socket pair on 127.0.0.1) and the broker."""
+    root = _root(tmp_path)
+    said = _enable(root)
+    service = _venue_dropin(root)["Service"]
+    assert service["RestrictAddressFamilies"][0] == ""  # reset, then the whole list again
+    assert service["RestrictAddressFamilies"][1].split() == ["AF_UNIX", "AF_NETLINK", "AF_INET", "AF_INET6"]
+    assert service["IPAddressDeny"] == ["any"]
+    assert service["IPAddressAllow"] == ["localhost", "192.168.1.20"]
+    assert "PrivateNetwork" not in service
+    assert not (root / venue_unit.DROPIN_DIR.lstrip("/") / "no-network.conf").exists()
+    assert "not run (--root): systemctl daemon-reload" in said
+    assert "not run (--root): systemctl try-restart companion.service" in said
+    again = _enable(root)
+    assert not any(line.startswith("not run") for line in again)  # nothing changed: no reload
+    assert venue_unit.installed_allow(root) == ("open", ["localhost", "192.168.1.20"])
+
+
+def test_venue_enable_pins_a_name_to_what_it_resolves_to_and_the_name_servers(tmp_path):
+    root = _root(tmp_path, "mqtts://broker.local:8883", "nameserver 127.0.0.53\nnameserver 192.168.1.1\n")
+    said = _enable(root, resolve=lambda host, port: ["192.168.1.7"] if (host, port) == ("broker.local", 8883) else [])
+    assert _venue_dropin(root)["Service"]["IPAddressAllow"] == ["localhost", "192.168.1.1", "192.168.1.7"]
+    assert any("if the broker's address changes, run `sudo companion venue enable` again" in line for line in said)
+
+
+def test_venue_enable_allows_only_private_networks_for_a_name_that_does_not_resolve(tmp_path):
+    root = _root(tmp_path, "mqtt://cafe-broker")
+    said = _enable(root)
+    allowed = _venue_dropin(root)["Service"]["IPAddressAllow"]
+    assert allowed[0] == "localhost" and set(venue_unit.PRIVATE) <= set(allowed) and "192.168.1.1" in allowed
+    assert not any(entry in ("any", "0.0.0.0/0", "::/0") for entry in allowed)
+    assert any("does not resolve now" in line for line in said)
+
+
+def test_venue_enable_needs_a_broker_and_disable_closes_the_network_again(tmp_path):
+    root = _root(tmp_path, url=None)
+    with pytest.raises(venue_unit.VenueUnitError, match=r"has no \[venue\] broker"):
+        _enable(root)
+    root = _root(tmp_path / "b")
+    _enable(root)
+    venue_unit.disable(root)
+    folder = root / venue_unit.DROPIN_DIR.lstrip("/")
+    assert (folder / "no-network.conf").read_text() == DROPIN.read_text()
+    assert not (folder / "venue-network.conf").exists()
+    assert venue_unit.installed_allow(root) == ("closed", [])
+
+
+def _with_venue_dropin(tmp_path, text: str) -> Path:
+    """The unit (ExecStart on a stand-in) with ``text`` as its venue-network.conf drop-in."""
+    exe = tmp_path / "companion"
+    exe.write_text("#!/bin/sh\n")
+    exe.chmod(0o755)
+    unit = tmp_path / "companion.service"
+    unit.write_text(UNIT.read_text().replace("ExecStart=/opt/companion/venv/bin/companion", f"ExecStart={exe}"))
+    (tmp_path / "companion.service.d").mkdir(exist_ok=True)
+    (tmp_path / "companion.service.d" / "venue-network.conf").write_text(text)
+    return unit
+
+
+@pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="systemd-analyze is not installed here")
+def test_systemd_analyze_verify_takes_the_venue_drop_in(tmp_path):
+    """systemd reads the unit with the drop-in next to it (companion.service.d/) and finds
+    nothing wrong; the same check reports a misspelt key in the drop-in (it can fail)."""
+    text = venue_unit.dropin_text("mqtt://192.168.1.20", ["192.168.1.20"], "the broker's address 192.168.1.20")
+    unit = _with_venue_dropin(tmp_path, text)
+    done = subprocess.run(["systemd-analyze", "verify", "--man=no", str(unit)], capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 0 and done.stderr.strip() == "", done.stderr
+    _with_venue_dropin(tmp_path, text.replace("IPAddressDeny=", "IPAddressDenny="))
+    done = subprocess.run(["systemd-analyze", "verify", "--man=no", str(unit)], capture_output=True, text=True,
+                          timeout=60)
+    assert "IPAddressDenny" in done.stderr
+
+
+@pytest.mark.skipif(not OFFLINE_SECURITY, reason="systemd-analyze security --offline needs systemd 250 or later")
+def test_systemd_analyze_security_sees_internet_sockets_only_with_the_venue_drop_in(tmp_path):
+    """systemd's own reading of unit + drop-in: Internet sockets allowed with the venue
+    drop-in (so the reset-and-list took effect), not without it; still rated OK."""
+    def families(unit: Path) -> tuple[str, float]:
+        done = subprocess.run(["systemd-analyze", "security", "--offline=true", str(unit)], capture_output=True,
+                              text=True, timeout=60)
+        line = next(x for x in done.stdout.splitlines() if "RestrictAddressFamilies=~AF_(INET|INET6)" in x)
+        level = float(re.search(r"Overall exposure level for companion.service: ([\d.]+)", done.stdout).group(1))
+        return line.split()[0], level
+
+    text = venue_unit.dropin_text("mqtt://192.168.1.20", ["192.168.1.20"], "the broker's address 192.168.1.20")
+    (tmp_path / "open").mkdir()
+    mark, level = families(_with_venue_dropin(tmp_path / "open", text))
+    assert mark == "✗" and level <= 2.0, (mark, level)
+    (tmp_path / "closed").mkdir()
+    bare, _ = families(_with_venue_dropin(tmp_path / "closed", "[Service]\n"))
+    assert bare == "✓"
+
+
+def test_companion_venue_enable_and_disable_on_the_command_line(tmp_path, capsys):
+    from companion.cli import main
+
+    root = _root(tmp_path)
+    assert main(["venue", "enable", "--root", str(root), "--no-restart"]) == 0
+    out = capsys.readouterr().out
+    assert "wrote " in out and "venue-network.conf" in out and "try-restart" not in out
+    assert _venue_dropin(root)["Service"]["IPAddressAllow"] == ["localhost", "192.168.1.20"]
+    assert main(["venue", "disable", "--root", str(root)]) == 0
+    assert "removed " in capsys.readouterr().out
+    assert main(["venue", "enable", "--root", str(root), "--config", "/etc/none.toml"]) == 2
+    assert "has no [venue] broker" in capsys.readouterr().err

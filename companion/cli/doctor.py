@@ -20,7 +20,9 @@ def cmd_doctor(args) -> int:
               file=sys.stderr)
         return 2
     config = Path(args.config) if args.config else (SYSTEM_CONFIG if SYSTEM_CONFIG.exists() else None)
-    checks = run_checks(config, args.tray, store=getattr(args, "store", None))
+    from ..venue.checks import check_venue
+
+    checks = run_checks(config, args.tray, store=getattr(args, "store", None), more=check_venue)
     print(report(checks))
     if args.screen or args.png:
         from ..ui.app import App

@@ -55,7 +55,8 @@ def start_publisher(settings, runner, plan):
     session = runner.session
     try:
         publisher = VenuePublisher(settings, session, clocks=runner.clocks, turn_limit=plan.timers.limit,
-                                   disk=Path(plan.store).parent, screen=lambda: _screen(runner))
+                                   disk=Path(plan.store).parent, screen=lambda: _screen(runner),
+                                   report=runner.inputs.put)  # the venue's link on the panel's device line
     except StoreError as err:
         print(f"companion: {err}", file=sys.stderr, flush=True)
         yield None
@@ -114,11 +115,51 @@ def _loopback(host: str) -> bool:
         return False  # a name: it may resolve to any address
 
 
+def _tls(args):
+    """The page's TLS context from ``--cert``/``--key`` (None without). Raises ValueError."""
+    if not args.cert:
+        if args.key:
+            raise ValueError("--key is the private key of --cert FILE: give both (or neither, for plain HTTP)")
+        return None
+    import ssl
+
+    from ..venue.server import tls_context
+
+    try:
+        return tls_context(args.cert, args.key)
+    except (OSError, ssl.SSLError) as err:
+        raise ValueError(f"cannot use the certificate {args.cert}" + (f" and key {args.key}" if args.key else "")
+                         + f": {getattr(err, 'strerror', None) or getattr(err, 'reason', None) or err} "
+                         "(PEM files: the certificate chain, and its private key unless it is in the same file)") \
+            from None
+
+
+def cmd_venue_unit(args) -> int:
+    """``companion venue enable|disable``: the service's network drop-in
+    (:mod:`companion.venue.unit`)."""
+    from ..venue import unit as venue_unit
+
+    root = Path(args.root)
+    try:
+        if args.venue_action == "enable":
+            said = venue_unit.enable(Path(args.config), root, restart=not args.no_restart)
+        else:
+            said = venue_unit.disable(root, restart=not args.no_restart)
+    except venue_unit.VenueUnitError as err:
+        return fail(str(err), USAGE)
+    for line in said:
+        print(f"companion: {line}")
+    return 0
+
+
 def cmd_venue(args) -> int:
     from ..venue.dashboard import Dashboard
     from ..venue.settings import Broker, check_name
     from ..venue.web import DashboardServer
 
+    if not args.broker:
+        return fail("companion venue needs --broker URL (the café's broker, e.g. mqtt://192.168.1.20); "
+                    "on a table: companion venue enable", USAGE)
     try:
         broker = Broker.parse(args.broker, "--broker", username=args.broker_user,
                               password_file=args.broker_password_file, ca_file=args.ca_file)
@@ -139,15 +180,22 @@ def cmd_venue(args) -> int:
     except OSError as err:
         return fail(f"cannot read the history {args.history}: {err.strerror or err}", DEVICE)
     try:
+        tls = _tls(args)
+    except ValueError as err:
+        return fail(str(err), USAGE)
+    try:
         server = DashboardServer(dashboard, (host, port), _exports(venue), password=password, title=args.title)
     except OSError as err:
         return fail(f"cannot listen on {args.listen}: {err.strerror or err}", DEVICE)
+    if tls is not None:
+        server.use_tls(tls)
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())  # before the line below: whoever reads it may stop us
     dashboard.connect()
     shown = server.url().replace("0.0.0.0", "THIS-COMPUTER")
+    clear = "" if tls is not None or _loopback(host) else " (sent unencrypted: --cert/--key for HTTPS)"
     print(f"companion: the {venue} dashboard is on {shown} (tables from {broker.url()})"
-          + ("; password required" if password else
+          + (f"; password required{clear}" if password else
              "" if _loopback(host) else "; no password: anyone on the network can see it"), flush=True)
     thread = server.serve_in_thread()
     try:
@@ -164,7 +212,7 @@ def cmd_venue(args) -> int:
 
 def add_parsers(sub) -> None:
     v = sub.add_parser("venue", help="the café's dashboard: every table on one live web page")
-    v.add_argument("--broker", required=True, metavar="URL",
+    v.add_argument("--broker", metavar="URL",
                    help="the café's broker: mqtt://HOST[:PORT] or mqtts://HOST[:PORT]")
     v.add_argument("--listen", default="127.0.0.1:8080", metavar="HOST:PORT",
                    help="where the page is served (default: %(default)s, this computer only; "
@@ -182,4 +230,20 @@ def add_parsers(sub) -> None:
     v.add_argument("--history", type=user_path, metavar="FILE",
                    help="keep every finished game in this file (JSON lines), so the history outlives a restart")
     v.add_argument("--title", help="the page's title (default: the café's name)")
+    v.add_argument("--cert", type=user_path, metavar="FILE",
+                   help="serve the page over HTTPS with this certificate (PEM, the chain; docs/venue.md)")
+    v.add_argument("--key", type=user_path, metavar="FILE",
+                   help="the certificate's private key (PEM), unless it is in the --cert file")
     v.set_defaults(func=cmd_venue)
+    actions = v.add_subparsers(dest="venue_action", metavar="enable|disable",
+                               help="(on a table) open the service's network to the café's broker, or close it")
+    for name, helped in (("enable", "let the installed service reach the config's [venue] broker (and only it)"),
+                         ("disable", "close the installed service's network again (no venue mode)")):
+        a = actions.add_parser(name, help=helped)
+        if name == "enable":
+            a.add_argument("--config", type=user_path, default="/etc/companion/companion.toml",
+                           help="the table's config, whose [venue] broker it opens to (default: %(default)s)")
+        a.add_argument("--root", type=user_path, default="/", help="write the files under this folder instead of / "
+                       "(commands are then only printed)")
+        a.add_argument("--no-restart", action="store_true", help="do not restart a running service")
+        a.set_defaults(func=cmd_venue_unit, venue_action=name)

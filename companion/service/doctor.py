@@ -390,9 +390,11 @@ def check_service(m: Machine) -> Check:
 def run_checks(config: Path | None, tray: str | None = None, m: Machine | None = None,
                environ: dict | None = None, open_chip: Callable | None = None,
                store: str | None = None, load_lib: Callable[[str], bool] | None = None,
-               drive: Callable[[dict], str | None] | None = None) -> list[Check]:
+               drive: Callable[[dict], str | None] | None = None,
+               more: Callable[..., list] | None = None) -> list[Check]:
     """Every check, in the order to fix them. ``tray`` overrides the config's sensor
-    (never read while the service runs: it would reset it), ``store`` its game store; ``load_lib`` and ``drive`` stand in for loading a library and claiming pins."""
+    (never read while the service runs: it would reset it), ``store`` its game store; ``load_lib`` and ``drive`` stand in for loading a library and claiming pins;
+    ``more(cfg, store, root, service_running)`` adds checks before the service's (venue mode's)."""
     from ..core.store import DEFAULT_STORE
 
     m = m or Machine()
@@ -412,7 +414,10 @@ def run_checks(config: Path | None, tray: str | None = None, m: Machine | None =
     checks += check_readers(m, scanners)
     checks.append(check_serial_console(m, scanners))
     checks += [check_gpio(m, cfg["gpio"], **({"drive": drive} if drive else {}), service_running=running),
-               check_store(m, store or cfg["store"]["path"] or str(DEFAULT_STORE)), check_service(m)]
+               check_store(m, store or cfg["store"]["path"] or str(DEFAULT_STORE))]
+    if more is not None:  # venue mode's checks (companion.venue.checks: the CLI hands them in)
+        checks += more(cfg, store or cfg["store"]["path"] or str(DEFAULT_STORE), m.root, running)
+    checks.append(check_service(m))
     return checks
 
 

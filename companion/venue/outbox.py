@@ -11,6 +11,14 @@ broker acknowledged them. A broker that is down leaves the rows waiting; a power
 restart leaves them in the file, to go out (again) when the companion starts: a message
 may then reach the broker twice, and consumers drop repeats by their sequence number.
 
+The outbox has a bound: at most :data:`LIMIT` messages wait (about 14 MB on the card;
+days of a busy table whose broker is away). From :data:`WARN_AT` on, the table's panel
+and ``companion doctor`` warn, and the older of the waiting ``status`` messages are left
+out (each is the whole table at one moment, retained: the newest says all the older ones
+did). At the bound, a verdict's messages are not queued: counted in :attr:`Outbox.left_out`,
+logged and shown ("Venue: outbox full"); the event numbers go on counting, so the dashboard
+sees the gap, and the game itself is stored as always (the inputs are in the game store).
+
 Each store has its own message stream (a UUID): event numbers count 1, 2, 3 ... within a
 stream, so a dashboard that sees a new stream for a table starts counting afresh.
 
@@ -29,10 +37,22 @@ from __future__ import annotations
 
 import json
 import uuid
+import threading
 from dataclasses import dataclass
 
+from ..core.errors import StoreError
 from ..core.store import EventStore
 
+#: At most this many messages wait for the broker (a status is about 700 bytes on disk).
+LIMIT = 20_000
+#: From this many on, the panel and companion doctor warn, and older statuses are left out.
+WARN_AT = 10_000
+#: Room an input's messages need (an event, a status and a result).
+ROOM = 3
+
+
+class OutboxFull(StoreError):
+    """The outbox holds :data:`LIMIT` messages: these were not queued (counted)."""
 
 
 @dataclass(frozen=True)
@@ -53,11 +73,17 @@ class Outbox:
     Raises :class:`~companion.core.errors.StoreError` from every method when the store
     cannot be read or written."""
 
-    def __init__(self, store: EventStore):
+    def __init__(self, store: EventStore, limit: int = LIMIT, warn_at: int = WARN_AT):
         self.store = store
+        self.limit, self.warn_at = limit, warn_at
         rows = store.query("SELECT stream, seq FROM outbox ORDER BY id DESC LIMIT 1")
         self.stream = rows[0][0] if rows else str(uuid.uuid4())
         self._seq = rows[0][1] if rows else 0
+        self._lock = threading.Lock()
+        self._waiting = self.waiting()
+        self._compacted_at = 0      # how many were waiting at the last leaving-out of old statuses
+        self.left_out = 0           # messages not queued because the outbox was full
+        self.superseded = 0         # older statuses left out (the newest says what they said)
 
     def next_seq(self) -> int:
         """The number the next event gets."""
@@ -69,6 +95,15 @@ class Outbox:
         ``seq``: the event number these messages carry (the newest so far when None).
         Every payload gets the ``stream``."""
         seq = self._seq if seq is None else seq
+        if self._waiting + len(messages) > self.limit and self._waiting != self._compacted_at:
+            self._leave_out_old_statuses()  # first what loses nothing
+        elif self._waiting >= self.warn_at and self._waiting - self._compacted_at >= max(1, self.warn_at // 20):
+            self._leave_out_old_statuses()
+        if self._waiting + len(messages) > self.limit:
+            self._seq = max(self._seq, seq)  # the numbers go on: the dashboard sees the gap
+            self.left_out += len(messages)
+            raise OutboxFull(f"the venue outbox is full ({self._waiting:,} messages wait for the broker); "
+                             f"{self.left_out:,} left out so far")
         rows = [(self.stream, seq, topic, json.dumps({**payload, "stream": self.stream}, ensure_ascii=False,
                                                      separators=(",", ":")).encode(), qos, int(retain))
                 for topic, payload, qos, retain in messages]
@@ -76,6 +111,29 @@ class Outbox:
             db.executemany("INSERT INTO outbox (stream, seq, topic, payload, qos, retain) VALUES (?, ?, ?, ?, ?, ?)",
                            rows)
         self._seq = max(self._seq, seq)
+        with self._lock:
+            self._waiting += len(rows)
+
+    def _leave_out_old_statuses(self) -> None:
+        """Delete the waiting ``status`` messages but the newest (each is the whole table at
+        one moment, retained on the broker: only the newest counts)."""
+        with self.store.transaction(durable=False) as db:
+            gone = db.execute("DELETE FROM outbox WHERE sent = 0 AND topic LIKE '%/status' AND id < "
+                              "(SELECT MAX(id) FROM outbox WHERE sent = 0 AND topic LIKE '%/status')").rowcount
+        with self._lock:
+            self._waiting -= gone
+            self._compacted_at = self._waiting
+        self.superseded += gone
+
+    def count(self) -> int:
+        """How many messages wait (kept in memory: no query)."""
+        return self._waiting
+
+    def level(self) -> str | None:
+        """``"full"`` (the next input's messages would not fit), ``"warn"`` (from
+        :data:`WARN_AT`) or None."""
+        n = self._waiting
+        return "full" if n + ROOM > self.limit else "warn" if n >= self.warn_at else None
 
     def pending(self, limit: int = 100, after: int = 0) -> list[Row]:
         """The oldest unsent messages after row ``after``, oldest first (at most ``limit``)."""
@@ -92,5 +150,7 @@ class Outbox:
         sent rows (one commit, not waited on: a row sent again after a power cut is a
         repeat the consumers drop)."""
         with self.store.transaction(durable=False) as db:
-            db.execute("UPDATE outbox SET sent = 1 WHERE id <= ? AND sent = 0", (upto,))
+            done = db.execute("UPDATE outbox SET sent = 1 WHERE id <= ? AND sent = 0", (upto,)).rowcount
             db.execute("DELETE FROM outbox WHERE sent = 1 AND id < (SELECT MAX(id) FROM outbox WHERE sent = 1)")
+        with self._lock:
+            self._waiting -= done

@@ -47,7 +47,10 @@ from typing import Any, Callable
 from ..core.errors import StoreError
 from ..core.events import CardScanned, DeviceStatus, GameOver, Touch, input_kind
 from . import schema
-from .outbox import Outbox
+from . import sender
+from .link import Problem
+from .outbox import Outbox, OutboxFull
+from .sender import RECONNECT  # noqa: F401  (where it always was)
 from .settings import VenueSettings
 
 _log = logging.getLogger(__name__)
@@ -56,10 +59,23 @@ _log = logging.getLogger(__name__)
 VERSION = 1
 #: Messages handed to paho-mqtt and not yet acknowledged, at most.
 WINDOW = 200
-#: Seconds between tries to reach a broker that is not there (paho-mqtt's back-off, from..to).
-RECONNECT = (0.2, 5.0)
+#: A broker that cannot be reached is shown on the panel once it has been away this long
+#: (seconds; at once when the table never reached it).
+GRACE = 3.0
+#: The venue's name among the table's devices (its top bar), never published.
+DEVICE = "venue"
 #: MQTT keep-alive (s): the broker sends the last will this long (x1.5) after a table vanishes.
 KEEPALIVE = 15
+
+
+def _said_at(total: int, added: int) -> bool:
+    """``total`` just passed 1, 10, 100, 1000 ... (by ``added``)."""
+    mark = 1
+    while mark <= total:
+        if total - added < mark:
+            return True
+        mark *= 10
+    return False
 
 
 def _input_key(item) -> tuple | None:
@@ -81,7 +97,9 @@ class VenuePublisher:
     ``turn_limit`` the seconds a turn may take (None: no limit); ``disk`` the folder whose
     free space is reported; ``screen`` a callable saying how the display is ("connected",
     "disconnected" while it is being retried, None headless). ``client_factory`` makes the
-    paho-mqtt client (tests).
+    paho-mqtt client (tests); ``report`` takes a :class:`DeviceStatus` for the venue's link
+    (``"venue"``: ``"connected"``, or ``"disconnected"`` with the problem in words, see
+    :mod:`companion.venue.link`), for the panel: the runner's input queue.
 
     :meth:`connect` starts sending; :meth:`close` says the table is going offline and stops.
     Raises :class:`~companion.core.errors.StoreError` when the store has no room for
@@ -91,7 +109,8 @@ class VenuePublisher:
 
     def __init__(self, settings: VenueSettings, session, clocks: Callable[[], dict] | None = None,
                  turn_limit: float | None = None, disk: str | Path | None = None,
-                 client_factory: Callable | None = None, screen: Callable[[], str | None] | None = None):
+                 client_factory: Callable | None = None, screen: Callable[[], str | None] | None = None,
+                 report: Callable[[DeviceStatus], None] | None = None):
         self.settings = settings
         self.session = session
         self.outbox = Outbox(session.store)
@@ -116,6 +135,14 @@ class VenuePublisher:
         self.invalid = 0         # outbox messages its schema refused, not sent (logged)
         self._status_topic = settings.topic("status")
         self._last_status: bytes | None = None
+        self.report = report
+        self.problem: Problem | None = None  # why the messages do not reach the broker now (None: they do)
+        self.refused = 0         # messages the broker refused for good (a bad topic, too big: logged)
+        self.keepalive, self.window = KEEPALIVE, WINDOW
+        self._shown: tuple[str, str] | None = None
+        self._failing_since: float | None = None
+        self._ever_connected = False
+        self._level: str | None = None      # the outbox's level last said
 
     # ------------------------------------------------------------ the session's side
 
@@ -136,6 +163,8 @@ class VenuePublisher:
         ``events`` message, a new ``status`` and, when the game ended, a ``result``."""
         try:
             if isinstance(item, DeviceStatus):
+                if item.device == DEVICE:
+                    return  # the venue's own link: the dashboard knows whether the table is there
                 self.devices[item.device] = {"status": item.status, "detail": item.detail}
                 self._queue([self._status()])
                 return
@@ -234,6 +263,12 @@ class VenuePublisher:
                 self._last_status = json.dumps({**payload, "stream": self.outbox.stream}).encode()
         try:
             self.outbox.put(messages, seq)
+        except OutboxFull as err:
+            n = self.outbox.left_out
+            if _said_at(n, len(messages)):  # the 1st, 10th, 100th ... left out: a full outbox fills no journal
+                _log.error("venue: %s (the games are stored as always; the dashboard sees a gap)", err)
+            self._wake.set()  # the panel says so
+            return
         except StoreError as err:
             self.failures += 1
             _log.error("venue: the outbox could not be written (%s); the dashboard misses this input", err)
@@ -246,6 +281,7 @@ class VenuePublisher:
     def connect(self) -> "VenuePublisher":
         """Start sending (a background thread; returns at once, broker or not)."""
         if self._thread is None:
+            self._tell_doctor("connecting")  # (a word from an earlier run would be stale)
             self._thread = threading.Thread(target=self._run, name="venue-publisher", daemon=True)
             self._thread.start()
         return self
@@ -284,12 +320,14 @@ class VenuePublisher:
         if self._client_factory is not None:
             return self._client_factory()
         s = self.settings
+        # MQTT 5: a message the broker's ACL refuses is acknowledged "Not authorized" (over
+        # 3.1.1 it is acknowledged as if taken, and lost without a word).
         client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"sugar-{s.venue}-{s.table}",
-                             clean_session=True, protocol=mqtt.MQTTv311)
+                             protocol=mqtt.MQTTv5, reconnect_on_failure=False)
         s.broker.configure(client)
         client.will_set(self._status_topic, self.will(), qos=1, retain=True)
-        client.reconnect_delay_set(*RECONNECT)
-        client.max_inflight_messages_set(WINDOW)
+        client.connect_timeout = sender.CONNECT_TIMEOUT
+        client.max_inflight_messages_set(self.window)
         return client
 
     def _valid(self, row) -> bool:
@@ -306,76 +344,88 @@ class VenuePublisher:
             return False
 
     def _run(self) -> None:
-        acked: set[int] = set()
-        lock = threading.Lock()
-        handed: list[int] = []          # row ids handed to paho, oldest first, not yet marked sent
-        fresh = threading.Event()       # a new connection: say "online" again first
+        sender.run(self)
 
-        def on_connect(client, userdata, flags, reason_code, properties):
-            if not reason_code.is_failure:
-                self.connected.set()
-                fresh.set()
-                self._wake.set()
-            else:
-                _log.warning("venue: the broker %s refused the table: %s", self.settings.broker.url(), reason_code)
+    def _sync(self) -> None:
+        """Put the outbox rows written since the last time on disk (broker or not, off the
+        table's thread)."""
+        if self._unsynced.is_set():
+            self._unsynced.clear()
+            try:
+                self.session.store.sync()
+            except OSError as err:
+                _log.warning("venue: could not sync the outbox: %s", err)
 
-        def on_disconnect(client, userdata, flags, reason_code, properties):
-            self.connected.clear()
+    # ------------------------------------------------------------ what the table shows
 
-        def on_publish(client, userdata, mid, reason_code, properties):
-            with lock:
-                acked.add(mid)
-            self._wake.set()
-
-        client = self.client = self._client()
-        client.on_connect, client.on_disconnect, client.on_publish = on_connect, on_disconnect, on_publish
-        b = self.settings.broker
-        client.connect_async(b.host, b.port, keepalive=KEEPALIVE)
-        client.loop_start()
-        mids: dict[int, int] = {}       # paho message id -> outbox row id
-        early: set[int] = set()         # row ids acknowledged before an older one was
-        last = 0
+    def _tell_doctor(self, status: str) -> None:
+        """Write how the link is next to the store (``companion doctor`` reads it while the
+        service runs, instead of logging in a second time)."""
+        path = self.session.store.path
+        if path == ":memory:":
+            return
+        p = self.problem
+        said = {"status": status, "at": time.time(), "broker": self.settings.broker.url(),
+                **({"kind": p.kind, "panel": p.panel, "detail": p.detail, "fix": p.fix} if p else {})}
+        target = Path(path).with_name(Path(path).name + "-venue.json")
         try:
-            while not self._stopping.is_set():
-                self._wake.wait(1.0)
-                self._wake.clear()
-                if self._unsynced.is_set():  # broker or not: the outbox on disk, off the table's thread
-                    self._unsynced.clear()
-                    try:
-                        self.session.store.sync()
-                    except OSError as err:
-                        _log.warning("venue: could not sync the outbox: %s", err)
-                if not self.connected.is_set():
-                    continue
-                if fresh.is_set() and self._last_status is not None:
-                    fresh.clear()
-                    info = client.publish(self._status_topic, self._last_status, qos=1, retain=True)
-                    with lock:
-                        mids[info.mid] = 0  # not an outbox row
-                room = WINDOW - len(handed)
-                rows = self.outbox.pending(limit=room, after=last) if room > 0 else []
-                for row in rows:
-                    handed.append(row.id)
-                    last = row.id
-                    if not self._valid(row):
-                        early.add(row.id)  # never sent: passed over as if the broker took it
-                        continue
-                    info = client.publish(row.topic, row.payload, qos=row.qos, retain=row.retain)
-                    with lock:
-                        mids[info.mid] = row.id
-                with lock:
-                    known = [m for m in acked if m in mids]  # an ack may come before its mid is noted
-                    early.update(row for row in (mids.pop(m) for m in known) if row)
-                    acked.difference_update(known)
-                upto = None
-                while handed and handed[0] in early:  # marked sent only as an unbroken run from the oldest
-                    upto = handed.pop(0)
-                    early.discard(upto)
-                    self.sent += 1
-                if upto is not None:
-                    self.outbox.mark_sent(upto)
-        except StoreError as err:
-            _log.error("venue: the outbox could not be read (%s); venue publishing stopped", err)
-        finally:
-            client.disconnect()
-            client.loop_stop()
+            tmp = target.with_name(target.name + ".tmp")
+            tmp.write_text(json.dumps(said), encoding="utf-8")
+            tmp.replace(target)
+        except OSError as err:
+            _log.debug("venue: could not write %s: %s", target, err)
+
+    def _trouble(self, problem: Problem) -> None:
+        """The messages do not reach the broker, for ``problem``: said once in the log and
+        on the panel's device line (a broker that cannot be reached only after
+        :data:`GRACE` s, once the table was connected: a broker restart is not news)."""
+        now = time.monotonic()
+        if self._failing_since is None:
+            self._failing_since = now
+        if problem.kind == "unreachable" and self.problem is None and self._ever_connected \
+                and now - self._failing_since < GRACE:
+            return
+        if problem != self.problem:
+            _log.warning("venue: %s (%s); retrying. Fix: %s", problem.detail, self.settings.broker.url(), problem.fix)
+            self.problem = problem
+        self._refresh()
+
+    def _fine(self) -> None:
+        """A connection the broker accepted."""
+        if self.problem is not None:
+            _log.info("venue: connected to %s again", self.settings.broker.url())
+        elif not self._ever_connected:
+            _log.info("venue: connected to %s", self.settings.broker.url())
+        self.problem, self._failing_since, self._ever_connected = None, None, True
+        self._refresh()
+
+    def _refresh(self) -> None:
+        """The panel's venue line: a filling outbox first (it is what will be lost), then a
+        problem, else connected."""
+        level, n = self.outbox.level(), self.outbox.count()
+        if level != self._level:
+            self._level = level
+            if level is not None:
+                _log.warning("venue: %s messages wait for the broker (at most %s: %s)", f"{n:,}",
+                             f"{self.outbox.limit:,}", "full, new ones are left out" if level == "full" else
+                             "the table is warned")
+        if level == "full":
+            self._show("disconnected", "Venue: outbox full")
+        elif level == "warn":
+            self._show("disconnected", f"Venue: outbox {n * 100 // self.outbox.limit // 10 * 10}%")
+        elif self.problem is not None:
+            self._show("disconnected", self.problem.panel)
+        elif self._ever_connected:
+            self._show("connected", "")
+
+    def _show(self, status: str, detail: str) -> None:
+        """The venue's line among the table's devices (its top bar), when it changed."""
+        if (status, detail) == self._shown:
+            return
+        self._shown = (status, detail)
+        self._tell_doctor(status)
+        if self.report is not None:
+            try:
+                self.report(DeviceStatus(DEVICE, status, self.session.clock.now(), detail))
+            except Exception:  # noqa: BLE001 - the panel's line must not stop the sending
+                _log.exception("venue: could not show the venue's state on the panel")

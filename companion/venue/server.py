@@ -19,6 +19,11 @@ one client and the page stops for everyone. Here:
 - a request head over :attr:`Limits.head_bytes` is refused (431), and a request with a
   body is answered and then closed (every request the page makes is a GET).
 
+With :meth:`GuardedServer.use_tls` (``companion venue --cert/--key``) every connection is
+TLS: the handshake is done in the reception loop without blocking, within the same
+deadline as the request head (a client trickling its handshake is cut off as one
+trickling its request), and a client speaking plain HTTP to it is dropped.
+
 A handler may keep its connection as a long-lived stream (the page's server-sent events):
 it sets ``stream = True`` and the server hands the socket, non-blocking, to
 :meth:`GuardedServer.adopt_stream`; whoever takes it calls :meth:`GuardedServer.release`
@@ -30,8 +35,10 @@ from __future__ import annotations
 import io
 import logging
 import queue
+import errno
 import selectors
 import socket
+import ssl
 import struct
 import threading
 import time
@@ -55,6 +62,34 @@ class Limits:
     workers: int = 8
 
 
+class TLSSocket(ssl.SSLSocket):
+    """An SSL socket whose non-blocking reads and writes that would wait raise
+    BlockingIOError, as a plain socket's do (the stream feeder and the reception loop
+    treat any other OSError as a client gone)."""
+
+    def recv(self, buflen: int = 1024, flags: int = 0) -> bytes:
+        try:
+            return super().recv(buflen, flags)
+        except (ssl.SSLWantReadError, ssl.SSLWantWriteError):
+            raise BlockingIOError(errno.EAGAIN, "TLS: would wait") from None
+
+    def send(self, data, flags: int = 0) -> int:
+        try:
+            return super().send(data, flags)
+        except (ssl.SSLWantReadError, ssl.SSLWantWriteError):
+            raise BlockingIOError(errno.EAGAIN, "TLS: would wait") from None
+
+
+def tls_context(cert: str, key: str | None = None) -> ssl.SSLContext:
+    """A server's TLS context for the certificate (chain) file ``cert`` and its private
+    ``key`` (None: in ``cert``): TLS 1.2 or newer. Raises OSError or ssl.SSLError."""
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    context.minimum_version = ssl.TLSVersion.TLSv1_2
+    context.load_cert_chain(cert, key)
+    context.sslsocket_class = TLSSocket
+    return context
+
+
 @dataclass(eq=False)
 class Connection:
     """One client connection: its socket, address, the bytes received and not yet
@@ -67,6 +102,7 @@ class Connection:
     head: bytes = b""
     closed: bool = False
     started: bool = field(default=False)   # a request's first byte has come
+    handshaking: bool = False              # TLS: the handshake is not done yet
 
     @property
     def client(self) -> str:
@@ -135,6 +171,17 @@ class GuardedServer:
         self._stopping = threading.Event()
         self._stopped = threading.Event()
         self._stopped.set()  # (not serving yet)
+        self.tls: ssl.SSLContext | None = None
+
+    def use_tls(self, context: ssl.SSLContext) -> None:
+        """Serve every connection over TLS with ``context`` (:func:`tls_context`); call
+        before :meth:`serve_forever`."""
+        self.tls = context
+
+    @property
+    def scheme(self) -> str:
+        """``https`` with TLS, else ``http``."""
+        return "https" if self.tls is not None else "http"
 
     # ------------------------------------------------------------ for a subclass
 
@@ -148,16 +195,21 @@ class GuardedServer:
             if conn.closed:
                 return
             conn.closed = True
-            self._count -= 1
-            left = self._open.get(conn.client, 1) - 1
-            if left:
-                self._open[conn.client] = left
-            else:
-                self._open.pop(conn.client, None)
+        self._forget(conn.client)
         try:
             conn.sock.close()
         except OSError:
             pass
+
+    def _forget(self, client: str) -> None:
+        """One connection of ``client`` fewer."""
+        with self._lock:
+            self._count -= 1
+            left = self._open.get(client, 1) - 1
+            if left:
+                self._open[client] = left
+            else:
+                self._open.pop(client, None)
 
     def connections(self, client: str | None = None) -> int:
         """Connections open now (from ``client`` only, when given)."""
@@ -214,13 +266,24 @@ class GuardedServer:
                 sock.close()  # reset at once: no thread, no buffer, no TIME_WAIT
                 continue
             sock.setblocking(False)
-            conn = Connection(sock, address, time.monotonic() + limits.request)
+            if self.tls is not None:
+                try:
+                    sock = self.tls.wrap_socket(sock, server_side=True, do_handshake_on_connect=False)
+                except (OSError, ValueError):
+                    self._forget(client)
+                    sock.close()
+                    continue
+            conn = Connection(sock, address, time.monotonic() + limits.request, handshaking=self.tls is not None)
             waiting[sock.fileno()] = conn
             sel.register(sock, selectors.EVENT_READ, conn)
 
     def _receive(self, conn: Connection, sel, waiting) -> None:
+        if conn.handshaking and not self._handshake(conn, sel, waiting):
+            return
         try:
             data = conn.sock.recv(65536)
+            while data and isinstance(conn.sock, ssl.SSLSocket) and conn.sock.pending():
+                data += conn.sock.recv(65536)  # decrypted already: the socket will not say it is readable
         except (BlockingIOError, InterruptedError):
             return
         except OSError:
@@ -232,6 +295,23 @@ class GuardedServer:
             conn.started, conn.deadline = True, time.monotonic() + self.limits.request
         conn.buf += data
         self._dispatch_if_whole(conn, sel, waiting)
+
+    def _handshake(self, conn: Connection, sel, waiting) -> bool:
+        """Go on with a TLS handshake; True once it is done."""
+        try:
+            conn.sock.do_handshake()
+        except ssl.SSLWantReadError:
+            sel.modify(conn.sock, selectors.EVENT_READ, conn)
+            return False
+        except ssl.SSLWantWriteError:
+            sel.modify(conn.sock, selectors.EVENT_READ | selectors.EVENT_WRITE, conn)
+            return False
+        except (OSError, ValueError):  # not TLS (plain HTTP to an https port), or a bad handshake
+            self._drop(conn, sel, waiting)
+            return False
+        conn.handshaking = False
+        sel.modify(conn.sock, selectors.EVENT_READ, conn)
+        return True
 
     def _dispatch_if_whole(self, conn: Connection, sel, waiting) -> None:
         end = conn.buf.find(b"\r\n\r\n")

@@ -135,7 +135,7 @@ class DashboardServer(GuardedServer):
     def url(self) -> str:
         """The page's address, ``http://HOST:PORT/``."""
         host, port = self.server_address[:2]
-        return f"http://{host}:{port}/"
+        return f"{self.scheme}://{host}:{port}/"
 
     def serve_in_thread(self) -> threading.Thread:
         """Serve on a daemon thread (tests, benches); :meth:`stop` ends it."""
