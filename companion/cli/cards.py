@@ -88,17 +88,23 @@ def cmd_labels(args) -> int:
     if not str(args.out).strip():
         return fail("--out needs a file name for the PDF, e.g. --out labels.pdf")
 
+    desc = game(args.game)
     try:
-        cards = game(args.game).cards()
+        cards = desc.cards()
     except NoCards as err:
         return fail(str(err))
+    hidden = [c.kind in desc.hidden_kinds for c in cards]
     try:
-        n = make_labels([(c.code, c.name, c.copy) for c in cards], args.out, args.symbology, args.sheet)
+        n = make_labels([(c.code, c.name, c.copy, h) for c, h in zip(cards, hidden)], args.out, args.symbology,
+                        args.sheet)
     except ValueError as err:
         return fail(str(err))
     except OSError as err:
         return fail(f"cannot write {args.out}: {err.strerror}", DEVICE)
     print(f"{n} stickers written to {args.out}. Print at 100% (\"actual size\"), not \"fit to page\".")
+    if any(hidden):
+        print(f"{sum(hidden)} of them are for cards kept face down or in a hand: cut off the name along the "
+              "dashed line, then stick the sticker on the back of that card.")
     return 0
 
 

@@ -450,6 +450,10 @@ class Game:
     then, and the first turn's clock starts when set-up ends). ``tie_break``: the game's
     tie-break from a player's result ``breakdown``, a number, higher better (its
     rulebook's rule for a tie on points), applied to every place (:meth:`Result.ranked`).
+    ``hidden_kinds``: the card kinds the rulebook ever has face down or in a secret hand
+    (a face-down pile, a hand, a Battle Card kept face down): their stickers carry no
+    readable name or code, since a sticker on a card's back is seen by everyone
+    (``companion labels``; the reasons are in docs/rules-notes.md, "Stickers").
     """
 
     slug: str
@@ -470,6 +474,7 @@ class Game:
     summary: str = ""
     setup_phases: tuple[str, ...] = ("setup",)
     tie_break: TieBreak | None = None
+    hidden_kinds: frozenset[str] = frozenset()
     _loaded: dict = field(default_factory=dict, compare=False, repr=False)
 
     @property

@@ -51,6 +51,9 @@ GAME = Game(
     ),
     demo="sugar-heist-family.trace",
     tie_break=lambda breakdown: breakdown["candy"],  # most candy stashed (docs/rules-notes.md)
+    # Candy Cards: a face-down Candy Draw Pile and a hand; Battle Cards: "kept face down in
+    # front of you"; Vault Cards are only ever "face up" (Game Setup, step 3).
+    hidden_kinds=frozenset({"candy", "attack", "action", "event", "defense"}),
     new_game_message=say("new_game"),
     summary=say("summary"),
     # Each flavour's colour, the letter of its card codes and a shape, so a colour-blind

@@ -43,6 +43,9 @@ GAME = Game(
     load_cards=_cards,
     demo="sugarrr-family.trace",
     tie_break=lambda breakdown: breakdown["fruit_o_saur_cards"],  # most Fruit-O-Saur cards (rulebook, "Scoring")
+    # "Shuffle the Fruit cards and form the Fruit Deck", "keep your hand of cards hidden":
+    # Fruit and Fruit Salad cards are face down; Fruit-O-Saurs "are always public knowledge".
+    hidden_kinds=frozenset({"fruit", "salad"}),
     new_game_message="New game: scan the five starting column cards.",
     summary="play fruit cards onto columns; gather fruit or attract Fruit-O-Saurs",
     # Each fruit's colour, the letter of its card codes, and a shape that differs in

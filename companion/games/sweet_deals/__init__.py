@@ -52,6 +52,9 @@ GAME = Game(
     ),
     demo="sweet-deals-family.trace",
     setup_phases=("deal",),
+    # "Deal each player 7 Dessert Cards facedown", "Secretly swap": every card, in both
+    # modes (the sticker is the same whether the table tracks hands or not).
+    hidden_kinds=frozenset({"dessert", "wild", "hybrid", "grab", "mochi"}),
     tie_break=lambda breakdown: breakdown["coins"],  # most coins (rulebook, "Continue Play")  # tracked: each player scans their 7 cards before the first turn
     new_game_message=say("new_game"),
     summary=say("summary"),
