@@ -444,7 +444,9 @@ class Game:
     game has no scannable cards (Sugar Blast's candies are entered by touch).
     ``load_messages`` gives every sentence the game says (its ``messages`` module's
     names -> values); ``load_hint`` the ``companion hint`` answer for a typed board (None:
-    the game offers none). ``look`` is the game's colours and shapes for its screen;
+    the game offers none); ``load_quickstart`` the words of its printed quick-start card
+    (``companion quickstart``: ``intro``, ``start``, ``turn``, ``taps``, ``oops``,
+    ``end``). ``look`` is the game's colours and shapes for its screen;
     ``demo`` the file name of its recorded session in ``tests/data``. ``setup_phases``:
     the state's ``phase`` values that are set-up, not a turn (the turn limit does not run
     then, and the first turn's clock starts when set-up ends). ``tie_break``: the game's
@@ -467,6 +469,7 @@ class Game:
     load_messages: Callable[[], Mapping[str, Any]]
     load_cards: Callable[[], Mapping[str, Any]] | None = None
     load_hint: Callable[[str, bool], str] | None = None
+    load_quickstart: Callable[[], Mapping[str, Any]] | None = None
     options: tuple[Option, ...] = ()
     look: Mapping[str, Any] = field(default_factory=dict)
     demo: str | None = None

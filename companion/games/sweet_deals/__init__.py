@@ -34,6 +34,14 @@ def _cards() -> dict:
     return CARDS
 
 
+def _quickstart() -> dict:
+    """The printed quick-start card's words (parts/quickstart.toml)."""
+    import tomllib
+    from importlib import resources
+    text = resources.files(__package__).joinpath("parts").joinpath("quickstart.toml").read_text(encoding="utf-8")
+    return tomllib.loads(text)
+
+
 GAME = Game(
     slug="sweet-deals",
     name=say("game_name"),
@@ -44,6 +52,7 @@ GAME = Game(
     load_flow=_flow,
     load_screen=_screen,
     load_messages=_messages,
+    load_quickstart=_quickstart,
     load_cards=_cards,
     options=(
         Option("mode", "choice", say("option_mode"),
