@@ -64,3 +64,34 @@ def test_history_says_resumes_on_next_run_only_for_the_game_that_will(tmp_path):
     assert proc.stdout.count("resumes on next run") == 1
     assert "Sweet Deals" in lines[0] and "resumes on next run" in lines[0]
     assert "Sugarrr!" in lines[1] and "resumes when Sugarrr! is run: companion run --game sugarrr" in lines[1]
+
+
+def family_part() -> str:
+    """The README from its top to the "For developers" heading."""
+    assert "\n# For developers\n" in README
+    return README.split("\n# For developers\n", 1)[0]
+
+
+def test_the_readme_opens_with_the_two_commands_then_speaks_to_a_family():
+    """Issue 38: a family learns what to buy and do first; the developer part is below."""
+    first_block = README.split("```", 2)[1].strip().splitlines()
+    assert [line.split()[:2] for line in first_block] == [["make", "demo"], ["make", "test"]]
+    family = family_part()
+    headings = [line for line in family.splitlines() if line.startswith("#")]
+    assert headings == ["# Sugar Table Companion", "## What you need", "## From the box to your first game",
+                        "## Try it without any hardware"]
+    steps = re.findall(r"^(\d)\. \*\*(.+?)\*\*", family, re.M)
+    assert [n for n, _ in steps] == ["1", "2", "3", "4", "5"]
+    assert [w.split()[0] for _, w in steps] == ["Print", "Stick", "Plug", "Start.", "Play."]
+    assert "hardware/BOM.md" in family and "--simulate" in family and "back" in family
+    assert len(family.split()) < 1300
+    for word in ("daemon", "pytest", "MQTT", "QEMU", "stdin", "benchmark", "venv"):
+        assert word.lower() not in family.lower().replace(".venv/bin/companion", ""), word
+
+
+def test_every_command_the_family_part_gives_is_a_command_there_is():
+    from companion.cli import COMMANDS
+
+    used = re.findall(r"\.venv/bin/companion (\w+)", family_part())
+    assert used and {"labels", "quickstart", "cards", "run"} <= set(used)
+    assert set(used) <= set(COMMANDS)

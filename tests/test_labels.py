@@ -12,6 +12,7 @@ import pytest
 import zxingcpp
 from PIL import Image, ImageChops, ImageDraw
 
+from companion.games import GAMES
 from companion.games.sugarrr.parts.cards import CARDS
 from companion.cards.labels import PRINTABLE_MARGIN_MM, SHEETS, SYMBOLOGIES, get_sheet, make_labels
 
@@ -169,3 +170,120 @@ def test_a_garbled_code_is_never_printed(tmp_path):
 def test_no_cards_is_an_error_not_an_empty_sheet(tmp_path):
     with pytest.raises(ValueError, match="no cards"):
         make_labels([], tmp_path / "x.pdf")
+
+
+def hidden_cards(slug):
+    """``(code, name, copy, hidden)`` for every card of a game, as ``companion labels`` prints them."""
+    desc = GAMES[slug]
+    return [(c.code, c.name, c.copy, c.kind in desc.hidden_kinds) for c in desc.cards()]
+
+
+def page_chars(path):
+    """Per page, ``(char, x_mm, y_mm)`` for every character PDFium finds, at its box's
+    centre, in mm from the page's top left."""
+    pdf = pdfium.PdfDocument(str(path))
+    pages = []
+    try:
+        for i in range(len(pdf)):
+            page = pdf[i]
+            height = page.get_height()
+            text = page.get_textpage()
+            chars = []
+            for k in range(text.count_chars()):
+                left, bottom, right, top = text.get_charbox(k)
+                ch = text.get_text_range(k, 1)
+                chars.append((ch, (left + right) / 2 * 25.4 / 72, (height - (bottom + top) / 2) * 25.4 / 72))
+            text.close()
+            page.close()
+            pages.append(chars)
+    finally:
+        pdf.close()
+    return pages
+
+
+def inside(rect, x, y, slack=0.0):
+    rx, ry, rw, rh = rect
+    return rx - slack <= x <= rx + rw + slack and ry - slack <= y <= ry + rh + slack
+
+
+@pytest.mark.parametrize("slug, sheet_name, symbology", [
+    ("sugar-heist", "avery-l7160", "code128"),  # Battle Cards face down, Vault Cards face up
+    ("sugar-heist", "avery-l7651", "qr"),
+    ("sugarrr", "avery-5160", "code128"),       # Fruit in the hand, Fruit-O-Saurs public
+    ("sweet-deals", "avery-l7163", "qr"),       # every Dessert Card dealt face down
+])
+def test_a_face_down_card_s_sticker_names_nothing_and_its_cut_off_tab_names_the_card(tmp_path, slug, sheet_name,
+                                                                                      symbology):
+    """Sugar Heist: "Battle Cards are kept face down in front of you"; Sweet Deals: "Deal
+    each player 7 Dessert Cards facedown"; Sugarrr!: "keep your hand of cards hidden from
+    other players at all times!". A sticker on a card's back is seen by the whole table,
+    so a hidden card's sticker carries no letter or digit at all (no name, no code: the
+    codes spell what a card is, SHBM.. is a Mom); its name is beside it, on the label but
+    beyond the cut line, and every code still scans from inside its own sticker."""
+    cards = hidden_cards(slug)
+    assert any(h for *_, h in cards) and (slug == "sweet-deals" or not all(h for *_, h in cards))
+    out, placed = tmp_path / "labels.pdf", []
+    assert make_labels(cards, out, symbology, sheet_name, placed=placed) == len(cards)
+    sheet = SHEETS[sheet_name]
+    assert [code for code, _, _ in placed] == [c[0] for c in cards]
+    chars = page_chars(out)
+    found = {text: (page, pos) for page, _, _, text, pos in scan_pages_at(render(out, PRINTER_DPI), PRINTER_DPI)}
+    assert sorted(found) == sorted(c[0] for c in cards)
+    slots = sheet.slots()
+    for i, ((code, name, copy, hidden), (_, page, sticker)) in enumerate(zip(cards, placed)):
+        label = slots[i % sheet.per_page]
+        assert page == i // sheet.per_page
+        # the barcode lies whole on the part that is stuck on the card
+        got_page, corners = found[code]
+        assert got_page == page and all(inside(sticker, x, y, 0.2) for x, y in corners), code
+        on_sticker = "".join(ch for ch, x, y in chars[page] if inside(sticker, x, y) and ch.isalnum())
+        on_label = "".join(ch for ch, x, y in chars[page] if inside(label, x, y) and not ch.isspace())
+        if hidden:
+            assert on_sticker == "", (code, name, on_sticker)
+            assert name.replace(" ", "") in on_label and code not in on_label, (code, on_label)
+        else:  # a card always face up keeps its name and code on the sticker
+            assert name.replace(" ", "") in on_sticker.replace(" ", "") and code in on_sticker, code
+
+
+def scan_pages_at(pages, dpi):
+    """``(page, None, format, text, corners_mm)`` for every barcode zxing-cpp finds."""
+    found = []
+    for p, image in enumerate(pages):
+        for bc in zxingcpp.read_barcodes(image):
+            pos = bc.position
+            corners = [(c.x * 25.4 / dpi, c.y * 25.4 / dpi)
+                       for c in (pos.top_left, pos.top_right, pos.bottom_right, pos.bottom_left)]
+            found.append((p, None, bc.format.name, bc.text, corners))
+    return found
+
+
+@pytest.mark.parametrize("symbology", SYMBOLOGIES)
+@pytest.mark.parametrize("sheet_name", sorted(SHEETS))
+def test_a_hidden_card_s_label_stays_on_the_label_and_within_the_printers_reach(tmp_path, sheet_name, symbology):
+    sheet, dpi = SHEETS[sheet_name], 150
+    out = tmp_path / "full-sheet.pdf"
+    make_labels([(*c, True) for c in ALL_CARDS[-sheet.per_page:]], out, symbology, sheet_name)
+    (page,) = render(out, dpi)
+    px = dpi / 25.4
+    allowed = Image.new("L", page.size, 255)
+    draw = ImageDraw.Draw(allowed)
+    lo = PRINTABLE_MARGIN_MM
+    for x, y, w, h in sheet.slots():
+        left, top = max(x + 1, lo), max(y + 1, lo)
+        right, bottom = min(x + w - 1, sheet.page[0] - lo), min(y + h - 1, sheet.page[1] - lo)
+        draw.rectangle((left * px, top * px, right * px, bottom * px), fill=0)
+    ink = page.point(lambda v: 255 if v < 250 else 0)
+    assert ImageChops.multiply(ink, allowed).getbbox() is None
+
+
+def test_which_cards_get_a_nameless_sticker_follows_the_rulebooks():
+    """Sugarrr!: Fruit-O-Saurs "are always public knowledge"; Sugar Heist: the Vault
+    Cards "are placed face up" and the rest "face up beside the other two draw piles";
+    everything else is drawn from a face-down pile or held in a hand."""
+    kinds = {slug: {c.kind for c in GAMES[slug].cards()} for slug in ("sugarrr", "sugar-heist", "sweet-deals")}
+    for slug, all_kinds in kinds.items():
+        assert GAMES[slug].hidden_kinds <= all_kinds, slug  # no misspelt kind
+    assert kinds["sugarrr"] - GAMES["sugarrr"].hidden_kinds == {"saur"}
+    assert kinds["sugar-heist"] - GAMES["sugar-heist"].hidden_kinds == {"vault"}
+    assert GAMES["sweet-deals"].hidden_kinds == kinds["sweet-deals"]
+    assert GAMES["sugar-blast"].hidden_kinds == frozenset()

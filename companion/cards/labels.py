@@ -1,4 +1,6 @@
-"""Printable sticker sheets: one label per physical card with its barcode, code and name.
+"""Printable sticker sheets: one label per physical card with its barcode, code and name;
+a card that is ever face down or in a secret hand gets the barcode alone, its name on a
+tab beside it that is cut off (``Game.hidden_kinds``).
 
 Used by ``companion labels GAME --out FILE.pdf [--symbology code128|qr] [--sheet NAME]``.
 Barcodes come from reportlab's own encoders (``reportlab.graphics.barcode``); the sheet
@@ -166,8 +168,25 @@ def _copy_text(copy: int | None) -> str:
     return f"copy {copy}" if copy else ""
 
 
-def _draw_code128(page: _Page, box, code: str, name: str, copy: int | None) -> None:
-    """Name (and copy) on top, the bars, then the code in text underneath."""
+def _cut_line(page: _Page, x0: float, y0: float, x1: float, y1: float) -> None:
+    """A dashed line to cut along, a pair of scissors at its start (ZapfDingbats' a2)."""
+    c = page.c
+    c.saveState()
+    c.setLineWidth(0.3)
+    c.setDash(1.2 * mm, 0.8 * mm)
+    c.line(x0 * mm, (page.h - y0) * mm, x1 * mm, (page.h - y1) * mm)
+    c.restoreState()
+    # the scissors at the line's start, on a white patch: across, at its left end; down, at its top
+    px, py = (x0, y0 - 1.1) if y0 == y1 else (x0 - 1.6, y0)
+    c.setFillGray(1)
+    page.box(px, py, 3.2, 2.2)
+    c.setFillGray(0)
+    page.text(px, py + 2.1, "\u2702", "ZapfDingbats", 8)
+
+
+def _code128_parts(box, code: str, name: str, copy: int | None, hidden: bool):
+    """Where a Code 128 label's parts go: ``(module, name_size, name_line, copy_s,
+    code_size, y0, top_h, gap, bar_h)``, all in mm or pt, from the content ``box``."""
     x, y, w, h = box
     bars = Code128(code, barWidth=1, barHeight=1, quiet=0, humanReadable=0)
     bars.validate(), bars.encode(), bars.decompose(), bars.computeSize()
@@ -179,22 +198,43 @@ def _draw_code128(page: _Page, box, code: str, name: str, copy: int | None) -> N
     copy_s = _copy_text(copy)
     copy_w = stringWidth(copy_s, _TEXT_FONT, size * 0.75) * PT_MM + (1.5 if copy_s else 0)
     name_size, name_lines = _fit(name, _NAME_FONT, w - copy_w, size, 5.0, 1)
-    code_size = min(size * 0.9, 11.0)
-    top_h, code_h, gap = name_size * PT_MM, code_size * PT_MM * 0.75, 1.0
-    bar_h = min(h - top_h - code_h - 2 * gap, 20.0)
-    y0 = y + (h - (top_h + gap + bar_h + gap + code_h)) / 2
-    page.text(x, y0 + name_size * PT_MM * 0.75, name_lines[0], _NAME_FONT, name_size)
+    code_size = 0.0 if hidden else min(size * 0.9, 11.0)
+    # a hidden card's name sits on a tab cut off along a dashed line: the gap holds the line
+    top_h, code_h, gap = name_size * PT_MM, code_size * PT_MM * 0.75, 3.0 if hidden else 1.0
+    bar_h = min(h - top_h - code_h - gap - (0 if hidden else 1.0), 20.0)
+    y0 = y + (h - (top_h + gap + bar_h + (0 if hidden else 1.0 + code_h))) / 2
+    return module, modules, name_size, name_lines[0], copy_s, code_size, y0, top_h, gap, bar_h
+
+
+def _draw_code128(page: _Page, box, code: str, name: str, copy: int | None, hidden: bool = False):
+    """Name (and copy) on top, the bars, then the code in text underneath. For a
+    ``hidden`` card the name is on a tab above a dashed cut line and the sticker below it
+    holds the bars alone. Returns the sticker's ``(x, y, w, h)`` in mm."""
+    x, y, w, h = box
+    module, modules, name_size, name_line, copy_s, code_size, y0, top_h, gap, bar_h = \
+        _code128_parts(box, code, name, copy, hidden)
+    size = min(12.0, max(6.0, h * 0.3))
+    page.text(x, y0 + name_size * PT_MM * 0.75, name_line, _NAME_FONT, name_size)
     if copy_s:
         page.text(x + w, y0 + name_size * PT_MM * 0.75, copy_s, _TEXT_FONT, size * 0.75, "right")
     symbol = Code128(code, barWidth=module * mm, barHeight=bar_h * mm, humanReadable=0,
                      lquiet=_CODE128_QUIET * module * mm, rquiet=_CODE128_QUIET * module * mm)
     left = x + (w - modules * module) / 2
-    symbol.drawOn(page.c, left * mm, (page.h - y0 - top_h - gap - bar_h) * mm)
-    page.text(x + w / 2, y0 + top_h + gap + bar_h + gap + code_h, code, _CODE_FONT, code_size, "centre")
+    bars_top = y0 + top_h + gap
+    symbol.drawOn(page.c, left * mm, (page.h - bars_top - bar_h) * mm)
+    if hidden:
+        cut = y0 + top_h + gap / 2
+        _cut_line(page, x, cut, x + w, cut)
+        return (x, cut, w, y + h - cut)
+    code_h = code_size * PT_MM * 0.75
+    page.text(x + w / 2, bars_top + bar_h + 1.0 + code_h, code, _CODE_FONT, code_size, "centre")
+    return box
 
 
-def _draw_qr(page: _Page, box, code: str, name: str, copy: int | None) -> None:
-    """The QR symbol on the left; name, copy and code in text to its right."""
+def _draw_qr(page: _Page, box, code: str, name: str, copy: int | None, hidden: bool = False):
+    """The QR symbol on the left; name, copy and code in text to its right. For a
+    ``hidden`` card the text is a tab beyond a dashed cut line, with no code: the sticker
+    is the QR symbol with its quiet zone alone. Returns the sticker's ``(x, y, w, h)``."""
     x, y, w, h = box
     qr = qrencoder.QRCode(None, qrencoder.QRErrorCorrectLevel.H)
     qr.addData(code)
@@ -216,7 +256,8 @@ def _draw_qr(page: _Page, box, code: str, name: str, copy: int | None) -> None:
                 c = end
             else:
                 c += 1
-    tx, tw = x + side, w - side
+    tab = 1.6 if hidden else 0.0  # room for the cut line between the quiet zone and the tab
+    tx, tw = x + side + tab, w - side - tab
     size = min(12.0, max(6.0, h * 0.3))
     name_size, name_lines = _fit(name, _NAME_FONT, tw, size, 5.0, 2)
     copy_s = _copy_text(copy)
@@ -224,39 +265,53 @@ def _draw_qr(page: _Page, box, code: str, name: str, copy: int | None) -> None:
     line = 1.15 * PT_MM
     stack = [(s, _NAME_FONT, name_size) for s in name_lines]
     stack += [(copy_s, _TEXT_FONT, size * 0.75)] if copy_s else []
-    stack += [(code, _CODE_FONT, code_size)]
+    stack += [] if hidden else [(code, _CODE_FONT, code_size)]
     total = sum(sz * line for _, _, sz in stack) + 0.8
     scale = min(1.0, h / total)
     baseline = y + (h - total * scale) / 2
     for i, (s, font, sz) in enumerate(stack):
         baseline += sz * line * scale + (0.8 * scale if font == _CODE_FONT else 0)
         page.text(tx, baseline - sz * PT_MM * 0.25 * scale, s, font, sz * scale)
+    if not hidden:
+        return box
+    cut = x + side + tab / 2
+    _cut_line(page, cut, y, cut, y + h)
+    return (x, y, cut - x, h)
 
 
-def _numbered(cards: Iterable[Sequence]) -> list[tuple[str, str, int | None]]:
-    """``(code, name, copy)`` for each card; a missing copy is counted from repeated names
-    in the list, and shown only when the name repeats or the copy is above 1."""
-    items = [(c[0], c[1], c[2] if len(c) > 2 else None) for c in cards]
+def _numbered(cards: Iterable[Sequence]) -> list[tuple[str, str, int | None, bool]]:
+    """``(code, name, copy, hidden)`` for each card; a missing copy is counted from
+    repeated names in the list, and shown only when the name repeats or the copy is above
+    1; a missing ``hidden`` is False."""
+    items = [(c[0], c[1], c[2] if len(c) > 2 else None, bool(c[3]) if len(c) > 3 else False) for c in cards]
     counts: dict[str, int] = {}
-    for _, name, _ in items:
+    for _, name, _, _ in items:
         counts[name] = counts.get(name, 0) + 1
     seen: dict[str, int] = {}
     out = []
-    for code, name, copy in items:
+    for code, name, copy, hidden in items:
         seen[name] = seen.get(name, 0) + 1
         copy = copy if copy is not None else seen[name]
-        out.append((code, name, copy if counts[name] > 1 or copy > 1 else None))
+        out.append((code, name, copy if counts[name] > 1 or copy > 1 else None, hidden))
     return out
 
 
 def make_labels(cards: Iterable[Sequence], out_path: str | Path, symbology: str = "code128",
-                sheet: str = "avery-l7160", *, skip: int = 0, outline: bool = False) -> int:
+                sheet: str = "avery-l7160", *, skip: int = 0, outline: bool = False,
+                placed: list | None = None) -> int:
     """Write a PDF of stickers, one per physical card, and return how many were written.
 
-    ``cards`` holds ``(code, name)`` or ``(code, name, copy)`` per physical card, in the
-    order to print. ``symbology`` is one of :data:`SYMBOLOGIES`, ``sheet`` a name in
-    :data:`SHEETS`. ``skip`` leaves that many labels of the first sheet blank (already
-    used); ``outline`` draws each label's edge, for a trial print on plain paper.
+    ``cards`` holds ``(code, name)``, ``(code, name, copy)`` or ``(code, name, copy,
+    hidden)`` per physical card, in the order to print. A ``hidden`` card (one the rules
+    ever have face down or in a secret hand) gets a sticker with the barcode alone: its
+    name and copy are on a tab beside it, beyond a dashed line, that is cut off before
+    the sticker goes on the card's back, so the sticker tells nobody what the card is.
+    ``symbology`` is one of :data:`SYMBOLOGIES`, ``sheet`` a name in :data:`SHEETS`.
+    ``skip`` leaves that many labels of the first sheet blank (already used); ``outline``
+    draws each label's edge, for a trial print on plain paper. ``placed``, when given,
+    gets ``(code, page, (x, y, w, h))`` for each label: the part that is stuck on the
+    card, in mm from the page's top left (the whole label less its padding, or a hidden
+    card's sticker without its tab).
 
     Raises ValueError for an unknown sheet or symbology, no cards, or a code that is not
     a valid card code (a sticker that would never scan).
@@ -269,7 +324,7 @@ def make_labels(cards: Iterable[Sequence], out_path: str | Path, symbology: str 
         raise ValueError("no cards to print labels for")
     if not 0 <= skip < layout.per_page:
         raise ValueError(f"skip must be between 0 and {layout.per_page - 1} on {layout.name}")
-    for code, _, _ in items:
+    for code, *_ in items:
         try:
             check_code(code)
         except BadScan:
@@ -283,7 +338,7 @@ def make_labels(cards: Iterable[Sequence], out_path: str | Path, symbology: str 
     # Code 128 bar below the minimum the layout keeps (PDF 1.6, ViewerPreferences).
     canvas.setViewerPreference("PrintScaling", "None")
     page, slots = _Page(canvas, ph), layout.slots()
-    for i, (code, name, copy) in enumerate(items, start=skip):
+    for i, (code, name, copy, hidden) in enumerate(items, start=skip):
         if i and i % layout.per_page == 0:
             canvas.showPage()
         slot = slots[i % layout.per_page]
@@ -291,7 +346,9 @@ def make_labels(cards: Iterable[Sequence], out_path: str | Path, symbology: str 
             canvas.setStrokeGray(0.75)
             canvas.setLineWidth(0.25)
             page.box(*slot, stroke=True)
-        draw(page, _content_box(layout, slot), code.strip().upper(), name, copy)
+        sticker = draw(page, _content_box(layout, slot), code.strip().upper(), name, copy, hidden)
+        if placed is not None:
+            placed.append((code.strip().upper(), i // layout.per_page, sticker))
     canvas.showPage()
     canvas.save()
     return len(items)

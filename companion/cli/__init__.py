@@ -20,7 +20,7 @@ MODULES = ("run", "replay", "cards", "nfc", "history", "screenshots", "tray", "d
 #: 2 W, bench/bench_resume.py). tests/test_cli_commands.py checks this table against the
 #: parsers the modules add.
 COMMANDS = {"run": "run", "demo": "replay", "replay": "replay", "cards": "cards", "score": "cards",
-            "labels": "cards", "hint": "cards", "enroll": "nfc", "nfc": "nfc", "history": "history",
+            "labels": "cards", "quickstart": "cards", "hint": "cards", "enroll": "nfc", "nfc": "nfc", "history": "history",
             "screenshots": "screenshots", "calibrate": "tray", "tilt": "tray", "doctor": "doctor",
             "venue": "venue"}
 

@@ -1,5 +1,6 @@
-"""``companion cards``, ``score``, ``labels`` and ``hint``: a game's physical cards, the
-score of what each player holds, sticker sheets, and a game's own hint."""
+"""``companion cards``, ``score``, ``labels``, ``quickstart`` and ``hint``: a game's
+physical cards, the score of what each player holds, sticker sheets, the printed
+quick-start cards, and a game's own hint."""
 
 from __future__ import annotations
 
@@ -88,17 +89,48 @@ def cmd_labels(args) -> int:
     if not str(args.out).strip():
         return fail("--out needs a file name for the PDF, e.g. --out labels.pdf")
 
+    desc = game(args.game)
     try:
-        cards = game(args.game).cards()
+        cards = desc.cards()
     except NoCards as err:
         return fail(str(err))
+    hidden = [c.kind in desc.hidden_kinds for c in cards]
     try:
-        n = make_labels([(c.code, c.name, c.copy) for c in cards], args.out, args.symbology, args.sheet)
+        n = make_labels([(c.code, c.name, c.copy, h) for c, h in zip(cards, hidden)], args.out, args.symbology,
+                        args.sheet)
     except ValueError as err:
         return fail(str(err))
     except OSError as err:
         return fail(f"cannot write {args.out}: {err.strerror}", DEVICE)
     print(f"{n} stickers written to {args.out}. Print at 100% (\"actual size\"), not \"fit to page\".")
+    if any(hidden):
+        print(f"{sum(hidden)} of them are for cards kept face down or in a hand: cut off the name along the "
+              "dashed line, then stick the sticker on the back of that card.")
+    return 0
+
+
+def cmd_quickstart(args) -> int:
+    import difflib
+
+    from ..cards.quickstart import make_quickstart
+
+    slugs = game_choices() if [g.strip().lower() for g in args.game] == ["all"] else [g.strip().lower() for g in args.game]
+    for slug in slugs:
+        if slug not in game_choices():
+            near = difflib.get_close_matches(slug, game_choices(), n=1)
+            hint = f"did you mean {near[0]}?" if near else f"the games are {', '.join(game_choices())}, or all"
+            return fail(f"no game {slug!r}: {hint}")
+    if not str(args.out).strip():
+        return fail("--out needs a file name for the PDF, e.g. --out quickstart.pdf")
+    pages = [(slug, game(slug).name, game(slug).load_quickstart()) for slug in slugs
+             if game(slug).load_quickstart is not None]
+    try:
+        n = make_quickstart(pages, args.out, args.paper)
+    except ValueError as err:
+        return fail(str(err))
+    except OSError as err:
+        return fail(f"cannot write {args.out}: {err.strerror}", DEVICE)
+    print(f"{n} quick-start {'card' if n == 1 else 'cards'} written to {args.out}, one page each.")
     return 0
 
 
@@ -140,6 +172,12 @@ def add_parsers(sub) -> None:
     lb.add_argument("--sheet", default="avery-l7160",
                     help="avery-l7160 (default), avery-l7163, avery-l7651 (A4), avery-5160, avery-5163 (Letter)")
     lb.set_defaults(func=cmd_labels)
+
+    qs = sub.add_parser("quickstart", help="a printed quick-start card per game: what to scan when, the taps")
+    qs.add_argument("game", nargs="+", metavar="GAME", help=f"one or more of {', '.join(games)}, or all")
+    qs.add_argument("--out", required=True, type=user_path, help="the PDF to write")
+    qs.add_argument("--paper", default="a4", choices=("a4", "letter"), help="a4 (default) or letter")
+    qs.set_defaults(func=cmd_quickstart)
 
     hn = sub.add_parser("hint", help="every legal move on a typed board and what it makes (Sugar Blast)")
     hn.add_argument("game", choices=hint_games(), help="the game")

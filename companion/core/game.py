@@ -444,12 +444,18 @@ class Game:
     game has no scannable cards (Sugar Blast's candies are entered by touch).
     ``load_messages`` gives every sentence the game says (its ``messages`` module's
     names -> values); ``load_hint`` the ``companion hint`` answer for a typed board (None:
-    the game offers none). ``look`` is the game's colours and shapes for its screen;
+    the game offers none); ``load_quickstart`` the words of its printed quick-start card
+    (``companion quickstart``: ``intro``, ``start``, ``turn``, ``taps``, ``oops``,
+    ``end``). ``look`` is the game's colours and shapes for its screen;
     ``demo`` the file name of its recorded session in ``tests/data``. ``setup_phases``:
     the state's ``phase`` values that are set-up, not a turn (the turn limit does not run
     then, and the first turn's clock starts when set-up ends). ``tie_break``: the game's
     tie-break from a player's result ``breakdown``, a number, higher better (its
     rulebook's rule for a tie on points), applied to every place (:meth:`Result.ranked`).
+    ``hidden_kinds``: the card kinds the rulebook ever has face down or in a secret hand
+    (a face-down pile, a hand, a Battle Card kept face down): their stickers carry no
+    readable name or code, since a sticker on a card's back is seen by everyone
+    (``companion labels``; the reasons are in docs/rules-notes.md, "Stickers").
     """
 
     slug: str
@@ -463,6 +469,7 @@ class Game:
     load_messages: Callable[[], Mapping[str, Any]]
     load_cards: Callable[[], Mapping[str, Any]] | None = None
     load_hint: Callable[[str, bool], str] | None = None
+    load_quickstart: Callable[[], Mapping[str, Any]] | None = None
     options: tuple[Option, ...] = ()
     look: Mapping[str, Any] = field(default_factory=dict)
     demo: str | None = None
@@ -470,6 +477,7 @@ class Game:
     summary: str = ""
     setup_phases: tuple[str, ...] = ("setup",)
     tie_break: TieBreak | None = None
+    hidden_kinds: frozenset[str] = frozenset()
     _loaded: dict = field(default_factory=dict, compare=False, repr=False)
 
     @property

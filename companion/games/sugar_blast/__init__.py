@@ -37,6 +37,14 @@ def _hint(board: str, as_json: bool = False) -> str:
     return main(board, as_json=as_json)
 
 
+def _quickstart() -> dict:
+    """The printed quick-start card's words (parts/quickstart.toml)."""
+    import tomllib
+    from importlib import resources
+    text = resources.files(__package__).joinpath("parts").joinpath("quickstart.toml").read_text(encoding="utf-8")
+    return tomllib.loads(text)
+
+
 GAME = Game(
     slug="sugar-blast",
     name="Sugar Blast",
@@ -47,6 +55,7 @@ GAME = Game(
     load_flow=_flow,
     load_screen=_screen,
     load_messages=_messages,
+    load_quickstart=_quickstart,
     load_hint=_hint,
     options=(
         Option("goal", "choice", say("option_goal"), None, GOAL_NAMES, blank="random"),

@@ -34,6 +34,14 @@ def _cards() -> dict:
     return CARDS
 
 
+def _quickstart() -> dict:
+    """The printed quick-start card's words (parts/quickstart.toml)."""
+    import tomllib
+    from importlib import resources
+    text = resources.files(__package__).joinpath("parts").joinpath("quickstart.toml").read_text(encoding="utf-8")
+    return tomllib.loads(text)
+
+
 GAME = Game(
     slug="sugar-heist",
     name=say("game_name"),
@@ -44,6 +52,7 @@ GAME = Game(
     load_flow=_flow,
     load_screen=_screen,
     load_messages=_messages,
+    load_quickstart=_quickstart,
     load_cards=_cards,
     options=(
         Option("all_cards", "bool", say("option_all_cards"), False),
@@ -51,6 +60,9 @@ GAME = Game(
     ),
     demo="sugar-heist-family.trace",
     tie_break=lambda breakdown: breakdown["candy"],  # most candy stashed (docs/rules-notes.md)
+    # Candy Cards: a face-down Candy Draw Pile and a hand; Battle Cards: "kept face down in
+    # front of you"; Vault Cards are only ever "face up" (Game Setup, step 3).
+    hidden_kinds=frozenset({"candy", "attack", "action", "event", "defense"}),
     new_game_message=say("new_game"),
     summary=say("summary"),
     # Each flavour's colour, the letter of its card codes and a shape, so a colour-blind

@@ -30,6 +30,14 @@ def _cards() -> dict:
     return CARDS
 
 
+def _quickstart() -> dict:
+    """The printed quick-start card's words (parts/quickstart.toml)."""
+    import tomllib
+    from importlib import resources
+    text = resources.files(__package__).joinpath("parts").joinpath("quickstart.toml").read_text(encoding="utf-8")
+    return tomllib.loads(text)
+
+
 GAME = Game(
     slug="sugarrr",
     name="Sugarrr!",
@@ -40,9 +48,13 @@ GAME = Game(
     load_flow=_flow,
     load_screen=_screen,
     load_messages=_messages,
+    load_quickstart=_quickstart,
     load_cards=_cards,
     demo="sugarrr-family.trace",
     tie_break=lambda breakdown: breakdown["fruit_o_saur_cards"],  # most Fruit-O-Saur cards (rulebook, "Scoring")
+    # "Shuffle the Fruit cards and form the Fruit Deck", "keep your hand of cards hidden":
+    # Fruit and Fruit Salad cards are face down; Fruit-O-Saurs "are always public knowledge".
+    hidden_kinds=frozenset({"fruit", "salad"}),
     new_game_message="New game: scan the five starting column cards.",
     summary="play fruit cards onto columns; gather fruit or attract Fruit-O-Saurs",
     # Each fruit's colour, the letter of its card codes, and a shape that differs in

@@ -34,6 +34,14 @@ def _cards() -> dict:
     return CARDS
 
 
+def _quickstart() -> dict:
+    """The printed quick-start card's words (parts/quickstart.toml)."""
+    import tomllib
+    from importlib import resources
+    text = resources.files(__package__).joinpath("parts").joinpath("quickstart.toml").read_text(encoding="utf-8")
+    return tomllib.loads(text)
+
+
 GAME = Game(
     slug="sweet-deals",
     name=say("game_name"),
@@ -44,6 +52,7 @@ GAME = Game(
     load_flow=_flow,
     load_screen=_screen,
     load_messages=_messages,
+    load_quickstart=_quickstart,
     load_cards=_cards,
     options=(
         Option("mode", "choice", say("option_mode"),
@@ -52,6 +61,9 @@ GAME = Game(
     ),
     demo="sweet-deals-family.trace",
     setup_phases=("deal",),
+    # "Deal each player 7 Dessert Cards facedown", "Secretly swap": every card, in both
+    # modes (the sticker is the same whether the table tracks hands or not).
+    hidden_kinds=frozenset({"dessert", "wild", "hybrid", "grab", "mochi"}),
     tie_break=lambda breakdown: breakdown["coins"],  # most coins (rulebook, "Continue Play")  # tracked: each player scans their 7 cards before the first turn
     new_game_message=say("new_game"),
     summary=say("summary"),
