@@ -60,13 +60,14 @@ def test_options_are_generated_and_a_bad_mix_is_refused_on_screen_without_storin
     assert isinstance(flow.screen, OptionsScreen)
     app.show(flow.draw)
     commands = {b.command for b in app.buttons}
-    assert {"toggle solo", "toggle quick", "choose goal", "choose goal four-twos"} <= commands
-    click(app, flow, "toggle solo")
-    assert click(app, flow, "next") is None and "solo" in flow.screen.message
+    assert {"toggle quick", "choose goal", "choose goal four-twos"} <= commands
+    assert "toggle solo" not in commands  # issue 38: offered with two players, then refused
     assert store.games() == []
     click(app, flow, "back")
     click(app, flow, "players 1")
     click(app, flow, "next")
+    app.show(flow.draw)
+    assert {b.command for b in app.buttons} == {"toggle quick", "back", "next"}  # no Goal Card in solo
     click(app, flow, "toggle quick")
     choice = click(app, flow, "next")
     assert choice.options == {"goal": None, "solo": True, "quick": True}
@@ -305,13 +306,15 @@ def test_start_with_every_default_gives_a_game(app, slug):
 
 def test_a_random_goal_is_labelled_random_and_solo_still_has_none(app):
     flow = StartFlow(EventStore(":memory:"), GAMES)
-    for command in ("game sugar-blast", "players 1", "next"):
+    for command in ("game sugar-blast", "players 2", "next"):
         click(app, flow, command)
     with record_text() as drawn:
         app.show(flow.draw)
     shown = [d.text for d in drawn]
-    assert "Random" in shown and "Usual" not in shown
-    click(app, flow, "toggle solo")
+    assert "Draw one" in shown and "Usual" not in shown  # issue 38: the card's words, not "Random"
+    click(app, flow, "back")
+    click(app, flow, "players 1")
+    click(app, flow, "next")
     choice = click(app, flow, "next")
     assert choice is not None and choice.options["goal"] is None and choice.options["solo"] is True
 
@@ -329,3 +332,81 @@ def test_a_name_too_long_for_the_keyboard_is_refused_in_words_never_cut_short(ap
     assert len(flow.screen.name) == 24 and flow.screen.message == ""
     click(app, flow, "key B")  # one key more: refused, and it says so
     assert flow.screen.name == "A" + "a" * 23 and flow.screen.message == "A name can have 24 letters: that is the most."
+
+
+def test_solo_mode_is_one_player_and_is_never_offered_as_a_choice(app):
+    """Sugar Blast rulebook, "Solo-Mode Rules": "Setup: Place the gameboard in front of
+    you. Remove all orange candies from the game and return them to the box." Solo is
+    one player: the count decides it, so two players are never offered solo (issue 38:
+    it was offered, then refused in lower case), and one player gets no Goal Card."""
+    for players, solo in ((1, True), (2, False), (4, False)):
+        flow = StartFlow(EventStore(":memory:"), GAMES)
+        for command in ("game sugar-blast", f"players {players}", "next"):
+            click(app, flow, command)
+        with record_text() as drawn:
+            app.show(flow.draw)
+        assert "toggle solo" not in {b.command for b in app.buttons}
+        assert not any("Solo" in d.text for d in drawn)
+        choice = click(app, flow, "next")
+        assert choice is not None and choice.options["solo"] is solo, flow.screen.message
+
+
+def test_all_cards_is_offered_only_to_the_two_players_it_changes_something_for(app):
+    """Sugar Heist rulebook, "Setup": "For 2 Player games, refer to the player count chart
+    below and remove the listed cards prior to setup." and "2 Players: Remove 1 Battle
+    Royale, remove 1 Crib Fight, and remove 4 Vaults." With 3 or 4 nothing is removed:
+    keeping every card is no choice there."""
+    for players, offered in ((2, True), (3, False), (4, False)):
+        flow = StartFlow(EventStore(":memory:"), GAMES)
+        for command in ("game sugar-heist", f"players {players}", "next"):
+            click(app, flow, command)
+        app.show(flow.draw)
+        assert ("toggle all_cards" in {b.command for b in app.buttons}) is offered
+        assert "toggle alternate" in {b.command for b in app.buttons}
+
+
+def test_every_option_button_speaks_the_cards_words_never_an_option_value(app):
+    """Issue 38: the option screens spoke code ("hybrid card / and / or + Usual", Goal Card
+    shorthand such as two-twos-and-a-three). Every button of every option screen is in
+    words from the cards, and each option's line says what it changes in one line."""
+    from companion.ui.start import option_label
+
+    for slug, game in GAMES.items():
+        if not game.options:
+            continue
+        flow = StartFlow(EventStore(":memory:"), GAMES)
+        for command in (f"game {slug}", "players 2", "next"):
+            click(app, flow, command)
+        with record_text() as drawn:
+            app.show(flow.draw)
+        said = [d.text for d in drawn]
+        for option in flow.screen.shown():
+            assert option_label(option) in said, option.name  # drawn whole, on one line
+            for value in option.choices:
+                if "-" in value or value in ("card", "and", "or"):
+                    assert value not in said and value.replace("-", " ") not in said, (slug, value)
+        assert all(d.readable for d in drawn), [d.text for d in drawn if not d.readable]
+
+
+def test_a_whole_number_option_has_minus_and_plus_and_does_not_crash_the_screen(app):
+    """Issue 38: a game option of kind "int" made OptionsScreen._layout divide by zero (it
+    has no choices, so its row of buttons had none). It is a number with - and +, kept
+    within its bounds."""
+    from dataclasses import replace
+
+    from companion.core.game import Option
+
+    game = replace(GAMES["sugarrr"], options=(Option("rounds", "int", "Rounds: how many hands to play", 3,
+                                                     least=1, most=5),))
+    flow = StartFlow(EventStore(":memory:"), {"sugarrr": game})
+    for command in ("game sugarrr", "next"):
+        click(app, flow, command)
+    assert isinstance(flow.screen, OptionsScreen)
+    app.show(flow.draw)
+    assert {"choose rounds 2", "choose rounds 4"} <= {b.command for b in app.buttons}
+    for command in ("choose rounds 4", "choose rounds 5"):
+        click(app, flow, command)
+    flow.handle("choose rounds 9")  # typed past the most: refused
+    assert flow.options["rounds"] == 5
+    app.show(flow.draw)
+    assert "choose rounds 6" not in {b.command for b in app.buttons}  # no + past the most

@@ -201,8 +201,10 @@ def add_parsers(sub) -> None:
                 r.add_argument(option.cli_flag(), dest=option.name, action="store_true", default=None, help=help_text)
             elif option.kind == "choice":
                 random = ("random",) if option.blank == "random" else ()
+                said = dict(option.labels)
+                listed = [f"{c} ({said[c]})" if said.get(c) else c for c in option.choices + random]
                 r.add_argument(option.cli_flag(), dest=option.name, choices=option.choices + random, metavar="CHOICE",
-                               help=f"{help_text}: {', '.join(option.choices + random)}")
+                               help=f"{help_text}: {', '.join(listed)}")
             else:
                 r.add_argument(option.cli_flag(), dest=option.name, help=help_text)
     r.set_defaults(func=cmd_run)

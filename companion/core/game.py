@@ -344,6 +344,14 @@ class Option:
     ``blank`` is what a choice left at None means on the start screen: ``""`` the game's
     own default ("Usual"), ``"random"`` one of ``choices`` drawn at random when the game
     needs one (Sugar Blast's Goal Card: "choose or take 1 random"; solo needs none).
+
+    What the start screen offers: ``labels``, the buttons of a choice in order, each
+    ``(value, words)`` in the cards' own words (empty: None first when the default is
+    None, then every choice, each by its value); ``players``, the player counts
+    ``(least, most)`` the option means something for (None: every count): with other
+    counts it is not offered and keeps its default; ``by_players``, a function of the
+    player count giving the value when the count alone decides it (Sugar Blast's solo
+    is one player): never offered. ``least`` and ``most`` bound an ``"int"``.
     """
 
     name: str
@@ -353,6 +361,30 @@ class Option:
     choices: tuple[str, ...] = ()
     flag: str = ""
     blank: str = ""
+    labels: tuple[tuple[Any, str], ...] = ()
+    players: tuple[int, int] | None = None
+    by_players: Callable[[int], Any] | None = None
+    least: int = 0
+    most: int = 99
+
+    def offered(self, players: int) -> bool:
+        """Does the start screen offer this option to a table of ``players``?
+
+        >>> Option("solo", "bool", "Solo", False, by_players=lambda n: n == 1).offered(1)
+        False
+        >>> Option("all", "bool", "All cards", False, players=(2, 2)).offered(3)
+        False
+        """
+        if self.by_players is not None:
+            return False
+        return self.players is None or self.players[0] <= players <= self.players[1]
+
+    def for_players(self, players: int, value: Any) -> Any:
+        """``value`` as a table of ``players`` plays it: the count's own value when the
+        count decides (:attr:`by_players`), the default when not offered, else ``value``."""
+        if self.by_players is not None:
+            return self.by_players(players)
+        return value if self.offered(players) else self.default
 
     def cli_flag(self) -> str:
         return self.flag or "--" + self.name.replace("_", "-")

@@ -307,28 +307,43 @@ class KeyboardScreen:
 
 
 class OptionsScreen:
-    """Step 3: the game's set-up options, generated from ``Game.options``: a yes/no
-    option is one On/Off button, a choice a row of buttons (when its default is None,
-    first ``Usual``: the game decides, or ``Random``: one drawn at Start, see
-    :attr:`~companion.core.game.Option.blank`)."""
+    """Step 3: the game's set-up options, generated from ``Game.options``: each with its
+    one line that says what it changes, then a yes/no option's On/Off button, a choice's
+    row of buttons in the cards' words (:attr:`~companion.core.game.Option.labels`; when
+    its default is None, first ``Usual``: the game decides, or ``Random``: one drawn at
+    Start, see :attr:`~companion.core.game.Option.blank`), or a number with - and +.
+    An option that cannot apply to this many players is not offered
+    (:meth:`~companion.core.game.Option.offered`)."""
 
     def __init__(self, flow: "StartFlow", back: PlayersScreen):
         self.flow, self.back = flow, back
         self.message = ""
 
+    def shown(self) -> list[Option]:
+        """The options offered to this table (its player count)."""
+        return [o for o in self.flow.game.options if o.offered(self.flow.count)]
+
     def _layout(self) -> list[tuple[Option, Rect, list[tuple[Rect, Any]]]]:
-        """Each option with its label's rect and its buttons (rect, value)."""
+        """Each option offered with its label's rect and its buttons (rect, value; for a
+        number, the values its - and + buttons set)."""
         out = []
         y = 68
-        for option in self.flow.game.options:
-            if option.kind == "bool":
-                label = Rect(16, y, W - 32 - 200 - GAP, 64)
-                out.append((option, label, [(Rect(W - 16 - 200, y + 4, 200, 56), None)]))
+        for option in self.shown():
+            if option.kind in ("bool", "int"):
+                label = Rect(16, y, W - 32 - 300 - GAP, 64)
+                if option.kind == "bool":
+                    boxes = [(Rect(W - 16 - 200, y + 4, 200, 56), None)]
+                else:
+                    value = self.flow.options[option.name]
+                    value = option.least if value is None else int(value)
+                    boxes = [(Rect(W - 16 - 300, y + 4, 90, 56), max(option.least, value - 1)),
+                             (Rect(W - 16 - 90, y + 4, 90, 56), min(option.most, value + 1))]
+                out.append((option, label, boxes))
                 y += 64 + 10
                 continue
-            values: list[Any] = ([None] if option.default is None else []) + list(option.choices)
-            per_row = min(len(values), 4)
-            rows = (len(values) + per_row - 1) // per_row
+            values = [v for v, _ in choice_buttons(option)]
+            per_row = max(1, min(len(values), 4))
+            rows = max(1, (len(values) + per_row - 1) // per_row)
             label = Rect(16, y, W - 32, 48)
             w = (W - 32 - GAP * (per_row - 1)) // per_row
             boxes = [(Rect(16 + (i % per_row) * (w + GAP), y + 50 + (i // per_row) * 58, w, 52), v)
@@ -344,6 +359,17 @@ class OptionsScreen:
         for option, label, boxes in self._layout():
             draw_wrapped(surface, option_label(option), label, theme.SMALL, theme.TEXT, max_lines=2)
             value = f.options[option.name]
+            if option.kind == "int":
+                shown = option.least if value is None else int(value)
+                (minus, low), (plus, high) = boxes
+                draw_text(surface, str(shown), Rect(minus.right, minus.top, plus.left - minus.right, minus.height),
+                          theme.BIG, theme.HIGHLIGHT, bold=True, align="center")
+                for box, v, sign in ((minus, low, "-"), (plus, high, "+")):
+                    button(surface, box, sign, theme.BUTTON, size=theme.BIG, enabled=v != shown)
+                    if v != shown:
+                        out.append(Button(box, f"choose {option.name} {v}"))
+                continue
+            said = dict(choice_buttons(option))
             for box, v in boxes:
                 if option.kind == "bool":
                     words, fill = (text("on"), theme.OK) if value else (text("off"), theme.PANEL_LIGHT)
@@ -352,7 +378,7 @@ class OptionsScreen:
                 else:
                     chosen = v == value
                     panel(surface, box, theme.HIGHLIGHT if chosen else theme.PANEL_LIGHT)
-                    draw_wrapped(surface, choice_label(v, option), box.inflate(-12, -4), theme.MEDIUM,
+                    draw_wrapped(surface, said[v], box.inflate(-12, -4), theme.MEDIUM,
                                  theme.TEXT_DARK if chosen else theme.TEXT, bold=True, max_lines=2)
                     out.append(Button(box, f"choose {option.name} {'' if v is None else v}".rstrip()))
         out += _bottom(surface, text("start"))
@@ -362,18 +388,31 @@ class OptionsScreen:
         f = self.flow
         words = command.split(" ", 2)
         self.message = ""
-        known = {o.name: o for o in f.game.options}
+        known = {o.name: o for o in self.shown()}
         if words[0] == "toggle" and len(words) == 2 and words[1] in known and known[words[1]].kind == "bool":
             f.options[words[1]] = not f.options[words[1]]
         elif words[0] == "choose" and len(words) >= 2 and words[1] in known:
-            value = words[2] if len(words) == 3 else None
-            if value is None or value in known[words[1]].choices:
+            option, value = known[words[1]], words[2] if len(words) == 3 else None
+            if option.kind == "int":
+                if value is not None and value.lstrip("-").isdigit() and option.least <= int(value) <= option.most:
+                    f.options[words[1]] = int(value)
+            elif value is None or value in option.choices:
                 f.options[words[1]] = value
         elif words[0] == "back":
             return self.back
         elif words[0] == "next":
             return f.finish(self)
         return None
+
+
+def choice_buttons(option: Option) -> list[tuple[Any, str]]:
+    """A choice's buttons on the start screen, in order: ``(value, words)``, from the
+    option's :attr:`~companion.core.game.Option.labels` when it has them, else None
+    first (when the default is None: "Usual" or "Random") and each choice by its value."""
+    if option.labels:
+        return [(v, words) for v, words in option.labels]
+    values: list[Any] = ([None] if option.default is None else []) + list(option.choices)
+    return [(v, choice_label(v, option)) for v in values]
 
 
 def _bottom(surface: pygame.Surface, forward: str) -> list[Button]:
@@ -442,8 +481,10 @@ class StartFlow:
         """The choice, if the game's rules accept these players and options (checked
         without storing anything); otherwise the rules' reason on ``screen``."""
         names = self.chosen_names()
+        # An option not offered to this many players is what the count makes it (solo) or its default.
+        given = {o.name: o.for_players(len(names), self.options.get(o.name)) for o in self.game.options}
         try:
-            options = self.game.options_from(self.options)
+            options = self.game.options_from(given)
         except ValueError as err:
             screen.message = str(err)
             return None

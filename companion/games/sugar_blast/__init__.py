@@ -58,8 +58,10 @@ GAME = Game(
     load_quickstart=_quickstart,
     load_hint=_hint,
     options=(
-        Option("goal", "choice", say("option_goal"), None, GOAL_NAMES, blank="random"),
-        Option("solo", "bool", say("option_solo"), False),
+        # No Goal Card in solo ("Solo-Mode Rules"), and solo is one player: the count decides it.
+        Option("goal", "choice", say("option_goal"), None, GOAL_NAMES, blank="random", players=(2, 4),
+               labels=((None, say("goal_random")), *((g, say("goal_" + g)) for g in GOAL_NAMES))),
+        Option("solo", "bool", say("option_solo"), False, by_players=lambda n: n == 1),
         Option("quick", "bool", say("option_quick"), False),
     ),
     demo="sugar-blast-family.trace",

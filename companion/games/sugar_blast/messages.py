@@ -60,9 +60,17 @@ def candies(counts: dict[str, int] | tuple[int, ...]) -> str:
 #: name from :func:`blast_name`; ``allowed`` from :func:`numbers`.
 TEXT: dict[str, str] = {
     # set-up options: the start screen and `companion run --help` (__init__.py)
-    "option_goal": _("Goal Card: the one the game is played to (Random: one is drawn at Start)"),
+    "option_goal": _("Goal Card: the candies you collect to win"),
     "option_solo": _("Solo: one player, no Goal Card, the orange candies left out"),
-    "option_quick": _("Quick: the screen keeps no copy of the board; say each Blast's kind instead"),
+    "option_quick": _("Quick: no copy of the board on the screen; tap what each Blast was"),
+    # the Goal Card's buttons on the start screen, in the cards' words (cards.toml [[goal]])
+    "goal_random": _("Draw one"),
+    "goal_two-threes": _("2 sets of 3"),
+    "goal_two-twos-and-a-three": _("2 sets of 2 and 1 of 3"),
+    "goal_five-different": _("5 different"),
+    "goal_four-and-two": _("1 set of 4 and 1 of 2"),
+    "goal_four-twos": _("4 sets of 2"),
+    "goal_nine-any": _("9 of any kind"),
     # typing a board (``/board``, ``companion hint``)
     "board_empty": _("The board is empty: type one row per line, one letter per cell."),
     "board_bad_letter": _("{cell}: {letter!r} is not a candy. Use {letters} or {empty} for empty."),

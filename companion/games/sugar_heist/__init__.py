@@ -55,7 +55,8 @@ GAME = Game(
     load_quickstart=_quickstart,
     load_cards=_cards,
     options=(
-        Option("all_cards", "bool", say("option_all_cards"), False),
+        # Only 2 players take cards out (rulebook, "Setup"): with more it changes nothing.
+        Option("all_cards", "bool", say("option_all_cards"), False, players=(2, 2)),
         Option("alternate", "bool", say("option_alternate"), False),
     ),
     demo="sugar-heist-family.trace",

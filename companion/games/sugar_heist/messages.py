@@ -27,9 +27,8 @@ TEXT: dict[str, str] = {
     # choosing the game (the start screen) (__init__.py)
     "game_name": _("Sugar Heist"),
     "summary": _("stash candy pairs in vaults, swap, buy Battle Cards, heist and steal"),
-    "option_all_cards": _("All cards: with 2 players keep every card (the rulebook takes out 1 Battle Royale, "
-                        "1 Crib Fight and 4 Vaults)"),
-    "option_alternate": _("Alternate Play Rule: heists on locked vaults too, and no Night Raids"),
+    "option_all_cards": _("All cards: keep the Battle Royale, Crib Fight and 4 Vaults that 2 players take out"),
+    "option_alternate": _("Alternate Play Rule: Heists on locked Vaults too, and no Night Raids"),
     # cards.toml problems (set-up errors) (parts/cards.py)
     "unknown_card_kind": _("unknown card kind {kind!r}"),
     "cards_toml_gives_two": _("cards.toml gives two cards the same code"),

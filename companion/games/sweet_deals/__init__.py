@@ -56,8 +56,10 @@ GAME = Game(
     load_cards=_cards,
     options=(
         Option("mode", "choice", say("option_mode"),
-               "tracked", ("tracked", "open")),
-        Option("hybrid", "choice", say("option_hybrid"), None, ("card", "and", "or")),
+               "tracked", ("tracked", "open"), labels=(("tracked", say("mode_tracked")), ("open", say("mode_open")))),
+        # None and "card" are the same reading (the usual): one button for both.
+        Option("hybrid", "choice", say("option_hybrid"), None, ("card", "and", "or"),
+               labels=((None, say("hybrid_card")), ("and", say("hybrid_and")), ("or", say("hybrid_or")))),
     ),
     demo="sweet-deals-family.trace",
     setup_phases=("deal",),

@@ -25,10 +25,14 @@ from companion.core.i18n import _, count, listing, template_fields  # noqa: F401
 #: counts already in words (``cards``, ``coins``: from :func:`count`).
 TEXT: dict[str, str] = {
     # choosing the game (the start screen) (__init__.py)
-    "option_mode": _("Hands: tracked (scanned at the start and after every swap: secret and checked) or "
-                   "open (scanned only at the end)"),
-    "option_hybrid": _("Hybrid cards count as each card says (card), or all as both desserts (and) or all "
-                     "as one of them (or); Usual is card"),
+    "option_mode": _("Hands: scan them all game (kept secret and checked), or only at the end"),
+    "option_hybrid": _("Hybrid cards (Strudel Cupcake, Pie & Ice Cream...): what each one counts as"),
+    # the options' buttons on the start screen
+    "mode_tracked": _("Scan all game"),
+    "mode_open": _("Scan at the end"),
+    "hybrid_card": _("As the card says"),
+    "hybrid_and": _("Both desserts"),
+    "hybrid_or": _("One of the two"),
     # cards.toml problems (set-up errors) (parts/cards.py)
     "setup_players": _("Sweet Deals is for 2 to 8 players, not {players}."),
     "cards_toml_gives_two": _("cards.toml gives two cards the same code"),
