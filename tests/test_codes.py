@@ -60,9 +60,9 @@ def test_exhaustively_every_changed_character_and_neighbour_swap_is_caught():
 
 @pytest.mark.parametrize("raw, words", [
     ("", "empty"),
-    ("SRS71", "garbled"),
-    (CODES[0] + CODES[0], "twice in one go"),  # a doubled read is not a longer code
-    ("SR-71X", "garbled"),
+    ("SRS71", "did not read right"),
+    (CODES[0] + CODES[0], "twice at once"),  # a doubled read is not a longer code
+    ("SR-71X", "did not read right"),
     (make_code("SH", "L07"), "Sugar Heist"),  # a well-formed card of another game
     (make_code("SR", "ZZZ"), "not a Sugarrr! card"),
     (make_code("QQ", "ABC"), "no game I know"),
@@ -155,3 +155,15 @@ def test_a_swapped_twin_that_passes_the_check_is_refused_at_the_table(twin, game
     verdict = session.handle(CardScanned(twin, "scanner", 0.0))
     assert verdict.verdict == "rejected"  # ...and is no card: refused, never read as one
     assert "card I know" in verdict.reason or "could not be read" in verdict.reason  # (hidden: not named)
+
+
+@pytest.mark.parametrize("raw", ["HELLO123", "SRS17M", "SRS71", CODES[0] + CODES[0], "SR-71X", "x" * 40])
+def test_a_garbled_scan_is_told_without_what_the_reader_sent(raw):
+    """Issue 38: "That scan was garbled (HELLO123)" showed the raw code, a jumble a child
+    cannot read (and, for a card played face down, letters that might spell it). The
+    verdict says what to do; what the reader sent goes to the log only."""
+    with pytest.raises(BadScan) as err:
+        card(raw)
+    said = err.value.message
+    assert raw.upper() not in said and raw.upper()[:6] not in said and "(" not in said
+    assert said.endswith("again.")

@@ -38,7 +38,7 @@ another card.
 >>> check_code("SRS17M")
 Traceback (most recent call last):
 ...
-companion.core.errors.BadScan: That scan was garbled (SRS17M): scan the card again.
+companion.core.errors.BadScan: That scan did not read right: scan the card again.
 """
 
 from __future__ import annotations
@@ -46,6 +46,12 @@ from __future__ import annotations
 import string
 
 from .errors import BadScan
+
+#: A read that is no card code, in the table's words: what the reader sent is never shown
+#: (a child cannot read a jumble of letters; it goes to the log as ``raw``).
+GARBLED = "That scan did not read right: scan the card again."
+#: One card read twice in one go (a scanner set to send each code twice, or a slow Enter).
+DOUBLED = "The scanner read that card twice at once: scan it again."
 
 ALPHABET = string.digits + string.ascii_uppercase
 CODE_LENGTH = 6
@@ -152,17 +158,16 @@ def check_code(raw: str) -> tuple[str, str]:
     the message is meant for the table. The prefix is not checked against a game here.
     """
     code = normalise(raw)
-    shown = code if len(code) <= 20 else code[:20] + "..."
     if not code:
         raise BadScan(None, "The scanner sent an empty read: scan the card again.")
     if code.startswith(UNPAIRED_PREFIX):
         raise BadScan(None, UNPAIRED_MESSAGE)
     if len(code) == 2 * CODE_LENGTH and code[:CODE_LENGTH] == code[CODE_LENGTH:]:
-        raise BadScan(None, f"The scanner read {code[:CODE_LENGTH]} twice in one go: scan the card again.")
+        raise BadScan(None, DOUBLED)
     if len(code) != CODE_LENGTH or any(ch not in ALPHABET for ch in code):
-        raise BadScan(None, f"That scan was garbled ({shown}): scan the card again.")
+        raise BadScan(None, GARBLED)
     if check_character(code[:-1]) != code[-1]:
-        raise BadScan(None, f"That scan was garbled ({shown}): scan the card again.")
+        raise BadScan(None, GARBLED)
     return code[:PREFIX_LENGTH], code[PREFIX_LENGTH:-1]
 
 
