@@ -92,7 +92,7 @@ def test_the_first_word_of_a_touch_is_read_as_every_part_reads_it():
 
 
 def test_what_the_table_is_told():
-    assert PAUSED == "Paused: the clocks have stopped. Tap Resume or play on."
+    assert PAUSED == "Paused: the clocks wait. Tap Play on, or just play."  # issue 38: the button's own words
     assert PLAYING_AGAIN == "Playing again. "
 
 

@@ -126,7 +126,7 @@ def test_a_point_is_used_and_the_table_says_the_same(tmp_path):
     db, _ = kept_game(tmp_path)
     session = restarted("sugarrr", db, point=True)
     assert session.resumed_from_point == 20
-    assert session.last_message.startswith("Game resumed: 20 inputs restored.")
+    assert session.last_message.startswith("Welcome back: the game is as you left it (20 moves kept).")
 
 
 def test_a_torn_or_damaged_point_is_not_used(tmp_path):

@@ -226,8 +226,8 @@ def test_the_screen_says_the_game_was_carried_on(tmp_path):
     plan = _plan(tmp_path, service=True, store=str(db), names=["Player 1", "Player 2"])
     with open_table(plan, SystemClock()) as table:
         assert table.session.game == "sugar-heist"
-        assert table.session.last_message.startswith("Carried on after a restart: the Sugar Heist game with "
-                                                     "Zach, Pam, Alex")
+        assert table.session.last_message.startswith("Welcome back: the Sugar Heist game with "
+                                                     "Zach, Pam, Alex is as you left it.")
         table.runner.render()
         table.runner.app.save(tmp_path / "carried-on.png")
 

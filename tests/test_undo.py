@@ -225,3 +225,31 @@ def test_the_final_screen_offers_undo_and_taking_the_end_back_shows_the_game_aga
     assert not session.over and session.last_message.startswith(undone)
     assert session.store.games()[0].finished is None
     assert "newgame" not in [b.command for b in runner.app.buttons]
+
+
+def test_the_undo_dialog_asks_whose_move_it_takes_back_not_the_prompt(tmp_path):
+    """Issue 38: the Undo dialog quoted what the table said next (the prompt) instead of
+    saying what it takes back ("Undo Mia's play of Strawberry 2 onto column 3?"). It asks
+    about the move, by whose move it was, and without the prompt that followed it."""
+    import pygame
+
+    from companion.ui import chrome
+    from companion.ui.app import TableInfo
+    from companion.ui.widgets import record_text
+
+    table = Table(tmp_path / "q.db")
+    for code in STARTS:
+        table.scan(code)
+    assert table.session.undo_question().startswith("Undo this step: ")  # set-up is nobody's move
+    assert table.tap("column 1").verdict == "accepted"
+    played = table.scan(fruit("Strawberry", 2))
+    assert played.verdict == "accepted", played.reason
+    question = table.session.undo_question()
+    assert question.startswith("Undo Ana's move: ") and question.endswith("?") and "Strawberry 2" in question
+    assert table.session.prompt() not in question
+    pygame.font.init()
+    surface = pygame.Surface((800, 480))
+    with record_text() as drawn:
+        chrome.overlay(surface, TableInfo(menu="undo", undo=table.session.undo_label(), undo_question=question), [])
+    said = " ".join(d.text for d in drawn)
+    assert "Ana's move" in said and table.session.prompt() not in said

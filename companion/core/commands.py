@@ -22,7 +22,7 @@ from .events import Touch, TouchCommand
 from .game import Command, Game
 
 #: The session's own commands, valid in every game (``pause`` toggles to Resume).
-SESSION_COMMANDS = (Command("undo", ("Undo",)), Command("pause", ("Pause", "Resume")), Command("help", ("Help",)))
+SESSION_COMMANDS = (Command("undo", ("Undo",)), Command("pause", ("Pause", "Resume", "Play on")), Command("help", ("Help",)))
 HELP_COMMANDS = ("help", "?")
 #: What the table can do once the final scores show (the final screen's buttons).
 AFTER_GAME = "Tap New game (/newgame) to play again, or History (/history) to see past games."

@@ -93,9 +93,8 @@ def open_table(plan: TablePlan, clock: Clock, notifier: Any = None,
         plan = _choose(plan, display, store, watch, notice, notifier, stopping)
         session = _start(plan, store, clock, notice)
         if carried:
-            session.last_message = (f"Carried on after a restart: the {session.desc.name} game with "
-                                    f"{', '.join(session.state.players)} ({session.resumed_inputs} inputs restored). "
-                                    f"{session.prompt()}")
+            session.last_message = (f"Welcome back: the {session.desc.name} game with "
+                                    f"{', '.join(session.state.players)} is as you left it. {session.prompt()}")
         _log(plan, session)
         record = _record(plan, store, session, clock)
         if record is not None:

@@ -25,7 +25,7 @@ from ..ui.timers import Pause
 #: Said before the verdict of a play (or Undo, or Resume) that ends a pause: the clocks run again.
 PLAYING_AGAIN = "Playing again. "
 #: Said when the game pauses.
-PAUSED = "Paused: the clocks have stopped. Tap Resume or play on."
+PAUSED = "Paused: the clocks wait. Tap Play on, or just play."
 #: Said of a Pause touch while the game is paused. Only a typed ``/pause`` comes then (the
 #: screen's pause box shows only its Resume button, and the pause button toggles), so it
 #: says what to type, not a button to tap that is not there (issue 36).

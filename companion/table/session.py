@@ -195,6 +195,11 @@ class Session:
         """What an Undo would take back now, in words (None when nothing can be)."""
         return self.undo.label()
 
+    def undo_question(self) -> str | None:
+        """The Undo dialog's question: what an Undo would take back now and whose move it
+        was (None when nothing can be)."""
+        return self.undo.question(self.desc.setup_phases)
+
     # ------------------------------------------------------------ inputs
 
     def handle(self, item: Input | DeviceStatus) -> Verdict | None:
@@ -351,7 +356,8 @@ class Session:
         self._replay(self.store.parse(payloads[done:]), done)
         self.repeats.resumed(self.saved_inputs, at)
         if self.last_saved is not None:
-            self.last_message, self.last_ok = (f"Game resumed: {count(self.saved_inputs, 'input')} restored. "
+            self.last_message, self.last_ok = (f"Welcome back: the game is as you left it "
+                                               f"({count(self.saved_inputs, 'move')} kept). "
                                                f"{last_saved_words(self.last_saved)} {self.prompt()}"), None
         if payloads:
             _log.info("%s game %s resumed: %d inputs, %d from its resume point, %d replayed", self.game,

@@ -53,6 +53,32 @@ class Done:
     revealed: bool
     ended: bool = False
 
+    def question(self, setup_phases: tuple[str, ...] = ("setup",)) -> str:
+        """The Undo dialog's question: what taking it back takes back, named by whose
+        move it was (none in a set-up phase: ``setup_phases``), never the prompt that
+        followed it (issue 38).
+
+        >>> from companion.core.events import Touch
+        >>> from types import SimpleNamespace as S
+        >>> before = S(players=("Mia", "Ben"), active=0, phase="play")
+        >>> Done(3, Touch("column 3", 1.0), before, None, 0.0, "Strawberry 2 on column 3 (2 cards). Ben's turn.",
+        ...      False).question()
+        "Undo Mia's move: Strawberry 2 on column 3 (2 cards)?"
+        >>> Done(4, Touch("swap 2", 1.0), before, None, 0.0, "Mia swaps 2 cards. Ben's turn.", False).question()
+        'Undo this move: Mia swaps 2 cards?'
+        """
+        if self.ended:  # says what taking it back does (the dialog's title asks)
+            return THE_END
+        what = self.said.split(". ")[0].rstrip(".!") if self.said else ""
+        who = _mover(self.state, setup_phases)
+        if who is None:
+            return f"Undo this step: {what}?" if what else "Undo the last step?"
+        if not what:
+            return f"Undo {who}'s last move?"
+        if what.startswith(who + " ") or what.startswith(who + "'"):
+            return f"Undo this move: {what}?"
+        return f"Undo {who}'s move: {what}?"
+
     def undone_words(self) -> str:
         """What taking it back undid, for ``"Undone: ... ."``: what the table was told, up
         to its first full stop and without a last ``.`` or ``!`` (``"the last input"``
@@ -64,6 +90,16 @@ class Done:
                 what = "the end of the game"
             what += ". The game is not over yet"
         return what
+
+
+def _mover(state: Any, setup_phases: tuple[str, ...]) -> str | None:
+    """Whose move a state was before an input (the active player), None in set-up."""
+    try:
+        if state.phase in setup_phases:
+            return None
+        return str(state.players[state.active])
+    except (AttributeError, IndexError, TypeError):  # a state with no seats (the doctest's)
+        return None
 
 
 @dataclass
@@ -117,6 +153,14 @@ class UndoStack:
         if self.last.ended:  # the end itself: say what taking it back does
             return THE_END
         return self.last.said or "the last input"
+
+    def question(self, setup_phases: tuple[str, ...] = ("setup",)) -> str | None:
+        """The Undo dialog's question (:meth:`Done.question`), None when nothing can be
+        taken back."""
+        if not self.can_take_back():
+            return None
+        assert self.last is not None
+        return self.last.question(setup_phases)
 
     def take_back(self) -> Done:
         """Take the newest input still in force off the stack and return it: the caller

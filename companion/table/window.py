@@ -325,6 +325,7 @@ class TableWindow:
         return TableInfo(verdict=s.last_message, verdict_ok=s.last_ok, prompt=prompt, bid_left=clocks["bid"],
                          devices=dict(s.devices), turn_seconds=clocks["turn"],
                          menu=self.menu, deck_draft=self.deck_draft, page=self.page, entry=s.entry, undo=undo,
+                         undo_question=s.undo_question() if self.menu == "undo" else None,
                          game_name=s.desc.name, game_seconds=clocks["game"], turn_left=clocks["left"],
                          warning=clocks["warning"], paused=s.paused, can_pause=not s.over)
 

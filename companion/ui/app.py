@@ -79,6 +79,7 @@ class TableInfo:
     can_pause: bool = False              # show the Pause button
     bid_left: float | None = None        # an auction's countdown for the bidder (None: none)
     after_game: bool = False             # a final screen with History, Undo and New game along its foot
+    undo_question: str | None = None     # the Undo dialog's question (None: ``undo`` is shown)
 
 
 #: The layout every game's screen draws; the App scales it to the panel.

@@ -411,7 +411,7 @@ def overlay(surface: pygame.Surface, info: TableInfo, buttons: list[Button]) -> 
     if info.menu != "undo":
         return buttons
     box = menu_panel(surface, text("undo_title"))
-    what = info.undo or text("undo_nothing")
+    what = (info.undo_question or info.undo or text("undo_nothing")) if info.undo is not None else text("undo_nothing")
     draw_wrapped(surface, what, Rect(box.left + 30, box.top + 84, box.width - 60, 150), theme.BIG, theme.TEXT,
                  max_lines=3)
     half = (box.width - 90) // 2

@@ -25,10 +25,10 @@ CATALOGUE: dict[str, str] = {
     # the top bar and its dialogs (companion.ui.chrome)
     "undo": _("Undo"),
     "pause": _("Pause"),
-    "resume": _("Resume"),
+    "resume": _("Play on"),
     "paused": _("Paused"),
-    "paused_body": _("The clocks have stopped."),
-    "undo_title": _("Take this back?"),
+    "paused_body": _("The clocks wait until you play on."),
+    "undo_title": _("Take back a move"),
     "undo_nothing": _("Nothing can be taken back now."),
     "no": _("No"),
     "undo_it": _("Undo it"),
