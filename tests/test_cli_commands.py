@@ -112,3 +112,20 @@ def test_help_is_laid_out_as_argparse_lays_it_out_for_the_terminals_width(column
 
     assert run_ours._get_formatter()._width == shutil.get_terminal_size().columns - 2
     assert columns not in ("60", "97", "200") or run_ours._get_formatter()._width == int(columns) - 2
+
+
+@pytest.mark.parametrize("argv, said", [
+    (["run", "--game", "sugar"], "companion run: no game 'sugar': did you mean sugarrr?"),
+    (["cards", "swet-deals"], "companion cards: no game 'swet-deals': did you mean sweet-deals?"),
+    (["rn"], "companion: no command 'rn': did you mean run?"),
+    (["run", "--gaem", "sugarrr"], "companion run: no option --gaem: did you mean --game?"),
+    (["run", "--theme", "hihg-contrast"], "companion run: --theme 'hihg-contrast': did you mean --theme high-contrast?"),
+])
+def test_a_usage_error_is_one_line_with_a_suggestion(argv, said):
+    """Issue 38: `--game sugar` printed 17 usage lines before the one that mattered. A
+    usage error is one line that says what is wrong and the nearest right word, and
+    where the whole usage is; the exit status stays argparse's 2."""
+    bad = subprocess.run([sys.executable, "-m", "companion", *argv], capture_output=True, text=True)
+    assert bad.returncode == 2
+    lines = bad.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith(said) and "--help" in lines[0], bad.stderr

@@ -61,12 +61,92 @@ class HelpFormatter(argparse.HelpFormatter):
         super().__init__(prog, indent_increment, max_help_position, _columns() - 2 if width is None else width)
 
 
+class UsageError(argparse.ArgumentError):
+    """A bad command line told in one sentence of its own (argparse would prefix
+    ``argument --game:`` and list the choices)."""
+
+    def __init__(self, action, message: str) -> None:
+        super().__init__(action, message)
+        self.said = message
+
+    def __str__(self) -> str:
+        return self.said
+
+
+def closest(value: str, known) -> str | None:
+    """The known word nearest ``value`` (a slip of the keyboard or a shortened name), or None.
+
+    >>> closest("sugar", ["sugarrr", "sugar-blast", "sugar-heist", "sweet-deals"])
+    'sugarrr'
+    >>> closest("rn", ["run", "demo"]), closest("zzz", ["run", "demo"])
+    ('run', None)
+    """
+    import difflib
+
+    known = [str(k) for k in known]
+    starts = [k for k in known if k.startswith(value) or value.startswith(k)] if value else []
+    near = difflib.get_close_matches(value, known, n=1, cutoff=0.5)
+    return near[0] if near else (starts[0] if starts else None)
+
+
+def unknown_choice(action: argparse.Action, value) -> str:
+    """One sentence for a value that is not one of ``action``'s choices, with the nearest
+    one as a suggestion: ``no game 'sugar': did you mean sugarrr?``."""
+    choices = [str(c) for c in action.choices]
+    if isinstance(action, argparse._SubParsersAction):
+        what = "command"
+    elif action.dest == "game" or action.dest.endswith("_game"):
+        what = "game"
+    else:
+        what = (action.option_strings or [action.dest])[0]
+    near = closest(str(value), choices)
+    shown = ", ".join(choices)
+    if what.startswith("-"):  # an option's value: name the option
+        if near is not None:
+            return f"{what} {str(value)!r}: did you mean {what} {near}?"
+        return f"{what} is one of {shown}, not {str(value)!r}"
+    if near is not None:
+        return f"no {what} {str(value)!r}: did you mean {near}?"
+    return f"no {what} {str(value)!r}: it is one of {shown}"
+
+
 class ArgumentParser(argparse.ArgumentParser):
     """:class:`argparse.ArgumentParser` with :class:`HelpFormatter`; its sub-commands'
-    parsers are made by this class too (``add_subparsers`` makes its own kind)."""
+    parsers are made by this class too (``add_subparsers`` makes its own kind).
+
+    A usage error is one line with a suggestion (issue 38: ``--game sugar`` printed 17
+    usage lines before the one that mattered), exit status 2 as argparse's; ``--help``
+    still prints the whole usage."""
 
     def __init__(self, *args, formatter_class=HelpFormatter, **kwargs) -> None:
         super().__init__(*args, formatter_class=formatter_class, **kwargs)
+
+    def _check_value(self, action, value):  # argparse's hook for ``choices``
+        if action.choices is not None and value not in action.choices:
+            raise UsageError(action, unknown_choice(action, value))
+
+    def _options_known(self) -> list[str]:
+        """Every option string of this parser and of its sub-commands' parsers."""
+        out = list(self._option_string_actions)
+        for action in self._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for parser in dict.fromkeys(action.choices.values()):
+                    out += list(parser._option_string_actions)
+        return out
+
+    def error(self, message: str):
+        """Print ``message`` as one line (with the nearest option for one that is not
+        known) and where the whole usage is, then exit with status 2."""
+        if message.startswith("unrecognized arguments: "):
+            first = message.split(": ", 1)[1].split()[0]
+            near = None
+            if first.startswith("-"):  # compared without the dashes every option shares
+                bare = {o.lstrip("-"): o for o in self._options_known()}
+                near = bare.get(closest(first.split("=")[0].lstrip("-"), bare) or "")
+            message = f"no option {first}" if first.startswith("-") else f"{first!r} is not understood here"
+            if near is not None:
+                message += f": did you mean {near}?"
+        self.exit(2, f"{self.prog}: {message} ({self.prog} --help lists what it takes)\n")
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
@@ -98,7 +178,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"companion {_version()}")
         return 0
     command = next((a for a in argv if not a.startswith("-")), None)  # the top level has no valued options
-    args = build_parser(command).parse_args(argv)
+    parser = build_parser(command)
+    args, extra = parser.parse_known_args(argv)
+    if extra:  # told by the command's own parser, which knows its options
+        subs = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+        subs.choices.get(args.command, parser).error(f"unrecognized arguments: {' '.join(extra)}")
     try:
         return args.func(args)
     except KeyboardInterrupt:
