@@ -30,7 +30,9 @@ from . import theme
 from .timers import WARN_SECONDS as WARN_AT
 from .app import Button, TableInfo
 from .messages import text
-from .widgets import banner, button, covered, cross, draw_text, draw_wrapped, panel, tick, unrecorded, width_of, wrap
+from .widgets import banner, button, covered, draw_text, draw_wrapped, panel, tick, unrecorded, width_of
+# The verdict banner lives in its own module; the game screens reach it through chrome.
+from .verdict import prompt_need, verdict, verdict_and_prompt, verdict_and_prompt_need, verdict_lines_need  # noqa: F401
 
 Rect = pygame.Rect
 
@@ -272,78 +274,6 @@ def devices(surface: pygame.Surface, rect: Rect, status: dict[str, str]) -> None
         words = state if name.lower() in state.lower() else f"{name} {state}"
         banner(surface, Rect(rect.left + i * (w + 6), rect.top, w, rect.height), words, theme.BAD,
                theme.TEXT, size=theme.SMALL)
-
-
-def verdict(surface: pygame.Surface, rect: Rect, info: TableInfo, size: int = theme.BIG,
-            max_lines: int = 2) -> None:
-    """The last verdict: green with a tick (accepted), red with a cross (rejected, with
-    its reason), plain for a prompt. Nothing when there is no verdict."""
-    if not info.verdict:
-        return
-    fill = {True: theme.dim(theme.OK, 0.3), False: theme.dim(theme.BAD, 0.35)}.get(info.verdict_ok, theme.PANEL)
-    panel(surface, rect, fill)
-    text = rect.inflate(-16, -6)
-    if info.verdict_ok is not None:
-        icon_size = max(28, min(52, rect.height - 16))
-        icon = Rect(rect.left + 8, rect.centery - icon_size // 2, icon_size, icon_size)
-        (tick if info.verdict_ok else cross)(surface, icon)
-        text = Rect(icon.right + 10, text.top, rect.right - icon.right - 18, text.height)
-    draw_wrapped(surface, info.verdict, text, size, theme.TEXT, bold=True, max_lines=max_lines)
-
-
-def verdict_lines_need(text: str, width: int, icon: bool) -> int:
-    """Pixels of height a verdict box ``width`` px wide needs for ``text`` at
-    :data:`theme.MIN_SIZE` (bold), with room for the tick or cross when ``icon``
-    (as :func:`verdict` draws it in a box at least 68 px tall: the widest icon)."""
-    if not text:
-        return 0
-    font = theme.font(theme.MIN_SIZE, True)
-    room = width - 16 - (52 + 18 if icon else 0)
-    return len(wrap(text, font, room)) * font.get_linesize() + 8
-
-
-def prompt_need(prompt: str, width: int) -> int:
-    """Pixels of height the prompt needs at :data:`theme.MIN_SIZE` in ``width`` px
-    (as :func:`verdict_and_prompt` draws it, 8 px in from each side)."""
-    if not prompt:
-        return 0
-    small = theme.font(theme.MIN_SIZE)
-    return len(wrap(prompt, small, width - 8)) * small.get_linesize() + 8
-
-
-def verdict_and_prompt_need(info: TableInfo, prompt: str, width: int, verdict_h: int, gap: int = 6) -> int:
-    """Pixels of height :func:`verdict_and_prompt` needs to draw the verdict and the
-    prompt whole at :data:`theme.MIN_SIZE` or more in an area ``width`` px wide: a
-    screen that has room to spare gives it when this is more than its area."""
-    if prompt and info.verdict and prompt in info.verdict:
-        prompt = ""
-    v = max(verdict_h, verdict_lines_need(info.verdict, width, info.verdict_ok is not None)) if info.verdict else 0
-    return v + (gap if v and prompt else 0) + prompt_need(prompt, width)
-
-
-def verdict_and_prompt(surface: pygame.Surface, area: Rect, info: TableInfo, prompt: str, verdict_h: int,
-                       size: int = theme.BIG, prompt_size: int = theme.MEDIUM, gap: int = 6) -> None:
-    """The verdict at the top of ``area`` and the prompt under it. The verdict is
-    ``verdict_h`` px tall, or taller when its text needs more lines at
-    :data:`theme.MIN_SIZE` (the prompt then moves down, keeping the lines it needs at
-    that size), so a long message wraps onto more lines instead of being cut. When the
-    two cannot both be whole (the screen gave all the room it had,
-    :func:`verdict_and_prompt_need`), the verdict is: it says what went wrong and what
-    to do, and the prompt comes back with the next verdict."""
-    h = 0
-    if prompt and info.verdict and prompt in info.verdict:  # the verdict already ends with what to do
-        prompt = ""
-    keep = prompt_need(prompt, area.width)
-    if info.verdict:
-        need = verdict_lines_need(info.verdict, area.width, info.verdict_ok is not None)
-        if need + gap + keep > area.height:
-            prompt, keep = "", 0
-        h = min(area.height, max(need, min(verdict_h, area.height - gap - keep)))
-        verdict(surface, Rect(area.left, area.top, area.width, h), info, size, max_lines=8)
-        h += gap
-    if prompt and area.height - h >= keep:
-        room = Rect(area.left, area.top + h, area.width, area.height - h).inflate(-8, -4)
-        draw_wrapped(surface, prompt, room, prompt_size, theme.HIGHLIGHT, max_lines=4)
 
 
 def turn_clock(surface: pygame.Surface, rect: Rect, info: TableInfo) -> None:

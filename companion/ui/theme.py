@@ -103,6 +103,14 @@ BIG = 28        # scores, the verdict, button labels
 MEDIUM = 22     # names, the prompt
 SMALL = 20      # column sizes, table headings: the smallest text on screen
 MIN_SIZE = 20   # fitted text never shrinks below this (em px)
+#: The verdict's words never shrink below this while a screen's box holds them whole at
+#: it (em px; they go to MIN_SIZE only rather than be cut). Why 26: a verdict is read by
+#: the whole table, the farthest player about 0.8 m from the panel across a kitchen
+#: table. ANSI/HFES 100 and ISO 9241-303 ask for capitals of at least 16 minutes of arc
+#: for reading: 3.7 mm at 0.8 m. The 7" DSI panel's pixels are 0.193 mm (154 mm / 800),
+#: so 19 px capitals, and FreeSans bold's capitals are 0.73 of its em: 26 px. (MIN_SIZE's
+#: 20 px is 12 minutes of arc there: enough for a name read up close, not a verdict.)
+VERDICT_MIN = 26
 
 #: Text drawn smaller than :data:`MIN_SIZE` on purpose, because it repeats what is
 #: already on screen in a form a player reads: the letter inside a fruit badge or a
