@@ -126,6 +126,8 @@ BAD = [
     ({"game": {"goal": "two-threes"}}, "[game] goal", 'game = "sugar-blast"'),
     ({"game": {"players": 3, "names": ["A", "B"]}}, "[game] players = 3", "number of names"),
     ({"log": {"format": "xml"}}, "[log] format", '"text" or "json"'),
+    ({"sound": {"volume": 7}}, "[sound] volume", "from 0 (silent) to 1"),
+    ({"sound": {"mute": "yes"}}, "[sound] mute", "true or false"),
     ({"tilt": {"threshold_deg": 95}}, "[tilt]", "threshold_deg must be between 0 and 90"),
     ({"tilt": {"treshold_deg": 18}}, "[tilt]", "treshold_deg"),
     ({"gpoi": {"undo": 27}}, "unknown section [gpoi]", "[gpio]"),

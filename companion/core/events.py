@@ -11,7 +11,7 @@ CardScanned(code='SRS71M', reader='serial', t=1.5, seat=None)
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, fields
-from typing import Any, Union
+from typing import Any, ClassVar, Union
 
 
 @dataclass(frozen=True)
@@ -154,9 +154,12 @@ _FIELD_TYPES: dict[str, tuple] = {"code": (str, type(None)), "reader": (str,), "
 
 @dataclass(frozen=True)
 class Outcome:
-    """Base of every outcome event a game's rules return. ``message`` is for the screen."""
+    """Base of every outcome event a game's rules return. ``message`` is for the screen.
+    ``sound``: the table's sound it calls for beyond the verdict's own (``"refill"``;
+    see :mod:`companion.ui.sound`), empty for none."""
 
     message: str
+    sound: ClassVar[str] = ""
 
 
 @dataclass(frozen=True)

@@ -110,6 +110,7 @@ def open_table(plan: TablePlan, clock: Clock, notifier: Any = None,
         _readers(plan, runner, store, record, stack)
         _tray(plan, runner, record, stack)
         _gpio(plan, runner, stack, notice)
+        _sound(plan, runner, stack, notice)
         if watch is not None:
             watch.on_input = runner.wake
             runner.watch = watch
@@ -349,6 +350,22 @@ def _tray(plan: TablePlan, runner: Runner, record, stack: ExitStack) -> None:
     runner.tray = tray
     sampler.start()
     stack.callback(sampler.stop)
+
+
+def _sound(plan: TablePlan, runner: Runner, stack: ExitStack, notice) -> None:
+    """The table's sounds (:mod:`companion.ui.sound`) for a table with a screen: each
+    verdict's, and time up. No sound device is said once and is no problem."""
+    if plan.headless:
+        return
+    from ..ui.sound import Sounds, VerdictSounds
+
+    sounds = Sounds(plan.volume, plan.mute)
+    if not sounds.start():
+        notice(f"sound: {sounds.problem} (the table plays on without it)")
+        return
+    stack.callback(sounds.close)
+    runner.sounds = sounds
+    runner.session.listeners.append(VerdictSounds(sounds))
 
 
 def _gpio(plan: TablePlan, runner: Runner, stack: ExitStack, notice) -> None:

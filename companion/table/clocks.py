@@ -63,6 +63,8 @@ class TableClocks:
         else:
             said = f"Time is up for {who}'s turn."
         self.runner._say(said)
+        if self.runner.sounds is not None:
+            self.runner.sounds.play("time_up")
         self._said_json({"event": "time_up", "player": who, "turn": s.state.turn,
                          "limit_s": t.limit, "passed": item is not None, "message": said})
         if item is not None:

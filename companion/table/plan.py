@@ -71,6 +71,8 @@ class TablePlan:
     fullscreen: bool = False
     rotation: int = 0                       # degrees clockwise
     theme: str | None = None
+    volume: float = 0.7                     # the config's [sound] volume, 0 to 1
+    mute: bool = False                      # [sound] mute
     timers: Timers = field(default_factory=Timers)
     record: str | None = None               # --record: the trace file
     log_format: str = "text"                # "text" | "json"
@@ -126,6 +128,7 @@ def make_plan(args: Any, cfg: dict[str, dict[str, Any]], game_flag: bool = False
                      tilt=tilt, gpio=cfg["gpio"], buzzer=args.buzzer, led=args.led,
                      headless=args.headless, simulate=args.simulate, fullscreen=args.fullscreen,
                      rotation=args.rotation, theme=args.theme, timers=timers, record=args.record,
+                     volume=float(cfg.get("sound", {}).get("volume", 0.7)), mute=bool(cfg.get("sound", {}).get("mute")),
                      log_format=args.log_format, service=bool(getattr(args, "service", False)))
 
 

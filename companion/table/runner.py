@@ -53,6 +53,7 @@ class Runner:
     tray: Any = None                     # companion.devices.tray.EmulatedTray under --simulate
     notifier: Any = None                 # companion.service.sdnotify.Notifier under systemd
     alarm: Any = None                    # called with the turn clock's warning flag (the buzzer)
+    sounds: Any = None                   # companion.ui.sound.Sounds: the table's sounds (None: none)
     _ready: bool = False
     framing: Any = None                  # prefixes/suffixes a scanner typing into the window adds
     keyboard: Any = None                 # ScanEnd (devices.scan.keys) of a scanner typing into the window

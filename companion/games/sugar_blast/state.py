@@ -5,7 +5,7 @@ which re-exports every name here."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable
+from typing import ClassVar, Iterable
 
 from companion.core.game import State as CoreState
 from companion.core.events import GameOver as CoreGameOver
@@ -262,6 +262,7 @@ class RefillPrompt(Outcome):
     the discards make up the rest). Produced after a tilt, or once the shortage returns are in."""
     n: int
     bag_count: int
+    sound: ClassVar[str] = "refill"  # the table's refill sound (companion.ui.sound)
 
 
 @dataclass(frozen=True)
