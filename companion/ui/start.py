@@ -330,7 +330,7 @@ class OptionsScreen:
         y = 68
         for option in self.shown():
             if option.kind in ("bool", "int"):
-                label = Rect(16, y, W - 32 - 300 - GAP, 64)
+                label = Rect(16, y, W - 32 - (200 if option.kind == "bool" else 300) - GAP, 64)
                 if option.kind == "bool":
                     boxes = [(Rect(W - 16 - 200, y + 4, 200, 56), None)]
                 else:
@@ -342,7 +342,7 @@ class OptionsScreen:
                 y += 64 + 10
                 continue
             values = [v for v, _ in choice_buttons(option)]
-            per_row = max(1, min(len(values), 4))
+            per_row = _per_row([words for _, words in choice_buttons(option)])
             rows = max(1, (len(values) + per_row - 1) // per_row)
             label = Rect(16, y, W - 32, 48)
             w = (W - 32 - GAP * (per_row - 1)) // per_row
@@ -379,7 +379,7 @@ class OptionsScreen:
                     chosen = v == value
                     panel(surface, box, theme.HIGHLIGHT if chosen else theme.PANEL_LIGHT)
                     draw_wrapped(surface, said[v], box.inflate(-12, -4), theme.MEDIUM,
-                                 theme.TEXT_DARK if chosen else theme.TEXT, bold=True, max_lines=2)
+                                 theme.TEXT_DARK if chosen else theme.TEXT, bold=True, max_lines=2, align="center")
                     out.append(Button(box, f"choose {option.name} {'' if v is None else v}".rstrip()))
         out += _bottom(surface, text("start"))
         return out
@@ -403,6 +403,19 @@ class OptionsScreen:
         elif words[0] == "next":
             return f.finish(self)
         return None
+
+
+def _per_row(labels: list[str]) -> int:
+    """How many of a choice's buttons go in a row: up to 4, fewer while a label would
+    not fit its button on one line at the buttons' size."""
+    from .widgets import width_of
+
+    font = theme.font(theme.MEDIUM, True)
+    widest = max((width_of(font, words) for words in labels), default=0)
+    per_row = max(1, min(len(labels), 4))
+    while per_row > 2 and widest > (W - 32 - GAP * (per_row - 1)) // per_row - 16:
+        per_row -= 1
+    return per_row
 
 
 def choice_buttons(option: Option) -> list[tuple[Any, str]]:
