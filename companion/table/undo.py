@@ -66,6 +66,8 @@ class Done:
         "Undo Mia's move: Strawberry 2 on column 3 (2 cards)?"
         >>> Done(4, Touch("swap 2", 1.0), before, None, 0.0, "Mia swaps 2 cards. Ben's turn.", False).question()
         'Undo this move: Mia swaps 2 cards?'
+        >>> Done(5, Touch("pass", 1.0), before, None, 0.0, "Ben passes.", False).question()  # in Mia's turn
+        'Undo this move: Ben passes?'
         """
         if self.ended:  # says what taking it back does (the dialog's title asks)
             return THE_END
@@ -75,7 +77,8 @@ class Done:
             return f"Undo this step: {what}?" if what else "Undo the last step?"
         if not what:
             return f"Undo {who}'s last move?"
-        if what.startswith(who + " ") or what.startswith(who + "'"):
+        # The words name who moved (a bid, a pass in another's turn): they say whose it was.
+        if any(what.startswith(name + " ") or what.startswith(name + "'") for name in _players(self.state)):
             return f"Undo this move: {what}?"
         return f"Undo {who}'s move: {what}?"
 
@@ -100,6 +103,13 @@ def _mover(state: Any, setup_phases: tuple[str, ...]) -> str | None:
         return str(state.players[state.active])
     except (AttributeError, IndexError, TypeError):  # a state with no seats (the doctest's)
         return None
+
+
+def _players(state: Any) -> tuple[str, ...]:
+    try:
+        return tuple(str(p) for p in state.players)
+    except (AttributeError, TypeError):
+        return ()
 
 
 @dataclass
