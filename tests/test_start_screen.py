@@ -380,8 +380,12 @@ def test_every_option_button_speaks_the_cards_words_never_an_option_value(app):
         with record_text() as drawn:
             app.show(flow.draw)
         said = [d.text for d in drawn]
+        lines = {d.text: d.ink[3] for d in drawn}  # the height its letters cover
+        line = __import__("companion.ui.theme", fromlist=["font"]).font(20).get_linesize()
         for option in flow.screen.shown():
-            assert option_label(option) in said, option.name  # drawn whole, on one line
+            assert option_label(option) in said, option.name  # drawn whole
+            if option.kind == "choice":  # above its row of buttons: one line
+                assert lines[option_label(option)] < 1.5 * line, option.name
             for value in option.choices:
                 if "-" in value or value in ("card", "and", "or"):
                     assert value not in said and value.replace("-", " ") not in said, (slug, value)

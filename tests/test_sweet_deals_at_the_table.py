@@ -94,7 +94,8 @@ def test_each_hybrid_counts_as_its_own_card_says_by_default(tmp_path):
     assert table_lines(forced.stdout)[-1] == "Ana wins!"
     helped = run("--help")
     hybrid_help = " ".join(helped.stdout.split()).split("--hybrid CHOICE")[-1]
-    assert "Usual is card: card, and, or" in hybrid_help
+    # (issue 38: the words the start screen shows, "Usual is card" before them)
+    assert "usually what each says: card, and (Both desserts), or (One of the two)" in hybrid_help
 
 
 # ---------------------------------------------------------------- 10. secrets on the shared screen

@@ -26,7 +26,7 @@ from companion.core.i18n import _, count, listing, template_fields  # noqa: F401
 TEXT: dict[str, str] = {
     # choosing the game (the start screen) (__init__.py)
     "option_mode": _("Hands: scan them all game (kept secret and checked), or only at the end"),
-    "option_hybrid": _("Hybrid cards (Strudel Cupcake, Pie & Ice Cream...): what each one counts as"),
+    "option_hybrid": _("Hybrid cards (Strudel Cupcake...): what they count as, usually what each says"),
     # the options' buttons on the start screen
     "mode_tracked": _("Scan all game"),
     "mode_open": _("Scan at the end"),
