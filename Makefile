@@ -6,7 +6,7 @@ export SDL_VIDEODRIVER ?= dummy
 export SDL_AUDIODRIVER ?= dummy
 export PYGAME_HIDE_SUPPORT_PROMPT := 1
 
-.PHONY: demo test bench soak clean appliance arm64-check
+.PHONY: demo test bench bench-compare soak clean appliance arm64-check
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
@@ -30,6 +30,16 @@ soak: $(VENV)/.installed
 
 bench: $(VENV)/.installed
 	$(BIN)/python bench/run.py $(BENCH_ARGS)
+
+# Two runs side by side: `make bench-compare A B` (two results files, e.g. a copy of
+# bench/results.json and bench/results.json), or `make bench-compare A=old.json B=new.json`.
+COMPARE := $(if $(A),$(A) $(B),$(filter-out bench-compare,$(MAKECMDGOALS)))
+bench-compare: $(VENV)/.installed
+	$(BIN)/python bench/compare.py $(COMPARE)
+ifneq ($(filter bench-compare,$(MAKECMDGOALS)),)
+$(filter-out bench-compare,$(MAKECMDGOALS)):
+	@:
+endif
 
 clean:
 	rm -rf $(VENV) out .pytest_cache

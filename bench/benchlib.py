@@ -228,16 +228,33 @@ def leave_quota() -> None:
 
 def row(metric: str, target: str, *, median: float | None = None, p99: float | None = None,
         unit: str = "ms", baseline: float | None = None, baseline_name: str = "",
-        ratio: float | None = None, ok: bool | None = None, note: str = "", n: int | None = None) -> dict:
+        ratio: float | None = None, ok: bool | None = None, note: str = "", n: int | None = None,
+        interval: tuple[float, float] | None = None, interval_of: str = "", unsure: bool = False,
+        rounds: int | None = None) -> dict:
     """One line of the bench table. ``median``/``p99`` are the measured figures in
     ``unit``; ``baseline`` the baseline's median in the same unit, measured in the same
     run; ``ratio`` measured/baseline (computed from the medians when not given);
-    ``ok`` True (PASS), False (FAIL) or None (information only, no target)."""
+    ``ok`` True (PASS), False (FAIL) or None (information only, no target).
+
+    A row judged with its confidence (:func:`judge`) also gives ``interval`` (``lo, hi``:
+    the 95 % interval of what the target is about, ``interval_of`` says which figure:
+    "ratio of medians", "p99", ...), ``unsure`` True when that interval straddles the
+    target (``ok`` is then None and the table says UNSURE), and ``rounds`` (interleaved
+    rounds it took)."""
     if ratio is None and baseline and median is not None:
         ratio = median / baseline
     return {"metric": metric, "target": target, "median": median, "p99": p99, "unit": unit,
             "baseline": baseline, "baseline_name": baseline_name, "ratio": ratio, "ok": ok,
-            "note": note, "n": n}
+            "note": note, "n": n, "interval": list(interval) if interval is not None else None,
+            "interval_of": interval_of, "unsure": bool(unsure) and ok is None, "rounds": rounds}
+
+
+def result(r: dict) -> str:
+    """A row's result in the table: PASS, FAIL, UNSURE (its interval straddles the
+    target) or info."""
+    if r.get("unsure"):
+        return "UNSURE"
+    return {True: "PASS", False: "FAIL", None: "info"}[r.get("ok")]
 
 
 def pct(values: list[float], p: float) -> float:
@@ -267,34 +284,43 @@ def _num(v: float | None, unit: str = "") -> str:
 
 def format_table(rows: list[dict]) -> str:
     """The single table: metric, target, measured median and p99, baseline, ratio, result."""
-    head = ["bench", "metric", "target", "median", "p99", "unit", "baseline (median)", "ratio", "result"]
+    head = ["bench", "metric", "target", "median", "p99", "unit", "baseline (median)", "ratio", "95 % interval",
+            "result"]
     lines = []
     for r in rows:
         base = "-" if r.get("baseline") is None else f"{_num(r['baseline'], r['unit'])} {r.get('baseline_name', '')}".strip()
-        result = {True: "PASS", False: "FAIL", None: "info"}[r.get("ok")]
         lines.append([r.get("bench", ""), r["metric"], r["target"], _num(r.get("median"), r["unit"]),
                       _num(r.get("p99"), r["unit"]), r["unit"], base,
-                      "-" if r.get("ratio") is None else f"{r['ratio']:.2f}x", result])
+                      "-" if r.get("ratio") is None else f"{r['ratio']:.2f}x", fmt_interval(r), result(r)])
     widths = [max(len(str(x[i])) for x in [head] + lines) for i in range(len(head))]
     out = [" | ".join(h.ljust(w) for h, w in zip(head, widths)), "-+-".join("-" * w for w in widths)]
     out += [" | ".join(str(c).ljust(w) for c, w in zip(line, widths)) for line in lines]
-    notes = [f"  [{r.get('bench', '')}] {r['metric']}: {r['note']}" for r in rows if r.get("note")]
+    notes = [f"  [{r.get('bench', '')}] {r['metric']}: {note(r)}" for r in rows if note(r)]
     return "\n".join(out + ([""] + notes if notes else []))
+
+
+def note(r: dict) -> str:
+    """A row's note, with what its interval is of and the rounds it took."""
+    extra = ""
+    if r.get("interval"):
+        extra = f"interval: 95 % of {r.get('interval_of') or 'the figure'}"
+        if r.get("rounds"):
+            extra += f", {r['rounds']} interleaved rounds"
+    return "; ".join(x for x in (r.get("note") or "", extra) if x)
 
 
 def format_side_by_side(full: list[dict], zero: list[dict]) -> str:
     """The table of ``run.py --zero``: each row at this machine's speed and held to 1/8 of
     a core, side by side (a row only one pass gave shows ``-`` in the other)."""
-    head = ["bench", "metric", "target", "median", "p99", "unit", "baseline (median)", "ratio", "result",
-            "1/8 core: target", "median", "p99", "baseline (median)", "ratio", "result"]
-    result = {True: "PASS", False: "FAIL", None: "info"}
+    head = ["bench", "metric", "target", "median", "p99", "unit", "baseline (median)", "ratio", "95 % interval",
+            "result", "1/8 core: target", "median", "p99", "baseline (median)", "ratio", "95 % interval", "result"]
 
     def cells(r):
         if r is None:
-            return ["-"] * 6
+            return ["-"] * 7
         base = "-" if r.get("baseline") is None else f"{_num(r['baseline'], r['unit'])} {r.get('baseline_name', '')}".strip()
         return [r["target"], _num(r.get("median"), r["unit"]), _num(r.get("p99"), r["unit"]), base,
-                "-" if r.get("ratio") is None else f"{r['ratio']:.2f}x", result[r.get("ok")]]
+                "-" if r.get("ratio") is None else f"{r['ratio']:.2f}x", fmt_interval(r), result(r)]
     keys: list[tuple] = []
     by_full = {(r.get("bench", ""), r["metric"]): r for r in full}
     by_zero = {(r.get("bench", ""), r["metric"]): r for r in zero}
@@ -307,12 +333,12 @@ def format_side_by_side(full: list[dict], zero: list[dict]) -> str:
         f, z = by_full.get(k), by_zero.get(k)
         c = cells(f)
         zc = cells(z)
-        lines.append([k[0], k[1], c[0], c[1], c[2], (f or z)["unit"], c[3], c[4], c[5]] + zc)
+        lines.append([k[0], k[1], c[0], c[1], c[2], (f or z)["unit"], c[3], c[4], c[5], c[6]] + zc)
     widths = [max(len(str(x[i])) for x in [head] + lines) for i in range(len(head))]
     out = [" | ".join(h.ljust(w) for h, w in zip(head, widths)), "-+-".join("-" * w for w in widths)]
     out += [" | ".join(str(c).ljust(w) for c, w in zip(line, widths)) for line in lines]
-    notes = [f"  [{r.get('bench', '')}] {r['metric']}: {r['note']}" for r in full if r.get("note")]
-    notes += [f"  [{r.get('bench', '')} at 1/8 core] {r['metric']}: {r['note']}" for r in zero if r.get("note")]
+    notes = [f"  [{r.get('bench', '')}] {r['metric']}: {note(r)}" for r in full if note(r)]
+    notes += [f"  [{r.get('bench', '')} at 1/8 core] {r['metric']}: {note(r)}" for r in zero if note(r)]
     return "\n".join(out + ([""] + notes if notes else []))
 
 
@@ -324,6 +350,192 @@ def main(rows_fn: Callable[..., list[dict]], name: str | None = None) -> int:
         r.setdefault("bench", name or Path(sys.argv[0]).stem.removeprefix("bench_"))
     print(format_table(rows))
     return 1 if any(r.get("ok") is False for r in rows) else 0
+
+
+# ---------------------------------------------------------------- verdicts with their confidence
+
+#: The confidence of every interval in the table.
+CONFIDENCE = 0.95
+#: Bootstrap resamples per interval: enough for the 2.5th and 97.5th percentiles to move
+#: by less than the table prints (about 0.01x on a ratio near 1 with a few hundred values).
+BOOT_REPS = 1000
+
+
+def _strata(samples) -> list[list[float]]:
+    """``samples`` as rounds: a list of lists stays, a flat list is one round."""
+    if samples and isinstance(samples[0], (list, tuple)):
+        return [list(s) for s in samples if len(s)]
+    return [list(samples)] if samples else []
+
+
+def bootstrap_ratio(measured, baseline, stat: Callable[[list[float]], float] | None = None, *,
+                    reps: int = BOOT_REPS, conf: float = CONFIDENCE, seed: int = 0) -> tuple[float, float]:
+    """The ``conf`` percentile-bootstrap interval of ``stat(measured) / stat(baseline)``
+    (``stat`` the median unless given). Distribution-free: it assumes nothing of how the
+    values are spread, only that each side's values are exchangeable within a round.
+
+    ``measured`` and ``baseline`` are lists of values, or lists of rounds (lists of values)
+    interleaved with each other: each resample draws every round's values from that round
+    alone (a stratified bootstrap), so an interleaved design keeps its pairing of
+    conditions (a slow minute of the host weighs on both sides as it did). Seeded: the
+    same values give the same interval. The ratio is NaN-free only when the baseline's
+    ``stat`` is above 0 in every resample."""
+    stat = stat or statistics.median
+    m, b = _strata(measured), _strata(baseline)
+    if not m or not b:
+        return (math.nan, math.nan)
+    rng = random.Random(seed)
+    ratios = []
+    for _ in range(reps):
+        ms = [v for r in m for v in rng.choices(r, k=len(r))]
+        bs = [v for r in b for v in rng.choices(r, k=len(r))]
+        den = stat(bs)
+        ratios.append(stat(ms) / den if den > 0 else math.inf)
+    ratios.sort()
+    tail = (1 - conf) / 2
+    lo = ratios[max(0, int(math.floor(tail * reps)))]
+    hi = ratios[min(reps - 1, int(math.ceil((1 - tail) * reps)) - 1)]
+    return (lo, hi)
+
+
+def _binom_cdf(k: int, n: int, q: float) -> float:
+    """P(X <= k) for X ~ Binomial(n, q)."""
+    if k < 0:
+        return 0.0
+    if k >= n:
+        return 1.0
+    total = 0.0
+    lq, l1q = math.log(q), math.log1p(-q)
+    for i in range(k + 1):
+        total += math.exp(math.lgamma(n + 1) - math.lgamma(i + 1) - math.lgamma(n - i + 1) + i * lq + (n - i) * l1q)
+    return min(1.0, total)
+
+
+def quantile_interval(values: list[float], q: float, conf: float = CONFIDENCE) -> tuple[float, float, bool]:
+    """``(lo, hi, capped)``: the distribution-free ``conf`` interval of the ``q``-quantile
+    (0-1) from order statistics: ``[x_(l), x_(u)]`` with ``l`` and ``u`` from the binomial
+    count of values below the quantile, no resampling and no assumption about the
+    spread. With too few values for an upper end (a p99 of fewer than about 460 values
+    at 95 %) ``hi`` is the worst value seen and ``capped`` is True: "every value seen was
+    at most hi", which is what a PASS then says."""
+    xs = sorted(values)
+    n = len(xs)
+    if not n:
+        return (math.nan, math.nan, True)
+    tail = (1 - conf) / 2
+    lo_k = 0  # the largest l (1-based) with P(B <= l - 1) <= tail; 0: no lower end, the minimum
+    for k in range(n, 0, -1):
+        if _binom_cdf(k - 1, n, q) <= tail:
+            lo_k = k
+            break
+    hi_k = n + 1  # the smallest u with P(B <= u - 1) >= 1 - tail; n + 1: none, capped
+    for k in range(max(1, lo_k), n + 1):
+        if _binom_cdf(k - 1, n, q) >= 1 - tail:
+            hi_k = k
+            break
+    return (xs[max(0, lo_k - 1)], xs[min(n, hi_k) - 1], hi_k > n)
+
+
+def judge(lo: float, hi: float, limit: float, *, at_least: bool = False) -> tuple[bool | None, bool]:
+    """``(ok, unsure)`` of a target "at most ``limit``" (``at_least``: "at least") from an
+    interval ``[lo, hi]``: PASS only when the whole interval meets the target, FAIL only
+    when none of it does, UNSURE (``ok`` None, ``unsure`` True) when it straddles."""
+    if any(math.isnan(x) for x in (lo, hi)):
+        return (False, False)
+    if at_least:
+        lo, hi, limit = -hi, -lo, -limit
+    if hi <= limit:
+        return (True, False)
+    if lo > limit:
+        return (False, False)
+    return (None, True)
+
+
+def fmt_interval(r: dict) -> str:
+    """A row's interval as the table prints it: ``[lo, hi]``, with an ``x`` on a ratio."""
+    iv = r.get("interval")
+    if not iv:
+        return "-"
+    x = "x" if "ratio" in (r.get("interval_of") or "") else ""
+    if x:
+        return f"[{iv[0]:.2f}, {iv[1]:.2f}]x"
+    return f"[{_num(iv[0], r.get('unit', ''))}, {_num(iv[1], r.get('unit', ''))}]"
+
+
+def until_sure(one_round: Callable[[int], None], interval: Callable[[], tuple[float, float]], limit: float, *,
+               min_rounds: int, max_rounds: int, at_least: bool = False,
+               budget_s: float | None = None) -> dict:
+    """Run ``one_round(i)`` (one interleaved round of measured and baseline; it keeps its
+    own values) ``min_rounds`` times, then one more at a time until ``interval()`` lies
+    clear of ``limit`` (PASS or FAIL), ``max_rounds`` are done, or ``budget_s`` seconds
+    have gone. Returns the fields :func:`row` takes: ``ok``, ``unsure``, ``interval``,
+    ``rounds``. The interval is worked out outside the CPU quota (:func:`full_speed`)."""
+    t0 = time.monotonic()
+    done = 0
+    while True:
+        one_round(done)
+        done += 1
+        if done < min_rounds:
+            continue
+        with full_speed():
+            lo, hi = interval()
+        ok, unsure = judge(lo, hi, limit, at_least=at_least)
+        over = budget_s is not None and time.monotonic() - t0 >= budget_s
+        if not unsure or done >= max_rounds or over:
+            return {"ok": ok, "unsure": unsure, "interval": (lo, hi), "rounds": done}
+
+
+class full_speed:
+    """``with full_speed():`` runs its block with this whole process out of the bench's
+    CPU quota, then back in (nothing outside ``--zero``): for work a bench does that the
+    speed does not change and that no table does (building a recorded game's store,
+    replaying a trace to know its buttons, working out an interval), so that the 1/8-core
+    pass spends its time only on what it measures."""
+
+    def __enter__(self):
+        self.moved = bool(ZERO and os.environ.get("BENCH_OUTSIDE_PROCS") and os.environ.get("BENCH_ZERO_PROCS"))
+        if self.moved:
+            with open(os.environ["BENCH_OUTSIDE_PROCS"], "w") as f:
+                f.write(str(os.getpid()))
+        return self
+
+    def __exit__(self, *exc):
+        if self.moved:
+            with open(os.environ["BENCH_ZERO_PROCS"], "w") as f:
+                f.write(str(os.getpid()))
+        return False
+
+
+def ratio_row(metric: str, target: str, measured, baseline, limit: float, *, unit: str = "ms",
+              baseline_name: str = "", note: str = "", stat_name: str = "median", seed: int = 0,
+              judged: dict | None = None) -> dict:
+    """A row whose target is "stat(measured) <= ``limit`` x stat(baseline)" (the median),
+    judged by its bootstrap interval (:func:`bootstrap_ratio`); ``judged`` the result of
+    :func:`until_sure` when the rounds were run that way. Values are lists or rounds."""
+    flat_m = [v for r in _strata(measured) for v in r]
+    flat_b = [v for r in _strata(baseline) for v in r]
+    if judged is None:
+        with full_speed():
+            lo, hi = bootstrap_ratio(measured, baseline, seed=seed)
+        ok, unsure = judge(lo, hi, limit)
+        judged = {"ok": ok, "unsure": unsure, "interval": (lo, hi), "rounds": len(_strata(measured))}
+    m, b = med(flat_m), med(flat_b)
+    return row(metric, target, median=m, p99=pct(flat_m, 99), unit=unit, baseline=b, baseline_name=baseline_name,
+               ratio=m / b if b else None, ok=judged["ok"], unsure=judged["unsure"], interval=judged["interval"],
+               interval_of=f"ratio of {stat_name}s", rounds=judged["rounds"], n=len(flat_m), note=note)
+
+
+def quantile_verdict(values: list[float], limit: float, q: float = 0.99) -> dict:
+    """The :func:`row` fields of a target "the ``q`` quantile at most ``limit``" judged by
+    its distribution-free interval (:func:`quantile_interval`): PASS when the interval's
+    upper end (the worst value, for too few values) is within, FAIL when its lower end
+    is over, UNSURE between."""
+    if not values:
+        return {"ok": False, "unsure": False, "interval": None, "interval_of": ""}
+    lo, hi, capped = quantile_interval(values, q)
+    ok, unsure = judge(lo, hi, limit)
+    name = f"p{q * 100:g}" + (" (upper end: the worst)" if capped else "")
+    return {"ok": ok, "unsure": unsure, "interval": (lo, hi), "interval_of": name}
 
 
 # ---------------------------------------------------------------- traces

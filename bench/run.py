@@ -1,12 +1,15 @@
 """``make bench``: run every ``bench/bench_*.py`` and print one table.
 
     .venv/bin/python bench/run.py [--quick] [--only scan,tilt] [--timeout 900] [--zero | --zero-only] [--fixed-quota]
+    .venv/bin/python bench/run.py --compare A.json B.json     # two runs side by side (make bench-compare A B)
 
 Each bench runs in a fresh process (``run.py --one FILE``), so one bench's pygame window,
 threads or peak memory never leak into the next. A bench that follows the protocol in
 README.md (a ``rows(quick=False)`` function) gives rows; a script without ``rows()`` is
 run as a script and gives one row, PASS when it exits 0. A bench that crashes or times out
-gives a FAIL row. Exits 1 when any row FAILs.
+gives a FAIL row. A row judged with its confidence is UNSURE when its interval straddles
+the target. Exits 1 when any row FAILs (never for UNSURE). Each run writes
+``bench/results.json`` (rows, intervals, loads, paces, commit).
 
 ``--zero`` runs every bench twice, at this machine's speed and then held to 1/8 of a core
 (a Raspberry Pi Zero 2 W's speed: a child cgroup with a CPU quota of 1.25 ms every 10 ms,
@@ -37,8 +40,11 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from benchlib import (REFERENCE_PACE_MS, ZERO_QUOTA_US, CpuQuota, PaceFollower, format_side_by_side,  # noqa: E402
-                      format_table, join_quota, pace_ms, row)
+from benchlib import (REFERENCE_PACE_MS, ZERO_QUOTA_US, CpuQuota, PaceFollower, fmt_interval,  # noqa: E402
+                      format_side_by_side, format_table, join_quota, pace_ms, result, row)
+
+#: Where each run writes its rows, intervals, loads, paces and commit (``make bench-compare``).
+RESULTS = HERE / "results.json"
 
 MARK = "BENCH-ROWS "
 
@@ -113,13 +119,41 @@ def run_bench(path: Path, quick: bool, timeout: float, quota: CpuQuota | None = 
     return [dict(r, bench=name) for r in json.loads(marked[-1][len(MARK):])]
 
 
+def commit() -> str:
+    """The checkout's commit, ``+dirty`` when files differ from it (``unknown`` outside git)."""
+    try:
+        head = subprocess.run(["git", "rev-parse", "--short=12", "HEAD"], capture_output=True, text=True, cwd=HERE,
+                              timeout=10).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], capture_output=True,
+                               text=True, cwd=HERE, timeout=10).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+    return (head or "unknown") + ("+dirty" if dirty else "")
+
+
+def counts(rows: list[dict]) -> dict:
+    """How many rows PASS, FAIL, are UNSURE and are information only."""
+    got = [result(r) for r in rows]
+    return {"rows": len(rows), "PASS": got.count("PASS"), "FAIL": got.count("FAIL"), "UNSURE": got.count("UNSURE"),
+            "info": got.count("info")}
+
+
+def summary_line(c: dict) -> str:
+    return (f"{c['rows']} rows, {c['PASS']} PASS, {c['FAIL']} FAIL, {c['UNSURE']} UNSURE (the interval straddles "
+            f"the target: not a FAIL), {c['info']} information only")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--one", help=argparse.SUPPRESS)
-    ap.add_argument("--quick", action="store_true", help="fewer inputs and repeats (a smoke run; figures are rougher)")
+    ap.add_argument("--quick", action="store_true",
+                    help="fewer inputs and repeats: the same verdicts in about 3 minutes, wider intervals")
     ap.add_argument("--only", help="comma-separated bench names (e.g. scan,tilt)")
     ap.add_argument("--timeout", type=float, default=900.0, help="seconds per bench before it counts as FAIL")
     ap.add_argument("--dir", default=str(HERE), help="where the bench_*.py files are (default: this folder)")
+    ap.add_argument("--results", help=f"write the run here as JSON (default {RESULTS.relative_to(HERE.parent)} "
+                                      "when the benches are this folder's)")
+    ap.add_argument("--compare", nargs=2, metavar=("A", "B"), help="print two results files side by side and exit")
     speed = ap.add_mutually_exclusive_group()
     speed.add_argument("--zero", action="store_true",
                        help="also run every bench held to 1/8 of a core (a Pi Zero 2 W's speed); needs root")
@@ -129,6 +163,12 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if args.one:
         return one(Path(args.one), args.quick)
+    if args.compare:
+        from compare import compare
+
+        print(compare(*args.compare))
+        return 0
+    results = args.results or (str(RESULTS) if Path(args.dir).resolve() == HERE else None)
     quota = None
     if args.zero or args.zero_only:
         try:
@@ -145,6 +185,8 @@ def main(argv: list[str] | None = None) -> int:
     rows: list[dict] = []
     zero_rows: list[dict] = []
     loads: list[str] = []
+    benches: list[dict] = []
+    began, wall0 = time.strftime("%Y-%m-%dT%H:%M:%S%z"), time.monotonic()
     started, start_pace = load(), pace()
     follower = None
     if quota is not None and not args.fixed_quota:
@@ -160,23 +202,31 @@ def main(argv: list[str] | None = None) -> int:
                 first = len(follower.settings) if follower is not None else 0
                 if q is not None and follower is not None:
                     follower.follow()
+                t0 = time.monotonic()
                 try:
                     got = run_bench(path, args.quick, args.timeout, q)
                 finally:
                     if q is not None and follower is not None:
                         follower.stop()
+                took = time.monotonic() - t0
                 followed = f"; {follower.summary(first)}" if q is not None and follower is not None else ""
-                loads.append(f"  {path.stem.removeprefix('bench_')} {at}: load average {before} before, "
-                             f"{load()} after; pace {paced} before, {pace()} after{followed}")
+                after, paced_after = load(), pace()
+                name = path.stem.removeprefix("bench_")
+                loads.append(f"  {name} {at}: {took:.0f} s; load average {before} before, {after} after; "
+                             f"pace {paced} before, {paced_after} after{followed}")
+                benches.append({"bench": name, "pass": "zero" if q is not None else "full", "seconds": round(took, 1),
+                                "load_before": before, "load_after": after, "pace_before": paced,
+                                "pace_after": paced_after, "quota": followed.removeprefix("; ") or None})
                 for r in got:
-                    print(f"  {r['metric']}: {r.get('median')} {r['unit']} -> "
-                          f"{ {True: 'PASS', False: 'FAIL', None: 'info'}[r.get('ok')] }", file=sys.stderr, flush=True)
+                    print(f"  {r['metric']}: {r.get('median')} {r['unit']} {fmt_interval(r)} -> {result(r)}",
+                          file=sys.stderr, flush=True)
                 (zero_rows if q is not None else rows).extend(got)
     finally:
         if follower is not None:
             follower.stop()
         if quota is not None:
             quota.close()
+    held = None
     if quota is None:
         print(format_table(rows))
     else:
@@ -187,14 +237,23 @@ def main(argv: list[str] | None = None) -> int:
         print(f"\n1/8 core: the bench process (the table, its baseline, the processes it starts) held to {held} "
               "by a cgroup CPU quota; the process reading the verdict lines back runs outside it")
     every = rows + zero_rows
-    failed = [r for r in every if r.get("ok") is False]
-    print(f"\nload average (1, 5, 15 min) at the start {started}, at the end {load()}, on {os.cpu_count()} cores; "
+    wall = time.monotonic() - wall0
+    ended, end_pace = load(), pace()
+    print(f"\nload average (1, 5, 15 min) at the start {started}, at the end {ended}, on {os.cpu_count()} cores; "
           f"pace (a million Python additions, full speed: the host's speed now) {start_pace} at the start, "
-          f"{pace()} at the end; each bench:")
+          f"{end_pace} at the end; each bench:")
     print("\n".join(loads))
-    print(f"{len(every)} rows, {sum(r.get('ok') is True for r in every)} PASS, {len(failed)} FAIL, "
-          f"{sum(r.get('ok') is None for r in every)} information only")
-    return 1 if failed else 0
+    c = counts(every)
+    print(f"{summary_line(c)}; {wall / 60:.1f} minutes")
+    if results:
+        record = {"commit": commit(), "started": began, "minutes": round(wall / 60, 2),
+                  "args": {"quick": args.quick, "only": args.only, "zero": args.zero, "zero_only": args.zero_only,
+                           "fixed_quota": args.fixed_quota},
+                  "load": {"start": started, "end": ended}, "pace": {"start": start_pace, "end": end_pace},
+                  "quota": held, "counts": c, "benches": benches, "rows": rows, "zero_rows": zero_rows}
+        Path(results).write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
+        print(f"results: {results}")
+    return 1 if c["FAIL"] else 0
 
 
 if __name__ == "__main__":
