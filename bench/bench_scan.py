@@ -28,7 +28,13 @@ Baselines, in the same run:
 
 Targets: scan p99 <= 8 ms; touch p99 <= 16.7 ms (one 60 Hz frame). Held to 1/8 of a
 core (``run.py --zero``, a Pi Zero 2 W's speed): scan and touch p99 <= 33 ms (two
-frames), input to its frame on screen p99 <= 50 ms.
+frames), input to its frame on screen p99 <= 50 ms. Each p99 is judged by its
+distribution-free interval (``benchlib.quantile_verdict``): PASS when even its upper end
+is within (for a game's 156 scans: the worst scan), FAIL when its lower end is over,
+UNSURE between. And at either speed the medians against the baselines: scan <= 3.5x the
+bare pty+WAL path, touch <= 2x the bare pygame loop (today about 2.2x and 1.15x), judged
+by the bootstrap interval of the ratio: the rows that catch an input path that got
+slower while staying inside a frame.
 """
 
 from __future__ import annotations
@@ -44,13 +50,18 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from benchlib import (FRAME_MS, TIMEOUT, Table, WalCommit, as_tapped_today, at_speed, demo_trace, gaps, main,  # noqa: E402
-                      med, pct, row, trace_inputs)
+from benchlib import (FRAME_MS, TIMEOUT, Table, WalCommit, as_tapped_today, at_speed, demo_trace, full_speed,  # noqa: E402
+                      gaps, main, med, pct, quantile_verdict, ratio_row, row, trace_inputs)
 
 # Issue 15's targets at this machine's speed; issue 24's at 1/8 of a core (run.py --zero).
 SCAN_TARGET_MS = at_speed(8.0, 33.0)
 TOUCH_TARGET_MS = at_speed(FRAME_MS, 33.0)
 FRAME_TARGET_MS = at_speed(None, 50.0)  # input to its frame: information at full speed
+#: Budgets on the medians against the baselines measured beside them (issue 39): what a
+#: scan or a touch costs the table beyond the least any stored input costs. Today about
+#: 2.2x (scan) and 1.15x (touch) at either speed; an input path that takes 2 ms more (a
+#: slower commit, a sleep, a redraw before the verdict) is over them.
+SCAN_RATIO, TOUCH_RATIO = 3.5, 2.0
 
 
 class BareScanPath:
@@ -99,8 +110,10 @@ class BareScanPath:
 def play(quick: bool) -> dict:
     trace, _ = trace_inputs(demo_trace("sugarrr"))
     # The family game as a hand tapping today's screen plays it (benchlib.as_tapped_today):
-    # the recording's taps are named by the buttons drawn at their places now.
-    inputs, known, check = as_tapped_today(demo_trace("sugarrr"))
+    # the recording's taps are named by the buttons drawn at their places now. Worked out
+    # before the table starts, at full speed whatever the pass (no table does it).
+    with full_speed():
+        inputs, known, check = as_tapped_today(demo_trace("sugarrr"))
     if quick:
         inputs = inputs[:60]
     tmp = tempfile.TemporaryDirectory(prefix="bench-scan-")
@@ -223,17 +236,25 @@ def rows(quick: bool = False) -> list[dict]:
     lost = f"; {r['lost']} inputs got no verdict line" if r["lost"] else ""
     missing = (f"; {r['no_button']} touches had no button on screen ({', '.join(sorted(set(r['missing'])))})"
                if r["no_button"] else "")
+    sv = quantile_verdict(scan, SCAN_TARGET_MS) if not r["lost"] else {"ok": False, "unsure": False}
+    tv = quantile_verdict(touch, TOUCH_TARGET_MS) if not r["lost"] else {"ok": False, "unsure": False}
     out = [
         row("scan to verdict line, with the screen", f"p99 <= {SCAN_TARGET_MS:g} ms",
-            median=med(scan), p99=pct(scan, 99), baseline=med(base), baseline_name="pty+WAL commit",
-            ok=bool(scan) and pct(scan, 99) <= SCAN_TARGET_MS and not r["lost"], n=len(scan),
-            note=f"{len(scan)} scans of the family game (verdicts of all inputs: {mix}); baseline p99 {pct(base, 99):.2f} ms"
-                 f"{breakdown(r.get('scan_parts', []), 'pty to queue')}{lost}{missing}"),
+            median=med(scan), p99=pct(scan, 99), baseline=med(base), baseline_name="pty+WAL commit", n=len(scan),
+            **sv, note=f"{len(scan)} scans of the family game (verdicts of all inputs: {mix}); baseline p99 {pct(base, 99):.2f} ms"
+                       f"{breakdown(r.get('scan_parts', []), 'pty to queue')}{lost}{missing}"),
+        ratio_row("scan to verdict line against the bare pty+WAL path", f"median <= {SCAN_RATIO:g}x bare path",
+                  scan, base, SCAN_RATIO, baseline_name="pty+WAL commit", seed=15,
+                  note="the same bytes into a second pty read by a bare thread that commits one row, scan by scan "
+                       "in turn with the table's"),
         row("touch (posted click or tap) to verdict line", f"p99 <= {TOUCH_TARGET_MS:.1f} ms",
             median=med(touch), p99=pct(touch, 99), baseline=med(tbase), baseline_name="bare pygame loop+commit",
-            ok=bool(touch) and pct(touch, 99) <= TOUCH_TARGET_MS and not r["lost"], n=len(touch),
-            note=f"{len(touch)} touches; baseline p99 {pct(tbase, 99):.2f} ms"
-                 f"{breakdown(r.get('touch_parts', []), 'posted to handled (window poll)')}"),
+            n=len(touch), **tv, note=f"{len(touch)} touches; baseline p99 {pct(tbase, 99):.2f} ms"
+                                     f"{breakdown(r.get('touch_parts', []), 'posted to handled (window poll)')}"),
+        ratio_row("touch to verdict line against a bare pygame loop", f"median <= {TOUCH_RATIO:g}x bare loop",
+                  touch, tbase, TOUCH_RATIO, baseline_name="bare pygame loop+commit", seed=16,
+                  note="the same posted clicks at the same gaps into a bare pygame-ce loop that commits, logs and "
+                       "flips, right after the game"),
         row("verdicts end to end = companion replay of the trace", "all the same", median=same, unit="inputs",
             baseline=len(ref), baseline_name="reference verdicts", ok=same == len(ref) == len(got) and r["same_game"],
             n=len(got), note="the game the bench played, input by input, against the same inputs played one at a time "
@@ -241,7 +262,7 @@ def rows(quick: bool = False) -> list[dict]:
                              + ("in the recorded state" if r["same_game"] else "ELSEWHERE than the recording")),
         row("input to its frame on screen", "info" if FRAME_TARGET_MS is None else f"p99 <= {FRAME_TARGET_MS:g} ms", median=med(r["frame"]),
             p99=pct(r["frame"], 99), n=len(r["frame"]),
-            ok=None if FRAME_TARGET_MS is None else bool(r["frame"]) and pct(r["frame"], 99) <= FRAME_TARGET_MS,
+            **({"ok": None} if FRAME_TARGET_MS is None else quantile_verdict(r["frame"], FRAME_TARGET_MS)),
             note=f"from the byte written / click posted to the flip after the verdict line; "
                  f"{len(r['frame'])} of {len(scan) + len(touch)} verdicts' frames seen; max "
                  f"{max(r['frame'], default=float('nan')):.1f} ms"),
