@@ -98,10 +98,11 @@ def counts(scenario: str, out: str) -> list[tuple[str, int]]:
     return [(label, dumps[2 * k + 2]) for k, label in enumerate(labels)]
 
 
-def cold_starts(tmp: str) -> dict[str, list[int]]:
+def cold_starts(tmp: str, pool=None) -> dict[str, list[int]]:
     """Instructions of whole fresh processes to their first frame (bench_resume's
     workloads), each after one uncounted run that writes the bytecode and the compiled
-    dataclass methods (as an installed table has them after its first start)."""
+    dataclass methods (as an installed table has them after its first start). With a
+    ``pool`` (``concurrent.futures``), the counted runs go two at a time."""
     from bench_resume import build_store, child_env, copy_store, first_frame, table_python
 
     db = Path(tmp) / "resume.db"
@@ -110,6 +111,7 @@ def cold_starts(tmp: str) -> dict[str, list[int]]:
     env = dict(child_env(pyc), PYTHONHASHSEED="0")  # the counted run: the same child as the timed ones
     out: dict[str, list[int]] = {}
     resume = ["run", "--game", "sugar-blast", "--log-format", "json"]
+    counted = []
     for label, args in (("cold start screen", ["--start-screen", "run", "--log-format", "json"]),
                         ("cold start resume", resume), ("cold start resume, no point", resume)):
         for i in range(2):
@@ -119,12 +121,16 @@ def cold_starts(tmp: str) -> dict[str, list[int]]:
             if i == 0:
                 first_frame(args + ["--store", str(store)], pyc)  # writes the bytecode
                 continue
-            proc = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", table_python(pyc),
-                                   "-m", "firstframe", *args, "--store", str(store)],
-                                  capture_output=True, text=True, env=env, timeout=1800)
-            got = re.search(r"Collected : (\d+)", proc.stderr)
-            if "FIRST-FRAME" in proc.stdout and got:
-                out.setdefault(label, []).append(int(got.group(1)))
+            counted.append((label, ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
+                                    table_python(pyc), "-m", "firstframe", *args, "--store", str(store)]))
+
+    def count(cmd):
+        return subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=1800)
+    procs = list(pool.map(count, [c for _, c in counted])) if pool is not None else [count(c) for _, c in counted]
+    for (label, _), proc in zip(counted, procs):
+        got = re.search(r"Collected : (\d+)", proc.stderr)
+        if "FIRST-FRAME" in proc.stdout and got:
+            out.setdefault(label, []).append(int(got.group(1)))
     return out
 
 
@@ -132,13 +138,20 @@ def rows(quick: bool = False) -> list[dict]:
     if shutil.which("valgrind") is None:
         return [row("instruction counts", "valgrind installed", ok=False, unit="Minstr",
                     note="valgrind is not installed: apt-get install -y valgrind")]
-    with tempfile.TemporaryDirectory(prefix="bench-icount-") as tmp:
+    from concurrent.futures import ThreadPoolExecutor
+
+    with tempfile.TemporaryDirectory(prefix="bench-icount-") as tmp, ThreadPoolExecutor(2) as pool:
+        # Two valgrind runs at a time (this machine's two cores): an operation's count does
+        # not depend on what runs beside it. The idle second runs alone: what happens in a
+        # wall second depends on how fast the process runs.
         marker = med([n for _, n in counts("nothing", tmp)])
         got: dict[str, list[int]] = {}
-        for scenario in ("scan", "touch", "redraw", "idle"):
-            for label, n in counts(scenario, tmp):
+        for labelled in pool.map(lambda scenario: counts(scenario, tmp), ("scan", "touch", "redraw")):
+            for label, n in labelled:
                 got.setdefault(label, []).append(max(0, n - marker))
-        got.update(cold_starts(tmp))
+        for label, n in counts("idle", tmp):
+            got.setdefault(label, []).append(max(0, n - marker))
+        got.update(cold_starts(tmp, pool))
     out = []
     if got.get("touch without one verdict"):
         out.append(row("instructions: every counted tap reached the game", "one verdict each", ok=False,
