@@ -21,6 +21,9 @@ import time
 from companion.games.sugar_blast.parts.board import COLS, KINDS, ROWS, hint_json, start_runs
 from companion.games.sugar_blast.rules import PER_KIND
 
+#: run.py --zero runs it once, at full speed: information only, and a ratio of two timings the speed scales alike
+SPEED_INDEPENDENT = True
+
 FRAME_MS = 1000 / 60
 
 

@@ -56,6 +56,9 @@ from companion.ui.app import App  # noqa: E402
 from companion.ui.wakeup import InputWatch  # noqa: E402
 
 
+#: run.py --zero runs it once, at full speed: a quota delays work, it does not make it smaller: the CPU an idle table takes is the same held to 1/8 of a core, and its share of a Zero core is its own row
+SPEED_INDEPENDENT = True
+
 #: Targets. Against the bare paced display loop with the same tray sampler (a Pi that
 #: draws nothing): at most as much. As a share of one Zero 2 W core: at most 8 % (issue
 #: 24's 1 % of a host core at 1/8 of it). Wake-ups: at most the turn clock's visible tick.

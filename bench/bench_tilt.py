@@ -38,6 +38,10 @@ DATA = Path(__file__).resolve().parent / "data"
 LATENCY_MS = 350.0
 
 
+#: run.py --zero runs it once, at full speed: the detector on recordings is the same computation at any speed
+SPEED_INDEPENDENT = True
+
+
 class HysteresisDwellDetector:
     """The conventional tilt switch (see the module docstring). ``feed`` returns the same
     event types as the real detector."""

@@ -518,7 +518,8 @@ def ratio_row(metric: str, target: str, measured, baseline, limit: float, *, uni
         with full_speed():
             lo, hi = bootstrap_ratio(measured, baseline, seed=seed)
         ok, unsure = judge(lo, hi, limit)
-        judged = {"ok": ok, "unsure": unsure, "interval": (lo, hi), "rounds": len(_strata(measured))}
+        rounds = len(_strata(measured))
+        judged = {"ok": ok, "unsure": unsure, "interval": (lo, hi), "rounds": rounds if rounds > 1 else None}
     m, b = med(flat_m), med(flat_b)
     return row(metric, target, median=m, p99=pct(flat_m, 99), unit=unit, baseline=b, baseline_name=baseline_name,
                ratio=m / b if b else None, ok=judged["ok"], unsure=judged["unsure"], interval=judged["interval"],
