@@ -250,3 +250,90 @@ def test_a_bench_at_one_eighth_runs_under_the_quota_the_pace_calls_for(tmp_path,
     out = capsys.readouterr().out
     assert ("quota 1250 " if fixed else "quota 2500 ") in out, out
     assert ("(--fixed-quota)" if fixed else "followed the host's pace") in out
+
+
+def test_the_bootstrap_interval_of_a_ratio_of_medians_is_seeded_and_covers_the_truth():
+    import random
+
+    rng = random.Random(3)
+    base = [rng.lognormvariate(0, 0.3) for _ in range(400)]
+    same = [rng.lognormvariate(0, 0.3) for _ in range(400)]
+    twice = [2 * rng.lognormvariate(0, 0.3) for _ in range(400)]
+    lo, hi = benchlib.bootstrap_ratio(same, base, reps=400)
+    assert lo < 1.0 < hi and hi - lo < 0.2
+    lo, hi = benchlib.bootstrap_ratio(twice, base, reps=400)
+    assert 1.8 < lo < 2.0 < hi < 2.2
+    assert benchlib.bootstrap_ratio(twice, base, reps=400) == (lo, hi)  # seeded
+    rounds = [twice[:200], twice[200:]], [base[:200], base[200:]]  # stratified by interleaved round
+    lo, hi = benchlib.bootstrap_ratio(*rounds, reps=400)
+    assert lo < 2.0 < hi
+
+
+def test_the_quantile_interval_is_from_order_statistics_and_capped_by_the_worst_when_too_few():
+    values = list(range(1, 1001))
+    lo, hi, capped = benchlib.quantile_interval(values, 0.99)
+    assert 980 <= lo < 990 < hi <= 1000 and not capped
+    lo, hi, capped = benchlib.quantile_interval(values[:156], 0.99)
+    assert capped and hi == 156 and lo < 156
+    lo, hi, capped = benchlib.quantile_interval([float(x) for x in range(1, 11)], 0.5)
+    assert (lo, hi, capped) == (2.0, 9.0, False)  # the median of 10: x(2) to x(9), 97.9 %
+
+
+def test_a_verdict_is_pass_or_fail_only_when_the_interval_is_clear_of_the_target():
+    assert benchlib.judge(0.9, 1.05, 1.10) == (True, False)
+    assert benchlib.judge(1.11, 1.3, 1.10) == (False, False)
+    assert benchlib.judge(1.0, 1.2, 1.10) == (None, True)
+    assert benchlib.judge(0.2, 0.4, 1.0, at_least=True) == (False, False)
+    v = benchlib.quantile_verdict([1.0] * 200 + [30.0] * 10, 8.0)  # 5 % over the target: clearly over
+    assert v["ok"] is False
+    v = benchlib.quantile_verdict([1.0] * 155 + [9.0], 8.0)  # one scan of 156 over: cannot tell
+    assert v["unsure"] and v["ok"] is None
+    assert benchlib.quantile_verdict([1.0] * 156, 8.0)["ok"] is True
+
+
+def test_until_sure_stops_as_soon_as_the_interval_is_clear_or_at_the_round_limit():
+    got = {"m": [], "b": []}
+
+    def one(i, scale=1.0):
+        got["m"].append([2.0 + 0.01 * k for k in range(20)])
+        got["b"].append([1.0 + 0.01 * k for k in range(20)])
+    judged = benchlib.until_sure(one, lambda: benchlib.bootstrap_ratio(got["m"], got["b"], reps=200), 1.5,
+                                 min_rounds=2, max_rounds=6)
+    assert judged["ok"] is False and judged["rounds"] == 2
+    noisy = {"m": [], "b": []}
+
+    def jitter(i):
+        import random
+        rng = random.Random(i)
+        noisy["m"].append([rng.uniform(0.5, 1.6) for _ in range(10)])
+        noisy["b"].append([rng.uniform(0.5, 1.5) for _ in range(10)])
+    judged = benchlib.until_sure(jitter, lambda: benchlib.bootstrap_ratio(noisy["m"], noisy["b"], reps=200), 1.05,
+                                 min_rounds=2, max_rounds=4)
+    assert judged["unsure"] and judged["rounds"] == 4
+
+
+def test_unsure_rows_are_counted_apart_and_do_not_fail_the_run_and_results_are_written(tmp_path, capsys):
+    write(tmp_path, "bench_shaky.py", "from benchlib import row\n"
+          "def rows(quick=False):\n"
+          "    return [row('shaky thing', '<= 1.1x', median=1.0, interval=(0.9, 1.3), interval_of='ratio of medians',\n"
+          "                unsure=True), row('fine thing', '<= 1 ms', median=0.5, ok=True)]\n")
+    out_a = tmp_path / "a.json"
+    assert run.main(["--dir", str(tmp_path), "--results", str(out_a)]) == 0
+    text = capsys.readouterr().out
+    assert "UNSURE" in text and "[0.90, 1.30]x" in text and "1 UNSURE" in text and "0 FAIL" in text
+    import json
+
+    record = json.loads(out_a.read_text())
+    assert record["counts"]["UNSURE"] == 1 and record["rows"][0]["interval"] == [0.9, 1.3]
+    assert {"commit", "load", "pace", "benches", "minutes"} <= record.keys()
+    write(tmp_path, "bench_shaky.py", "from benchlib import row\n"
+          "def rows(quick=False):\n"
+          "    return [row('shaky thing', '<= 1.1x', median=1.5, interval=(1.3, 1.7), interval_of='ratio of medians',\n"
+          "                ok=False), row('fine thing', '<= 1 ms', median=0.5, ok=True)]\n")
+    out_b = tmp_path / "b.json"
+    assert run.main(["--dir", str(tmp_path), "--results", str(out_b)]) == 1
+    from compare import compare
+
+    side = compare(str(out_a), str(out_b))
+    line = next(ln for ln in side.splitlines() if "shaky thing" in ln)
+    assert "UNSURE" in line and "FAIL" in line and "<-" in line and "1.50" in line
