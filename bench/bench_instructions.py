@@ -98,7 +98,7 @@ def counts(scenario: str, out: str) -> list[tuple[str, int]]:
     return [(label, dumps[2 * k + 2]) for k, label in enumerate(labels)]
 
 
-def cold_starts(tmp: str, pool=None) -> dict[str, list[int]]:
+def cold_starts(tmp: str, pool=None, only: tuple[str, ...] | None = None) -> dict[str, list[int]]:
     """Instructions of whole fresh processes to their first frame (bench_resume's
     workloads), each after one uncounted run that writes the bytecode and the compiled
     dataclass methods (as an installed table has them after its first start). With a
@@ -114,6 +114,8 @@ def cold_starts(tmp: str, pool=None) -> dict[str, list[int]]:
     counted = []
     for label, args in (("cold start screen", ["--start-screen", "run", "--log-format", "json"]),
                         ("cold start resume", resume), ("cold start resume, no point", resume)):
+        if only is not None and label not in only:
+            continue
         for i in range(2):
             store = Path(tmp) / f"{label.replace(' ', '-').replace(',', '')}-{i}.db"
             if "resume" in label:
@@ -146,17 +148,23 @@ def rows(quick: bool = False) -> list[dict]:
         # wall second depends on how fast the process runs.
         marker = med([n for _, n in counts("nothing", tmp)])
         got: dict[str, list[int]] = {}
-        for labelled in pool.map(lambda scenario: counts(scenario, tmp), ("scan", "touch", "redraw")):
+        # --quick (a merge's run): the hot paths of an input and a resumed start; the redraws
+        # are timed by bench_screen, the start screen's and a pointless resume's cold
+        # starts share the resumed one's imports
+        scenarios = ("scan", "touch") if quick else ("scan", "touch", "redraw")
+        for labelled in pool.map(lambda scenario: counts(scenario, tmp), scenarios):
             for label, n in labelled:
                 got.setdefault(label, []).append(max(0, n - marker))
         for label, n in counts("idle", tmp):
             got.setdefault(label, []).append(max(0, n - marker))
-        got.update(cold_starts(tmp, pool))
+        got.update(cold_starts(tmp, pool, only=("cold start resume",) if quick else None))
     out = []
     if got.get("touch without one verdict"):
         out.append(row("instructions: every counted tap reached the game", "one verdict each", ok=False,
                        unit="taps", median=len(got["touch without one verdict"])))
     for label, budget in BUDGET_M.items():
+        if quick and (label.startswith("redraw") or label in ("cold start screen", "cold start resume, no point")):
+            continue
         values = [n / 1e6 for n in got.get(label, [])]
         if not values:
             out.append(row(f"instructions: {WHAT.get(label, label)}", f"<= {budget:g} M", ok=False, unit="Minstr",
