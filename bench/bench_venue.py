@@ -57,13 +57,13 @@ from benchlib import (DATA, ZERO, Table, bootstrap_ratio, gaps, judge, main, med
 
 TABLES = 50
 GAMES = ("sugarrr-family", "sugar-heist-family", "sweet-deals-family")
-WINDOW = 60.0           # seconds of each game played at table speed
+WINDOW = 30.0           # seconds of each game played at table speed
 LATENCY_TARGET_S = 1.0
 SLOWER_AT_MOST = 1.10
 #: Rounds of the table-speed modes, interleaved: each round plays one slice of the game's
 #: scans (:data:`SLICES` of them, in turn) in each mode; at least MIN, more until the
 #: intervals of the medians' ratios are clear of the target, at most MAX.
-MIN_ROUNDS, MAX_ROUNDS, SLICES = 3, 6, 3
+MIN_ROUNDS, MAX_ROUNDS, SLICES = 2, 4, 3
 
 
 class SimTable:
