@@ -134,12 +134,11 @@ def make_plan(args: Any, cfg: dict[str, dict[str, Any]], game_flag: bool = False
                      config_path=_config_path(args))
 
 
-def _config_path(args) -> str:
-    """The config file this run read (``--config``, else the user's): the game menu's
-    settings are written there."""
-    from ..service.config import USER_CONFIG
-
-    return str(getattr(args, "config", None) or USER_CONFIG)
+def _config_path(args) -> str | None:
+    """The config file this run read (``--config``; ``companion run`` puts the user's
+    there when none was given): the game menu's settings are written there."""
+    where = getattr(args, "config", None)
+    return None if where is None else str(where)
 
 
 def _check_record(args) -> None:

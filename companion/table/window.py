@@ -109,10 +109,6 @@ class TableWindow:
         question) and ``setting WORDS`` (:class:`companion.ui.settings.Settings`); each
         one gets one verdict. None is stored, so Undo still takes back the game's last move."""
         s = self.runner.session
-        unseen = self.runner.app is None or getattr(self.runner.app, "invisible", False)
-        if unseen and self.runner.text_out is not None:  # text mode: the menu is on the screen only
-            self.runner._say(f"REJECTED {verb}: " + _menu_text("menu_not_here"))
-            return
         if verb == "quit":
             self.runner.stopping = True
             return
@@ -120,10 +116,11 @@ class TableWindow:
             self.menu, self.deck_draft, self.page = None, None, 0
             if s.leave():
                 self._start_screen()
-            return
-        said, ok = self.settings().change(list(args))
-        s.last_message, s.last_ok = said, ok
-        self.menu = "settings"
+        else:
+            said, ok = self.settings().change(list(args))
+            s.last_message, s.last_ok = said, ok
+            self.menu = "settings"
+        self.runner._say(("" if s.last_ok else "REJECTED: ") + s.last_message)  # text mode hears it too
 
     def settings(self):
         """The table's settings (made when the menu first asks)."""
@@ -487,12 +484,6 @@ class TableWindow:
             draw_wrapped(surface, info.prompt, pygame_rect(20, h // 2, w - 40, h // 2 - 20), theme.MEDIUM,
                          theme.TEXT_DIM, max_lines=4)
             return []
-
-
-def _menu_text(key: str) -> str:
-    from ..ui.messages import text
-
-    return text(key)
 
 
 def _unclocked(info):

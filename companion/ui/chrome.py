@@ -22,15 +22,15 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from functools import lru_cache
 
 import pygame
 
 from . import menu, theme
+from .boxes import menu_panel  # noqa: F401  (the game screens' menus reach it through chrome)
 from .timers import WARN_SECONDS as WARN_AT
 from .app import Button, TableInfo
 from .messages import text
-from .widgets import banner, button, covered, draw_text, draw_wrapped, panel, tick, unrecorded, width_of
+from .widgets import banner, button, draw_text, draw_wrapped, panel, tick, unrecorded, width_of
 # The verdict banner lives in its own module; the game screens reach it through chrome.
 from .verdict import prompt_need, verdict, verdict_and_prompt, verdict_and_prompt_need, verdict_lines_need  # noqa: F401
 
@@ -297,28 +297,6 @@ def _turn_clock(surface: pygame.Surface, rect: Rect, info: TableInfo) -> Rect:
     room = Rect(rect.left, rect.top, box.left - rect.left - 6, rect.height)
     if room.width >= width_of(theme.font(theme.SMALL), label):
         box = box.union(draw_text(surface, label, room, theme.SMALL, theme.TEXT_DIM, align="right"))
-    return box
-
-
-@lru_cache(maxsize=2)
-def _shade(size: tuple[int, int], colour) -> pygame.Surface:
-    """A see-through ``colour`` as big as the screen, made once (a menu frame made and
-    filled 1.5 MB of it each time)."""
-    shade = pygame.Surface(size, pygame.SRCALPHA)
-    shade.fill(colour)
-    return shade
-
-
-def menu_panel(surface: pygame.Surface, title: str) -> Rect:
-    """Shade the screen and draw a menu's box with its title; returns the box."""
-    w, h = surface.get_size()
-    surface.blit(_shade((w, h), theme.SHADE), (0, 0))
-    covered()
-    box = Rect(0, 0, min(620, w - 40), min(380, h - 40))
-    box.center = (w // 2, h // 2)
-    panel(surface, box, theme.PANEL, theme.HIGHLIGHT, width=4)
-    draw_text(surface, title, Rect(box.left + 20, box.top + 14, box.width - 40, 56), theme.TITLE,
-              theme.TEXT, bold=True, align="center")
     return box
 
 

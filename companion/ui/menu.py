@@ -19,6 +19,7 @@ from __future__ import annotations
 import pygame
 
 from . import theme
+from .boxes import menu_panel
 from .app import Button, TableInfo
 from .messages import text
 from .widgets import button, draw_text, draw_wrapped
@@ -31,8 +32,6 @@ MENUS = ("table", "leave", "settings", "quit")
 
 def draw(surface: pygame.Surface, info: TableInfo) -> list[Button]:
     """The menu ``info.menu`` over the screen; its buttons replace the screen's."""
-    from .chrome import menu_panel
-
     if info.menu == "settings":
         return _settings(surface, menu_panel(surface, text("settings_title")), info)
     if info.menu == "leave":
@@ -60,8 +59,6 @@ def draw(surface: pygame.Surface, info: TableInfo) -> list[Button]:
 
 def _question(surface: pygame.Surface, title: str, body: str, keep: str, do: str, command: str) -> list[Button]:
     """Asked once: ``body`` with ``keep`` (closes the menu) and ``do`` (``command``)."""
-    from .chrome import menu_panel
-
     box = menu_panel(surface, title)
     draw_wrapped(surface, body, Rect(box.left + 30, box.top + 80, box.width - 60, 160), theme.BIG, theme.TEXT,
                  max_lines=4)

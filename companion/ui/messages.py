@@ -75,7 +75,6 @@ CATALOGUE: dict[str, str] = {
     "set_unknown": _("That is not a setting."),
     "set_for_now": _("(Kept until the table stops.)"),
     "set_not_written": _("(Kept until the table stops: the config file cannot be written.)"),
-    "menu_not_here": _("The menu is on the screen only."),
     # the start screen (companion.ui.start)
     "choose_game": _("Which game?"),
     "resume_game": _("Carry on: {game} with {names}"),
