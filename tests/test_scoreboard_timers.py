@@ -81,7 +81,7 @@ def test_a_screen_with_its_own_turn_clock_gets_no_second_countdown_in_the_bar(ap
 def test_every_top_bar_button_is_a_48_px_target(app):
     info = TableInfo(game_name="Sugarrr!", undo="Strawberry 7", can_pause=True)
     app.show(bar(info, turn=2, pills=[chrome.Pill("Deck 40", 140, command="deck")]))
-    assert {b.command for b in app.buttons} == {"deck", "pause", "menu undo"}
+    assert {b.command for b in app.buttons} == {"deck", "menu table", "menu undo"}  # Pause is in the menu
     assert all(b.rect.height >= 48 and b.rect.width >= 48 for b in app.buttons)
 
 

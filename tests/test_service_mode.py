@@ -135,9 +135,11 @@ def test_escape_does_not_end_the_service_but_still_quits_a_desk_run(tmp_path):
             pygame.event.post(event)
         runner.step()
         assert not runner.stopping  # a kiosk: nobody at the table could start it again
-    with open_table(_plan(tmp_path), SystemClock()) as table:  # --simulate on a desktop: Esc still quits
+    with open_table(_plan(tmp_path), SystemClock()) as table:  # a desk window: Esc asks first (issue 38)
         pygame.event.post(_key(pygame.K_ESCAPE)[0])
         table.runner.step()
+        assert not table.runner.stopping and table.runner.window.menu == "quit"
+        table.runner.touch("quit")  # "Close it"
         assert table.runner.stopping
 
 

@@ -46,6 +46,12 @@ def cmd_run(args) -> int:
         try:
             cfg = apply_to_run(args, str(DEFAULT_STORE))  # the config fills what the command line left out
             plan = make_plan(args, cfg, game_flag)
+            if plan.config_path is None:  # the menu's settings go to the file that was read (or would be)
+                from dataclasses import replace
+
+                from ..service.config import USER_CONFIG
+
+                plan = replace(plan, config_path=str(USER_CONFIG))
             venue = run_settings(args)  # checked before anything is opened or stored
             break
         except (ConfigError, PlanError, ValueError) as err:

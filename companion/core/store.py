@@ -483,10 +483,13 @@ class EventStore:
         was taken back with Undo; the corrected end writes the result again)."""
         self._write("UPDATE games SET finished = NULL, result = NULL WHERE id = ?", (game_id,))
 
-    def abandon(self, game_id: int, finished: float) -> None:
-        """Close an unfinished game without a result (a new game was asked for instead)."""
+    def abandon(self, game_id: int, finished: float, left: bool = False) -> None:
+        """Close an unfinished game without a result: ``{"abandoned": true}`` (a new game
+        was asked for instead: set aside), with ``"left": true`` when the players left it
+        from the game menu. Either way it counts in no figures or standings."""
+        result = {"abandoned": True, "left": True} if left else {"abandoned": True}
         self._write("UPDATE games SET finished = ?, result = ? WHERE id = ? AND finished IS NULL",
-                    (finished, json.dumps({"abandoned": True}), game_id))
+                    (finished, json.dumps(result), game_id))
 
     def games(self) -> list[GameRecord]:
         """Every game, newest first."""

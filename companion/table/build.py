@@ -106,7 +106,8 @@ def open_table(plan: TablePlan, clock: Clock, notifier: Any = None,
                         simulate=plan.simulate, record=record, timers=plan.timers, framing=plan.framing,
                         keyboard=plan.scan_end,
                         text_out=sys.stdout if plan.log_format == "text" else None,
-                        json_out=sys.stdout if plan.log_format == "json" else None, notifier=notifier)
+                        json_out=sys.stdout if plan.log_format == "json" else None, notifier=notifier,
+                        config_path=plan.config_path)
         _readers(plan, runner, store, record, stack)
         _tray(plan, runner, record, stack)
         _gpio(plan, runner, stack, notice)

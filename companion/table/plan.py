@@ -73,6 +73,7 @@ class TablePlan:
     theme: str | None = None
     volume: float = 0.7                     # the config's [sound] volume, 0 to 1
     mute: bool = False                      # [sound] mute
+    config_path: str | None = None          # the config file the menu's settings are written to (None: not written)
     timers: Timers = field(default_factory=Timers)
     record: str | None = None               # --record: the trace file
     log_format: str = "text"                # "text" | "json"
@@ -129,7 +130,15 @@ def make_plan(args: Any, cfg: dict[str, dict[str, Any]], game_flag: bool = False
                      headless=args.headless, simulate=args.simulate, fullscreen=args.fullscreen,
                      rotation=args.rotation, theme=args.theme, timers=timers, record=args.record,
                      volume=float(cfg.get("sound", {}).get("volume", 0.7)), mute=bool(cfg.get("sound", {}).get("mute")),
-                     log_format=args.log_format, service=bool(getattr(args, "service", False)))
+                     log_format=args.log_format, service=bool(getattr(args, "service", False)),
+                     config_path=_config_path(args))
+
+
+def _config_path(args) -> str | None:
+    """The config file this run read (``--config``; ``companion run`` puts the user's
+    there when none was given): the game menu's settings are written there."""
+    where = getattr(args, "config", None)
+    return None if where is None else str(where)
 
 
 def _check_record(args) -> None:

@@ -54,6 +54,7 @@ class Runner:
     notifier: Any = None                 # companion.service.sdnotify.Notifier under systemd
     alarm: Any = None                    # called with the turn clock's warning flag (the buzzer)
     sounds: Any = None                   # companion.ui.sound.Sounds: the table's sounds (None: none)
+    config_path: Any = None              # where the menu's settings are written (None: kept until the table stops)
     _ready: bool = False
     framing: Any = None                  # prefixes/suffixes a scanner typing into the window adds
     keyboard: Any = None                 # ScanEnd (devices.scan.keys) of a scanner typing into the window

@@ -83,6 +83,7 @@ class Session:
     resumed_inputs: int = 0              # inputs restored at the start (from a point or replayed)
     resumed_from_point: int = 0          # inputs a resume point gave at the start (not replayed), 0 for none
     unsaved_result: dict | None = None   # a finished game's result the store has not taken yet (retry_finish)
+    left: bool = False                   # left from the game menu: stored as abandoned, takes no more inputs
     _spent: tuple | None = field(default=None, repr=False, compare=False)  # see spent_by_seat
 
     def __post_init__(self, tap_off: float) -> None:
@@ -221,16 +222,38 @@ class Session:
             listener(item, verdict)
         return verdict
 
+    def leave(self) -> bool:
+        """Leave the game from the menu: stored as abandoned (``{"abandoned": true}``, as a
+        game set aside is), so History keeps it as not finished and the figures and
+        standings leave it out. False, nothing changed, when the store cannot be written."""
+        from ..ui.messages import text
+
+        if self.over or self.left:
+            return False
+        try:
+            self.store.abandon(self.game_id, self.clock.now(), left=True)
+        except StoreError as err:
+            _log.error("the game could not be left: %s", err)
+            self.last_message, self.last_ok = text("leave_failed"), False
+            return False
+        self.left = True
+        self.last_message, self.last_ok = text("left_game"), True
+        return True
+
     def _judge(self, item: Input) -> Verdict:
         """The verdict for one input, and its change to the game when accepted: a card
         read twice in one tap is ignored (:class:`TapOff`), help is answered, Pause,
         Resume and Undo are the session's own, anything else is the game's (:meth:`_play`)."""
-        if isinstance(item, CardScanned):
+        if isinstance(item, CardScanned) and not self.left:
             code = normalise(item.code) if item.code is not None else None
             secret = self.secret(item)
             if self.taps.read_twice(item.reader, code, item.t) and not self.flow.scan_again_counts(self.state, item):
                 return Verdict("ignored", TAPPED_TWICE, code=None if secret else code, secret=secret)
             return self._play(item, code, secret, hidden=False)
+        if self.left:  # (the start screen is up; a scan or tap meanwhile never joins a game that was left)
+            from ..ui.messages import text
+
+            return Verdict("rejected", text("left_over"))
         hidden = self.secret(item)  # (as a replay asks: every input)
         self.taps.forget()  # after a tap, the same card again is a new scan
         if is_help(item):  # not stored: it changes nothing, and says what is accepted now

@@ -23,6 +23,8 @@ from ..games import GAMES
 # WORDS`` opens a screen's own menu by name (Sugar Blast's quick-mode Blast pad keeps
 # its half-entered Blast there, e.g. ``menu quick 5-6 7``). Neither is stored.
 UI_COMMANDS = ("swap", "deck", "draft", "cancel", "hint", "menu", "page")
+# The game menu's own commands (companion.ui.menu): never stored, never the game's.
+MENU_COMMANDS = ("leave", "quit", "setting")
 HINT_SECONDS = 8.0
 # At the first pump of a window, a press the watch kept from longer ago than this was made
 # on no screen (before it opened, or while it was lost): it is not paired with SDL's.
@@ -63,6 +65,9 @@ class TableWindow:
         self.runner.dirty = True
         if self._shared_screen(command):
             return
+        if verb in MENU_COMMANDS and self.screen is None:
+            self._menu_command(verb, said.args)
+            return
         menu_hint = commands.menu_hint(self.runner.session.desc, verb) if verb in ("swap", "deck") else None
         if verb in UI_COMMANDS and not (verb in ("swap", "deck") and (len(words) > 1 or menu_hint is None)):
             unseen = self.runner.app is None or getattr(self.runner.app, "invisible", False)
@@ -97,6 +102,47 @@ class TableWindow:
         if self.runner.record is not None:
             self.runner.record.touch(self.runner.clock.now(), command)
         self.runner._emit(Touch(command, self.runner.clock.now()), now)
+
+    def _menu_command(self, verb: str, args) -> None:
+        """The game menu's commands (companion.ui.menu): ``leave`` (asked first on the
+        screen: stored as abandoned, then the start screen), ``quit`` (after Escape's
+        question) and ``setting WORDS`` (:class:`companion.ui.settings.Settings`); each
+        one gets one verdict. None is stored, so Undo still takes back the game's last move."""
+        s = self.runner.session
+        if verb == "quit":
+            self.runner.stopping = True
+            return
+        if verb == "leave":
+            self.menu, self.deck_draft, self.page = None, None, 0
+            if s.leave():
+                self._start_screen()
+        else:
+            said, ok = self.settings().change(list(args))
+            s.last_message, s.last_ok = said, ok
+            self.menu = "settings"
+        self.runner._say(("" if s.last_ok else "REJECTED: ") + s.last_message)  # text mode hears it too
+
+    def settings(self):
+        """The table's settings (made when the menu first asks)."""
+        if getattr(self, "_settings", None) is None:
+            from ..ui.settings import Settings, backlight
+
+            from pathlib import Path
+
+            where = self.runner.config_path
+            self._settings = Settings(self.runner.sounds, None if where is None else Path(where), backlight())
+        return self._settings
+
+    def _start_screen(self) -> None:
+        """The start screen after a game was left (a new game from it begins as after a game)."""
+        from ..ui import start
+        from .history import sheets
+
+        store = self.runner.session.store
+        try:
+            self.screen = start.StartFlow(store, GAMES, sheet_of=sheets(store, drawable_result))
+        except StoreError as err:
+            say(str(err), ERR)
 
     def _text_after_game(self, command: str) -> bool:
         """Text mode after the final scores: ``newgame`` starts the same game again with
@@ -141,8 +187,10 @@ class TableWindow:
 
         store = self.runner.session.store
         if self.screen is None:
-            if not (self.runner.session.over and command in ("newgame", "history")):
+            from_menu = command == "history" and self.menu == "table"  # History from the game menu
+            if not (self.runner.session.over and command in ("newgame", "history")) and not from_menu:
                 return False
+            self.menu = None
             app = self.runner.app
             if self.runner.text_out is not None and (app is None or getattr(app, "invisible", False)):
                 return self._text_after_game(command)
@@ -195,6 +243,8 @@ class TableWindow:
                 self.runner._take_through(value, later)
             elif kind == "quit":
                 self.runner.stopping = True
+            elif kind == "escape":  # a desk window asks first (a kiosk's App never sends it)
+                self._escape()
             elif kind == "touch":
                 self.runner.touch(value, now=True)
             elif kind in ("press", "drag", "release"):
@@ -212,6 +262,18 @@ class TableWindow:
                     self.runner.scan_text(text, now=True)
         for text in self.keys.quiet(time.monotonic()):  # a scan with no terminator went quiet
             self.runner.scan_text(text, now=True)
+
+    def _escape(self) -> None:
+        """Escape: "Close the companion? The game is kept." (Escape again keeps it open.)
+        With no game to keep (a left game's start screen) the window closes at once."""
+        self.runner.dirty = True
+        if self.runner.session.left and self.screen is not None:
+            self.runner.stopping = True
+        elif self.menu == "quit":
+            self.menu = None
+        else:
+            self.screen = None if not self.runner.session.left else self.screen
+            self.menu, self.deck_draft, self.page = "quit", None, 0
 
     def _in_time_order(self, events: list, pumped: float) -> list:
         """The window's events of one pump (started at ``pumped``, ``time.monotonic()``
@@ -326,6 +388,7 @@ class TableWindow:
                          devices=dict(s.devices), turn_seconds=clocks["turn"],
                          menu=self.menu, deck_draft=self.deck_draft, page=self.page, entry=s.entry, undo=undo,
                          undo_question=s.undo_question() if self.menu == "undo" else None,
+                         settings=self.settings().shown() if self.menu == "settings" else None,
                          game_name=s.desc.name, game_seconds=clocks["game"], turn_left=clocks["left"],
                          warning=clocks["warning"], paused=s.paused, can_pause=not s.over)
 

@@ -55,7 +55,7 @@ class TableInfo:
     is the game flow's half-entered input; ``undo`` what an Undo would take back (None:
     nothing can be); ``game_name`` the game's display name. The clocks
     (:mod:`companion.ui.timers`): ``game_seconds``, ``turn_left`` (None: no limit),
-    ``warning`` and ``paused``; ``can_pause`` shows the Pause button; ``bid_left`` the
+    ``warning`` and ``paused``; ``can_pause`` shows the Menu button (Pause is in it); ``bid_left`` the
     bidder's countdown while an auction waits on a bid (Sweet Deals, ``--bid-seconds``).
     ``after_game``: a final screen whose foot holds :func:`companion.ui.chrome.after_game`'s
     buttons (the footer line then sits between them: :func:`companion.ui.chrome.footer`).
@@ -80,6 +80,7 @@ class TableInfo:
     bid_left: float | None = None        # an auction's countdown for the bidder (None: none)
     after_game: bool = False             # a final screen with History, Undo and New game along its foot
     undo_question: str | None = None     # the Undo dialog's question (None: ``undo`` is shown)
+    settings: Any = None                 # the settings menu's values (companion.ui.settings.Shown)
 
 
 #: The layout every game's screen draws; the App scales it to the panel.
@@ -349,8 +350,8 @@ class App:
         :class:`~companion.table.window.TableWindow` runs it), and the keymap's text is
         dropped. With :attr:`words`, typed text (a name, a code or command typed in
         ``--simulate``) is read through the keymap and gathered until Enter as
-        ``("typed", line)``; Backspace edits. Escape quits (not in a :attr:`kiosk`, which
-        ignores Escape and a window close). ``("input", n)`` marks where
+        ``("typed", line)``; Backspace edits. Escape is ``("escape", "")`` (the table asks
+        before it closes) and a window close ``("quit", "")``; a :attr:`kiosk` ignores both. ``("input", n)`` marks where
         in the window's own events a device's input number ``n`` arrived (:meth:`wake`).
 
         With :attr:`later_hits` set, presses, drags and releases are not matched to the
@@ -386,7 +387,7 @@ class App:
                     self._typed += event.text
             elif event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
                 if not self.kiosk:  # a kiosk ignores it: nobody at the table can start it again
-                    out.append(("quit", ""))
+                    out.append(("escape", ""))  # a game's window asks first (companion.ui.menu)
             elif event.type == pygame.KEYDOWN and event.key in _ARROWS:
                 out.append(("arrow", _ARROWS[event.key]))
             elif event.type in (pygame.KEYDOWN, pygame.KEYUP) and not self.words:

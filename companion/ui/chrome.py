@@ -22,15 +22,15 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from functools import lru_cache
 
 import pygame
 
-from . import theme
+from . import menu, theme
+from .boxes import menu_panel  # noqa: F401  (the game screens' menus reach it through chrome)
 from .timers import WARN_SECONDS as WARN_AT
 from .app import Button, TableInfo
 from .messages import text
-from .widgets import banner, button, covered, draw_text, draw_wrapped, panel, tick, unrecorded, width_of
+from .widgets import banner, button, draw_text, draw_wrapped, panel, tick, unrecorded, width_of
 # The verdict banner lives in its own module; the game screens reach it through chrome.
 from .verdict import prompt_need, verdict, verdict_and_prompt, verdict_and_prompt_need, verdict_lines_need  # noqa: F401
 
@@ -168,11 +168,11 @@ def top_bar(surface: pygame.Surface, rect: Rect, info: TableInfo, turn: int | No
         draw_text(surface, said, Rect(x, rect.top, turn_w, h), theme.MEDIUM, theme.TEXT, bold=True)
         x += turn_w + 4
     right = rect.right - 8
-    if info.can_pause and not info.paused:
-        pause = Rect(right - PAUSE_W, rect.top + 4, PAUSE_W, h - 8)
-        button(surface, pause, text("pause"), theme.PANEL_LIGHT, theme.TEXT, size=theme.MEDIUM)
-        buttons.append(Button(target(pause), "pause"))
-        right = pause.left - 8
+    if info.can_pause and not info.paused:  # the game menu: Pause, Settings, History, Leave (companion.ui.menu)
+        menu = Rect(right - PAUSE_W, rect.top + 4, PAUSE_W, h - 8)
+        button(surface, menu, text("menu"), theme.PANEL_LIGHT, theme.TEXT, size=theme.MEDIUM)
+        buttons.append(Button(target(menu), "menu table"))
+        right = menu.left - 8
     if info.undo is not None:
         undo = Rect(right - UNDO_W, rect.top + 4, UNDO_W, h - 8)
         button(surface, undo, text("undo"), theme.PANEL_LIGHT, theme.TEXT, size=theme.MEDIUM)
@@ -300,28 +300,6 @@ def _turn_clock(surface: pygame.Surface, rect: Rect, info: TableInfo) -> Rect:
     return box
 
 
-@lru_cache(maxsize=2)
-def _shade(size: tuple[int, int], colour) -> pygame.Surface:
-    """A see-through ``colour`` as big as the screen, made once (a menu frame made and
-    filled 1.5 MB of it each time)."""
-    shade = pygame.Surface(size, pygame.SRCALPHA)
-    shade.fill(colour)
-    return shade
-
-
-def menu_panel(surface: pygame.Surface, title: str) -> Rect:
-    """Shade the screen and draw a menu's box with its title; returns the box."""
-    w, h = surface.get_size()
-    surface.blit(_shade((w, h), theme.SHADE), (0, 0))
-    covered()
-    box = Rect(0, 0, min(620, w - 40), min(380, h - 40))
-    box.center = (w // 2, h // 2)
-    panel(surface, box, theme.PANEL, theme.HIGHLIGHT, width=4)
-    draw_text(surface, title, Rect(box.left + 20, box.top + 14, box.width - 40, 56), theme.TITLE,
-              theme.TEXT, bold=True, align="center")
-    return box
-
-
 def cancel_button(surface: pygame.Surface, rect: Rect, label: str | None = None) -> Button:
     """The grey button that closes a menu (command ``cancel``)."""
     label = text("cancel") if label is None else label
@@ -329,15 +307,18 @@ def cancel_button(surface: pygame.Surface, rect: Rect, label: str | None = None)
 
 
 def overlay(surface: pygame.Surface, info: TableInfo, buttons: list[Button]) -> list[Button]:
-    """Shared menus drawn over a game's screen. Today: the confirm-first Undo dialog
-    (``info.menu == "undo"``), which replaces the screen's buttons with Yes and No."""
-    if info.paused and info.menu != "undo":
+    """Shared menus drawn over a game's screen: the Paused box, the game menu and its
+    questions and settings (:mod:`companion.ui.menu`), and the confirm-first Undo
+    dialog (``info.menu == "undo"``); each replaces the screen's buttons with its own."""
+    if info.paused and info.menu not in ("undo", "quit"):
         box = menu_panel(surface, text("paused"))
         draw_text(surface, text("paused_body"), Rect(box.left + 30, box.top + 78, box.width - 60, 56),
                   theme.BIG, theme.TEXT, align="center")
         game_clock(surface, Rect(box.centerx - 90, box.top + 146, 180, 56), info.game_seconds)
         resume = Rect(box.left + 30, box.bottom - 110, box.width - 60, 86)
         return [Button(button(surface, resume, text("resume"), theme.OK), "resume")]
+    if info.menu in menu.MENUS:
+        return menu.draw(surface, info)
     if info.menu != "undo":
         return buttons
     box = menu_panel(surface, text("undo_title"))

@@ -536,7 +536,7 @@ class StartFlow:
         app.words = isinstance(self.screen, KeyboardScreen)  # a name's field focused: keys are words (keymap)
         for kind, value in app.poll():
             self.dirty = True
-            if kind == "quit":
+            if kind in ("quit", "escape"):  # (no game yet: nothing to keep, nothing to ask)
                 self.quit = True
             elif kind == "touch":
                 self.handle(value)

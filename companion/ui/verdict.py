@@ -118,7 +118,8 @@ def verdict_and_prompt_need(info: TableInfo, prompt: str, width: int, verdict_h:
 
 
 def verdict_and_prompt(surface: pygame.Surface, area: Rect, info: TableInfo, prompt: str, verdict_h: int,
-                       size: int = theme.BIG, prompt_size: int = theme.MEDIUM, gap: int = 6) -> None:
+                       size: int = theme.BIG, prompt_size: int = theme.MEDIUM, gap: int = 6,
+                       least: int = theme.MIN_SIZE) -> None:
     """The verdict at the top of ``area`` and the prompt under it. The verdict is
     ``verdict_h`` px tall, or taller when its text needs more lines at
     :data:`theme.VERDICT_MIN` (the prompt then moves down, keeping the lines it needs at
@@ -127,7 +128,9 @@ def verdict_and_prompt(surface: pygame.Surface, area: Rect, info: TableInfo, pro
     the room it had, :func:`verdict_and_prompt_need`), the verdict goes down toward
     :data:`theme.MIN_SIZE` to keep the prompt whole; and when even that cannot be, the
     verdict is drawn alone: it says what went wrong and what to do, and the prompt comes
-    back with the next verdict."""
+    back with the next verdict. ``least``: the smallest the verdict may go to keep the
+    prompt (a screen that passes :data:`theme.VERDICT_MIN` keeps the verdict at 26 px and
+    leaves the prompt out instead, until the next verdict)."""
     h = 0
     if prompt and info.verdict and prompt in info.verdict:  # the verdict already ends with what to do
         prompt = ""
@@ -135,8 +138,8 @@ def verdict_and_prompt(surface: pygame.Surface, area: Rect, info: TableInfo, pro
     if info.verdict:
         icon = info.verdict_ok is not None
         need = verdict_lines_need(info.verdict, area.width, icon)
-        if need + gap + keep > area.height:
-            need = verdict_lines_need(info.verdict, area.width, icon, theme.MIN_SIZE)
+        if need + gap + keep > area.height and least < theme.VERDICT_MIN:
+            need = verdict_lines_need(info.verdict, area.width, icon, least)
         if need + gap + keep > area.height:
             need = verdict_lines_need(info.verdict, area.width, icon)
             prompt, keep = "", 0

@@ -181,8 +181,11 @@ def _valley(surface: pygame.Surface, state: rules.State) -> None:
 
 def _verdict(surface: pygame.Surface, state: rules.State, info: TableInfo) -> None:
     prompt = info.prompt or default_prompt(state, info.entry)
+    # A long refusal ("does not go on any column: ... (five top cards)") keeps 26 px, read
+    # across the table, and takes the prompt's room until the next verdict: what the card
+    # needs is in the refusal, and Swap is the big button beside it.
     chrome.verdict_and_prompt(surface, VERDICT.union(PROMPT), info, prompt, VERDICT.height,
-                              prompt_size=theme.BIG - 4)
+                              prompt_size=theme.BIG - 4, least=theme.VERDICT_MIN)
     chrome.turn_clock(surface, TIMER, info)
 
 
