@@ -191,3 +191,16 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:  # e.g. `companion cards sugarrr | head`
         sys.stderr.close()
         return 0
+    except (OSError, RuntimeError) as exc:  # a file name no file system takes, a symlink loop
+        import errno
+
+        if isinstance(exc, OSError) and exc.errno not in (errno.ENAMETOOLONG, errno.ELOOP):
+            raise
+        if isinstance(exc, RuntimeError) and "Symlink loop" not in str(exc):  # pathlib before 3.13
+            raise
+        from ..core.files import why_not
+
+        name = getattr(exc, "filename", None) or str(exc).rpartition(" ")[2].strip("'")
+        reason = why_not(exc) if isinstance(exc, OSError) else "it is a symbolic link that leads back to itself (a loop)"
+        print(f"companion: cannot use {str(name)[:80]}: {reason}", file=sys.stderr)
+        return 2

@@ -19,6 +19,15 @@ def cmd_doctor(args) -> int:
         print("companion: --screen is how many seconds to show the report, above 0 and at most 3600",
               file=sys.stderr)
         return 2
+    if args.config:  # a FIFO would hang the report, /dev/zero fill the memory: one line, status 2
+        from ..core.files import FileProblem, read_bytes
+
+        try:
+            read_bytes(args.config, "the config file", 1024 * 1024)
+        except FileProblem as exc:
+            if not exc.missing:
+                print(f"companion: {exc}", file=sys.stderr)
+                return 2
     config = Path(args.config) if args.config else (SYSTEM_CONFIG if SYSTEM_CONFIG.exists() else None)
     from ..venue.checks import check_venue
 

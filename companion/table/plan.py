@@ -9,6 +9,7 @@ one aside. :func:`companion.table.build.open_table` builds the table from the pl
 
 from __future__ import annotations
 
+import errno
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -234,7 +235,12 @@ def record_problem(record: Path, store: Path) -> str | None:
     try:
         same = record.resolve() == store.resolve() or (record.exists() and store.exists()
                                                          and record.samefile(store))
-    except OSError:
+    except (OSError, RuntimeError) as exc:  # RuntimeError: a symlink loop (pathlib before 3.13)
+        from ..core.files import why_not
+
+        if isinstance(exc, RuntimeError) or exc.errno in (errno.ELOOP, errno.ENAMETOOLONG):
+            reason = why_not(exc) if isinstance(exc, OSError) else why_not(OSError(errno.ELOOP, ""))
+            return f"--record {str(record)[:80]}: {reason}: give another file name"
         same = False
     if same:
         return f"--record {record} is the game store (--store {store}): give the trace another file name"
