@@ -219,6 +219,9 @@ def add_parsers(sub) -> None:
                    help="the screen's colours: default, or high-contrast (black ground, white text, outlines)")
     r.add_argument("--rotation", type=int, choices=(0, 90, 180, 270), default=0,
                    help="degrees the picture is turned clockwise on the panel (90 or 270 for a portrait panel)")
+    r.add_argument("--output", metavar="CONNECTOR",
+                   help="the display to use when more than one is connected, by its connector name as companion "
+                        "doctor lists it (DSI-1, HDMI-A-1); default: the first SDL finds")
     r.add_argument("--log-format", choices=["text", "json"], default="text", help="text (default) or json lines")
     r.add_argument("--store", default=str(DEFAULT_STORE), type=user_path, help="the game database (default: %(default)s)")
     r.add_argument("--record", metavar="FILE", type=user_path,

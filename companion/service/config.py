@@ -186,6 +186,9 @@ KEYS: tuple[Key, ...] = (
     Key("display", "headless", False, lambda v: isinstance(v, bool), "true or false"),
     Key("display", "rotation", 0, lambda v: v in (0, 90, 180, 270) and _is_int(v),
         "0, 90, 180 or 270 (degrees clockwise; 90 or 270 for a portrait panel such as Touch Display 2)"),
+    Key("display", "output", None, lambda v: isinstance(v, str) and re.fullmatch(r"[A-Za-z]+(-[A-Za-z]+)*-\d+", v)
+        is not None, 'a connector name as companion doctor lists it ("DSI-1", "HDMI-A-1"), or leave it out for '
+        "the first display SDL finds"),
     Key("display", "theme", "default", lambda v: v in ("default", "high-contrast"), '"default" or "high-contrast"'),
     Key("timers", "turn_limit", None, lambda v: _is_number(v) and 0 < v <= 24 * 3600,
         "seconds per turn, above 0 and at most 86400 (24 hours), or leave it out for no limit"),
@@ -360,6 +363,7 @@ RUN_OPTIONS = (
     ("display", "fullscreen", "fullscreen", False),
     ("display", "headless", "headless", False),
     ("display", "rotation", "rotation", 0),
+    ("display", "output", "output", None),
     ("display", "theme", "theme", None),
     ("timers", "turn_limit", "turn_limit", None),
     ("timers", "at_zero", "at_zero", "warn"),

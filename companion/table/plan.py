@@ -71,6 +71,7 @@ class TablePlan:
     simulate: bool = False
     fullscreen: bool = False
     rotation: int = 0                       # degrees clockwise
+    output: str | None = None               # the display's connector ([display] output), None: SDL's first
     theme: str | None = None
     volume: float = 0.7                     # the config's [sound] volume, 0 to 1
     mute: bool = False                      # [sound] mute
@@ -128,7 +129,8 @@ def make_plan(args: Any, cfg: dict[str, dict[str, Any]], game_flag: bool = False
                      tray=args.tray, calibration=cfg["tray"]["calibration"],
                      tilt=tilt, gpio=cfg["gpio"], buzzer=args.buzzer, led=args.led,
                      headless=args.headless, simulate=args.simulate, fullscreen=args.fullscreen,
-                     rotation=args.rotation, theme=args.theme, timers=timers, record=args.record,
+                     rotation=args.rotation, output=getattr(args, "output", None), theme=args.theme,
+                     timers=timers, record=args.record,
                      volume=float(cfg.get("sound", {}).get("volume", 0.7)), mute=bool(cfg.get("sound", {}).get("mute")),
                      log_format=args.log_format, service=bool(getattr(args, "service", False)))
 
