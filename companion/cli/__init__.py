@@ -167,10 +167,14 @@ def main(argv: list[str] | None = None) -> int:
     The start-up speed-ups (:func:`companion.core.startup.speed_ups`: the dataclass code
     cache and the lean pygame import) are switched on first, before a command's module,
     the first to define a dataclass or import pygame, is imported."""
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if "--service" in argv:  # first of all: no key on tty1 may end the table (Ctrl+C, a scanner's ETX)
+        from ..service.console import keys_cannot_signal
+
+        keys_cannot_signal()
     from ..core import startup
 
     startup.speed_ups()
-    argv = sys.argv[1:] if argv is None else list(argv)
     if argv[:1] == ["--version"]:
         if len(argv) > 1:  # argparse's version action printed and exited 0 whatever followed
             print(f"companion: --version takes nothing after it (got {' '.join(argv[1:])[:60]!r})", file=sys.stderr)
