@@ -98,8 +98,12 @@ DIAGRAMS = (
          Wire(10, "PN532 module (HSU mode)", "TXD", "green"), Wire(8, "PN532 module (HSU mode)", "RXD", "white")),
         ("Crossed over: the PN532's TXD goes to the Pi's RXD (pin 10) and its RXD to the Pi's TXD (pin 8).",
          "3.3 V: power the module from pin 17 (3V3) so its TXD never drives 5 V into the Pi's RXD.",
-         "Turn the UART on and its login console off: sudo raspi-config nonint do_serial_hw 0 and "
-         "do_serial_cons 1, reboot; then give nfc:/dev/sugar-companion/nfc (or nfc:/dev/serial0)."),
+         "Pi 4, Pi 3, Zero 2 W: turn the UART on and its login console off: sudo raspi-config nonint "
+         "do_serial_hw 0 and do_serial_cons 1, reboot; pins 8/10 are then /dev/serial0: give "
+         "nfc:/dev/sugar-companion/nfc (or nfc:/dev/serial0).",
+         "Pi 5: pins 8/10 are ttyAMA0, off until dtparam=uart0=on is in /boot/firmware/config.txt (add it, "
+         "reboot); /dev/serial0 there is the debug header (the 3-pin socket between the HDMI ports), not these "
+         "pins: give nfc:/dev/sugar-companion/nfc (or nfc:/dev/ttyAMA0). companion doctor checks which."),
         ("Mode switches to HSU (on the Elechouse V3: both OFF, 0 0)",),
     ),
     Diagram(

@@ -97,6 +97,7 @@ BAD = [
     ({"display": {"fullscreen": "true"}}, "[display] fullscreen", "true or false"),
     ({"display": {"headless": 0}}, "[display] headless", "true or false"),
     ({"display": {"rotation": 45}}, "[display] rotation", "0, 90, 180 or 270"),
+    ({"display": {"output": "HDMI"}}, "[display] output", "a connector name"),
     ({"display": {"theme": "neon"}}, "[display] theme", "high-contrast"),
     ({"timers": {"turn_limit": 0}}, "[timers] turn_limit", "above 0"),
     ({"timers": {"at_zero": "skip"}}, "[timers] at_zero", '"warn" or "pass"'),

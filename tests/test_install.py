@@ -245,7 +245,7 @@ def test_the_network_stays_open_only_for_a_venue(tmp_path, fake_bin):
     root = pi_root(tmp_path / "root")
     assert install(root, fake_bin).returncode == 0
     dropin = root / "etc/systemd/system/companion.service.d/no-network.conf"
-    assert "PrivateNetwork=yes" in dropin.read_text()
+    assert "IPAddressDeny=any" in dropin.read_text()
     config = root / "etc/companion/companion.toml"
     config.write_text(config.read_text() + '\n[venue]\nbroker = "cafe.local"\n')
     again = install(root, fake_bin)

@@ -170,7 +170,8 @@ def test_a_usb_serial_adapter_is_not_the_nfc_reader_until_its_rule_names_it():
     assert apply_rules(ch340) == ([], None, None)
     assert apply_rules(cp2102) == ([], None, None)
     examples = {n: tokens for n, tokens in rules(active_only=False) if ("SYMLINK", None, "+=", "sugar-companion/nfc") in tokens
-                and ("SUBSYSTEM", None, "==", "tty") in tokens and ("KERNEL", None, "==", "ttyAMA0|ttyS0") not in tokens}
+                and ("SUBSYSTEM", None, "==", "tty") in tokens and ("KERNEL", None, "==", "ttyAMA0|ttyS0") not in tokens
+                and ("KERNEL", None, "==", "ttyAMA0") not in tokens}  # (the Pi 5's pins 8/10: not an adapter)
     assert len(examples) == 2
     for tokens in examples.values():  # each example pins ONE adapter down: a serial number or a socket
         keys = {(k, a) for k, a, op, v in tokens if op == "=="}
@@ -195,3 +196,12 @@ def test_an_ordinary_keyboard_and_a_removal_are_left_alone():
     assert apply_rules(keyboard) == ([], None, None)
     scanner = tty("ttyACM0", usb("1-1.2", "0c2e", "0b61"))
     assert apply_rules(scanner, action="remove") == ([], None, None)
+
+
+def test_on_a_pi_5_the_pn532s_pins_8_and_10_are_ttyama0_not_serial0():
+    """A Pi 5: serial0 is ttyAMA10, the debug header; pins 8/10 are RP1's uart0, ttyAMA0
+    (with dtparam=uart0=on). The rule used to name no UART on a Pi 5."""
+    pins = Device("tty", "ttyAMA0", parents=[("1f00030000.serial", {})])
+    assert apply_rules(pins) == (["sugar-companion/nfc"], "dialout", "0660")
+    debug = Device("tty", "ttyAMA10", parents=[("107d001000.serial", {})], symlinks=["serial0"])
+    assert "sugar-companion/nfc" not in apply_rules(debug)[0]

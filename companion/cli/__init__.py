@@ -167,10 +167,14 @@ def main(argv: list[str] | None = None) -> int:
     The start-up speed-ups (:func:`companion.core.startup.speed_ups`: the dataclass code
     cache and the lean pygame import) are switched on first, before a command's module,
     the first to define a dataclass or import pygame, is imported."""
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if "--service" in argv:  # first of all: no key on tty1 may end the table (Ctrl+C, a scanner's ETX)
+        from ..service.console import keys_cannot_signal
+
+        keys_cannot_signal()
     from ..core import startup
 
     startup.speed_ups()
-    argv = sys.argv[1:] if argv is None else list(argv)
     if argv[:1] == ["--version"]:
         if len(argv) > 1:  # argparse's version action printed and exited 0 whatever followed
             print(f"companion: --version takes nothing after it (got {' '.join(argv[1:])[:60]!r})", file=sys.stderr)
@@ -191,3 +195,16 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:  # e.g. `companion cards sugarrr | head`
         sys.stderr.close()
         return 0
+    except (OSError, RuntimeError) as exc:  # a file name no file system takes, a symlink loop
+        import errno
+
+        if isinstance(exc, OSError) and exc.errno not in (errno.ENAMETOOLONG, errno.ELOOP):
+            raise
+        if isinstance(exc, RuntimeError) and "Symlink loop" not in str(exc):  # pathlib before 3.13
+            raise
+        from ..core.files import why_not
+
+        name = getattr(exc, "filename", None) or str(exc).rpartition(" ")[2].strip("'")
+        reason = why_not(exc) if isinstance(exc, OSError) else "it is a symbolic link that leads back to itself (a loop)"
+        print(f"companion: cannot use {str(name)[:80]}: {reason}", file=sys.stderr)
+        return 2

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import sys
-from pathlib import Path
 
 from ..core.errors import DEVICE, OK, USAGE  # noqa: F401  (the exit statuses every command returns)
 from ..core.game import Game
@@ -42,9 +41,16 @@ def game(slug: str) -> Game:
 def read_text(arg: str | None, what: str) -> tuple[str, str]:
     """``(text, source)`` of a file argument, or of stdin for ``-``/None. Raises ValueError
     with a message for an unreadable or binary file."""
+    from ..core.files import FileProblem, read_bytes
+
     source = "stdin" if arg in (None, "-") else arg
     try:
-        text = sys.stdin.read() if source == "stdin" else Path(arg).read_text(encoding="utf-8")
+        if source == "stdin":
+            text = sys.stdin.read()
+        else:  # a regular file only (a FIFO would wait, /dev/zero never end), and bounded
+            text = read_bytes(arg, "the file").decode("utf-8")
+    except FileProblem:
+        raise
     except OSError as exc:
         raise ValueError(f"cannot read {arg}: {exc.strerror}") from None
     except UnicodeDecodeError:

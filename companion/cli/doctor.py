@@ -12,6 +12,32 @@ from ..service.doctor import draw_report, report, run_checks
 from .common import pygame_error, user_path
 
 
+#: The service's state directory (the unit's StateDirectory= and WorkingDirectory=).
+STATE_DIR = "/var/lib/companion"
+
+
+def writable_folder(state: str = STATE_DIR) -> str:
+    """Move to a folder this user may write, unless the current one is: lgpio creates
+    its notify file in the working folder, so ``sudo -u companion companion doctor`` run
+    from an admin's home would fail GPIO for a reason that is not the table's. The
+    state folder first (where the service runs), then the home folder, then /tmp.
+    Returns the folder worked in."""
+    import os
+    import tempfile
+
+    try:
+        here = os.getcwd()
+        if os.access(here, os.W_OK | os.X_OK):
+            return here
+    except OSError:  # the folder was removed
+        pass
+    for folder in (state, os.path.expanduser("~"), tempfile.gettempdir()):
+        if os.path.isdir(folder) and os.access(folder, os.W_OK | os.X_OK):
+            os.chdir(folder)
+            return folder
+    return os.getcwd()
+
+
 def cmd_doctor(args) -> int:
     """Print the report (and show or save it as a screen). 0 when nothing needs fixing,
     1 when something does."""
@@ -19,6 +45,16 @@ def cmd_doctor(args) -> int:
         print("companion: --screen is how many seconds to show the report, above 0 and at most 3600",
               file=sys.stderr)
         return 2
+    if args.config:  # a FIFO would hang the report, /dev/zero fill the memory: one line, status 2
+        from ..core.files import FileProblem, read_bytes
+
+        try:
+            read_bytes(args.config, "the config file", 1024 * 1024)
+        except FileProblem as exc:
+            if not exc.missing:
+                print(f"companion: {exc}", file=sys.stderr)
+                return 2
+    writable_folder()
     config = Path(args.config) if args.config else (SYSTEM_CONFIG if SYSTEM_CONFIG.exists() else None)
     from ..venue.checks import check_venue
 

@@ -19,12 +19,8 @@ from .common import fail, game_choices, user_path
 
 def cmd_run(args) -> int:
     from ..core.journal import setup_logging
-    from ..service.config import ConfigError, apply_to_run
-    from ..service.config_wait import rotation_hint, wait_for_fix
     from ..service.sdnotify import Notifier
-    from ..ui.display import open_display
-    from ..table.build import ClosedOnStart, open_table, table_clock, virtual_screen
-    from ..table.plan import PlanError, make_plan
+    from ..table.plan import PlanError
 
     notifier = Notifier.from_env()
     stop = threading.Event()
@@ -39,7 +35,31 @@ def cmd_run(args) -> int:
     setup_logging()
     game_flag = args.game is not None
     args.game = args.game or game_choices()[0]
-    from .venue import run_settings, start_publisher
+    given = vars(args).copy()
+    while True:
+        got = _configure(argparse.Namespace(**given), game_flag, notifier, stop)
+        if isinstance(got, int):
+            return got
+        plan, venue = got
+        try:
+            return _play(plan, venue, notifier, stop, current)
+        except Exception as err:  # noqa: BLE001  (under the service: any start-up failure waits on the panel)
+            if not args.service:
+                if isinstance(err, PlanError):
+                    return fail(str(err), err.status)
+                raise
+            if not _wait_out(err, plan, args, notifier, stop):
+                return 0  # stopped while waiting (SIGTERM): a clean stop
+
+
+def _configure(args, game_flag: bool, notifier, stop: threading.Event):
+    """The config file and the flags as ``(plan, venue settings)``; an exit status when
+    they are wrong outside the service (2), or when the service was stopped while its
+    mistake was shown (0). Under the service a mistake waits on the panel for the fix."""
+    from ..service.config import ConfigError, apply_to_run
+    from ..service.config_wait import wait_for_fix
+    from ..table.plan import PlanError, make_plan
+    from .venue import run_settings
 
     given = vars(args).copy()
     while True:
@@ -52,20 +72,49 @@ def cmd_run(args) -> int:
                 from ..service.config import USER_CONFIG
 
                 plan = replace(plan, config_path=str(USER_CONFIG))
-            venue = run_settings(args)  # checked before anything is opened or stored
-            break
+            return plan, run_settings(args)  # checked before anything is opened or stored
         except (ConfigError, PlanError, ValueError) as err:
             if not (args.service and args.config):  # outside the service: exit 2, as for any usage error
                 return fail(str(err), getattr(err, "status", 2))
             # The service shows the mistake and waits for the file to be fixed: exiting would
             # crash-loop the unit into systemd's start limit (docs/service.md).
             if not wait_for_fix(err, getattr(err, "path", None) or args.config, notifier, stop.is_set,
-                                open_screen=lambda: open_display(fullscreen=True, allow_virtual=args.simulate,
-                                                                 rotation=rotation_hint(args.config, args.rotation),
-                                                                 kiosk=True),
-                                wake=stop):
+                                open_screen=_screen(args), wake=stop):
                 return 0  # stopped while waiting (SIGTERM): a clean stop
             args = argparse.Namespace(**given)
+
+
+def _screen(args):
+    """Opens the panel for a problem shown under the service (turned as the config says)."""
+    from ..service.config_wait import rotation_hint
+    from ..ui.display import open_display
+
+    return lambda: open_display(fullscreen=True, allow_virtual=args.simulate,
+                                rotation=rotation_hint(args.config, args.rotation), kiosk=True)
+
+
+def _wait_out(err: Exception, plan, args, notifier, stop: threading.Event) -> bool:
+    """A start-up failure under the service (a damaged store, a stored game this version
+    cannot carry on, a device, a fault in the code): shown on the panel and in the
+    journal (one line, no traceback) until the store or the config changes, or a while
+    has passed; False when stopped meanwhile. Exiting instead would restart the unit
+    every few seconds for ever, with a dark panel."""
+    from ..service.config_wait import RETRY, START_TITLE, wait_for_fix
+    from ..table.plan import PlanError
+
+    retry = None  # a store or a stored game: only a changed file can change the answer
+    if not isinstance(err, PlanError):
+        err, retry = RuntimeError(f"{type(err).__name__}: {err}"[:300]), RETRY  # a fault in the code: one line
+    return wait_for_fix(err, plan.store, notifier, stop.is_set, open_screen=_screen(args), wake=stop,
+                        title=START_TITLE, also=(args.config,) if args.config else (), retry=retry)
+
+
+def _play(plan, venue, notifier, stop: threading.Event, current: dict) -> int:
+    """Build the table from ``plan`` and run it until it stops; the exit status. Raises
+    :class:`~companion.table.plan.PlanError` when it cannot be built."""
+    from ..table.build import ClosedOnStart, open_table, table_clock, virtual_screen
+    from .venue import start_publisher
+
     try:
         with open_table(plan, table_clock(plan.store), notifier=notifier, stopping=stop.is_set) as table, \
                 start_publisher(venue, table.runner, plan) as publisher:
@@ -89,8 +138,8 @@ def cmd_run(args) -> int:
                     f"(companion history --store {session.store.path})", INFO)
     except ClosedOnStart:
         return 0
-    except PlanError as err:
-        return fail(str(err), err.status)
+    finally:
+        current.pop("runner", None)
     if plan.log_format == "json":
         print(json.dumps({"event": "stop", "game_id": session.game_id}), flush=True)
     return 0
@@ -176,6 +225,9 @@ def add_parsers(sub) -> None:
                    help="the screen's colours: default, or high-contrast (black ground, white text, outlines)")
     r.add_argument("--rotation", type=int, choices=(0, 90, 180, 270), default=0,
                    help="degrees the picture is turned clockwise on the panel (90 or 270 for a portrait panel)")
+    r.add_argument("--output", metavar="CONNECTOR",
+                   help="the display to use when more than one is connected, by its connector name as companion "
+                        "doctor lists it (DSI-1, HDMI-A-1); default: the first SDL finds")
     r.add_argument("--log-format", choices=["text", "json"], default="text", help="text (default) or json lines")
     r.add_argument("--store", default=str(DEFAULT_STORE), type=user_path, help="the game database (default: %(default)s)")
     r.add_argument("--record", metavar="FILE", type=user_path,

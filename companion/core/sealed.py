@@ -23,15 +23,15 @@ from pathlib import Path
 LIMIT = 16 << 20
 
 
-def write(path: Path, magic: bytes, body: bytes, tmp: Path | None = None) -> None:
+def write(path: Path, magic: bytes, body: bytes, tmp: Path | None = None, mode: int = 0o666) -> None:
     """Write ``body`` sealed with ``magic`` to ``path``, through ``tmp`` (default
-    ``.NAME.PID.tmp`` beside it). Raises OSError (a full or read-only card, a folder that
+    ``.NAME.PID.tmp`` beside it), created with ``mode`` (less the umask). Raises OSError (a full or read-only card, a folder that
     is not one), leaving no temporary file behind."""
     tmp = tmp or path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
         tmp.unlink(missing_ok=True)
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
-                     | getattr(os, "O_CLOEXEC", 0), 0o666)
+                     | getattr(os, "O_CLOEXEC", 0), mode)
         with os.fdopen(fd, "wb") as f:
             f.write(magic + zlib.crc32(body).to_bytes(4, "little") + body)
         os.replace(tmp, path)

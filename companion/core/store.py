@@ -146,6 +146,7 @@ class EventStore:
             else:
                 if self.path != ":memory:":
                     Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+                    _create_private(self.path)
                 self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
             version = self._version()
             self._check()
@@ -296,6 +297,7 @@ class EventStore:
         has_games = bool(self._db.execute("SELECT 1 FROM sqlite_master WHERE name = 'games'").fetchone())
         if has_games and version < SCHEMA_VERSION and self.path != ":memory:":
             self.backup = Path(f"{self.path}.format{version}.bak")
+            _create_private(self.backup)
             with sqlite3.connect(self.backup) as copy:
                 self._db.backup(copy)
             copy.close()
@@ -519,3 +521,13 @@ class EventStore:
             if self._holder is not None:
                 self._holder.close()
                 self._holder = None
+
+
+def _create_private(path: str | Path) -> None:
+    """Create an empty store file readable by its owner only (mode 0600) unless one is
+    there: it holds every card played, secret hands too, and SQLite gives its -wal and
+    -shm files the mode of the database file. An existing file keeps its mode."""
+    try:
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o600))
+    except FileExistsError:
+        pass

@@ -15,6 +15,7 @@ second of the file and seats 1-4 are the default edges (:meth:`Calibration.defau
 
 from __future__ import annotations
 
+import io
 import json
 import math
 import sys
@@ -90,8 +91,9 @@ def analyze(lines: Iterable[str], calibration: Calibration | None = None,
 def read_calibration(path: str | Path) -> Calibration:
     """The ``[calibration]`` table of a TOML file (``level = [x, y, z]`` and
     ``[calibration.seats]`` ``1 = [x, y, z]`` ...), as ``companion calibrate`` writes it."""
-    with open(path, "rb") as f:
-        data = tomllib.load(f)
+    from ..core.files import read_bytes
+
+    data = tomllib.loads(read_bytes(path, "the calibration", 1024 * 1024).decode("utf-8", "replace"))
     if "calibration" not in data:
         raise ValueError("no [calibration] table in it: run `companion calibrate`, or see "
                          "`companion tilt analyze --help` for the format")
@@ -120,8 +122,10 @@ def main_analyze(path: str | Path, calibration_path: str | Path | None = None, a
             print(f"companion: cannot use the calibration {calibration_path}: {exc}", file=err)
             return 2
     try:
-        with open(path, encoding="utf-8", errors="replace") as f:
-            events = analyze(f, calibration, config)
+        from ..core.files import read_bytes
+
+        text = read_bytes(path, "the recording", 64 * 1024 * 1024).decode("utf-8", "replace")  # a file, bounded
+        events = analyze(io.StringIO(text), calibration, config)
     except (OSError, ValueError) as exc:
         print(f"companion: cannot analyze {path}: {exc}", file=err)
         return 2

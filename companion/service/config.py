@@ -30,7 +30,11 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any, Callable
 
+from ..core.files import FileProblem, read_text
 from ..games import GAMES
+
+#: The most a config file may hold (it is a few hundred bytes; a bigger one is the wrong file).
+CONFIG_LIMIT = 1024 * 1024
 
 SYSTEM_CONFIG = Path("/etc/companion/companion.toml")
 USER_CONFIG = Path(os.environ.get("XDG_CONFIG_HOME", Path.home() / ".config")) / "sugar-companion" / "config.toml"
@@ -182,6 +186,9 @@ KEYS: tuple[Key, ...] = (
     Key("display", "headless", False, lambda v: isinstance(v, bool), "true or false"),
     Key("display", "rotation", 0, lambda v: v in (0, 90, 180, 270) and _is_int(v),
         "0, 90, 180 or 270 (degrees clockwise; 90 or 270 for a portrait panel such as Touch Display 2)"),
+    Key("display", "output", None, lambda v: isinstance(v, str) and re.fullmatch(r"[A-Za-z]+(-[A-Za-z]+)*-\d+", v)
+        is not None, 'a connector name as companion doctor lists it ("DSI-1", "HDMI-A-1"), or leave it out for '
+        "the first display SDL finds"),
     Key("display", "theme", "default", lambda v: v in ("default", "high-contrast"), '"default" or "high-contrast"'),
     Key("timers", "turn_limit", None, lambda v: _is_number(v) and 0 < v <= 24 * 3600,
         "seconds per turn, above 0 and at most 86400 (24 hours), or leave it out for no limit"),
@@ -250,6 +257,15 @@ def _show(value: Any) -> str:
     return repr(value)
 
 
+def _passes(key: Key, value: Any) -> bool:
+    """Does ``value`` pass ``key``'s check? A value of a type the check never expected (a
+    list or a table where a word goes: ``game = ["sugarrr"]``) fails it, it does not raise."""
+    try:
+        return bool(key.check(value))
+    except (TypeError, ValueError, AttributeError):
+        return False
+
+
 def parse(data: dict, source: str) -> dict[str, dict[str, Any]]:
     """Check a loaded TOML table and fill in every default. Raises :class:`ConfigError`."""
     known = sections(tilt="tilt" in data)
@@ -272,7 +288,7 @@ def parse(data: dict, source: str) -> dict[str, dict[str, Any]]:
         value = table[key.name]
         if key.name in _PATHS and isinstance(value, str):
             value = os.path.expanduser(value)  # "~/table.db": this user's home
-        if not key.check(value):
+        if not _passes(key, value):
             raise ConfigError(f"{source}: [{key.section}] {key.name} = {_show(value)}: allowed values are {key.allowed}")
         out[key.section][key.name] = float(value) if key.name in ("tap_off", "bounce") else value
     if "tilt" in data:  # the defaults need no check (and the tray's modules stay unloaded)
@@ -320,14 +336,14 @@ def load(path: Path | str | None = None) -> tuple[dict[str, dict[str, Any]], Pat
     asked = path is not None
     path = Path(path) if asked else USER_CONFIG
     try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
+        text = read_text(path, "the config file", CONFIG_LIMIT)  # a FIFO or /dev/zero: refused, not waited on
+    except FileProblem as exc:
+        if not exc.missing:
+            raise ConfigError(str(exc), str(path)) from None
         if asked:
             raise ConfigError(f"{path}: no such config file (the example with every key: "
                               "hardware/companion.toml.example)", str(path)) from None
         return parse({}, str(path)), None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"{path}: cannot read it: {exc}", str(path)) from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -347,6 +363,7 @@ RUN_OPTIONS = (
     ("display", "fullscreen", "fullscreen", False),
     ("display", "headless", "headless", False),
     ("display", "rotation", "rotation", 0),
+    ("display", "output", "output", None),
     ("display", "theme", "theme", None),
     ("timers", "turn_limit", "turn_limit", None),
     ("timers", "at_zero", "at_zero", "warn"),

@@ -56,34 +56,61 @@ def rotation_hint(path: str | os.PathLike | None, default: int = 0) -> int:
     return value if value in (0, 90, 180, 270) and not isinstance(value, bool) else default
 
 
-def texts(err: Exception, path: str | None) -> tuple[str, str, str, str]:
-    """The screen's four texts for a config mistake ``err``: title, where, what, fix."""
+#: A start-up failure that is not the config's: the store, a game in it, the code itself.
+START_TITLE = "The table cannot start"
+START_FIX = ("The table tries again by itself when {path} or the settings file changes, "
+             "and every {every} seconds.")
+
+
+def texts(err: Exception, path: str | None, title: str | None = None) -> tuple[str, str, str, str]:
+    """The screen's four texts for a config mistake ``err``: title, where, what, fix;
+    with ``title``, for another start-up failure (``path``: the file it is about)."""
+    what = getattr(err, "problem", None) or str(err) or type(err).__name__
+    if title is not None:  # (a sentence may begin with a file name: kept as written)
+        what = what[:1].upper() + what[1:] if what.split(" ", 1)[0].isalpha() else what
+        return (title, f"With {path}:" if path else "While starting:", what,
+                START_FIX.format(path=path or "the game store", every=int(RETRY)))
+    what = what[:1].upper() + what[1:]
     line = getattr(err, "line", None)
     where = f"In {path}" + (f", line {line}:" if line else ":") if path else "In the settings:"
-    what = getattr(err, "problem", None) or str(err)
-    return ("The settings file has a mistake", where, what[:1].upper() + what[1:],
-            FIX.format(path=path or "the config file"))
+    return ("The settings file has a mistake", where, what, FIX.format(path=path or "the config file"))
+
+
+#: Seconds after which a start-up failure that is not a config mistake is tried again
+#: (a card that was busy, a device that came late), even if no file changed.
+RETRY = 30.0
 
 
 def wait_for_fix(err: Exception, path: str | None, notifier: Any, stopping: Callable[[], bool] = lambda: False,
                  open_screen: Callable[[], Any] | None = None, poll: float = POLL,
-                 wake: threading.Event | None = None) -> bool:
+                 wake: threading.Event | None = None, title: str | None = None,
+                 also: tuple = (), retry: float | None = None) -> bool:
     """Show ``err`` (a :class:`~companion.service.config.ConfigError` or a plan error
     from the config's values) in the journal and on the panel, then wait until the file
     at ``path`` changes (True: read it again) or ``stopping()`` (False). ``open_screen``
     returns an :class:`~companion.ui.app.App` or raises (no panel: journal and STATUS
     only, tried again); ``notifier`` is the service's
     :class:`~companion.service.sdnotify.Notifier`; ``wake`` set ends each wait early (pass the event
-    ``stopping`` reads, so SIGTERM is heard at once)."""
+    ``stopping`` reads, so SIGTERM is heard at once). For a start-up failure that is not
+    a config mistake (a damaged store, a stored game this version cannot carry on, a
+    fault in the code): its ``title``, the files in ``also`` watched too, and True after
+    ``retry`` seconds as well."""
     from ..ui.display import Display
 
-    title, where, what, fix = texts(err, path)
-    say(f"{where} {what} (waiting for the file to be fixed; the table starts when it is)", ERR)
-    status = f"config mistake: {where} {what}"
+    mistake = title is None  # the config's own mistake (else another start-up failure)
+    title, where, what, fix = texts(err, path, title)
+    if mistake:
+        say(f"{where} {what} (waiting for the file to be fixed; the table starts when it is)", ERR)
+        status = f"config mistake: {where} {what}"
+    else:
+        say(f"cannot start: {err} (waiting; tried again when {path or 'a file'} changes)", ERR)
+        status = f"cannot start: {what}"
     display = None
     if open_screen is not None:
         display = Display(open_screen, _Monotonic(), log=lambda line: say(line, ERR))
-    seen, shown = stamp(path), False
+    watched = (path, *also)
+    seen, shown = [stamp(p) for p in watched], False
+    until = time.monotonic() + retry if retry is not None else None
     wake = wake or threading.Event()
     try:
         while not stopping():
@@ -109,8 +136,11 @@ def wait_for_fix(err: Exception, path: str | None, notifier: Any, stopping: Call
                 notifier.watchdog(now)
             else:
                 notifier.waiting(status + (f"; no screen: {display.problem}" if display is not None else ""), now)
-            if stamp(path) != seen:
-                say(f"{path} changed: reading it again", 6)
+            if (changed := next((p for p, was in zip(watched, seen) if stamp(p) != was), None)) is not None:
+                say(f"{changed} changed: reading it again", 6)
+                return True
+            if until is not None and now >= until:
+                say("trying to start again", 6)
                 return True
             wake.wait(poll)
         return False

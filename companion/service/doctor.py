@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from .config import ConfigError, load, parse
+from .doctor_board import OVERLAY_FIX, check_board, volatile
 from .doctor_pi import (Check, Identity, check_desktop, check_graphics, check_panel, check_power, check_serial_console,
                         check_user, drive_pins)
 
@@ -328,6 +329,11 @@ def check_gpio(m: Machine, gpio: dict, drive: Callable[[dict], str | None] = dri
         return Check("GPIO", "skip", f"{listed} on /dev/{chips[0]}: the companion service holds the pins, so they "
                      "are not tried now")
     problem = drive(pins)
+    if problem and not m.can(Path(os.getcwd()), os.W_OK):  # lgpio makes its notify file in the working folder
+        return Check("GPIO", "fail", f"{listed}: gpiozero cannot drive the pins ({problem}): lgpio cannot create its "
+                     f"notify file in the working folder {os.getcwd()}, which {m.user.name} cannot write",
+                     "run it from a writable folder: cd /var/lib/companion first (companion doctor does so itself "
+                     "when it can; the service's WorkingDirectory= is that folder)")
     if problem:
         return Check("GPIO", "fail", f"{listed}: gpiozero cannot drive the pins ({problem})",
                      "sudo apt install python3-lgpio (the companion's venv uses the system's lgpio); a pin in use "
@@ -345,6 +351,10 @@ def check_store(m: Machine, path: str) -> Check:
         return Check("Game store", "fail", damaged,
                      f"use a backup copy ([store] path in the config), or move the file aside to start "
                      f"afresh: mv {path} {path}.damaged")
+    lost = volatile(m, path)
+    if lost and (p.exists() or m.can(folder, os.W_OK)):  # writable now, gone after the next power cut
+        return Check("Game store", "fail", f"{path} is written to memory only: {lost}, so every game is lost at the "
+                     "next power cut", OVERLAY_FIX)
     if p.exists() and m.can(p, os.W_OK) or not p.exists() and m.can(folder, os.W_OK):
         return Check("Game store", "ok", f"{path} writable" + ("" if p.exists() else " (made at the first game)"))
     if not p.parent.exists():
@@ -406,10 +416,10 @@ def run_checks(config: Path | None, tray: str | None = None, m: Machine | None =
     if cfg is None:  # a bad file: check the rest as if it had every default
         cfg = parse({}, "defaults")
     sensor = tray or cfg["tray"]["sensor"]
-    checks += [check_graphics(environ, **({"load": load_lib} if load_lib else {})), check_desktop(m),
-               check_panel(m), check_display(m, environ), check_touch(m), check_i2c(m, sensor),
-               check_sensor(sensor, open_chip, service_running=running)]
     scanners = reader_texts(cfg["readers"]["scanners"])  # (an entry may be a table: its reader's text)
+    checks += [check_graphics(environ, **({"load": load_lib} if load_lib else {})), check_desktop(m),
+               check_panel(m), *check_board(m, cfg, scanners), check_display(m, environ), check_touch(m),
+               check_i2c(m, sensor), check_sensor(sensor, open_chip, service_running=running)]
     checks.append(check_input_devices(m))
     checks += check_readers(m, scanners)
     checks.append(check_serial_console(m, scanners))

@@ -73,7 +73,7 @@ def open_table(plan: TablePlan, clock: Clock, notifier: Any = None,
         from ..ui.display import Display, open_display
 
         display = Display(lambda: open_display(fullscreen=plan.fullscreen or plan.service,
-                                               allow_virtual=plan.simulate, rotation=plan.rotation,
+                                               allow_virtual=plan.simulate, rotation=plan.rotation, output=plan.output,
                                                kiosk=plan.service), clock)
         display.ensure()
     with ExitStack() as stack:

@@ -9,6 +9,7 @@ one aside. :func:`companion.table.build.open_table` builds the table from the pl
 
 from __future__ import annotations
 
+import errno
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -70,6 +71,7 @@ class TablePlan:
     simulate: bool = False
     fullscreen: bool = False
     rotation: int = 0                       # degrees clockwise
+    output: str | None = None               # the display's connector ([display] output), None: SDL's first
     theme: str | None = None
     volume: float = 0.7                     # the config's [sound] volume, 0 to 1
     mute: bool = False                      # [sound] mute
@@ -128,7 +130,8 @@ def make_plan(args: Any, cfg: dict[str, dict[str, Any]], game_flag: bool = False
                      tray=args.tray, calibration=cfg["tray"]["calibration"],
                      tilt=tilt, gpio=cfg["gpio"], buzzer=args.buzzer, led=args.led,
                      headless=args.headless, simulate=args.simulate, fullscreen=args.fullscreen,
-                     rotation=args.rotation, theme=args.theme, timers=timers, record=args.record,
+                     rotation=args.rotation, output=getattr(args, "output", None), theme=args.theme,
+                     timers=timers, record=args.record,
                      volume=float(cfg.get("sound", {}).get("volume", 0.7)), mute=bool(cfg.get("sound", {}).get("mute")),
                      log_format=args.log_format, service=bool(getattr(args, "service", False)),
                      config_path=_config_path(args))
@@ -243,7 +246,12 @@ def record_problem(record: Path, store: Path) -> str | None:
     try:
         same = record.resolve() == store.resolve() or (record.exists() and store.exists()
                                                          and record.samefile(store))
-    except OSError:
+    except (OSError, RuntimeError) as exc:  # RuntimeError: a symlink loop (pathlib before 3.13)
+        from ..core.files import why_not
+
+        if isinstance(exc, RuntimeError) or exc.errno in (errno.ELOOP, errno.ENAMETOOLONG):
+            reason = why_not(exc) if isinstance(exc, OSError) else why_not(OSError(errno.ELOOP, ""))
+            return f"--record {str(record)[:80]}: {reason}: give another file name"
         same = False
     if same:
         return f"--record {record} is the game store (--store {store}): give the trace another file name"

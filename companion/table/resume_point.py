@@ -134,7 +134,7 @@ def keep(path: Path | None, game: tuple, payloads: list[str], fields: dict[str, 
         body = zlib.compress(pickle.dumps({"fingerprint": fingerprint(), "game": game, "inputs": len(payloads),
                                            "digest": digest(payloads), "fields": fields},
                                           protocol=pickle.HIGHEST_PROTOCOL), 1)
-        sealed.write(path, MAGIC, body, tmp=path.with_name(path.name + ".tmp"))
+        sealed.write(path, MAGIC, body, tmp=path.with_name(path.name + ".tmp"), mode=0o600)  # like the store: 0600
         return True
     except Exception as exc:  # noqa: BLE001 - a full or read-only card, a state that does not pickle: a shortcut only
         _log.info("the resume point %s was not kept (%s); the next start replays the whole game", path, exc)

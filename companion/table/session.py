@@ -110,7 +110,8 @@ class Session:
                                  "leave out --names/--players to resume it, or add --new-game to set it aside "
                                  "(it stays in the history)")
         if record and not new_game:
-            session = cls(game, store, record.id, desc.rules.new_game(record.players, **record.config), clock,
+            session = cls(game, store, record.id, desc.rules.new_game(record.players, **_stored_options(desc, record, store.path)),
+                          clock,
                           entry=desc.flow.new_entry(), started=record.started, **kw)
             session.turn_started = record.started
             at = clock.now()  # the resume's time, before the replay (the repeat guard's window starts here)
@@ -507,3 +508,17 @@ def _damaged(err: StoreError, lead: str) -> str | None:
     _log.error("%s", err)
     return (f"{lead}: the game store is damaged, so nothing more can be saved. "
             "A grown-up can start afresh with a new store file (the log says how).")
+
+
+def _stored_options(desc: Game, record, where: str) -> dict:
+    """The set-up options an unfinished game was stored with, checked against this
+    version's: a key it does not know (the game was begun by a newer companion, or the
+    file was edited) raises :class:`StoreError` naming it, not a TypeError."""
+    config = record.config if isinstance(record.config, dict) else {}
+    unknown = sorted(set(config) - {o.name for o in desc.options})
+    if unknown:
+        raise StoreError(f"the unfinished {desc.name} game in {where} was set up with "
+                         f"{', '.join(repr(k)[:40] for k in unknown[:3])}, a setting this version of the companion "
+                         "does not know (was it begun by a newer one?): update the companion to carry it on, or "
+                         "start a new game with --new-game (the unfinished one stays in the history)")
+    return config

@@ -99,7 +99,7 @@ Draw = Callable[[pygame.Surface], list[Button]]
 INPUT_READY = pygame.event.custom_type()
 
 
-def panel_size() -> tuple[int, int]:
+def panel_size(display: int = 0) -> tuple[int, int]:
     """The panel's own mode in pixels: SDL's desktop size of the first display (under
     kmsdrm, the mode the panel runs at: 800x480 for the 7" display, 720x1280 for Touch
     Display 2, 1024x600 for many HDMI panels). ``(800, 480)`` if SDL reports none.
@@ -108,7 +108,8 @@ def panel_size() -> tuple[int, int]:
         sizes = pygame.display.get_desktop_sizes()
     except pygame.error:
         sizes = []
-    return tuple(sizes[0]) if sizes and sizes[0][0] > 0 and sizes[0][1] > 0 else DESIGN
+    size = sizes[display] if 0 <= display < len(sizes) else sizes[0] if sizes else None
+    return tuple(size) if size and size[0] > 0 and size[1] > 0 else DESIGN
 
 
 def wake(seq: int) -> bool:
@@ -190,7 +191,8 @@ class App:
     no sound through SDL, and skipping the audio device saves start-up time on a Zero."""
 
     def __init__(self, size: tuple[int, int] | None = (800, 480), fullscreen: bool = False,
-                 title: str = "Sugar Table Companion", rotation: int = 0, kiosk: bool = False):
+                 title: str = "Sugar Table Companion", rotation: int = 0, kiosk: bool = False,
+                 output: str | None = None):
         if rotation not in ROTATIONS:
             raise ValueError(f"rotation is one of {', '.join(map(str, ROTATIONS))} degrees, not {rotation}")
         pygame.display.init()
@@ -200,11 +202,16 @@ class App:
         # A kiosk (the Pi's service) has no way out from the table: Escape and a window
         # close are ignored (SIGTERM from systemd still stops it cleanly).
         self.kiosk = kiosk
+        display = 0
+        if output:  # [display] output: the connector's display (companion/ui/outputs.py)
+            from .outputs import display_index
+
+            display = display_index(output)
         if size is None:  # the panel's own mode (a full screen, or SDL's kmsdrm driver)
-            size = panel_size()
+            size = panel_size(display)
         flags = pygame.FULLSCREEN if fullscreen else 0
         pygame.display.set_icon(window_icon())  # before set_mode: pygame's own is looked up and read from its package
-        self.window = pygame.display.set_mode(size, flags)
+        self.window = pygame.display.set_mode(size, flags, display=display)
         size = self.window.get_size() or size  # what SDL gave: the size taps are measured in
         self.window_size = tuple(size)
         self.rotation = rotation

@@ -99,13 +99,14 @@ def asked_driver() -> str:
 
 
 def open_display(size: tuple[int, int] | None = None, fullscreen: bool = False,
-                 allow_virtual: bool = False, rotation: int = 0, kiosk: bool = False):
+                 allow_virtual: bool = False, rotation: int = 0, kiosk: bool = False, output: str | None = None):
     """The :class:`~companion.ui.app.App` window, or :class:`DisplayUnavailable`.
 
     ``size`` None: full screen (``fullscreen``) and SDL's ``kmsdrm`` driver open at the
     panel's own mode (:func:`~companion.ui.app.panel_size`: a 1024x600 or 720x1280
     panel is filled, and taps are measured on it); a window on a desktop is 800x480.
-    ``kiosk``: Escape and a window close are ignored (the Pi's service).
+    ``kiosk``: Escape and a window close are ignored (the Pi's service); ``output``: the
+    connector of the display to use (``[display] output``, :mod:`companion.ui.outputs`).
     An invisible driver (``offscreen``, ``dummy``) is accepted only when
     ``SDL_VIDEODRIVER`` names it or ``allow_virtual`` is set."""
     from .app import DESIGN, App
@@ -114,7 +115,7 @@ def open_display(size: tuple[int, int] | None = None, fullscreen: bool = False,
     if size is None and not (fullscreen or asked == "kmsdrm"):
         size = DESIGN
     try:
-        app = App(size=size, fullscreen=fullscreen, rotation=rotation, kiosk=kiosk)
+        app = App(size=size, fullscreen=fullscreen, rotation=rotation, kiosk=kiosk, output=output)
     except pygame.error as err:
         try:
             pygame.display.quit()

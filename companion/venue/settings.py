@@ -78,11 +78,9 @@ class Broker:
         file). Raises ValueError when it cannot be read."""
         if not self.password_file:
             return None
-        try:
-            text = Path(self.password_file).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise ValueError(f"cannot read the password file {self.password_file}: "
-                             f"{getattr(exc, 'strerror', None) or exc}") from None
+        from ..core.files import read_text
+
+        text = read_text(self.password_file, "the password file", 64 * 1024)  # regular files only, bounded
         lines = text.splitlines()
         if not lines or not lines[0]:
             raise ValueError(f"the password file {self.password_file} is empty: put the password on its first line")

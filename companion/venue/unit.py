@@ -4,7 +4,8 @@ has a ``[venue]`` broker).
 
 The unit (``systemd/companion.service``) allows only ``AF_UNIX`` and ``AF_NETLINK``
 sockets: the table opens no network socket. Without a venue the installer adds
-``no-network.conf`` (``PrivateNetwork=yes``, every IP address denied). Venue mode needs
+``no-network.conf`` (every IP address denied; no ``PrivateNetwork=``, which would cut
+SDL's udev hotplug events). Venue mode needs
 TCP to the café's broker, so ``enable`` replaces that drop-in with ``venue-network.conf``:
 
 - ``RestrictAddressFamilies`` reset and set again with ``AF_INET`` and ``AF_INET6`` added;
@@ -49,8 +50,11 @@ NO_NETWORK = """\
 # configured. hardware/install.sh installs this as
 # /etc/systemd/system/companion.service.d/no-network.conf when /etc/companion/companion.toml
 # has no [venue] section, and removes it when it has one.
+# Not PrivateNetwork=yes: a private network namespace also cuts the kernel's udev netlink
+# events, so SDL never saw a touch panel or keyboard plugged in (or re-enumerated) after
+# the start. No IP socket can be made (RestrictAddressFamilies) and no IP packet pass
+# (IPAddressDeny); AF_NETLINK stays for libudev's device list and hotplug monitor.
 [Service]
-PrivateNetwork=yes
 IPAddressDeny=any
 RestrictAddressFamilies=AF_UNIX AF_NETLINK
 """
