@@ -210,6 +210,7 @@ class Dashboard:
                 self._status(table, msg)
                 for seq in store.seqs(name, table.stream):
                     self._seen(table, seq)
+                    table.seqs.append(seq)
                 for event in reversed(store.recent(name, table.stream)):
                     self._recent(table, json.loads(event))
                 table.refused_in_a_row = int(table.status.get("refused_in_a_row") or 0)

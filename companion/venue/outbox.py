@@ -180,7 +180,7 @@ class Outbox:
                        "AND topic NOT LIKE '%/result'", (self._swept, upto))
             if trim:
                 db.execute("DELETE FROM outbox WHERE sent = 1 AND id < (SELECT id FROM outbox WHERE sent = 1 "
-                           "ORDER BY id DESC LIMIT 1 OFFSET ?)", (KEEP,))
+                           "ORDER BY id DESC LIMIT 1 OFFSET ?)", (KEEP - 1,))
         with self._lock:
             self._waiting -= done
         self._swept = max(self._swept, upto - 1)
