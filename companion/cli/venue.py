@@ -164,6 +164,7 @@ def cmd_venue(args) -> int:
         broker = Broker.parse(args.broker, "--broker", username=args.broker_user,
                               password_file=args.broker_password_file, ca_file=args.ca_file)
         venue = check_name(args.venue_name, "--venue-name")
+        league = tuple(check_name(v.strip(), "--league") for v in args.league.split(",")) if args.league else None
         host, port = _listen(args.listen)
         password = None
         if args.password_file:
@@ -181,7 +182,7 @@ def cmd_venue(args) -> int:
 
     store = args.store or str(DEFAULT_STORE.parent / f"venue-{venue}.db")
     try:
-        dashboard = Dashboard(broker, venue, history=args.history, store=store)
+        dashboard = Dashboard(broker, venue, history=args.history, store=store, league=league)
     except OSError as err:
         return fail(f"cannot read the history {args.history}: {err.strerror or err}", DEVICE)
     except sqlite3.Error as err:
@@ -236,6 +237,9 @@ def add_parsers(sub) -> None:
     v.add_argument("--ca-file", type=user_path, metavar="FILE", help="the broker's CA certificate (PEM), for mqtts://")
     v.add_argument("--history", type=user_path, metavar="FILE",
                    help="keep every finished game in this file (JSON lines), so the history outlives a restart")
+    v.add_argument("--league", metavar="CAFE,CAFE...",
+                   help="a league's dashboard: every table of these cafés, whose brokers bridge them to --broker "
+                        "(docs/venue.md); --venue-name is then the league's name")
     v.add_argument("--store", type=user_path, metavar="FILE",
                    help="keep what the tables sent in this SQLite file, to see (and ask again for) what the broker "
                         "lost, also after a restart (default: venue-CAFE.db beside the table store)")

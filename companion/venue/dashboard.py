@@ -98,6 +98,7 @@ class TableView:
     hole_seen: float = 0.0   # when the holes were first seen (time.monotonic(); 0: none)
     asked: float = 0.0       # when the table was last asked to send again
     asks: int = 0            # times asked since the holes opened
+    where: tuple[str, str] = ("", "")   # (venue, table) as its topics name it
 
     def holes(self) -> list[tuple[int, int]]:
         """The runs of event numbers missing in this stream (empty: none)."""
@@ -163,13 +164,20 @@ class Dashboard:
     """The live state of a venue's tables, fed by the broker (``broker`` None: fed by
     :meth:`handle` alone). ``history``: a JSON Lines file where every finished game is
     kept (and read back at start), so the café's history outlives the dashboard.
+    ``store``: the SQLite file of what it received (:mod:`~companion.venue.received`).
+    ``league``: the venues of a league dashboard (``venue`` is then the league's name):
+    the tables of every one of them, bridged to its broker, each called
+    ``<venue>/<table>``.
 
     Raises ValueError for a bad venue name, OSError for an unreadable history file."""
 
     def __init__(self, broker: Broker | None, venue: str = "cafe", history: str | Path | None = None,
-                 client_id: str | None = None, store: str | Path | None = None):
+                 client_id: str | None = None, store: str | Path | None = None,
+                 league: tuple[str, ...] | None = None):
         self.broker = broker
         self.venue = check_name(venue, "--venue-name")
+        self.league = tuple(check_name(v, "--league") for v in league) if league else None
+        self.venues = self.league or (self.venue,)
         self.tables: dict[str, TableView] = {}
         self.results: dict[tuple, dict] = {}
         self.history = Path(history) if history else None
@@ -200,11 +208,12 @@ class Dashboard:
                     continue
                 self.results.setdefault(self._result_key(msg), msg)
             for name, payload in store.statuses():
-                table = self._table(name) if NAME.fullmatch(name) else None
                 try:
                     msg = schema.read("status", payload)
                 except Unreadable:
                     continue
+                where = (msg["venue"], msg["table"])
+                table = self._table(name, where) if where[0] in self.venues and name == self._key(*where) else None
                 if table is None:
                     continue
                 self._status(table, msg)
@@ -241,20 +250,21 @@ class Dashboard:
         (False: a repeat, an older status, another venue's, or an unreadable message:
         dropped unread and counted for its table, :meth:`_unreadable`)."""
         where = split_topic(topic)
-        if where is None or where[0] != self.venue:
+        if where is None or where[0] not in self.venues:
             return False
-        _, name, aspect = where
+        venue, raw, aspect = where
         if aspect in schema.REQUESTS:
             return False  # the dashboard's own request to a table (it reads what it wrote)
+        name = self._key(venue, raw)
         try:
             msg = schema.read(aspect, payload)
-            if msg.get("venue") != self.venue or msg.get("table") != name:
+            if msg.get("venue") != venue or msg.get("table") != raw:
                 raise Unreadable("another table's or venue's name inside")
         except Unreadable as err:
-            self._unreadable(name, aspect, err)
+            self._unreadable(name, (venue, raw), aspect, err)
             return False
         with self.changed:
-            table = self._table(name)
+            table = self._table(name, (venue, raw))
             if table is None:
                 return False
             if aspect == "events":
@@ -283,24 +293,29 @@ class Dashboard:
         elif aspect == "result":
             self.store.result(name, msg["stream"], msg["game_id"], payload)
 
-    def _table(self, name: str) -> TableView | None:
-        """The table called ``name`` (new if need be; None past :data:`MAX_TABLES` or for a
-        name no table can have: counted in :attr:`stray`). Called holding the lock."""
+    def _key(self, venue: str, table: str) -> str:
+        """What the page calls a table: its name (``<venue>/<name>`` on a league's)."""
+        return f"{venue}/{table}" if self.league else table
+
+    def _table(self, name: str, where: tuple[str, str]) -> TableView | None:
+        """The table called ``name``, at ``where`` (venue, table) (new if need be; None past
+        :data:`MAX_TABLES` or for a name no table can have: counted in :attr:`stray`).
+        Called holding the lock."""
         table = self.tables.get(name)
         if table is None:
-            if len(self.tables) >= MAX_TABLES or not NAME.fullmatch(name):
+            if len(self.tables) >= MAX_TABLES or not NAME.fullmatch(where[1]):
                 self.stray += 1
                 self.version += 1
                 self.changed.notify_all()
                 return None
-            table = self.tables[name] = TableView(name)
+            table = self.tables[name] = TableView(name, where=where)
         return table
 
-    def _unreadable(self, name: str, aspect: str, err: Unreadable) -> None:
+    def _unreadable(self, name: str, where: tuple[str, str], aspect: str, err: Unreadable) -> None:
         """Count a message dropped unread; the page says so. Logged at its 1st, 10th,
         100th ... (a flood must not fill the journal), with the reason, never the message."""
         with self.changed:
-            table = self._table(name)
+            table = self._table(name, where)
             if table is None:
                 return
             table.unreadable += 1
@@ -381,14 +396,12 @@ class Dashboard:
             table.refused_in_a_row = int(msg.get("refused_in_a_row") or 0)
         return True
 
-    @staticmethod
-    def _result_key(msg: dict) -> tuple:
-        return (msg.get("table"), msg.get("stream"), msg.get("game_id"))
+    def _result_key(self, msg: dict) -> tuple:
+        return (self._key(msg.get("venue"), msg.get("table")), msg.get("stream"), msg.get("game_id"))
 
     def _result(self, name: str, msg: dict) -> bool:
         if "players" not in msg or "game_id" not in msg:
             return False
-        msg = {**msg, "table": name}
         key = self._result_key(msg)
         if key in self.results:
             return False
@@ -431,10 +444,11 @@ class Dashboard:
                 table.asked = now
                 table.asks += 1
                 self._touch(table)
-                ask = {"v": 1, "venue": self.venue, "table": table.name, "stream": table.stream,
+                venue, raw = table.where
+                ask = {"v": 1, "venue": venue, "table": raw, "stream": table.stream,
                        "events": [list(run) for run in holes[:ASK_RUNS]],
                        "result": table.status.get("game_id") if result else None}
-                out.append((f"{ROOT}/{self.venue}/tables/{table.name}/resend", json.dumps(ask).encode()))
+                out.append((f"{ROOT}/{venue}/tables/{raw}/resend", json.dumps(ask).encode()))
         return out
 
     def _touch(self, table: TableView) -> None:
@@ -499,7 +513,7 @@ class Dashboard:
         with self.changed:
             games = sorted(self.results.values(), key=lambda r: (r.get("finished") or 0, r.get("table") or ""),
                            reverse=True)
-        return [{"table": r.get("table"), "game": r.get("game_name") or r.get("game"), "game_id": r.get("game_id"),
+        return [{"table": self._key(r.get("venue"), r.get("table")), "game": r.get("game_name") or r.get("game"), "game_id": r.get("game_id"),
                  "players": [{"name": p.get("name"), "score": p.get("score")} for p in r.get("players", [])],
                  "winners": r.get("winners") or [], "finished": r.get("finished")} for r in games]
 
@@ -512,7 +526,7 @@ class Dashboard:
         for r in games:
             result = {k: r.get(k) for k in ("game", "players", "winners", "tie_break", "reason")}
             players = tuple(r.get("players_seated") or [p.get("name") for p in r.get("players", [])])
-            out.append((r.get("table") or "", GameRecord(int(r.get("game_id") or 0), str(r.get("game")), players,
+            out.append((self._key(r.get("venue"), r.get("table") or ""), GameRecord(int(r.get("game_id") or 0), str(r.get("game")), players,
                                                          float(r.get("started") or 0), float(r.get("finished") or 0),
                                                          result, {}, 0)))
         return out
@@ -533,7 +547,7 @@ class Dashboard:
             if reason_code.is_failure:
                 _log.warning("venue: the broker %s refused the dashboard: %s", self.broker.url(), reason_code)
                 return
-            c.subscribe(venue_filter(self.venue), qos=1)
+            c.subscribe([(venue_filter(v), 1) for v in self.venues])
             self.connected.set()
             with self.changed:  # the page says "live"
                 self.version += 1
