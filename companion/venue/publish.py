@@ -387,14 +387,18 @@ class VenuePublisher:
         while self._asked:
             ask = self._asked.pop(0)
             rows, left = [], RESEND_MAX
-            for first, last in ask["events"]:
-                if left > 0 and first <= last:
-                    got = self.outbox.kept(self.settings.topic("events"), first, last, limit=left)
-                    rows += got
-                    left -= len(got)
-            if ask["result"] is not None:
-                row = self.outbox.kept_result(self.settings.topic("result"), ask["result"])
-                rows += [row] if row is not None else []
+            try:
+                for first, last in ask["events"]:
+                    if left > 0 and first <= last:
+                        got = self.outbox.kept(self.settings.topic("events"), first, last, limit=left)
+                        rows += got
+                        left -= len(got)
+                if ask["result"] is not None:
+                    row = self.outbox.kept_result(self.settings.topic("result"), ask["result"])
+                    rows += [row] if row is not None else []
+            except StoreError as err:  # the dashboard asks again; the table goes on sending
+                _log.warning("venue: could not read what the dashboard asked for again: %s", err)
+                continue
             for row in rows:  # never retained: an old game's result must not replace the newest
                 info = client.publish(row.topic, row.payload, qos=row.qos, retain=False)
                 with lock:
