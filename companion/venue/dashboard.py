@@ -51,7 +51,7 @@ from typing import Any
 
 from ..core.store import GameRecord
 from . import schema
-from .received import Received, gap_words, runs
+from .received import Received, gap_words, host_name, runs  # noqa: F401 - host_name: used from here too
 from .schema import Unreadable
 from .settings import NAME, ROOT, Broker, check_name, split_topic, venue_filter
 
@@ -105,16 +105,6 @@ class TableView:
         if self.base is None or len(self.have) == self.newest - self.base + 1:
             return []
         return runs(self.have, self.base, self.newest)
-
-
-def host_name(name: str) -> str:
-    """A table's name as a host says it: ``table-3`` is "Table 3"; any other as it is.
-
-    >>> host_name("table-3"), host_name("Table_12"), host_name("bar-corner")
-    ('Table 3', 'Table 12', 'bar-corner')
-    """
-    head, _, number = name.replace("_", "-").rpartition("-")
-    return f"Table {number}" if head.lower() == "table" and number.isdigit() else name
 
 
 def unreadable_words(name: str, n: int) -> str:

@@ -63,10 +63,18 @@ def runs(have: set[int], base: int, newest: int) -> list[tuple[int, int]]:
     return out
 
 
+def host_name(name: str) -> str:
+    """A table's name as a host says it: ``table-3`` is "Table 3"; any other as it is.
+
+    >>> host_name("table-3"), host_name("Table_12"), host_name("bar-corner")
+    ('Table 3', 'Table 12', 'bar-corner')
+    """
+    head, _, number = name.replace("_", "-").rpartition("-")
+    return f"Table {number}" if head.lower() == "table" and number.isdigit() else name
+
+
 def gap_words(name: str, holes: list[tuple[int, int]], result: bool, asks: int) -> str:
     """What the page says of a table's missing events (and result) ("" for none)."""
-    from .dashboard import host_name
-
     parts = []
     if holes:
         count = sum(b - a + 1 for a, b in holes)
