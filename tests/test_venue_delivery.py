@@ -172,6 +172,23 @@ def test_the_dashboard_asks_for_its_holes_after_a_grace_and_says_so_until_filled
     assert again.tables["table-3"].holes() == [(17, 20)]      # opened while it was away
 
 
+def test_a_table_is_not_asked_while_offline_and_not_for_ever():
+    """An outbox that was full left messages out ("the event numbers go on counting, so
+    the dashboard sees the gap"): the table cannot send those, so the dashboard stops
+    asking and the page says so."""
+    from companion.venue.dashboard import GIVE_UP, RETRY
+
+    d = Dashboard(None, "cafe")
+    topic = "sugar/cafe/tables/table-3/"
+    d.handle(topic + "status", wire(status_msg("table-3", seq=5, since=1, online=False)))
+    d.handle(topic + "events", wire(event_msg(5, "table-3")))
+    assert d.requests(now=0.0) == [] and d.requests(now=10.0) == []      # offline: nobody to ask
+    d.handle(topic + "status", wire(status_msg("table-3", seq=5, since=1, at=2.0)))
+    asks = [len(d.requests(now=20.0 + k * RETRY)) for k in range(GIVE_UP + 3)]
+    assert sum(asks) == GIVE_UP
+    assert d.table_json("table-3")["missing_text"] == "events 1–4 missing: Table 3 could not send them again"
+
+
 def test_a_table_keeping_events_from_since_is_not_asked_for_older_ones():
     d = Dashboard(None, "cafe")
     topic = "sugar/cafe/tables/t1/"

@@ -68,6 +68,9 @@ MAX_TABLES = 500
 #: status first, ahead of the events still on their way), again between asks, and between
 #: looks for holes.
 GRACE, RETRY, TICK = 1.0, 5.0, 0.25
+#: Asks of a table that is online, at most, for one set of holes: a table whose outbox was
+#: full left those messages out and cannot send them (the page then says so).
+GIVE_UP = 12
 #: Runs of missing numbers named in one request, at most.
 ASK_RUNS = 32
 
@@ -429,8 +432,9 @@ class Dashboard:
                 if not table.hole_seen:
                     table.hole_seen = now
                     self._touch(table)
-                if now - table.hole_seen < GRACE or (table.asked and now - table.asked < RETRY):
-                    continue
+                if now - table.hole_seen < GRACE or (table.asked and now - table.asked < RETRY) or \
+                        not table.online or table.asks >= GIVE_UP:
+                    continue  # (a table that is offline cannot answer: it is asked once it is back)
                 table.asked = now
                 table.asks += 1
                 self._touch(table)
@@ -477,7 +481,8 @@ class Dashboard:
                     "version": t.version, "winners": self._winners(name, s), "reported": bool(s),
                     "unreadable": t.unreadable, "unreadable_text": unreadable_words(name, t.unreadable),
                     "missing": [list(h) for h in holes], "missing_result": missing_result,
-                    "missing_text": gap_words(name, holes, missing_result, t.asks) if t.asks else ""}
+                    "missing_text": gap_words(name, holes, missing_result, t.asks, t.asks >= GIVE_UP)
+                    if t.asks else ""}
 
     def notices(self) -> list[str]:
         """What the page says of the dashboard itself, in words for the host (empty: nothing)."""

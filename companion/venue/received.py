@@ -15,6 +15,8 @@ a hole it knew of, or one that opened while it was away, is still seen.
 'events 12–15 missing: asked Table 3 again'
 >>> gap_words("t1", [(4, 4)], result=True, asks=0)
 'event 4 and the result missing: asking t1'
+>>> gap_words("table-3", [(3, 5), (9, 9)], result=False, asks=12, given_up=True)
+'events 3–5 and 9 missing: Table 3 could not send them again'
 """
 
 from __future__ import annotations
@@ -73,8 +75,9 @@ def host_name(name: str) -> str:
     return f"Table {number}" if head.lower() == "table" and number.isdigit() else name
 
 
-def gap_words(name: str, holes: list[tuple[int, int]], result: bool, asks: int) -> str:
-    """What the page says of a table's missing events (and result) ("" for none)."""
+def gap_words(name: str, holes: list[tuple[int, int]], result: bool, asks: int, given_up: bool = False) -> str:
+    """What the page says of a table's missing events (and result) ("" for none);
+    ``given_up``: asked so often that the table evidently no longer has them."""
     parts = []
     if holes:
         count = sum(b - a + 1 for a, b in holes)
@@ -88,7 +91,8 @@ def gap_words(name: str, holes: list[tuple[int, int]], result: bool, asks: int) 
         parts.append("the result")
     if not parts:
         return ""
-    asked = f"asked {host_name(name)} again" if asks else f"asking {host_name(name)}"
+    asked = f"{host_name(name)} could not send them again" if given_up else \
+        f"asked {host_name(name)} again" if asks else f"asking {host_name(name)}"
     return f"{' and '.join(parts)} missing: {asked}"
 
 
