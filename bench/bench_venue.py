@@ -18,7 +18,8 @@ messages lost (events published minus events the dashboard counted, read from it
   so the 50 windows cover the games' beginnings, middles and ends;
 - at 10x table speed, whole games (154 s for the longest), with :data:`PAGES` open pages
   (10 with ``--quick``) following the event stream, from five loopback addresses (the
-  server's cap is 32 connections per address).
+  server's cap is 32 connections per address), read by a process of their own (:func:`follow_pages`)
+  so that reading 100 streams does not slow this process's tables.
 
 Targets: p99 <= 1 s at table speed (one page); at 10x with 100 open pages (issue 40),
 p99 <= 250 ms over every page's updates; 0 messages lost. The dashboard's CPU (its
@@ -143,6 +144,33 @@ class PageReader:
                 return
 
 
+def follow_pages(url: str, n: int, out: str) -> None:
+    """``bench_venue.py --pages URL N OUT``: follow the page's event stream ``n`` times at
+    once (from five loopback addresses), say "ready", and at the end of stdin write every
+    stream's updates to ``out`` (JSON)."""
+    readers = [PageReader(url, f"127.0.0.{2 + k % 5}") for k in range(n)]
+    print("ready", flush=True)
+    sys.stdin.read()
+    for r in readers:
+        r.stop = True
+    Path(out).write_text(json.dumps([r.updates for r in readers]))
+
+
+class Pages:
+    """:func:`follow_pages` in its own process."""
+
+    def __init__(self, url: str, n: int, folder: Path):
+        self.out = folder / "pages.json"
+        self.proc = subprocess.Popen([sys.executable, __file__, "--pages", url, str(n), str(self.out)],
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        assert self.proc.stdout.readline().strip() == "ready"
+
+    def updates(self) -> list[dict[str, list]]:
+        self.proc.stdin.close()
+        self.proc.wait(timeout=60)
+        return json.loads(self.out.read_text())
+
+
 def _cpu_seconds(pid: int) -> float:
     """User + system CPU time of process ``pid`` so far (s), from /proc."""
     fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
@@ -171,7 +199,7 @@ def scale(speed: float, window: float | None, quick: bool, pages: int = 1) -> di
     page = f"http://127.0.0.1:{port}/"
     dash.stdout.readline()  # "the dashboard is on ..."
     wait_for(lambda: json.loads(urllib.request.urlopen(page + "state.json").read())["broker"], what="dashboard up")
-    readers = [PageReader(page, f"127.0.0.{2 + k % 5}") for k in range(pages)]
+    readers = Pages(page, pages, tmp)
     n = 10 if quick else TABLES
     tables = [SimTable(i, tmp, broker.url, venue) for i in range(n)]
     plans = []
@@ -219,9 +247,9 @@ def scale(speed: float, window: float | None, quick: bool, pages: int = 1) -> di
     # the dashboard counts every event it got from the table's first published one on
     lost = sent - got
     lat, missed = [], 0
-    for reader in readers:
+    for updates in readers.updates():
         for table in tables:
-            ups = reader.updates.get(table.name, [])
+            ups = updates.get(table.name, [])
             j = 0
             for seq in sorted(table.verdicts):
                 while j < len(ups) and ups[j][0] < seq:
@@ -230,7 +258,6 @@ def scale(speed: float, window: float | None, quick: bool, pages: int = 1) -> di
                     lat.append(max(0.0, ups[j][1] - table.verdicts[seq]))
                 else:
                     missed += 1   # this page never showed it
-        reader.stop = True
     peak = _peak_mb(dash.pid)
     dash.terminate()
     dash.wait(timeout=10)
@@ -324,4 +351,7 @@ def rows(quick: bool = False) -> list[dict]:
 
 
 if __name__ == "__main__":
+    if sys.argv[1:2] == ["--pages"]:
+        follow_pages(sys.argv[2], int(sys.argv[3]), sys.argv[4])
+        sys.exit(0)
     sys.exit(main(rows, "venue"))
