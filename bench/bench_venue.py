@@ -328,7 +328,7 @@ def rows(quick: bool = False) -> list[dict]:
         out.append(row(f"{r['tables']} tables at {speed:g}x table speed, {pages} open page{'s' * (pages > 1)}: "
                        "verdict to page update", f"p99 <= {shown}", median=med(r["lat"]) * 1000,
                        p99=pct(r["lat"], 99) * 1000,
-                       ok=bool(r["lat"]) and pct(r["lat"], 99) <= target * 1000 and r["lost"] == 0
+                       ok=bool(r["lat"]) and pct(r["lat"], 99) <= target and r["lost"] == 0
                        and r["missed"] == 0, n=len(r["lat"]),
                        note=f"{what}, {r['sent']} events ({r['messages']} messages acknowledged) in {r['played']:.0f} s; "
                             f"{r['missed']} (page, event) pairs never shown; "
