@@ -345,7 +345,7 @@ def test_companion_venue_serves_the_page_until_sigterm(mosquitto, tmp_path):
     proc = subprocess.Popen([sys.executable, "-m", "companion", "venue", "--broker", mosquitto.url, "--listen",
                              f"127.0.0.1:{port}", "--venue-name", "cli-cafe", "--password-file",
                              str(tmp_path / "page.pw")], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env={**os.environ, "SDL_VIDEODRIVER": "dummy"})
+                            env={**os.environ, "SDL_VIDEODRIVER": "dummy", "XDG_DATA_HOME": str(tmp_path)})
     try:
         line = proc.stdout.readline()
         assert f"http://127.0.0.1:{port}/" in line and "password required" in line

@@ -58,7 +58,7 @@ def test_every_message_a_table_publishes_in_the_recorded_games_matches_its_schem
 
 
 def test_the_schemas_are_valid_and_agree_with_the_code():
-    for aspect in schema.ASPECTS:
+    for aspect in schema.ASPECTS + schema.REQUESTS:
         jsonschema.Draft202012Validator.check_schema(schema.schema(aspect))
     assert schema.schema("events")["properties"]["input"]["enum"] == list(INPUT_KINDS.values())
     from companion.venue.settings import NAME
@@ -80,7 +80,7 @@ def test_the_schemas_are_published_in_the_docs():
     """docs/venue.md carries each schema as it is in the package."""
     doc = (ROOT / "docs" / "venue.md").read_text()
     blocks = [json.loads(b) for b in re.findall(r"```json\n(.*?)```", doc, re.S)]
-    for aspect in schema.ASPECTS:
+    for aspect in schema.ASPECTS + schema.REQUESTS:
         assert schema.schema(aspect) in blocks, aspect
 
 

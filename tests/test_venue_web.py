@@ -285,7 +285,7 @@ def test_the_dashboard_listens_beyond_this_computer_only_with_a_password_or_on_p
     argv = [a.format(port=free_port(), pw=tmp_path / "pw") for a in argv]
     proc = subprocess.Popen([sys.executable, "-m", "companion", "venue", "--broker", "mqtt://127.0.0.1:1", *argv],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env={**os.environ, "SDL_VIDEODRIVER": "dummy"})
+                            env={**os.environ, "SDL_VIDEODRIVER": "dummy", "XDG_DATA_HOME": str(tmp_path)})
     try:
         if ok:
             line = proc.stdout.readline()

@@ -164,6 +164,7 @@ def cmd_venue(args) -> int:
         broker = Broker.parse(args.broker, "--broker", username=args.broker_user,
                               password_file=args.broker_password_file, ca_file=args.ca_file)
         venue = check_name(args.venue_name, "--venue-name")
+        league = tuple(check_name(v.strip(), "--league") for v in args.league.split(",")) if args.league else None
         host, port = _listen(args.listen)
         password = None
         if args.password_file:
@@ -175,10 +176,17 @@ def cmd_venue(args) -> int:
                              "FILE (or --no-password if the network is yours alone)")
     except ValueError as err:
         return fail(str(err), USAGE)
+    import sqlite3
+
+    from ..core.store import DEFAULT_STORE
+
+    store = args.store or str(DEFAULT_STORE.parent / f"venue-{venue}.db")
     try:
-        dashboard = Dashboard(broker, venue, history=args.history)
+        dashboard = Dashboard(broker, venue, history=args.history, store=store, league=league)
     except OSError as err:
         return fail(f"cannot read the history {args.history}: {err.strerror or err}", DEVICE)
+    except sqlite3.Error as err:
+        return fail(f"cannot open the dashboard's store {store}: {err}", DEVICE)
     try:
         tls = _tls(args)
     except ValueError as err:
@@ -229,6 +237,12 @@ def add_parsers(sub) -> None:
     v.add_argument("--ca-file", type=user_path, metavar="FILE", help="the broker's CA certificate (PEM), for mqtts://")
     v.add_argument("--history", type=user_path, metavar="FILE",
                    help="keep every finished game in this file (JSON lines), so the history outlives a restart")
+    v.add_argument("--league", metavar="CAFE,CAFE...",
+                   help="a league's dashboard: every table of these cafés, whose brokers bridge them to --broker "
+                        "(docs/venue.md); --venue-name is then the league's name")
+    v.add_argument("--store", type=user_path, metavar="FILE",
+                   help="keep what the tables sent in this SQLite file, to see (and ask again for) what the broker "
+                        "lost, also after a restart (default: venue-CAFE.db beside the table store)")
     v.add_argument("--title", help="the page's title (default: the café's name)")
     v.add_argument("--cert", type=user_path, metavar="FILE",
                    help="serve the page over HTTPS with this certificate (PEM, the chain; docs/venue.md)")

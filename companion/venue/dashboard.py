@@ -14,6 +14,15 @@ never shown and never stored, so it cannot stop another table's card, also after
 restart (a retained message comes again and is dropped again; a bad line in the history
 file is left out and counted).
 
+Delivery end to end, not just to the broker: every event, status and result taken is kept
+in the dashboard's own SQLite file (``store``, :class:`~companion.venue.received.Received`)
+and read back at start. A hole in a table's event numbers (between the oldest number the
+table still keeps, its status's ``since``, and the newest it said it sent) or a finished
+game without its result is asked for again on the table's ``resend`` topic
+(:meth:`Dashboard.requests`, sent by a thread of its own every :data:`TICK` s) once it
+has lasted :data:`GRACE` s, and again every :data:`RETRY` s until it is filled; the page
+says so ("events 12–15 missing: asked Table 3 again").
+
 "Needs help" flags (:func:`flags`): a reader unplugged, the tray sensor offline, the screen
 not working, the same
 input refused three times in a row, a turn over its limit, the table offline (gone
@@ -42,8 +51,9 @@ from typing import Any
 
 from ..core.store import GameRecord
 from . import schema
+from .received import Received, gap_words, host_name, runs  # noqa: F401 - host_name: used from here too
 from .schema import Unreadable
-from .settings import NAME, Broker, check_name, split_topic, venue_filter
+from .settings import NAME, ROOT, Broker, check_name, split_topic, venue_filter
 
 _log = logging.getLogger(__name__)
 
@@ -54,6 +64,15 @@ RECENT = 8
 #: Tables a dashboard follows at most: messages for more names are dropped and counted
 #: for the venue (a café has tens; a client that makes up names must not fill memory).
 MAX_TABLES = 500
+#: Seconds a hole must last before the table is asked (a table that reconnects sends its
+#: status first, ahead of the events still on their way), again between asks, and between
+#: looks for holes.
+GRACE, RETRY, TICK = 1.0, 5.0, 0.25
+#: Asks of a table that is online, at most, for one set of holes: a table whose outbox was
+#: full left those messages out and cannot send them (the page then says so).
+GIVE_UP = 12
+#: Runs of missing numbers named in one request, at most.
+ASK_RUNS = 32
 
 
 @dataclass
@@ -76,16 +95,19 @@ class TableView:
     gaps: int = 0
     version: int = 0
     unreadable: int = 0      # messages dropped unread (too big, not JSON, not the schema's)
+    have: set[int] = field(default_factory=set)   # event numbers received in this stream
+    base: int | None = None  # the first number looked for (the table's "since", or the first seen)
+    newest: int = 0          # the newest number the table said it sent (events, status, result)
+    hole_seen: float = 0.0   # when the holes were first seen (time.monotonic(); 0: none)
+    asked: float = 0.0       # when the table was last asked to send again
+    asks: int = 0            # times asked since the holes opened
+    where: tuple[str, str] = ("", "")   # (venue, table) as its topics name it
 
-
-def host_name(name: str) -> str:
-    """A table's name as a host says it: ``table-3`` is "Table 3"; any other as it is.
-
-    >>> host_name("table-3"), host_name("Table_12"), host_name("bar-corner")
-    ('Table 3', 'Table 12', 'bar-corner')
-    """
-    head, _, number = name.replace("_", "-").rpartition("-")
-    return f"Table {number}" if head.lower() == "table" and number.isdigit() else name
+    def holes(self) -> list[tuple[int, int]]:
+        """The runs of event numbers missing in this stream (empty: none)."""
+        if self.base is None or len(self.have) == self.newest - self.base + 1:
+            return []
+        return runs(self.have, self.base, self.newest)
 
 
 def unreadable_words(name: str, n: int) -> str:
@@ -135,13 +157,20 @@ class Dashboard:
     """The live state of a venue's tables, fed by the broker (``broker`` None: fed by
     :meth:`handle` alone). ``history``: a JSON Lines file where every finished game is
     kept (and read back at start), so the café's history outlives the dashboard.
+    ``store``: the SQLite file of what it received (:mod:`~companion.venue.received`).
+    ``league``: the venues of a league dashboard (``venue`` is then the league's name):
+    the tables of every one of them, bridged to its broker, each called
+    ``<venue>/<table>``.
 
     Raises ValueError for a bad venue name, OSError for an unreadable history file."""
 
     def __init__(self, broker: Broker | None, venue: str = "cafe", history: str | Path | None = None,
-                 client_id: str | None = None):
+                 client_id: str | None = None, store: str | Path | None = None,
+                 league: tuple[str, ...] | None = None):
         self.broker = broker
         self.venue = check_name(venue, "--venue-name")
+        self.league = tuple(check_name(v, "--league") for v in league) if league else None
+        self.venues = self.league or (self.venue,)
         self.tables: dict[str, TableView] = {}
         self.results: dict[tuple, dict] = {}
         self.history = Path(history) if history else None
@@ -152,8 +181,43 @@ class Dashboard:
         self.client = None
         self.stray = 0           # unreadable messages for no table this dashboard can name
         self.history_unreadable = 0
+        self.store: Received | None = None
+        self._asker: threading.Thread | None = None
         if self.history is not None and self.history.exists():
             self._read_history()
+        if store is not None:
+            self.store = Received(store)
+            self._read_store()
+
+    def _read_store(self) -> None:
+        """What an earlier run received: statuses, each table's event numbers in its stream
+        (and its newest events for the card) and results (each checked again)."""
+        store, self.store = self.store, None  # nothing read back is written again
+        try:
+            for payload in store.results():
+                try:
+                    msg = schema.read("result", payload)
+                except Unreadable:
+                    continue
+                self.results.setdefault(self._result_key(msg), msg)
+            for name, payload in store.statuses():
+                try:
+                    msg = schema.read("status", payload)
+                except Unreadable:
+                    continue
+                where = (msg["venue"], msg["table"])
+                table = self._table(name, where) if where[0] in self.venues and name == self._key(*where) else None
+                if table is None:
+                    continue
+                self._status(table, msg)
+                for seq in store.seqs(name, table.stream):
+                    self._seen(table, seq)
+                    table.seqs.append(seq)
+                for event in reversed(store.recent(name, table.stream)):
+                    self._recent(table, json.loads(event))
+                table.refused_in_a_row = int(table.status.get("refused_in_a_row") or 0)
+        finally:
+            self.store = store
 
     def _read_history(self) -> None:
         """The finished games kept in the history file; a line that is not a result the
@@ -179,18 +243,21 @@ class Dashboard:
         (False: a repeat, an older status, another venue's, or an unreadable message:
         dropped unread and counted for its table, :meth:`_unreadable`)."""
         where = split_topic(topic)
-        if where is None or where[0] != self.venue:
+        if where is None or where[0] not in self.venues:
             return False
-        _, name, aspect = where
+        venue, raw, aspect = where
+        if aspect in schema.REQUESTS:
+            return False  # the dashboard's own request to a table (it reads what it wrote)
+        name = self._key(venue, raw)
         try:
             msg = schema.read(aspect, payload)
-            if msg.get("venue") != self.venue or msg.get("table") != name:
+            if msg.get("venue") != venue or msg.get("table") != raw:
                 raise Unreadable("another table's or venue's name inside")
         except Unreadable as err:
-            self._unreadable(name, aspect, err)
+            self._unreadable(name, (venue, raw), aspect, err)
             return False
         with self.changed:
-            table = self._table(name)
+            table = self._table(name, (venue, raw))
             if table is None:
                 return False
             if aspect == "events":
@@ -202,29 +269,46 @@ class Dashboard:
             else:
                 took = False
             if took:
+                self._keep(name, aspect, msg, payload)
                 self.version += 1
                 table.version = self.version
                 self.changed.notify_all()
             return took
 
-    def _table(self, name: str) -> TableView | None:
-        """The table called ``name`` (new if need be; None past :data:`MAX_TABLES` or for a
-        name no table can have: counted in :attr:`stray`). Called holding the lock."""
+    def _keep(self, name: str, aspect: str, msg: dict, payload: bytes) -> None:
+        """Keep a message taken in the store (called holding the lock)."""
+        if self.store is None:
+            return
+        if aspect == "events":
+            self.store.event(name, msg["stream"], msg["seq"], payload)
+        elif aspect == "status" and not msg.get("will"):
+            self.store.status(name, payload)
+        elif aspect == "result":
+            self.store.result(name, msg["stream"], msg["game_id"], payload)
+
+    def _key(self, venue: str, table: str) -> str:
+        """What the page calls a table: its name (``<venue>/<name>`` on a league's)."""
+        return f"{venue}/{table}" if self.league else table
+
+    def _table(self, name: str, where: tuple[str, str]) -> TableView | None:
+        """The table called ``name``, at ``where`` (venue, table) (new if need be; None past
+        :data:`MAX_TABLES` or for a name no table can have: counted in :attr:`stray`).
+        Called holding the lock."""
         table = self.tables.get(name)
         if table is None:
-            if len(self.tables) >= MAX_TABLES or not NAME.fullmatch(name):
+            if len(self.tables) >= MAX_TABLES or not NAME.fullmatch(where[1]):
                 self.stray += 1
                 self.version += 1
                 self.changed.notify_all()
                 return None
-            table = self.tables[name] = TableView(name)
+            table = self.tables[name] = TableView(name, where=where)
         return table
 
-    def _unreadable(self, name: str, aspect: str, err: Unreadable) -> None:
+    def _unreadable(self, name: str, where: tuple[str, str], aspect: str, err: Unreadable) -> None:
         """Count a message dropped unread; the page says so. Logged at its 1st, 10th,
         100th ... (a flood must not fill the journal), with the reason, never the message."""
         with self.changed:
-            table = self._table(name)
+            table = self._table(name, where)
             if table is None:
                 return
             table.unreadable += 1
@@ -238,24 +322,50 @@ class Dashboard:
 
     def _new_stream(self, table: TableView, msg: dict) -> None:
         stream = msg.get("stream")
-        if stream and stream != table.stream:
-            table.stream, table.last_seq = stream, 0  # a new store at this table: numbers start again
+        if stream and stream != table.stream:  # a new store at this table: numbers start again
+            table.stream, table.last_seq, table.have, table.base, table.newest = stream, 0, set(), None, 0
+            table.hole_seen = table.asked = 0.0
+            table.asks = 0
+
+    def _seen(self, table: TableView, seq: int) -> None:
+        """Event ``seq`` of the table's stream is here."""
+        if table.base is None:
+            table.base = seq
+        table.have.add(seq)
+        table.last_seq = max(table.last_seq, seq)
+        table.newest = max(table.newest, seq)
+
+    def _since(self, table: TableView, since: int | None) -> None:
+        """The table keeps its events from ``since`` on: no hole is looked for before it."""
+        if since is None:
+            return
+        if table.base is not None and since > table.base:
+            table.have = {s for s in table.have if s >= since}
+        table.base = since
 
     def _event(self, table: TableView, msg: dict) -> bool:
         seq = msg.get("seq")
         if not isinstance(seq, int):
             return False
         self._new_stream(table, msg)
-        if seq <= table.last_seq:
+        if seq in table.have:
             table.repeats += 1
             return False
-        if seq != table.last_seq + 1 and table.last_seq:
+        if seq > table.last_seq + 1 and table.last_seq:
             table.gaps += 1
-        table.last_seq = seq
+        if seq > table.last_seq:
+            table.refused_in_a_row = int(msg.get("refused_in_a_row") or 0)
+        if table.base is not None and seq < table.base:
+            table.base = seq
+        self._seen(table, seq)
         table.seqs.append(seq)
-        table.refused_in_a_row = int(msg.get("refused_in_a_row") or 0)
-        table.recent = ([{k: msg.get(k) for k in ("seq", "verdict", "text", "input", "wall")}] + table.recent)[:RECENT]
+        self._recent(table, msg)
         return True
+
+    @staticmethod
+    def _recent(table: TableView, msg: dict) -> None:
+        item = {k: msg.get(k) for k in ("seq", "verdict", "text", "input", "wall")}
+        table.recent = sorted(table.recent + [item], key=lambda e: e["seq"], reverse=True)[:RECENT]
 
     def _status(self, table: TableView, msg: dict) -> bool:
         if msg.get("will"):  # the broker's last will: only "offline"
@@ -268,6 +378,10 @@ class Dashboard:
         if old and stream == old.get("stream") and isinstance(seq, int) and \
                 (seq, msg.get("at", 0)) < (old.get("seq", 0), old.get("at", 0)):
             return False  # an older status (sent again after a reconnect)
+        self._new_stream(table, msg)
+        self._since(table, msg.get("since"))
+        if isinstance(seq, int):
+            table.newest = max(table.newest, seq)
         table.status = msg
         table.online, table.dropped = bool(msg.get("online")), False
         table.received = time.time()
@@ -275,14 +389,12 @@ class Dashboard:
             table.refused_in_a_row = int(msg.get("refused_in_a_row") or 0)
         return True
 
-    @staticmethod
-    def _result_key(msg: dict) -> tuple:
-        return (msg.get("table"), msg.get("stream"), msg.get("game_id"))
+    def _result_key(self, msg: dict) -> tuple:
+        return (self._key(msg.get("venue"), msg.get("table")), msg.get("stream"), msg.get("game_id"))
 
     def _result(self, name: str, msg: dict) -> bool:
         if "players" not in msg or "game_id" not in msg:
             return False
-        msg = {**msg, "table": name}
         key = self._result_key(msg)
         if key in self.results:
             return False
@@ -295,6 +407,60 @@ class Dashboard:
                 _log.error("venue: could not keep the finished game in %s: %s", self.history, err)
         return True
 
+    # ------------------------------------------------------------ asking again
+
+    def _result_missing(self, table: TableView) -> bool:
+        """The table says its game is over, and its result has not come."""
+        s = table.status
+        return bool(s.get("over")) and s.get("stream") == table.stream and \
+            (table.name, table.stream, s.get("game_id")) not in self.results
+
+    def requests(self, now: float | None = None) -> list[tuple[str, bytes]]:
+        """The ``resend`` requests due now, as ``(topic, payload)``: one per table whose
+        holes (or missing result) have lasted :data:`GRACE` s and that was not asked in
+        the last :data:`RETRY` s. ``now``: ``time.monotonic()``."""
+        now = time.monotonic() if now is None else now
+        out = []
+        with self.changed:
+            for table in self.tables.values():
+                holes, result = table.holes(), self._result_missing(table)
+                if not holes and not result:
+                    if table.hole_seen:
+                        table.hole_seen, table.asked, table.asks = 0.0, 0.0, 0
+                        self._touch(table)
+                    continue
+                if not table.hole_seen:
+                    table.hole_seen = now
+                    self._touch(table)
+                if now - table.hole_seen < GRACE or (table.asked and now - table.asked < RETRY) or \
+                        not table.online or table.asks >= GIVE_UP:
+                    continue  # (a table that is offline cannot answer: it is asked once it is back)
+                table.asked = now
+                table.asks += 1
+                self._touch(table)
+                venue, raw = table.where
+                ask = {"v": 1, "venue": venue, "table": raw, "stream": table.stream,
+                       "events": [list(run) for run in holes[:ASK_RUNS]],
+                       "result": table.status.get("game_id") if result else None}
+                out.append((f"{ROOT}/{venue}/tables/{raw}/resend", json.dumps(ask).encode()))
+        return out
+
+    def _touch(self, table: TableView) -> None:
+        """The table's card changed (called holding the lock)."""
+        self.version += 1
+        table.version = self.version
+        self.changed.notify_all()
+
+    def _ask(self) -> None:
+        """The asking thread: every :data:`TICK` s, publish the requests due."""
+        while self.client is not None:
+            if self.connected.is_set():
+                for topic, payload in self.requests():
+                    client = self.client
+                    if client is not None:
+                        client.publish(topic, payload, qos=1)
+            time.sleep(TICK)
+
     # ------------------------------------------------------------ what the page shows
 
     def table_json(self, name: str, now: float | None = None) -> dict[str, Any]:
@@ -303,6 +469,7 @@ class Dashboard:
         with self.changed:
             t = self.tables[name]
             s = t.status
+            holes, missing_result = t.holes(), self._result_missing(t)
             return {"table": name, "online": t.online, "dropped": t.dropped,
                     "game": s.get("game_name") or s.get("game"), "players": s.get("players") or [], "turn_of": s.get("turn_of"), "turn": s.get("turn"),
                     "phase": s.get("phase"), "over": bool(s.get("over")), "paused": bool(s.get("paused")),
@@ -312,7 +479,10 @@ class Dashboard:
                     "devices": s.get("devices") or {},
                     "disk_free_mb": s.get("disk_free_mb"), "received": t.received, "now": now,
                     "version": t.version, "winners": self._winners(name, s), "reported": bool(s),
-                    "unreadable": t.unreadable, "unreadable_text": unreadable_words(name, t.unreadable)}
+                    "unreadable": t.unreadable, "unreadable_text": unreadable_words(name, t.unreadable),
+                    "missing": [list(h) for h in holes], "missing_result": missing_result,
+                    "missing_text": gap_words(name, holes, missing_result, t.asks, t.asks >= GIVE_UP)
+                    if t.asks else ""}
 
     def notices(self) -> list[str]:
         """What the page says of the dashboard itself, in words for the host (empty: nothing)."""
@@ -338,7 +508,7 @@ class Dashboard:
         with self.changed:
             games = sorted(self.results.values(), key=lambda r: (r.get("finished") or 0, r.get("table") or ""),
                            reverse=True)
-        return [{"table": r.get("table"), "game": r.get("game_name") or r.get("game"), "game_id": r.get("game_id"),
+        return [{"table": self._key(r.get("venue"), r.get("table")), "game": r.get("game_name") or r.get("game"), "game_id": r.get("game_id"),
                  "players": [{"name": p.get("name"), "score": p.get("score")} for p in r.get("players", [])],
                  "winners": r.get("winners") or [], "finished": r.get("finished")} for r in games]
 
@@ -351,7 +521,7 @@ class Dashboard:
         for r in games:
             result = {k: r.get(k) for k in ("game", "players", "winners", "tie_break", "reason")}
             players = tuple(r.get("players_seated") or [p.get("name") for p in r.get("players", [])])
-            out.append((r.get("table") or "", GameRecord(int(r.get("game_id") or 0), str(r.get("game")), players,
+            out.append((self._key(r.get("venue"), r.get("table") or ""), GameRecord(int(r.get("game_id") or 0), str(r.get("game")), players,
                                                          float(r.get("started") or 0), float(r.get("finished") or 0),
                                                          result, {}, 0)))
         return out
@@ -372,7 +542,7 @@ class Dashboard:
             if reason_code.is_failure:
                 _log.warning("venue: the broker %s refused the dashboard: %s", self.broker.url(), reason_code)
                 return
-            c.subscribe(venue_filter(self.venue), qos=1)
+            c.subscribe([(venue_filter(v), 1) for v in self.venues])
             self.connected.set()
             with self.changed:  # the page says "live"
                 self.version += 1
@@ -394,11 +564,19 @@ class Dashboard:
         client.connect_async(self.broker.host, self.broker.port, keepalive=15)
         client.loop_start()
         self.client = client
+        self._asker = threading.Thread(target=self._ask, name="venue-asker", daemon=True)
+        self._asker.start()
         return self
 
     def close(self) -> None:
         """Stop listening (the broker keeps the session: events wait for the next start)."""
         if self.client is not None:
-            self.client.disconnect()
-            self.client.loop_stop()
-            self.client = None
+            client, self.client = self.client, None
+            client.disconnect()
+            client.loop_stop()
+        if self._asker is not None:
+            self._asker.join(timeout=2 * TICK + 1)
+            self._asker = None
+        if self.store is not None:
+            self.store.close()
+            self.store = None

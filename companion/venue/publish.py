@@ -22,7 +22,8 @@ number of the newest event so far in this store's stream):
     ``turn_of`` (a name, None when over), ``turn``, ``phase``, ``over``, ``paused``,
     ``counters``, ``prompt``, ``last`` ``{"verdict", "text"}``, ``clocks`` ``{"turn",
     "game", "left", "limit"}`` (seconds), ``devices`` ``{name: {"status", "detail"}}``,
-    ``disk_free_mb``, ``refused_in_a_row``. The broker's last will is ``{"online": false}``.
+    ``disk_free_mb``, ``refused_in_a_row``, ``since`` (the oldest event number the table
+    still keeps, to send again). The broker's last will is ``{"online": false}``.
 ``events`` (QoS 1)
     ``seq``, ``t`` (the table's clock), ``wall`` (seconds since the epoch), ``game_id``,
     ``input`` (scan, touch, tilt, level, button), ``verdict`` (accepted, rejected,
@@ -32,6 +33,10 @@ number of the newest event so far in this store's stream):
     the ``companion score --json`` shape (``game``, ``players``, ``winners``,
     ``tie_break``, ``reason``) with ``game_name``, ``game_id``, ``players_seated``,
     ``started`` and ``finished`` (the table's clock).
+
+The table subscribes to ``resend`` (QoS 1; only the dashboard's login may write it): the
+dashboard asks for event numbers it is missing (and a game's result) and the table sends
+them again, as they were, from the rows its outbox keeps (:meth:`VenuePublisher.resend`).
 """
 
 from __future__ import annotations
@@ -66,6 +71,10 @@ GRACE = 3.0
 DEVICE = "venue"
 #: MQTT keep-alive (s): the broker sends the last will this long (x1.5) after a table vanishes.
 KEEPALIVE = 15
+#: Requests to send again waiting at most (more are dropped: the dashboard asks again).
+RESEND_QUEUE = 16
+#: Events sent again for one request, at most (the dashboard asks for the rest next time).
+RESEND_MAX = 2000
 
 
 def _said_at(total: int, added: int) -> bool:
@@ -143,6 +152,8 @@ class VenuePublisher:
         self._failing_since: float | None = None
         self._ever_connected = False
         self._level: str | None = None      # the outbox's level last said
+        self._asked: list[dict] = []   # the dashboard's requests to send again, oldest first
+        self.resent = 0          # events sent again on the dashboard's request (this process)
 
     # ------------------------------------------------------------ the session's side
 
@@ -211,7 +222,7 @@ class VenuePublisher:
                   "phase": str(view.phase), "over": s.over, "paused": s.paused, "counters": shown,
                   "prompt": "" if s.over else s.prompt(), "last": dict(self._last),
                   "clocks": self._clocks(), "devices": self._devices(), "disk_free_mb": self._disk_free(),
-                  "refused_in_a_row": self._refused[1]}
+                  "refused_in_a_row": self._refused[1], "since": self.outbox.since}
         return (self._status_topic, status, 1, True)
 
     def _devices(self) -> dict[str, dict[str, str]]:
@@ -342,6 +353,58 @@ class VenuePublisher:
             _log.error("venue: message %d on %s is %s (%s); not sent", row.seq, row.topic, err,
                        schema.why(row.topic.rpartition("/")[2], json.loads(row.payload)))
             return False
+
+    # ------------------------------------------------------------ sending again
+
+    def _listen_for_resend(self, client) -> None:
+        """Subscribe to this table's ``resend`` topic (on each connection: the session is
+        clean); a request is checked against its schema and queued for the sending thread."""
+        topic = self.settings.topic("resend")
+
+        def on_message(c, userdata, message):
+            if message.topic != topic:
+                return
+            try:
+                ask = schema.read("resend", message.payload)
+            except schema.Unreadable as err:
+                _log.warning("venue: a request to send again was unreadable (%s); ignored", err)
+                return
+            s = self.settings
+            if (ask["venue"], ask["table"], ask["stream"]) != (s.venue, s.table, self.outbox.stream):
+                return  # another store's numbers (this table's store was replaced): nothing to send
+            if len(self._asked) < RESEND_QUEUE:
+                self._asked.append(ask)
+                self._wake.set()
+
+        client.on_message = on_message
+        client.subscribe(topic, qos=1)
+
+    def resend(self, client, note: Callable[[int, str], None], lock) -> None:
+        """Answer the dashboard's requests (on the sending thread): each event it names and
+        the outbox keeps, as it was sent (at most :data:`RESEND_MAX` a request), and the
+        result it names. ``note(mid, topic)`` is called, holding ``lock``, for each message
+        handed to paho (not outbox rows: nothing is marked sent for them)."""
+        while self._asked:
+            ask = self._asked.pop(0)
+            rows, left = [], RESEND_MAX
+            try:
+                for first, last in ask["events"]:
+                    if left > 0 and first <= last:
+                        got = self.outbox.kept(self.settings.topic("events"), first, last, limit=left)
+                        rows += got
+                        left -= len(got)
+                if ask["result"] is not None:
+                    row = self.outbox.kept_result(self.settings.topic("result"), ask["result"])
+                    rows += [row] if row is not None else []
+            except StoreError as err:  # the dashboard asks again; the table goes on sending
+                _log.warning("venue: could not read what the dashboard asked for again: %s", err)
+                continue
+            for row in rows:  # never retained: an old game's result must not replace the newest
+                info = client.publish(row.topic, row.payload, qos=row.qos, retain=False)
+                with lock:
+                    note(info.mid, row.topic)
+            self.resent += len(rows)
+            _log.info("venue: the dashboard asked again; %d message(s) sent again", len(rows))
 
     def _run(self) -> None:
         sender.run(self)

@@ -37,6 +37,8 @@ from typing import Any
 
 #: The topics (the last level, ``sugar/<venue>/tables/<table>/<aspect>``) a table publishes.
 ASPECTS = ("status", "events", "result")
+#: The topic the dashboard publishes to a table: "send these events (and this result) again".
+REQUESTS = ("resend",)
 #: The largest payload read (bytes). The biggest a recorded game sends is a result of
 #: about 2.3 KB (Sugarrr!'s four players with their columns): 64 KiB is 25 times that.
 #: The shipped Mosquitto config's ``message_size_limit`` is the same, so a bigger one
@@ -52,9 +54,9 @@ class Unreadable(ValueError):
 
 @lru_cache(maxsize=None)
 def schema(aspect: str) -> dict[str, Any]:
-    """The JSON Schema of one topic (``status``, ``events`` or ``result``). Raises
-    KeyError for another."""
-    if aspect not in ASPECTS:
+    """The JSON Schema of one topic (``status``, ``events``, ``result`` or ``resend``).
+    Raises KeyError for another."""
+    if aspect not in ASPECTS + REQUESTS:
         raise KeyError(aspect)
     return json.loads((FOLDER / f"{aspect}.schema.json").read_text(encoding="utf-8"))
 
@@ -80,7 +82,7 @@ def _finite(text: str) -> float:
 def read(aspect: str, payload: bytes) -> dict[str, Any]:
     """The message in ``payload`` on topic ``aspect``, checked (see the module docstring).
     Raises :class:`Unreadable`."""
-    if aspect not in ASPECTS:
+    if aspect not in ASPECTS + REQUESTS:
         raise Unreadable("a topic the dashboard does not know")
     if len(payload) > MAX_BYTES:
         raise Unreadable(f"over {MAX_BYTES // 1024} KiB")

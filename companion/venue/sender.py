@@ -62,6 +62,7 @@ class Link:
         if reason_code.is_failure:
             self.refused = reason_code
         else:
+            self.pub._listen_for_resend(client)  # the dashboard's requests to send again
             self.pub.connected.set()
             self.fresh.set()
         self.pub._wake.set()
@@ -108,6 +109,7 @@ class Link:
             info = client.publish(pub._status_topic, pub._last_status, qos=1, retain=True)
             with self.lock:
                 self.mids[info.mid] = (0, pub._status_topic)  # not an outbox row
+        pub.resend(client, lambda mid, topic: self.mids.__setitem__(mid, (0, topic)), self.lock)
         room = pub.window - len(self.handed)
         rows = pub.outbox.pending(limit=room, after=self.last) if room > 0 else []
         for row in rows:

@@ -1,0 +1,161 @@
+"""What the dashboard received, kept in its own SQLite file; and the holes in it, in words.
+
+The broker's acknowledgement is not delivery: a broker that loses power before its
+autosave forgets messages it had acknowledged to the tables. So the dashboard keeps each
+table's events, its newest status and every finished game's result in a store of its
+own (:class:`Received`: the standard library's ``sqlite3``, write-ahead log), and looks
+for holes in the event numbers (:func:`runs`). A hole is asked for again on the table's
+``resend`` topic, and the table answers from the events its game store keeps
+(:mod:`companion.venue.publish`). After a restart the dashboard starts from this file, so
+a hole it knew of, or one that opened while it was away, is still seen.
+
+>>> runs({1, 2, 5, 6, 9}, base=1, newest=10)
+[(3, 4), (7, 8), (10, 10)]
+>>> gap_words("table-3", [(12, 15)], result=False, asks=1)
+'events 12–15 missing: asked Table 3 again'
+>>> gap_words("t1", [(4, 4)], result=True, asks=0)
+'event 4 and the result missing: asking t1'
+>>> gap_words("table-3", [(3, 5), (9, 9)], result=False, asks=12, given_up=True)
+'events 3–5 and 9 missing: Table 3 could not send them again'
+"""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+import threading
+from pathlib import Path
+
+_log = logging.getLogger(__name__)
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS events (
+    tbl     TEXT NOT NULL,
+    stream  TEXT NOT NULL,
+    seq     INTEGER NOT NULL,
+    payload BLOB NOT NULL,           -- the message as it came (checked against its schema)
+    PRIMARY KEY (tbl, stream, seq)
+);
+CREATE TABLE IF NOT EXISTS status (
+    tbl     TEXT PRIMARY KEY,
+    payload BLOB NOT NULL            -- the newest status (not the broker's last will)
+);
+CREATE TABLE IF NOT EXISTS results (
+    tbl     TEXT NOT NULL,
+    stream  TEXT NOT NULL,
+    game_id INTEGER NOT NULL,
+    payload BLOB NOT NULL,
+    PRIMARY KEY (tbl, stream, game_id)
+);
+"""
+#: Events shown on the page's card after a restart (the newest).
+RECENT = 8
+
+
+def runs(have: set[int], base: int, newest: int) -> list[tuple[int, int]]:
+    """The runs ``(first, last)`` of numbers from ``base`` to ``newest`` not in ``have``."""
+    out: list[tuple[int, int]] = []
+    expect = base
+    for seq in sorted(s for s in have if base <= s <= newest):
+        if seq > expect:
+            out.append((expect, seq - 1))
+        expect = seq + 1
+    if expect <= newest:
+        out.append((expect, newest))
+    return out
+
+
+def host_name(name: str) -> str:
+    """A table's name as a host says it: ``table-3`` is "Table 3"; any other as it is.
+
+    >>> host_name("table-3"), host_name("Table_12"), host_name("bar-corner")
+    ('Table 3', 'Table 12', 'bar-corner')
+    """
+    head, _, number = name.replace("_", "-").rpartition("-")
+    return f"Table {number}" if head.lower() == "table" and number.isdigit() else name
+
+
+def gap_words(name: str, holes: list[tuple[int, int]], result: bool, asks: int, given_up: bool = False) -> str:
+    """What the page says of a table's missing events (and result) ("" for none);
+    ``given_up``: asked so often that the table evidently no longer has them."""
+    parts = []
+    if holes:
+        count = sum(b - a + 1 for a, b in holes)
+        shown = [f"{a}" if a == b else f"{a}–{b}" for a, b in holes]
+        if len(shown) > 3:
+            parts.append(f"{count} events")
+        else:
+            words = shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " and " + shown[-1]
+            parts.append(f"event{'' if count == 1 else 's'} {words}")
+    if result:
+        parts.append("the result")
+    if not parts:
+        return ""
+    asked = f"{host_name(name)} could not send them again" if given_up else \
+        f"asked {host_name(name)} again" if asks else f"asking {host_name(name)}"
+    return f"{' and '.join(parts)} missing: {asked}"
+
+
+class Received:
+    """The dashboard's store at ``path`` (a new file is made; ``":memory:"`` for tests).
+    Every method is safe from any thread; a write that fails is logged and counted in
+    :attr:`failures`, never raised (the page goes on from memory). Raises
+    ``sqlite3.Error`` (or OSError) at construction when the file cannot be opened."""
+
+    def __init__(self, path: str | Path):
+        if str(path) != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        self.path = str(path)
+        self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        self._lock = threading.Lock()
+        self.failures = 0
+        with self._lock:
+            self._db.execute("PRAGMA journal_mode=WAL")      # a reader never waits for the writer
+            self._db.execute("PRAGMA synchronous=NORMAL")    # a commit is not an fsync: a power cut
+            self._db.executescript(SCHEMA)                    # loses the last ones, which are asked again
+
+    def _write(self, sql: str, args: tuple) -> None:
+        try:
+            with self._lock:
+                self._db.execute(sql, args)
+        except sqlite3.Error as err:
+            self.failures += 1
+            if self.failures in (1, 10, 100, 1000):
+                _log.error("venue: could not keep a message in %s: %s (%d so far)", self.path, err, self.failures)
+
+    def event(self, table: str, stream: str, seq: int, payload: bytes) -> None:
+        self._write("INSERT OR IGNORE INTO events (tbl, stream, seq, payload) VALUES (?, ?, ?, ?)",
+                    (table, stream, seq, bytes(payload)))
+
+    def status(self, table: str, payload: bytes) -> None:
+        self._write("INSERT OR REPLACE INTO status (tbl, payload) VALUES (?, ?)", (table, bytes(payload)))
+
+    def result(self, table: str, stream: str, game_id: int, payload: bytes) -> None:
+        self._write("INSERT OR IGNORE INTO results (tbl, stream, game_id, payload) VALUES (?, ?, ?, ?)",
+                    (table, stream, game_id, bytes(payload)))
+
+    def _query(self, sql: str, args: tuple = ()) -> list[tuple]:
+        with self._lock:
+            return self._db.execute(sql, args).fetchall()
+
+    def statuses(self) -> list[tuple[str, bytes]]:
+        """Every table's newest status, as it came."""
+        return [(t, bytes(p)) for t, p in self._query("SELECT tbl, payload FROM status ORDER BY tbl")]
+
+    def seqs(self, table: str, stream: str) -> list[int]:
+        """The event numbers received from ``table`` in ``stream``, in order."""
+        return [s for (s,) in self._query("SELECT seq FROM events WHERE tbl = ? AND stream = ? ORDER BY seq",
+                                          (table, stream))]
+
+    def recent(self, table: str, stream: str, n: int = RECENT) -> list[bytes]:
+        """The newest ``n`` events of ``table`` in ``stream``, newest first."""
+        return [bytes(p) for (p,) in self._query("SELECT payload FROM events WHERE tbl = ? AND stream = ? "
+                                                 "ORDER BY seq DESC LIMIT ?", (table, stream, n))]
+
+    def results(self) -> list[bytes]:
+        """Every finished game's result, as it came."""
+        return [bytes(p) for (p,) in self._query("SELECT payload FROM results ORDER BY rowid")]
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
