@@ -55,11 +55,11 @@ def test_every_scan_has_a_verdict_and_mistakes_are_caught(replayed):
     verdicts = {v: [s for s in scans if s["verdict"] == v] for v in ("accepted", "rejected", "ignored")}
     assert len(verdicts["ignored"]) == 1
     reasons = " | ".join(s["reason"] for s in verdicts["rejected"])
-    for words in ("garbled", "Sugar Heist", "already in column", "does not match"):
+    for words in ("did not read right", "Sugar Heist", "already in column", "does not match"):
         assert words in reasons
     assert "fits columns" not in reasons  # a card that fits two columns is a step, not a rejection (issue 9)
     assert all(s["reason"] for s in verdicts["rejected"] + verdicts["ignored"])
-    garbled = [s for s in scans if "garbled" in s.get("reason", "")]
+    garbled = [s for s in scans if "did not read right" in s.get("reason", "")]
     assert garbled and all(s["code"] is None and s["raw"] for s in garbled)
     heist = [s for s in scans if "Sugar Heist" in s.get("reason", "")]
     assert heist[0]["code"].startswith("SH")

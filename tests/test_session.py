@@ -36,7 +36,7 @@ def test_the_same_code_within_the_tap_off_window_is_ignored_then_caught_after(se
 
 @pytest.mark.parametrize("raw, reason", [
     (None, "unreadable"),
-    ("SRS7", "garbled"),
+    ("SRS7", "did not read right"),
     (make_code("SD", "C01"), "Sweet Deals"),
     (STARTS[2], "already in column 3"),
     (fruit("Blueberries", 5), "does not go on any column"),
