@@ -43,7 +43,7 @@ def outcome(record, desc: Game | None = None) -> str:
         return text("unfinished")
     result = stored(record, desc)
     if result is None:
-        return text("left" if (record.result or {}).get("left") else "abandoned")
+        return text("left") if (record.result or {}).get("left") else text("abandoned")
     scores = ", ".join(f"{p.name} {p.score}" for p in result.ranked())
     won = text("won_by", names=" & ".join(result.winners)) if result.winners else text("nobody_won")
     return f"{won}: {scores}"

@@ -22,6 +22,7 @@ from . import theme
 from .boxes import menu_panel
 from .app import Button, TableInfo
 from .messages import text
+from .settings import theme_word
 from .widgets import button, draw_text, draw_wrapped
 
 Rect = pygame.Rect
@@ -102,7 +103,7 @@ def _settings(surface: pygame.Surface, box: Rect, info: TableInfo) -> list[Butto
     for i, name in enumerate(names):
         rect = Rect(left + i * (w + gap), y, w, row_h)
         chosen = name == shown.theme
-        out.append(Button(button(surface, rect, text(f"theme_{name}"), theme.OK if chosen else theme.PANEL_LIGHT,
+        out.append(Button(button(surface, rect, theme_word(name), theme.OK if chosen else theme.PANEL_LIGHT,
                                  theme.TEXT_DARK if chosen else theme.TEXT, size=theme.MEDIUM),
                           f"setting theme {name}"))
     y += row_h + gap

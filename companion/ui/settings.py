@@ -41,6 +41,11 @@ class Shown:
     sound: bool            # a sound device is open (else the volume is kept, and silent)
 
 
+def theme_word(name: str) -> str:
+    """A theme's name as its button says it ("default" -> "Usual")."""
+    return {"default": text("theme_default"), "high-contrast": text("theme_high_contrast")}.get(name, name)
+
+
 def backlight(root: Path = BACKLIGHTS) -> Path | None:
     """The first backlight with a writable ``brightness`` and a ``max_brightness``."""
     try:
@@ -120,12 +125,12 @@ class Settings:
             self.muted = not self.muted
             if self.sounds is not None:
                 self.sounds.muted = self.muted
-            return self._kept(text("set_muted" if self.muted else "set_unmuted"), "sound", "mute",
+            return self._kept(text("set_muted") if self.muted else text("set_unmuted"), "sound", "mute",
                               "true" if self.muted else "false")
         if what == "theme" and arg in theme.THEMES:
             theme.use(arg)
             self.theme = arg
-            return self._kept(text("set_theme", theme=text(f"theme_{arg}")), "display", "theme", f'"{arg}"')
+            return self._kept(text("set_theme", theme=theme_word(arg)), "display", "theme", f'"{arg}"')
         if what == "brightness" and arg in ("up", "down"):
             return self._brightness(arg)
         return text("set_unknown"), False
