@@ -9,7 +9,6 @@ card's code (nor, before any card of that name is shown, its name) anywhere firs
 
 from __future__ import annotations
 
-import hashlib
 import io
 import json
 import re
@@ -17,27 +16,21 @@ from pathlib import Path
 
 import pytest
 
-from companion.core import commands
-from companion.core.clock import FakeClock
 from companion.core.events import CardScanned, Revealed
-from companion.core.store import EventStore
 from companion.games import GAMES
 from companion.table.history import as_json, describe
 from companion.table.logs import TextLog, json_logger
 from companion.table.replay import replay
-from companion.table.runner import Runner
-from companion.table.session import Session
 from companion.ui.app import App, TableInfo
 from companion.ui.history import HistoryScreen
 from companion.ui.widgets import record_text
 from companion.venue.publish import VenuePublisher
 from companion.venue.settings import VenueSettings
 
+from secrecy_helpers import Watched
+
 pytestmark = pytest.mark.toy_game  # every test here runs with the toy game registered
 DATA = Path(__file__).parent / "data"
-#: Venue message fields that differ between any two tables: the wall clock, the outbox's
-#: stream id, the disk's free megabytes as measured at that moment.
-UNSHARED = ("wall", "stream", "disk_free_mb")
 
 
 def star(rank: int, copy: int) -> str:
@@ -54,48 +47,19 @@ def app():
     a.close()
 
 
-class Table:
-    """A toy table as ``companion run --headless --simulate`` runs it, with the text and JSON
-    logs, the screen, the history and a venue publisher (its outbox, no broker) listening."""
+class Table(Watched):
+    """A toy table of two rounds as ``companion run --headless --simulate`` runs it, with
+    the text and JSON logs, the screen, the history and a venue publisher (its outbox, no
+    broker) listening (:class:`secrecy_helpers.Watched`)."""
 
-    def __init__(self, path: Path, app: App, players=("Ana", "Ben")):
-        self.store = EventStore(path)
-        self.session = Session.start("toy", list(players), self.store, FakeClock(), options={"rounds": "2"}, tap_off=0)
-        self.text, self.json = io.StringIO(), io.StringIO()
-        log = TextLog(self.text, self.session)
-        self.venue = VenuePublisher(VenueSettings.parse("mqtt://127.0.0.1:1", "t1", "secret-toy"), self.session)
-        self.session.listeners += [log, json_logger(self.json), self.venue]
-        log.start()
-        self.runner = Runner(self.session, self.session.clock)
-        self.app, self.sent = app, 0
+    def __init__(self, app: App):
+        super().__init__("toy", ("Ana", "Ben"), {"rounds": "2"}, app)
 
-    def feed(self, line: str, t: float) -> dict:
+    def typed(self, line: str, t: float) -> dict:
         """Type ``line`` as under --simulate; everything the table then showed and said."""
-        self.session.clock.set(t)
-        mark = (len(self.text.getvalue()), len(self.json.getvalue()))
-        self.runner.typed(line, now=True)
-        s = self.session
-        with record_text() as drawn:
-            self.app.show(self.runner.draw)
-        rows = self.venue.outbox.pending(limit=10000)
-        venue = [(r.topic, {k: v for k, v in json.loads(r.payload).items() if k not in UNSHARED})
-                 for r in rows[self.sent:]]
-        self.sent = len(rows)
-        undo = s.undo_label() is not None
-        return {
-            "verdict": (s.last_message, s.last_ok), "prompt": s.prompt(), "undo": s.undo_label(),
-            "screen text": [d.text for d in drawn],
-            "screen picture": hashlib.sha256(bytes(self.app.surface.get_buffer().raw)).hexdigest(),
-            "screen buttons": [(b.command, tuple(b.rect)) for b in self.app.buttons],
-            "help": commands.help_text(s.desc, s.state, s.entry, s.prompt(), undo),
-            "commands": commands.listing(s.desc, s.state, s.entry, undo),
-            "view": repr(s.view),
-            "text log": self.text.getvalue()[mark[0]:],
-            "json log": [json.loads(x) for x in self.json.getvalue()[mark[1]:].splitlines()],
-            "history": ([(describe(g), as_json([g])[0]) for g in self.store.games()],
-                        HistoryScreen(self.store, GAMES).rows()),
-            "venue": venue,
-        }
+        marks = self.marks()
+        self.feed(line, t)
+        return self.seen(marks)
 
 
 def hidden(first: str, second: str) -> tuple[str, str]:
@@ -124,11 +88,11 @@ def test_two_tables_with_different_hidden_cards_see_the_same_until_the_reveal(tm
     """Ana's and Ben's hands differ between the tables, and so do the cards they lay; until
     the Reveal the screen (its text, its picture, its buttons), the prompt, help, the
     command list, the view, both logs, the history and the venue's messages are the same."""
-    tables = [Table(tmp_path / "a.db", app), Table(tmp_path / "b.db", app)]
+    tables = [Table(app), Table(app)]
     last = len(INPUTS) - 1
     for n, item in enumerate(INPUTS):
         lines = item if isinstance(item, tuple) else (item, item)
-        seen = [table.feed(line, 10.0 + 2 * n) for table, line in zip(tables, lines)]
+        seen = [table.typed(line, 10.0 + 2 * n) for table, line in zip(tables, lines)]
         if n < last:
             for key in seen[0]:
                 assert seen[0][key] == seen[1][key], (n, item, key)

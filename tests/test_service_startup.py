@@ -7,11 +7,9 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import sqlite3
 import subprocess
 import sys
-import threading
 import time
 
 import pytest
@@ -22,27 +20,7 @@ from sugarrr_helpers import STARTS
 ENV = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy", PYGAME_HIDE_SUPPORT_PROMPT="1")
 
 
-@pytest.fixture
-def listener(tmp_path):
-    """A socket standing in for systemd's notify socket; yields (path, receive)."""
-    path = str(tmp_path / "notify")
-    sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-    sock.bind(path)
-
-    def receive(timeout: float, until=None) -> list[str]:
-        got, deadline = [], time.monotonic() + timeout
-        while (left := deadline - time.monotonic()) > 0:
-            sock.settimeout(left)
-            try:
-                got.append(sock.recv(4096).decode())
-            except socket.timeout:
-                break
-            if until is not None and until(got):
-                break
-        return got
-
-    yield path, receive
-    sock.close()
+from test_service_mode import listener  # noqa: E402,F401  (the same stand-in for systemd's notify socket)
 
 
 def _service(tmp_path, notify: str, config: str) -> tuple[subprocess.Popen, object]:
