@@ -199,3 +199,35 @@ def test_time_up_is_heard_when_the_turn_limit_runs_out(tmp_path):
     runner.timekeeper.check_turn_limit()
     runner.timekeeper.check_turn_limit()  # once a turn
     assert Heard.played == ["time_up"]
+
+
+def test_the_samples_are_made_once_and_read_back_from_the_cache(tmp_path, monkeypatch):
+    """Making the five sounds is 57,000 samples of Python (a third of a resumed cold
+    start): a start after the first reads them back; a damaged file is made again."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    made = sound.samples("refused", 22050, 2).tobytes()
+    assert sound.cached_samples("refused", 22050, 2) == made
+    (kept,) = (tmp_path / "sugar-companion").glob("sound-refused-*.pcm")
+    assert oct(kept.stat().st_mode & 0o777) == "0o600"
+
+    def no_making(*args, **kwargs):
+        raise AssertionError("made again although the cache holds it")
+
+    monkeypatch.setattr(sound, "samples", no_making)
+    assert sound.cached_samples("refused", 22050, 2) == made  # from the file
+    data = bytearray(kept.read_bytes())
+    data[100] ^= 0xFF  # one flipped byte
+    kept.write_bytes(bytes(data))
+    with pytest.raises(AssertionError, match="made again"):
+        sound.cached_samples("refused", 22050, 2)
+    monkeypatch.undo()
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    assert sound.cached_samples("refused", 22050, 2) == made  # made again, and right
+    assert sound.cached_samples("refused", 44100, 2) != made  # another rate is another file
+
+
+def test_a_cache_that_cannot_be_written_only_costs_the_making(tmp_path, monkeypatch):
+    blocked = tmp_path / "file-not-dir"
+    blocked.write_text("x")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(blocked))
+    assert sound.cached_samples("accepted") == sound.samples("accepted").tobytes()

@@ -12,7 +12,10 @@ each is known without looking and by ears that hear high notes badly:
 
 They are made in code when the mixer opens, not shipped as WAV files: a few lines say
 each one (easy to change, nothing binary in the repository, no licence to track), they
-take about 60 KB of memory at the mixer's rate, and they are built in milliseconds.
+take about 60 KB of memory at the mixer's rate. Making them is a Python loop over every
+sample (about 57,000: 0.12 s here, a third of a resumed game's cold start, so about a
+second on a Zero 2 W), so the samples made are kept in the cache directory beside the
+compiled dataclass code (:func:`cached_samples`) and read back on the next start.
 
 Sound never stops a table: no ``pygame.mixer`` (a pygame without SDL_mixer), a mixer
 that fails to open (no sound card, a busy device) or SDL's ``dummy`` driver all leave a
@@ -30,7 +33,11 @@ False
 from __future__ import annotations
 
 import array
+import hashlib
 import math
+import os
+import sys
+from pathlib import Path
 from typing import Any
 
 #: The sounds there are, by what they tell.
@@ -78,6 +85,40 @@ def samples(kind: str, rate: int = RATE, channels: int = CHANNELS, peak: int = 1
     return out
 
 
+def _cache_file(kind: str, rate: int, channels: int, peak: int) -> Path:
+    from ..core import codecache
+
+    key = hashlib.blake2b(repr((notes(kind), rate, channels, peak, sys.byteorder)).encode(), digest_size=8)
+    return codecache.cache_path().parent / f"sound-{kind}-{key.hexdigest()}.pcm"
+
+
+def cached_samples(kind: str, rate: int = RATE, channels: int = CHANNELS, peak: int = 12000) -> bytes:
+    """:func:`samples` as bytes, read from the cache when a start before made them, else
+    made now and kept (``$XDG_CACHE_HOME/sugar-companion/sound-KIND-KEY.pcm``, the key a
+    hash of the notes, rate, channels and peak, so a changed sound is made again). The
+    file ends in a BLAKE2b digest of the samples: a damaged or cut file is made again. A
+    cache that cannot be written (a read-only or full card) only costs the making."""
+    path = _cache_file(kind, rate, channels, peak)
+    try:
+        data = path.read_bytes()
+        body, digest = data[:-16], data[-16:]
+        if len(data) > 16 and hashlib.blake2b(body, digest_size=16).digest() == digest:
+            return body
+    except OSError:
+        pass
+    body = samples(kind, rate, channels, peak).tobytes()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f".{path.name}.{os.getpid()}")
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "wb") as f:
+            f.write(body + hashlib.blake2b(body, digest_size=16).digest())
+        os.replace(tmp, path)
+    except OSError:
+        pass
+    return body
+
+
 class Sounds:
     """The table's sounds on ``pygame.mixer``, silent when there is none.
 
@@ -106,7 +147,7 @@ class Sounds:
             if not mixer.get_init():
                 mixer.init(RATE, -16, CHANNELS, BUFFER)
             rate, _, channels = mixer.get_init()
-            self._sounds = {kind: mixer.Sound(buffer=samples(kind, rate, channels).tobytes()) for kind in KINDS}
+            self._sounds = {kind: mixer.Sound(buffer=cached_samples(kind, rate, channels)) for kind in KINDS}
             self._channel = mixer.Channel(0)
             mixer.set_reserved(1)  # channel 0 is the table's: cues queue on it in order
         except Exception as err:  # ImportError, pygame.error, NotImplementedError (no SDL_mixer)...
