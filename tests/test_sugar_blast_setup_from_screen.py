@@ -206,3 +206,14 @@ def test_the_recorded_copy_the_board_game_is_generated_byte_for_byte_as_before(t
     assert out.read_bytes() == (data / "sugar-blast-family.trace").read_bytes()
     assert out.with_name("sugar-blast-family.golden.json").read_bytes() == \
         (data / "sugar-blast-family.golden.json").read_bytes()
+
+
+def test_text_mode_says_the_drawn_board_row_by_row_when_asked_for_a_hint():
+    s = dealt(command="deal 7")
+    words = screen.hint_words(s)
+    assert words.startswith("Lay the candies out from the top left, row by row: row 1: ")
+    named = {B.NAMES[k]: k for k in R.KINDS}
+    rows = [part.split(": ")[1].split() for part in words.split("row by row: ")[1].removesuffix(". Then tap Ready.")
+            .split("; ")]
+    assert tuple("".join(named[n] for n in row) for row in rows) == s.board
+    assert screen.hint_words(R.new_game(["Ana", "Ben"], "nine-any")) is None  # nothing drawn: nothing to say

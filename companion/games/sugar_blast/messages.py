@@ -213,6 +213,7 @@ TEXT: dict[str, str] = {
     "unknown_command": _("I don't know the command {command!r}."),
     "unknown_action": _("I don't know how to do {action} in this game."),
     # the screen
+    "hint_dealt": _("Lay the candies out from the top left, row by row: {rows}. Then tap Ready."),
     "screen_hint": _("Hint: swap the two candies in the bright blue frames."),
     "hint_words": _("Hint: swap the candy in row {n_row1}, column {n_col1} with the one in row {n_row2}, "
                     "column {n_col2} (type {typed})."),

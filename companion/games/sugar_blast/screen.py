@@ -246,8 +246,12 @@ def _side(surface: pygame.Surface, state: rules.State, info: TableInfo, entry: f
 
 def hint_words(state: rules.State) -> str:
     """The hint in words, for text mode (no screen to light the two candies up): the
-    swap with its rows and columns counted from 1, and how to type it (from 0); None
-    when no swap is being chosen (quick mode, or another step of a turn)."""
+    swap with its rows and columns counted from 1, and how to type it (from 0); at
+    set-up, the board the table drew, row by row (there is no screen to lay it out
+    from); None when no swap is being chosen (quick mode, or another step of a turn)."""
+    if state.phase == rules.SETUP and state.dealt is not None:
+        rows = "; ".join(f"row {r + 1}: " + " ".join(B.NAMES[k] for k in row) for r, row in enumerate(state.board))
+        return say("hint_dealt", rows=rows)
     if state.quick or state.phase != rules.TURN:
         return None
     cells = hint_cells(state)
