@@ -58,17 +58,16 @@ def test_quick_mode_is_played_with_buttons_only(app):
     r = runner_for(app, quick=True)
     s = r.session
     assert s.state.quick
-    tap(r, "start")
+    tap(r, "ready")
     assert s.state.phase == R.TURN
     assert {"menu quick 3", "menu quick 4", "menu quick 5-6", "menu quick box", "done"} <= set(commands(r))
 
-    # a 3-Blast of red: kind, then colour; keep, tilt, refill Done, no more Blasts
+    # a 3-Blast of red: kind, then colour; its one Red kept without a tap; tilt, refill Done, no more Blasts
     tap(r, "menu quick 3")
     assert {f"quick 3 {k}" for k in R.KINDS} <= set(commands(r))
     tap(r, "quick 3 R")
-    assert s.state.phase == R.KEEP and s.state.removing == 3
-    tap(r, "keep R")
-    assert s.state.phase == R.TILT
+    assert s.state.phase == R.TILT and s.state.kept[0] == (1, 0, 0, 0, 0, 0) and s.state.auto_kept == ("R",)
+    assert "Only one choice, so Ana keeps 1 Red" in s.last_message
     r.inputs.put(TrayTilted(1, 20.0, 1.0))
     r.inputs.put(TrayLevel(1.5))
     r.step()
@@ -82,10 +81,8 @@ def test_quick_mode_is_played_with_buttons_only(app):
     tap(r, "menu quick 5-6 8")
     tap(r, "menu quick 5-6 7")
     assert "quick 5-6 B 7" in commands(r) and "quick 5-6 B 8" not in commands(r)
-    tap(r, "quick 5-6 B 7")
-    assert s.state.removing == 7
-    tap(r, "keep B B")
-    assert s.state.kept[0] == (1, 0, 0, 0, 2, 0)
+    tap(r, "quick 5-6 B 7")  # keep 2 Blue: the one choice, taken without a tap
+    assert s.state.phase == R.TILT and s.state.kept[0] == (1, 0, 0, 0, 2, 0)
     r.inputs.put(TrayTilted(1, 20.0, 2.0))
     r.inputs.put(TrayLevel(2.5))
     r.step()
@@ -101,14 +98,15 @@ def test_quick_mode_is_played_with_buttons_only(app):
     tap(r, "quick box G")  # a Box-Blast always removes its 3 x 3 box: no count to enter
     assert s.state.phase == R.KEEP and s.state.removing == 9
     stored = [i.command for i in s.store.inputs(s.game_id) if hasattr(i, "command")]
-    assert stored[:3] == ["start", "quick 3 R", "keep R"]
+    assert stored[:3] == ["ready", "quick 3 R", "done"]
+    assert not any(c.startswith("keep") for c in stored)  # every keep so far had one choice
     assert not any(c.startswith(("menu", "cancel")) for c in stored)
     R.check_conservation(s.state)
 
 
 def test_the_quick_pad_stepper_stays_in_range(app):
     r = runner_for(app, quick=True)
-    tap(r, "start")
+    tap(r, "ready")
     tap(r, "menu quick 5-6")
     tap(r, "menu quick 5-6 5")
     assert "menu quick 5-6 4" not in commands(r)  # the minus is disabled at 5
@@ -125,7 +123,7 @@ def test_hint_lights_up_one_legal_swap_and_stores_nothing(app, tmp_path):
     s = r.session
     r.touch("board " + "/".join(START))
     r.step()
-    tap(r, "start")
+    tap(r, "ready")
     before, stored = s.state, len(s.store.inputs(s.game_id))
     tap(r, "hint")
     assert r.window.menu == "hint" and s.state == before and len(s.store.inputs(s.game_id)) == stored
@@ -146,7 +144,7 @@ def test_the_hint_goes_away_after_a_few_seconds(app):
     r = runner_for(app)
     r.touch("board " + "/".join(START))
     r.step()
-    tap(r, "start")
+    tap(r, "ready")
     tap(r, "hint")
     assert r.info().menu == "hint"
     r.clock.advance(HINT_SECONDS + 1)
@@ -158,7 +156,7 @@ def test_hint_with_no_blasts_says_so(app):
     s = r.session
     r.touch("board " + "/".join(STUCK))
     r.step()
-    tap(r, "start")
+    tap(r, "ready")
     assert screen.hint_cells(s.state) is None
     state = s.state
     empty_bag = dataclasses.replace(state, bag=(0,) * 6, bag_n=0)
@@ -208,7 +206,7 @@ def test_finger_drags_fill_too_and_never_touch_non_cell_buttons(app):
     tap(r, "palette Y")
     w, h = app.size
     a, b = screen.cell_rect(2, 0).center, screen.cell_rect(2, 1).center
-    start = [x for x in app.buttons if x.command == "start"][0].rect.center
+    start = [x for x in app.buttons if x.command == "ready"][0].rect.center
     pygame.event.post(pygame.event.Event(pygame.FINGERDOWN, x=a[0] / w, y=a[1] / h, touch_id=1, finger_id=0))
     pygame.event.post(pygame.event.Event(pygame.FINGERMOTION, x=b[0] / w, y=b[1] / h, dx=0, dy=0, touch_id=1,
                                          finger_id=0))

@@ -194,13 +194,13 @@ def app():
     a.close()
 
 
-def test_the_set_up_screen_has_every_cell_the_palette_and_start(app, tmp_path):
+def test_the_set_up_screen_has_every_cell_the_palette_start_and_set_up_from_the_screen(app, tmp_path):
     s = R.new_game(["Ana", "Ben", "Cy"], "five-different")
     app.show(lambda surf: screen.draw_game(surf, s, TableInfo(prompt=flow.prompt(s))))
     app.save(tmp_path / "setup.png")
     commands = [b.command for b in app.buttons]
     assert sum(c.startswith("cell ") for c in commands) == 36
-    assert {f"palette {k}" for k in R.KINDS} | {"start"} <= set(commands)
+    assert {f"palette {k}" for k in R.KINDS} | {"ready", "deal"} <= set(commands)  # Start sends ready
     assert app.hit(screen.cell_rect(5, 5).center) == "cell 5 5"
 
 

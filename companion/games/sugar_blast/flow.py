@@ -18,7 +18,12 @@ left; the screen's buttons send them, and people read every row and column from 
                             place the palette candy in an empty space
 ``swap R1 C1 R2 C2``        swap two neighbours
 ``board ROW/ROW/...``       enter the whole board (one letter per cell, ``.`` empty)
-``start``                   the board is ready
+``deal [N]``                "Set up from the screen": the table draws a legal starting
+                            board (seed N; without N, the tap's time in milliseconds,
+                            stored with the input) and the players lay it out as shown
+``ready``                   the board is ready (the screen's Start and Ready): a forced
+                            keep (one legal choice) is then taken without a tap
+``start``                   the board is ready, every keep asked (as recorded games began)
 ``blast N``                 solve Blast N (1-based) first
 ``keep X [Y]``              the candies kept from the Blast being solved
 ``no-blasts``               nobody can make a Blast (the companion checks)
@@ -64,6 +69,7 @@ from companion.core.game import Command
 
 from .parts import board as B
 from .parts import checks
+from .parts import deal as D
 from . import rules
 from .messages import candy as candy_name, count, say
 
@@ -109,7 +115,9 @@ COMMANDS = (
     Command("palette X", tries=tuple(f"palette {k}" for k in B.KINDS + (B.EMPTY,))),
     Command("cell R C", tries=_cells),
     Command("swap R1 C1 R2 C2", tries=_swaps),
-    Command("start", ("Start",)),
+    Command("deal [N]", (say("screen_deal"),), tries=("deal",)),
+    Command("ready", (say("screen_ready"), say("screen_start"))),
+    Command("start", tries=lambda s: []),  # the recorded games' start: known, never offered (Start sends ready)
     Command("blast N", tries=lambda s: [f"blast {n}" for n in range(1, len(s.pending or ()) + 1)]),
     Command("keep X [Y]", tries=lambda s: ["keep " + " ".join(k) for k in keep_options(s)]),
     Command("no-blasts", ("No Blasts?",)),
@@ -135,7 +143,7 @@ def read(state: rules.State, entry: Entry | None, item: Input) -> Read:
     action None when the input only changed the entry (``message`` says what it did)."""
     entry = entry or Entry()
     if isinstance(item, Touch):
-        return _command(state, entry, item.parsed)
+        return _command(state, entry, item.parsed, item.t)
     if isinstance(item, TrayTilted):
         return _tray_tilted(state, entry, item.seat)
     if isinstance(item, TrayLevel):
@@ -202,7 +210,7 @@ def _letters(args: list[str]) -> tuple[str, ...]:
     return tuple(ch for a in args for ch in a.upper())
 
 
-def _command(state: rules.State, entry: Entry, said: TouchCommand) -> Read:
+def _command(state: rules.State, entry: Entry, said: TouchCommand, t: float = 0.0) -> Read:
     command, verb, args = said.text, said.verb, list(said.args)
     if verb == "palette" and len(args) == 1:
         return _palette(state, entry, args[0].upper())
@@ -218,6 +226,10 @@ def _command(state: rules.State, entry: Entry, said: TouchCommand) -> Read:
         except B.BoardError as err:
             raise _no(str(err)) from None
         return _act(entry, rules.SetBoard(board))
+    if verb == "deal":
+        return _deal(state, entry, args, t, command)
+    if verb == "ready" and not args:
+        return _act(entry, rules.StartGame(auto_keep=True))
     if verb == "start":
         return _act(entry, rules.StartGame())
     if verb == "blast" and len(args) == 1:
@@ -252,6 +264,20 @@ def _palette(state: rules.State, entry: Entry, candy: str) -> Read:
         checks.candy_ok(state, candy)
     said = say("palette_empty") if candy == B.EMPTY else say("palette_picked", candy=candy_name(candy))
     return replace(entry, palette=candy), None, said
+
+
+def _deal(state: rules.State, entry: Entry, args: list[str], t: float, command: str) -> Read:
+    """"Set up from the screen": the board the table draws (``parts.deal``) for seed
+    ``N``, or without one for the tap's time ``t`` (stored with the input, so a resume,
+    an Undo and a replay draw the same board). Refused in quick mode (no board on the
+    screen) and after set-up, as any set-up entry is."""
+    if state.quick and state.phase == rules.SETUP:
+        raise _no(say("deal_quick"))
+    checks.need(state, rules.SETUP, twin=True)
+    if len(args) > 1 or (args and not (re.fullmatch(r"[0-9]{1,10}", args[0]) and int(args[0]) <= D.SEED_MAX)):
+        raise BadCommand(command, say("deal_number", command=command))
+    seed = int(args[0]) if args else D.seed_of_time(t)
+    return _act(entry, rules.DealBoard(D.deal(seed, state.supply), seed))
 
 
 def _no_blasts(state: rules.State, entry: Entry) -> Read:
@@ -324,19 +350,9 @@ def _done(state: rules.State, entry: Entry) -> Read:
 # ---------------------------------------------------------------- choices for the screen
 
 def keep_options(state: rules.State) -> list[tuple[str, ...]]:
-    """Each legal choice of candies to keep from the Blast being solved (KEEP phase)."""
-    if state.phase != rules.KEEP or not state.pending:
-        return []
-    blast = state.pending[0]
-    mine = (blast.candy,) * blast.keep_matched
-    if not blast.keep_other:
-        return [mine]
-    if state.quick:
-        others = [k for k, n in zip(rules.KINDS, state.supply) if n and k != blast.candy]
-    else:
-        removed = {state.board[r][c] for r, c in blast.removes}
-        others = [k for k in rules.KINDS if k in removed and k != blast.candy]
-    return [mine + (k,) for k in others]
+    """Each legal choice of candies to keep from the Blast being solved (KEEP phase):
+    :func:`rules.keep_choices`."""
+    return rules.keep_choices(state)
 
 
 def return_options(state: rules.State) -> tuple[int, list[tuple[str, ...]]] | None:
@@ -358,6 +374,8 @@ def prompt(state: rules.State, entry: Entry | None = None) -> str:
     if phase == rules.SETUP:
         if state.quick:
             return say("prompt_setup_quick")
+        if state.dealt is not None:
+            return say("prompt_dealt")
         return say("prompt_setup", on=state.on_board_n, cells=rules.CELLS)
     if phase == rules.TURN and not state.quick:
         if entry.selected is not None:

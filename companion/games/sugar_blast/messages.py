@@ -93,6 +93,9 @@ TEXT: dict[str, str] = {
     "cells_empty": _("{n} cells are still empty: fill the whole board first."),
     "start_run": _("{n} {candy} candies are in a line in {line}: mix the candies on the board and enter it again."),
     "board_ready": _("The board is ready. {who} goes first."),
+    "dealt": _("Here is a starting board drawn from the bag, with no 3 of a kind in a line."),
+    "deal_quick": _("Quick mode has no board on the screen to lay out: fill the board from the bag, then tap Start."),
+    "deal_number": _("Set up from the screen takes a whole number or nothing: {command!r}."),
     "palette_picked": _("{candy}: now tap the cells."),
     "palette_empty": _("Empty: now tap the cells to clear."),
     "palette_first": _("Tap a candy colour first, then the cells that hold it."),
@@ -127,6 +130,7 @@ TEXT: dict[str, str] = {
     "keep_want": _("From this Blast, {keep}."),
     "keep_only_removed": _("Keep only candies this Blast removes ({removed}): {keep}."),
     "kept": _("{who} keeps {kept}; {discarded} to the discards."),
+    "kept_only": _("Only one choice, so {who} keeps {kept}; {discarded} to the discards."),
     # tilt and refill
     "tilt_now": _("{who}: tilt the board toward you, then let it go."),
     "tilt_seen": _("Tilted toward {who}: now let the board go level."),
@@ -186,6 +190,7 @@ TEXT: dict[str, str] = {
     "wait_cascade": _("{who}: enter a new Blast, or tap No more Blasts."),
     # prompts
     "prompt_setup": _("Tap a colour, then its cells ({on} of {cells}). Tap Start when full."),
+    "prompt_dealt": _("Lay the candies out like this, then tap Ready."),
     "prompt_setup_quick": _("Quick mode: fill the board from the bag, then tap Start."),
     "prompt_selected": _("{who}: tap a candy next to it to swap, or tap it again to let go."),
     "prompt_no_blasts_draw": _("No Blasts! {who}: take 1 candy from the bag, tap its colour, then the candy it replaces."),
@@ -208,6 +213,7 @@ TEXT: dict[str, str] = {
     "unknown_command": _("I don't know the command {command!r}."),
     "unknown_action": _("I don't know how to do {action} in this game."),
     # the screen
+    "hint_dealt": _("Lay the candies out from the top left, row by row: {rows}. Then tap Ready."),
     "screen_hint": _("Hint: swap the two candies in the bright blue frames."),
     "hint_words": _("Hint: swap the candy in row {n_row1}, column {n_col1} with the one in row {n_row2}, "
                     "column {n_col2} (type {typed})."),
@@ -222,6 +228,10 @@ TEXT: dict[str, str] = {
     "screen_tilt_confirm": _("The tray sensor is working. Did you tilt the board toward you and let go?"),
     "screen_tilt_yes": _("Yes, tilted"),
     "screen_back": _("Back"),
+    "screen_deal": _("Set up from the screen"),
+    "screen_kept_only": _("Only one choice: {who} keeps {kept}."),
+    "screen_ready": _("Ready"),
+    "screen_start": _("Start"),
     "screen_no_candies": _("no candies"),
     "screen_fill": _("Fill {left}"),
     "screen_fill_words_one": _("space from the bag, bottom to top"),

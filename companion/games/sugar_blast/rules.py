@@ -72,7 +72,7 @@ def new_game(players: Iterable[str], goal: str | None = None, *, solo: bool = Fa
 
 # ---------------------------------------------------------------- legality
 
-from .parts.checks import can_draw, check, quick_count, waiting  # noqa: E402,F401  (part of the rules API)
+from .parts.checks import can_draw, check, keep_choices, quick_count, waiting  # noqa: E402,F401  (part of the rules API)
 
 
 # ---------------------------------------------------------------- application
@@ -95,14 +95,21 @@ def _place(state: State, action, events: list[Outcome]) -> State:
     board = B.put(state.board, (action.row, action.col), action.candy) if isinstance(action, PlaceCandy) \
         else tuple(action.board)
     on = counts("".join(board).replace(B.EMPTY, ""))
-    return replace(state, board=board, bag=minus(state.supply, on), bag_n=state.total - sum(on), on_board_n=sum(on))
+    dealt = action.seed if isinstance(action, DealBoard) else state.dealt if isinstance(action, PlaceCandy) else None
+    return replace(state, board=board, bag=minus(state.supply, on), bag_n=state.total - sum(on), on_board_n=sum(on),
+                   dealt=dealt)
+
+
+def _deal(state: State, action: DealBoard, events: list[Outcome]) -> State:
+    events.append(Outcome(say("dealt")))
+    return _place(state, action, events)
 
 
 def _start(state: State, action: StartGame, events: list[Outcome]) -> State:
     if state.quick:
         state = replace(state, on_board_n=CELLS, bag_n=state.total - CELLS)
     events.append(Outcome(say("board_ready", who=state.players[state.active])))
-    return replace(state, phase=TURN)
+    return replace(state, phase=TURN, auto_keep=bool(action.auto_keep))
 
 
 def _swap(state: State, action: SwapCandies, events: list[Outcome]) -> State:
@@ -122,7 +129,7 @@ def _quick(state: State, action: QuickBlast, events: list[Outcome]) -> State:
     n = quick_count(action)
     blast = Blast(action.kind, action.candy, (), frozenset(), *B.KEEPS[action.kind])
     events.append(BlastFound(describe(blast, n), (blast,)))
-    return replace(state, phase=KEEP, pending=(blast,), removing=n)
+    return _keeping(replace(state, phase=KEEP, pending=(blast,), removing=n), events)
 
 
 def _no_more(state: State, action: NoMoreBlasts, events: list[Outcome]) -> State:
@@ -136,7 +143,7 @@ def _choose(state: State, action: ChooseBlast, events: list[Outcome]) -> State:
     events.append(BlastFound(describe(blast), (blast,)))
     waiting = tuple(Waiting(n, other, other.cells, action.index + 1) for n, other in enumerate(state.pending, 1)
                     if n != action.index + 1)
-    return replace(state, phase=KEEP, pending=(blast,), waiting=waiting)
+    return _keeping(replace(state, phase=KEEP, pending=(blast,), waiting=waiting), events)
 
 
 def _keep_action(state: State, action: KeepCandies, events: list[Outcome]) -> State:
@@ -149,7 +156,7 @@ def _tilted(state: State, action: Tilted, events: list[Outcome]) -> State:
                               action.seat, board))
     if state.waiting:
         state = replace(state, waiting=_slid(state.waiting, B.slide_map(state.board, action.seat), board, events))
-    return _ask_refill(replace(state, board=board), events)
+    return _ask_refill(replace(state, board=board, auto_kept=()), events)
 
 
 def _broken(waiting: tuple[Waiting, ...], gone, by: str, events: list[Outcome]) -> tuple[Waiting, ...]:
@@ -188,7 +195,7 @@ def _refill_action(state: State, action: Refill, events: list[Outcome]) -> State
     return _refill(state, tuple(action.cells), events)
 
 
-APPLY = {PlaceCandy: _place, SetBoard: _place, StartGame: _start, SwapCandies: _swap, NoBlastsDraw: _draw,
+APPLY = {PlaceCandy: _place, SetBoard: _place, DealBoard: _deal, StartGame: _start, SwapCandies: _swap, NoBlastsDraw: _draw,
          QuickBlast: _quick, NoMoreBlasts: _no_more, ChooseBlast: _choose, KeepCandies: _keep_action,
          Tilted: _tilted, ReturnCandies: _return, Refill: _refill_action}
 
@@ -206,7 +213,7 @@ def _found(state: State, events: list[Outcome]) -> State:
     state = replace(state, waiting=())  # those still standing are among these, with any new ones
     if len(blasts) == 1:
         events.append(BlastFound(describe(blasts[0]), blasts))
-        return replace(state, phase=KEEP, pending=blasts)
+        return _keeping(replace(state, phase=KEEP, pending=blasts), events)
     if blasts:
         events.append(BlastFound(say("blasts_at_once", n=len(blasts), blasts=blast_list(blasts)), blasts))
         return replace(state, phase=CHOOSE, pending=blasts)
@@ -218,9 +225,21 @@ def _ask_tilt(state: State, events: list[Outcome]) -> State:
     return replace(state, phase=TILT, pending=())
 
 
-def _keep(state: State, kinds: tuple[str, ...], events: list[Outcome]) -> State:
+def _keeping(state: State, events: list[Outcome]) -> State:
+    """The Blast in ``state.pending`` waits for the candies to keep (KEEP), unless the game
+    takes a forced keep itself (``state.auto_keep``, set by ``StartGame(auto_keep=True)``)
+    and only one choice is legal ("Keep the Candies based on the Blast you made", rulebook,
+    "Every Time You Make a Blast"): then it is kept at once and the table is told so."""
+    choices = keep_choices(state)
+    if state.auto_keep and len(choices) == 1:
+        return _keep(state, choices[0], events, only=True)
+    return state
+
+
+def _keep(state: State, kinds: tuple[str, ...], events: list[Outcome], only: bool = False) -> State:
     """Remove the Blast, keep ``kinds``, discard the rest; then check the goal
-    (rulebook, "Every Time You Make a Blast" and "Goal Cards")."""
+    (rulebook, "Every Time You Make a Blast" and "Goal Cards"). ``only``: the one legal
+    choice, taken without a tap (said so in the verdict)."""
     blast, me = state.pending[0], state.active
     if state.quick:
         n = state.removing
@@ -234,9 +253,9 @@ def _keep(state: State, kinds: tuple[str, ...], events: list[Outcome]) -> State:
         state = replace(state, board=board, discards=plus(state.discards, minus(removed, counts(kinds))),
                         discards_n=state.discards_n + n - len(kinds), on_board_n=state.on_board_n - n)
     state = replace(state, kept=_set(state.kept, me, plus(state.kept[me], counts(kinds))),
-                    turn_kept=state.turn_kept + len(kinds), pending=(), removing=0)
+                    turn_kept=state.turn_kept + len(kinds), pending=(), removing=0, auto_kept=kinds if only else ())
     who = state.players[me]
-    events.append(BlastSolved(say("kept", who=who, kept=words(counts(kinds)),
+    events.append(BlastSolved(say("kept_only" if only else "kept", who=who, kept=words(counts(kinds)),
                                   discarded=count(n - len(kinds), "candy")), me, blast, kinds, n - len(kinds)))
     if state.waiting:  # a Blast waiting its turn loses candies this one removed: it is gone
         state = replace(state, waiting=_broken(state.waiting, lambda w: bool(blast.removes & set(w.cells)),

@@ -246,8 +246,12 @@ def _side(surface: pygame.Surface, state: rules.State, info: TableInfo, entry: f
 
 def hint_words(state: rules.State) -> str:
     """The hint in words, for text mode (no screen to light the two candies up): the
-    swap with its rows and columns counted from 1, and how to type it (from 0); None
-    when no swap is being chosen (quick mode, or another step of a turn)."""
+    swap with its rows and columns counted from 1, and how to type it (from 0); at
+    set-up, the board the table drew, row by row (there is no screen to lay it out
+    from); None when no swap is being chosen (quick mode, or another step of a turn)."""
+    if state.phase == rules.SETUP and state.dealt is not None:
+        rows = "; ".join(f"row {r + 1}: " + " ".join(B.NAMES[k] for k in row) for r, row in enumerate(state.board))
+        return say("hint_dealt", rows=rows)
     if state.quick or state.phase != rules.TURN:
         return None
     cells = hint_cells(state)
@@ -270,6 +274,8 @@ def _verdict(surface: pygame.Surface, info: TableInfo, rect: Rect) -> None:
 
 def _action_rects(state: rules.State) -> Rect:
     rows = 2 if state.phase in (rules.SETUP, rules.CHOOSE, rules.KEEP, rules.RETURN) else 1
+    if state.phase == rules.SETUP and not state.quick:
+        rows = 3  # the set-up's two ways: "Set up from the screen" (or Ready) over the palette
     if state.phase == rules.KEEP and len(flow.keep_options(state)) <= 2:
         rows = 1  # one or two choices fit side by side in one row
     h = rows * 56
@@ -287,7 +293,7 @@ def _palette(surface: pygame.Surface, state: rules.State, entry: flow.Entry, are
         candy(surface, rect.center, min(rect.height, rect.width) // 2 - 8, k)
         out.append(Button(rect, f"palette {k}"))
     for (label, command), rect in zip(extra, rects[len(kinds):]):
-        fill = theme.OK if command == "start" else theme.BUTTON
+        fill = theme.OK if command == "ready" else theme.BUTTON
         if command == "palette .":
             fill = theme.HIGHLIGHT if entry.palette == B.EMPTY else theme.PANEL_LIGHT
         out.append(Button(button(surface, rect, label, fill, theme.TEXT_DARK if fill != theme.PANEL_LIGHT
@@ -300,8 +306,8 @@ def _actions(surface: pygame.Surface, state: rules.State, entry: flow.Entry, are
     phase = state.phase
     if phase == rules.SETUP:
         if state.quick:
-            return [Button(button(surface, area, "Start", theme.OK), "start")]
-        return _palette(surface, state, entry, area, [("Clear", "palette ."), ("Start", "start")], 2)
+            return [Button(button(surface, area, say("screen_start"), theme.OK), "ready")]
+        return _setup_actions(surface, state, entry, area)
     if phase == rules.TURN and not state.quick:
         if B.no_blasts(state.board) and rules.can_draw(state):
             return _palette(surface, state, entry, area, [], 1)
@@ -329,6 +335,22 @@ def _actions(surface: pygame.Surface, state: rules.State, entry: flow.Entry, are
         return _candy_choices(surface, area, [(o, f"return {p + 1} " + " ".join(o)) for o in options],
                               state.players[p], page)
     return []
+
+
+def _setup_actions(surface: pygame.Surface, state: rules.State, entry: flow.Entry, area: Rect) -> list[Button]:
+    """The set-up's two ways (Sugar Blast rulebook, "Setup"): on top "Set up from the
+    screen" (the table draws the board, ``deal``), or once a board was drawn the big
+    Ready; below, the palette, Clear and Start to copy the board candy by candy (or to
+    change a drawn one). Start and Ready both send ``ready``."""
+    top = Rect(area.left, area.top, area.width, (area.height - 12) // 3)
+    below = Rect(area.left, top.bottom + 6, area.width, area.bottom - top.bottom - 6)
+    if state.dealt is None:
+        out = [Button(button(surface, top, say("screen_deal"), theme.BUTTON, size=theme.MEDIUM), "deal")]
+        extra = [("Clear", "palette ."), (say("screen_start"), "ready")]
+    else:
+        out = [Button(button(surface, top, say("screen_ready"), theme.OK, size=theme.BIG), "ready")]
+        extra = [("Clear", "palette .")]
+    return out + _palette(surface, state, entry, below, extra, 2)
 
 
 def _candy_choices(surface: pygame.Surface, area: Rect, choices, label: str, page: int = 0) -> list[Button]:
@@ -408,8 +430,12 @@ def _big_prompt(surface: pygame.Surface, state: rules.State, info: TableInfo, en
             draw_wrapped(surface, say("screen_slid_to", edge=edge),
                          Rect(area.left + 16, area.top + 222, area.width - 32, 60), theme.MEDIUM, theme.TEXT_DIM,
                          max_lines=2)
-            _broken_note(surface, state, Rect(area.left + 14, area.top + 284, area.width - 28, button_top - 6 - 284
-                                              - area.top))
+            y = area.top + 284
+            if state.auto_kept:  # the keep nobody tapped: said where the table is looking
+                y = draw_wrapped(surface, say("screen_kept_only", who=who, kept=rules.words(rules.counts(state.auto_kept))),
+                                 Rect(area.left + 16, y, area.width - 32, 60), theme.MEDIUM, theme.HIGHLIGHT,
+                                 bold=True, max_lines=2).bottom + 4
+            _broken_note(surface, state, Rect(area.left + 14, y, area.width - 28, button_top - 6 - y))
         _tilted_button(surface, info, Rect(area.left + 8, area.bottom - 74, area.width - 16, 66), buttons)
         return
     left = state.holes - len(entry.draft)

@@ -102,6 +102,9 @@ class State(CoreState):
     winner: int | None = None
     turn: int = 1
     waiting: tuple[Waiting, ...] = ()
+    dealt: int | None = None             # set-up: the seed of the board the table drew (DealBoard), else None
+    auto_keep: bool = False              # forced keeps are taken without a tap (StartGame(auto_keep=True))
+    auto_kept: tuple[str, ...] = ()      # what the Blast being tilted kept without a tap (the screen says it)
 
     @property
     def over(self) -> bool:
@@ -136,8 +139,21 @@ class SetBoard:
 
 
 @dataclass(frozen=True)
+class DealBoard:
+    """"Set up from the screen": the table drew ``board`` (a full legal starting board,
+    ``parts.deal.deal(seed, supply)``) and the players lay the real candies out as shown
+    (Sugar Blast rulebook, "Setup"). ``seed`` is kept in the state to say the board was drawn."""
+    board: Board
+    seed: int
+
+
+@dataclass(frozen=True)
 class StartGame:
-    """The board is full and checked: the first turn starts."""
+    """The board is full and checked: the first turn starts. ``auto_keep``: where a Blast
+    leaves only one legal choice of candies to keep, it is taken without a tap (the
+    screen's Start and Ready); False for the ``start`` of games recorded before, which
+    asked every keep."""
+    auto_keep: bool = False
 
 
 @dataclass(frozen=True)
@@ -213,7 +229,7 @@ class Refill:
         return cls(tuple(sorted(placed.items())))
 
 
-Action = (PlaceCandy | SetBoard | StartGame | SwapCandies | NoBlastsDraw | QuickBlast | NoMoreBlasts
+Action = (PlaceCandy | SetBoard | DealBoard | StartGame | SwapCandies | NoBlastsDraw | QuickBlast | NoMoreBlasts
           | ChooseBlast | KeepCandies | Tilted | ReturnCandies | Refill)
 
 

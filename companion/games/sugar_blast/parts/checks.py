@@ -14,7 +14,7 @@ from companion.core.errors import IllegalAction
 
 from . import board as B
 from ..state import (CASCADE, CELLS, CHOOSE, KEEP, KINDS, OVER, PER_KIND, REFILL, RETURN, RETURN_EACH, SETUP, TILT,
-                     TURN, Board, Cell, ChooseBlast, KeepCandies, NoBlastsDraw, NoMoreBlasts, PlaceCandy, QuickBlast,
+                     TURN, Board, Cell, ChooseBlast, DealBoard, KeepCandies, NoBlastsDraw, NoMoreBlasts, PlaceCandy, QuickBlast,
                      Refill, ReturnCandies, SetBoard, StartGame, State, SwapCandies, Tilted, fits, words, counts,
                      minus)
 from ..messages import blast_list, blast_name, candy as candy_name, count, line_of, numbers, say, where
@@ -108,16 +108,30 @@ def _set_board(state: State, action: SetBoard) -> None:
     check_board(state, tuple(action.board))
 
 
+def _deal(state: State, action: DealBoard) -> None:
+    """"Set up from the screen": a board the table drew must be one the rulebook's set-up
+    gives, full and with no 3 in a line (rulebook, "Setup"); not in quick mode, which has
+    no board on the screen to lay out from."""
+    need(state, SETUP, twin=True)
+    check_board(state, tuple(action.board))
+    _full_and_no_runs(tuple(action.board))
+
+
 def _start(state: State, action: StartGame) -> None:
     """"There cannot be 3 or more Candies of the same type connected in a row or column"
     (rulebook, "Setup"); the board must be full."""
     need(state, SETUP)
     if state.quick:
         return
-    holes = B.empty_cells(state.board)
+    _full_and_no_runs(state.board)
+
+
+def _full_and_no_runs(board: Board) -> None:
+    """Raise unless ``board`` is full and has no 3 or more of a kind in a line (rulebook, "Setup")."""
+    holes = B.empty_cells(board)
     if holes:
         raise _no(say("cell_empty") if len(holes) == 1 else say("cells_empty", n=len(holes)))
-    found = B.start_runs(state.board)
+    found = B.start_runs(board)
     if found:
         run = found[0]
         raise _no(say("start_run", n=len(run.cells), candy=candy_name(run.candy), line=line_of(run.cells)))
@@ -198,6 +212,25 @@ def _keep(state: State, action: KeepCandies) -> None:
             raise _no(say("keep_only_removed", removed=words(removed), keep=want))
 
 
+def keep_choices(state: State) -> list[tuple[str, ...]]:
+    """Each legal choice of candies to keep from the Blast being solved (KEEP phase, else
+    none): ``keep_matched`` of its kind, and ``keep_other`` of one other kind the Blast
+    removes (quick mode: any other kind of the game). One choice only: it is taken
+    without a tap in a game begun with ``StartGame(auto_keep=True)`` (rules ``_keep``)."""
+    if state.phase != KEEP or not state.pending:
+        return []
+    blast = state.pending[0]
+    mine = (blast.candy,) * blast.keep_matched
+    if not blast.keep_other:
+        return [mine]
+    if state.quick:
+        others = [k for k, n in zip(KINDS, state.supply) if n and k != blast.candy]
+    else:
+        removed = {state.board[r][c] for r, c in blast.removes}
+        others = [k for k in KINDS if k in removed and k != blast.candy]
+    return [mine + (k,) for k in others]
+
+
 def _tilted(state: State, action: Tilted) -> None:
     """"Tilt the board in your direction" (rulebook, "Every Time You Make a Blast"): only
     the active player's seat counts."""
@@ -248,7 +281,7 @@ def _refill(state: State, action: Refill) -> None:
 
 
 CHECKS: dict[type, Callable] = {
-    PlaceCandy: _place, SetBoard: _set_board, StartGame: _start, SwapCandies: _swap, NoBlastsDraw: _draw,
+    PlaceCandy: _place, SetBoard: _set_board, DealBoard: _deal, StartGame: _start, SwapCandies: _swap, NoBlastsDraw: _draw,
     QuickBlast: _quick, NoMoreBlasts: _no_more, ChooseBlast: _choose, KeepCandies: _keep, Tilted: _tilted,
     ReturnCandies: _return, Refill: _refill,
 }
@@ -264,5 +297,5 @@ def check(state: State, action) -> None:
     rule(state, action)
 
 
-__all__ = ["check", "waiting", "can_draw", "quick_allowed", "quick_count", "cell_ok", "candy_ok", "need", "CHECKS",
+__all__ = ["check", "waiting", "can_draw", "keep_choices", "quick_allowed", "quick_count", "cell_ok", "candy_ok", "need", "CHECKS",
            "CELLS"]
