@@ -30,6 +30,22 @@ W, H = 800, 480
 GAP = 8
 BOTTOM = Rect(16, H - 76, W - 32, 64)   # the Back / ... / Next row, as the start screen's
 COLS, ROWS = 3, 4                       # names on one page of the roster
+NAME_H = 70                             # a name's button
+
+LANDSCAPE = dict(W=W, H=H, BOTTOM=BOTTOM, ROWS=ROWS, NAME_H=NAME_H)
+#: Upright (800x1422): more names a page, taller, and the Back / Next row at the foot.
+UPRIGHT = dict(W=800, H=1422, BOTTOM=Rect(16, 1422 - 124, 768, 108), ROWS=12, NAME_H=92)
+
+
+def fit_to(surface: pygame.Surface, names: dict | None = None) -> bool:
+    """Lay the start screen's steps out for ``surface`` (upright when taller than wide):
+    this module's names, and ``names`` too (:mod:`companion.ui.start`'s ``globals()``)."""
+    from . import portrait
+
+    up = portrait.use(globals(), surface, LANDSCAPE, UPRIGHT)
+    if names is not None:  # the start screen's own names: its UPRIGHT and LANDSCAPE
+        portrait.use(names, surface, names["LANDSCAPE"], names["UPRIGHT"])
+    return up
 
 
 def seat_badge(surface: pygame.Surface, center: tuple[int, int], radius: int, seat: int) -> Rect:
@@ -101,10 +117,11 @@ class RosterScreen:
         shown = names[self.page * per:(self.page + 1) * per]
         w = (W - 32 - GAP * (COLS - 1)) // COLS
         first = self.page * per
-        return [(Rect(16 + (i % COLS) * (w + GAP), 76 + (i // COLS) * (70 + GAP), w, 70), first + i, n)
+        return [(Rect(16 + (i % COLS) * (w + GAP), 76 + (i // COLS) * (NAME_H + GAP), w, NAME_H), first + i, n)
                 for i, n in enumerate(shown)]
 
     def draw(self, surface: pygame.Surface) -> list[Button]:
+        fit_to(surface)
         seat_badge(surface, (44, 36), 26, self.seat)
         words = text("remove_which") if self.removing else text("pick_title", seat=self.seat)
         title(surface, words, self.message, left=82)
