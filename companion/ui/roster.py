@@ -37,14 +37,27 @@ LANDSCAPE = dict(W=W, H=H, BOTTOM=BOTTOM, ROWS=ROWS, NAME_H=NAME_H)
 UPRIGHT = dict(W=800, H=1422, BOTTOM=Rect(16, 1422 - 124, 768, 108), ROWS=12, NAME_H=92)
 
 
-def fit_to(surface: pygame.Surface, names: dict | None = None) -> bool:
+_START = ("W", "H", "BOTTOM", "CELL_MOST", "ROW_MOST", "KEY_H", "KEYS_TOP", "KEYS_FOOT", "GAME_COLS", "ONE_COLUMN",
+          "BOX_H")
+#: The start screen's steps upright (:mod:`companion.ui.start`): taller game buttons
+#: (one column), seats and option buttons, Back / Next at the foot, and the keyboard's
+#: big keys in the lower part of the screen, under the thumbs.
+START_UPRIGHT = dict(W=800, H=1422, BOTTOM=UPRIGHT["BOTTOM"], CELL_MOST=290, ROW_MOST=130, KEY_H=104,
+                     KEYS_TOP=1422 - 16 - 124 - 4 * 110 - 4, KEYS_FOOT=124, GAME_COLS=1, ONE_COLUMN=8, BOX_H=92)
+_start_landscape: dict = {}
+
+
+def fit_to(surface: pygame.Surface, start: dict | None = None) -> bool:
     """Lay the start screen's steps out for ``surface`` (upright when taller than wide):
-    this module's names, and ``names`` too (:mod:`companion.ui.start`'s ``globals()``)."""
+    this module's names, and ``start`` too (:mod:`companion.ui.start`'s ``globals()``,
+    whose own values are its landscape layout)."""
     from . import portrait
 
     up = portrait.use(globals(), surface, LANDSCAPE, UPRIGHT)
-    if names is not None:  # the start screen's own names: its UPRIGHT and LANDSCAPE
-        portrait.use(names, surface, names["LANDSCAPE"], names["UPRIGHT"])
+    if start is not None:
+        if not _start_landscape:  # first call: start's names still hold its landscape values
+            _start_landscape.update({k: start[k] for k in _START})
+        portrait.use(start, surface, _start_landscape, START_UPRIGHT)
     return up
 
 

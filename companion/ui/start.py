@@ -42,16 +42,9 @@ GAP = 8
 KEYBOARD_NAME_MAX = 24
 BOTTOM = Rect(16, H - 76, W - 32, 64)   # the Back / Next row
 #: The tallest a game's button and a seat's row get; the keyboard's keys, where they
-#: start and its bottom row's height.
-CELL_MOST, ROW_MOST, KEY_H, KEYS_TOP, KEYS_FOOT = 150, 80, 56, 142, 70
-GAME_COLS, ONE_COLUMN = 2, 3   # games side by side; most seats listed in one column
-
-LANDSCAPE = dict(W=W, H=H, BOTTOM=BOTTOM, CELL_MOST=CELL_MOST, ROW_MOST=ROW_MOST, KEY_H=KEY_H, KEYS_TOP=KEYS_TOP,
-                 KEYS_FOOT=KEYS_FOOT, GAME_COLS=GAME_COLS, ONE_COLUMN=ONE_COLUMN)
-#: Upright (800x1422): taller game buttons and seats, Back / Next at the foot, and the
-#: keyboard's big keys in the lower part of the screen, under the thumbs.
-UPRIGHT = dict(W=800, H=1422, BOTTOM=Rect(16, 1422 - 124, 768, 108), CELL_MOST=290, ROW_MOST=130, KEY_H=104,
-               KEYS_TOP=1422 - 16 - 124 - 4 * 110 - 4, KEYS_FOOT=124, GAME_COLS=1, ONE_COLUMN=8)
+#: start and its bottom row's height; games side by side; most seats in one column; an
+#: option's button. Upright: :data:`companion.ui.roster.START_UPRIGHT`.
+CELL_MOST, ROW_MOST, KEY_H, KEYS_TOP, KEYS_FOOT, GAME_COLS, ONE_COLUMN, BOX_H = 150, 80, 56, 142, 70, 2, 3, 56
 
 
 def _fit(surface: pygame.Surface) -> None:
@@ -350,26 +343,26 @@ class OptionsScreen:
         y = 68
         for option in self.shown():
             if option.kind in ("bool", "int"):
-                label = Rect(16, y, W - 32 - (200 if option.kind == "bool" else 300) - GAP, 64)
+                label = Rect(16, y, W - 32 - (200 if option.kind == "bool" else 300) - GAP, BOX_H + 8)
                 if option.kind == "bool":
-                    boxes = [(Rect(W - 16 - 200, y + 4, 200, 56), None)]
+                    boxes = [(Rect(W - 16 - 200, y + 4, 200, BOX_H), None)]
                 else:
                     value = self.flow.options[option.name]
                     value = option.least if value is None else int(value)
-                    boxes = [(Rect(W - 16 - 300, y + 4, 90, 56), max(option.least, value - 1)),
-                             (Rect(W - 16 - 90, y + 4, 90, 56), min(option.most, value + 1))]
+                    boxes = [(Rect(W - 16 - 300, y + 4, 90, BOX_H), max(option.least, value - 1)),
+                             (Rect(W - 16 - 90, y + 4, 90, BOX_H), min(option.most, value + 1))]
                 out.append((option, label, boxes))
-                y += 64 + 10
+                y += BOX_H + 18
                 continue
             values = [v for v, _ in choice_buttons(option)]
             per_row = _per_row([words for _, words in choice_buttons(option)])
             rows = max(1, (len(values) + per_row - 1) // per_row)
             label = Rect(16, y, W - 32, 48)
             w = (W - 32 - GAP * (per_row - 1)) // per_row
-            boxes = [(Rect(16 + (i % per_row) * (w + GAP), y + 50 + (i // per_row) * 58, w, 52), v)
+            boxes = [(Rect(16 + (i % per_row) * (w + GAP), y + 50 + (i // per_row) * (BOX_H + 2), w, BOX_H - 4), v)
                      for i, v in enumerate(values)]
             out.append((option, label, boxes))
-            y += 50 + rows * 58 + 10
+            y += 50 + rows * (BOX_H + 2) + 10
         return out
 
     def draw(self, surface: pygame.Surface) -> list[Button]:

@@ -40,7 +40,8 @@ from . import flow, rules
 from .parts import quick_pad
 from .parts.candies import CANDY_LOOKS, candy  # noqa: F401  (part of the screen API)
 from .parts import layout
-from .parts.layout import BAND, BOARD, CELL, H, HINT, RIGHT, TOP, W, cell_rect, grid  # noqa: F401
+from .parts.layout import (BAND, BOARD, CELL, H, HINT, PROMPT_SIZE, RIGHT, ROW_H, TOP, VERDICT_SIZE, W,  # noqa: F401
+                           cell_rect, grid)
 from .messages import blast_name, count, say
 from .parts.quick_pad import QUICK_COUNTS, QUICK_KINDS, quick_pick  # noqa: F401
 
@@ -260,13 +261,13 @@ def _side(surface: pygame.Surface, state: rules.State, info: TableInfo, entry: f
         said = hint_text(state)
     need = chrome.verdict_and_prompt_need(info, said, RIGHT.width, 0)
     seated = 0 if state.phase == rules.SETUP else len(state.players)  # nobody has candies yet in set-up
-    row_h, goal = 38, bool(state.goal)
+    row_h, goal = ROW_H, bool(state.goal)
 
     def room() -> int:
         return bottom - RIGHT.top - seated * (row_h + 4) - (50 if goal else 0)
 
     if room() < need:
-        row_h = 30
+        row_h = ROW_H * 4 // 5
     if room() < need:
         goal = False
     y = _players(surface, state, RIGHT.top, row_h) if seated else RIGHT.top
@@ -275,7 +276,7 @@ def _side(surface: pygame.Surface, state: rules.State, info: TableInfo, entry: f
                      theme.SMALL, theme.TEXT_DIM, max_lines=2)
         y += 50
     chrome.verdict_and_prompt(surface, Rect(RIGHT.left, y, RIGHT.width, bottom - y), info, said, (bottom - y) // 2,
-                              size=theme.MEDIUM - 2, prompt_size=theme.MEDIUM)
+                              size=VERDICT_SIZE, prompt_size=PROMPT_SIZE)
     buttons.extend(_actions(surface, state, entry, actions, info.page))
 
 

@@ -53,9 +53,9 @@ LANDSCAPE = dict(W=W, H=H, TOP=TOP, BOARD=BOARD, CENTER=CENTER, VERDICT=VERDICT,
                  PROMPT_SIZE=PROMPT_SIZE, ACTIONS_MOST=ACTIONS_MOST)
 #: Upright (800x1422): the vaults on top with taller rows, the centre strip, then the
 #: verdict and prompt across the screen, the turn clock and the buttons at the foot.
-UPRIGHT = dict(W=800, H=1422, TOP=Rect(0, 0, 800, 56), BOARD=Rect(8, 68, 784, 500), CENTER=Rect(8, 576, 784, 40),
-               VERDICT=Rect(8, 628, 784, 190), PROMPT=Rect(8, 824, 784, 200), TIMER=Rect(8, 1032, 784, 64),
-               ACTIONS=Rect(8, 1104, 784, 310), ROW_MOST=160, FINAL_ROW_MOST=130, VERDICT_SIZE=portrait.VERDICT,
+UPRIGHT = dict(W=800, H=1422, TOP=Rect(0, 0, 800, 56), BOARD=Rect(8, 68, 784, 590), CENTER=Rect(8, 666, 784, 40),
+               VERDICT=Rect(8, 718, 784, 190), PROMPT=Rect(8, 914, 784, 200), TIMER=Rect(8, 1122, 784, 64),
+               ACTIONS=Rect(8, 1194, 784, 220), ROW_MOST=160, FINAL_ROW_MOST=130, VERDICT_SIZE=portrait.VERDICT,
                PROMPT_SIZE=theme.BIG + 4, ACTIONS_MOST=784)
 
 

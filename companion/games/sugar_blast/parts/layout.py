@@ -21,13 +21,18 @@ BOARD = Rect(BAND, TOP.bottom + BAND, CELL * B.COLS, CELL * B.ROWS)
 RIGHT = Rect(BOARD.right + BAND + 8, 52, W - BOARD.right - BAND - 16, H - 58)
 HINT = (90, 240, 255)   # the hint's outline: bright cyan, unlike the yellow of a chosen candy
 
-LANDSCAPE = dict(W=W, H=H, TOP=TOP, CELL=CELL, BAND=BAND, BOARD=BOARD, RIGHT=RIGHT)
+#: The side's verdict and prompt sizes (em px) and a player's row.
+VERDICT_SIZE, PROMPT_SIZE, ROW_H = 20, 22, 38
+
+LANDSCAPE = dict(W=W, H=H, TOP=TOP, CELL=CELL, BAND=BAND, BOARD=BOARD, RIGHT=RIGHT, VERDICT_SIZE=VERDICT_SIZE,
+                 PROMPT_SIZE=PROMPT_SIZE, ROW_H=ROW_H)
 _UP_TOP, _UP_CELL, _UP_BAND = Rect(0, 0, 800, 56), 108, 70
 _UP_BOARD = Rect((800 - 6 * _UP_CELL) // 2, _UP_TOP.bottom + _UP_BAND, 6 * _UP_CELL, 6 * _UP_CELL)
 #: Upright (800x1422): the board across the top, bigger cells, and what is at the right in
 #: landscape (players, verdict, the phase's buttons, the big tilt and refill prompt) under it.
 UPRIGHT = dict(W=800, H=1422, TOP=_UP_TOP, CELL=_UP_CELL, BAND=_UP_BAND, BOARD=_UP_BOARD,
-               RIGHT=Rect(8, _UP_BOARD.bottom + _UP_BAND + 6, 784, 1422 - _UP_BOARD.bottom - _UP_BAND - 14))
+               RIGHT=Rect(8, _UP_BOARD.bottom + _UP_BAND + 6, 784, 1422 - _UP_BOARD.bottom - _UP_BAND - 14),
+               VERDICT_SIZE=44, PROMPT_SIZE=32, ROW_H=54)
 
 
 def fit_to(surface: pygame.Surface, names: dict | None = None) -> bool:
