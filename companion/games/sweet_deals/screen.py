@@ -55,11 +55,12 @@ VERDICT_SIZE = PROMPT_SIZE = theme.MEDIUM + 2
 LANDSCAPE = dict(W=W, H=H, TOP=TOP, PLAYERS=PLAYERS, MAIN=MAIN, VERDICT=VERDICT, PROMPT=PROMPT, TIMER=TIMER,
                  ACTIONS=ACTIONS, ROW_MOST=ROW_MOST, FINAL_ROW_MOST=FINAL_ROW_MOST, VERDICT_SIZE=VERDICT_SIZE,
                  PROMPT_SIZE=PROMPT_SIZE)
-#: Upright (800x1422): the players and the table's panel on top, taller, then the
-#: verdict and prompt across the screen, the turn clock and the buttons at the foot.
-UPRIGHT = dict(W=800, H=1422, TOP=Rect(0, 0, 800, 56), PLAYERS=Rect(8, 68, 218, 560), MAIN=Rect(234, 68, 558, 560),
-               VERDICT=Rect(8, 640, 784, 190), PROMPT=Rect(8, 836, 784, 200), TIMER=Rect(8, 1044, 784, 64),
-               ACTIONS=Rect(8, 1116, 784, 298), ROW_MOST=96, FINAL_ROW_MOST=130, VERDICT_SIZE=portrait.VERDICT,
+#: Upright (800x1422): the players across the top, the verdict and prompt, the turn
+#: clock, then the table's panel (the offer, the bids, the vote: what is tapped) and the
+#: buttons at the foot, under the thumbs.
+UPRIGHT = dict(W=800, H=1422, TOP=Rect(0, 0, 800, 56), PLAYERS=Rect(8, 68, 784, 420), VERDICT=Rect(8, 500, 784, 170),
+               PROMPT=Rect(8, 676, 784, 130), TIMER=Rect(8, 812, 784, 56), MAIN=Rect(8, 876, 784, 400),
+               ACTIONS=Rect(8, 1284, 784, 130), ROW_MOST=96, FINAL_ROW_MOST=130, VERDICT_SIZE=portrait.VERDICT,
                PROMPT_SIZE=theme.BIG + 4)
 
 
