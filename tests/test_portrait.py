@@ -259,3 +259,36 @@ def test_each_seat_reads_its_tilt_cue_turned_toward_it(size, seat):
                  "right": "right to left"}[edge]
         assert any(order in t for t in refill)
         assert not any("bottom to top" in t for t in refill) or edge == "bottom"
+
+
+# ---------------------------------------------------------------- the device badge
+
+@pytest.mark.parametrize("devices", [{"scanner": "connected", "venue": "Venue: no broker"},
+                                     {"scanner": "scanner disconnected", "venue": "Venue: no broker"},
+                                     {"scanner": "connected", "tray": "tray offline", "venue": "Venue: no broker"}])
+def test_a_device_that_is_down_is_told_in_the_top_bar_never_cut(devices):
+    """The red badge of a device that is down said "Venue: no br..." in a 133 px badge
+    beside Sugar Blast's pills: now the game clock, the pills' spare width and the game's
+    name give way to it, and a badge still too narrow says less (the device's name, or
+    how many are down), never a word cut short."""
+    from companion.ui import chrome
+
+    pygame.font.init()
+    surface = pygame.Surface((800, 480))
+    bars = {"Sugar Blast": [chrome.Pill("Bag 36", 130), chrome.Pill("Quick", 90)],
+            "Sugarrr!": [chrome.Pill("Deck 88", 140, False, "deck"), chrome.Pill("FINAL ROUND", 170, True)],
+            "Sugar Heist": [chrome.Pill("Candy 68", 124), chrome.Pill("Battle 44", 124)],
+            "Sweet Deals": [chrome.Pill("Tracked", 150), chrome.Pill("Deck 20", 120)]}
+    down = [n for n, s in devices.items() if s != "connected"]
+    for name, pills in bars.items():
+        info = TableInfo(game_name=name, devices=devices, can_pause=True, undo="x")
+        with record_text() as drawn:
+            chrome.top_bar(surface, pygame.Rect(0, 0, 800, 48), info, 12, pills)
+        assert [d.text for d in drawn if not d.readable] == [], name
+        said = [d.text for d in drawn]
+        told = [w for w in said if any(n.lower() in w.lower() for n in down) or w.endswith("not working")]
+        assert told, (name, said)
+    info = TableInfo(game_name="Sugar Blast", devices={"venue": "Venue: no broker"}, can_pause=True, undo="x")
+    with record_text() as drawn:
+        chrome.top_bar(surface, pygame.Rect(0, 0, 800, 48), info, 3, bars["Sugar Blast"])
+    assert "Venue: no broker" in [d.text for d in drawn]

@@ -194,18 +194,7 @@ def top_bar(surface: pygame.Surface, rect: Rect, info: TableInfo, turn: int | No
                           theme.TEXT_DARK if info.warning else theme.TEXT, size=theme.MEDIUM)
         _clock(surface, box, info, turn_left)
         right = box.left - 8
-    # The pills share what is left between the turn number and the buttons: narrower
-    # when they would run into Undo, never over it; and when a device is down, as narrow
-    # as their words let them so that its badge says what is wrong.
-    needs = [width_of(theme.font(theme.SMALL, True), p.text) + pad for p in pills]
-    widths = [max(need, p.width) for need, p in zip(needs, pills)]
-    spare = sum(w - need for w, need in zip(widths, needs))
-    over = sum(widths) + 8 * len(pills) - (right - x)
-    if trouble:
-        over = max(over, sum(widths) + 8 * len(pills) - (right - x - trouble_need(info.devices, h - 10)))
-    if over > 0 and spare:
-        keep = max(0.0, 1 - over / spare)
-        widths = [need + int((w - need) * keep) for w, need in zip(widths, needs)]
+    widths = _pill_widths(pills, right - x - (trouble_need(info.devices, h - 10) if trouble else 0), pad)
     for pill, width in zip(pills, widths):
         box = Rect(x, rect.top + 5, width, h - 10)
         fill = theme.WARN if pill.warn else theme.PANEL_LIGHT
@@ -227,6 +216,20 @@ def top_bar(surface: pygame.Surface, rect: Rect, info: TableInfo, turn: int | No
         # No room to name them: a green tick says every device is connected.
         tick(surface, Rect(right - (h - 10), rect.top + 5, h - 10, h - 10))
     return buttons
+
+
+def _pill_widths(pills, room: int, pad: int) -> list[int]:
+    """How wide each of the top bar's ``pills`` is drawn in ``room`` px (what is left
+    between the turn number and the buttons, less what a device that is down needs):
+    narrower when they would run into Undo, never over it, never under their words."""
+    needs = [width_of(theme.font(theme.SMALL, True), p.text) + pad for p in pills]
+    widths = [max(need, p.width) for need, p in zip(needs, pills)]
+    spare = sum(w - need for w, need in zip(widths, needs))
+    over = sum(widths) + 8 * len(pills) - room
+    if over > 0 and spare:
+        keep = max(0.0, 1 - over / spare)
+        widths = [need + int((w - need) * keep) for w, need in zip(widths, needs)]
+    return widths
 
 
 def _short_for_trouble(rect: Rect, info: TableInfo, pills, used: int, clock_below: bool) -> bool:
