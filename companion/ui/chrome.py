@@ -305,10 +305,14 @@ def devices(surface: pygame.Surface, rect: Rect, status: dict[str, str]) -> None
 
 def badge_words(name: str, state: str) -> list[str]:
     """What a device's red badge may say, longest first: the problem with the device's
-    name ("Venue: no broker", "tray offline"), then the device's name alone ("Venue":
-    the red badge says it is down, and which one)."""
-    whole = state if name.lower() in state.lower() else f"{name} {state}"
-    return list(dict.fromkeys((whole, name[:1].upper() + name[1:])))
+    name ("Venue: no broker", "tray offline"), the part before a colon ("scanner
+    disconnected" of "scanner disconnected: check its USB cable"), then the device's
+    name alone (the red badge says it is down, and which one)."""
+    def named(words: str) -> str:
+        return words if name.lower() in words.lower() else f"{name} {words}"
+
+    head = state.split(":", 1)[0].strip()
+    return list(dict.fromkeys((named(state), named(head) if head else name, name)))
 
 
 def trouble_need(status: dict[str, str], height: int) -> int:
