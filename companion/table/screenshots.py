@@ -17,9 +17,12 @@ from pathlib import Path
 
 from ..games import GAMES
 
-#: Panels the companion supports: (width, height, rotation). The portrait Touch Display 2
-#: (720x1280) is used turned a quarter, so the landscape layout fills it.
-SIZES = {"800x480": (800, 480, 0), "1024x600": (1024, 600, 0), "720x1280": (720, 1280, 90)}
+#: Panels the companion supports: (width, height, rotation). The Touch Display 2
+#: (720x1280) upright gets the portrait layout (800 px wide, 1422 tall:
+#: :func:`companion.ui.app.design_for`); turned a quarter (``rotation = 90``) the
+#: landscape one fills it ("720x1280-turned").
+SIZES = {"800x480": (800, 480, 0), "1024x600": (1024, 600, 0), "720x1280": (720, 1280, 0),
+         "720x1280-turned": (720, 1280, 90)}
 
 
 def _slug(text: str) -> str:

@@ -83,8 +83,24 @@ class TableInfo:
     settings: Any = None                 # the settings menu's values (companion.ui.settings.Shown)
 
 
-#: The layout every game's screen draws; the App scales it to the panel.
+#: The layout every game's screen draws on a landscape panel; the App scales it to the panel.
 DESIGN = (800, 480)
+
+
+def design_for(panel: tuple[int, int]) -> tuple[int, int]:
+    """The drawing size for a panel of ``panel`` pixels (as the players see it): the
+    landscape :data:`DESIGN` on a panel wider than tall (1024x600 is scaled, with thin
+    bars); on a panel taller than wide (the 720x1280 Touch Display 2 upright) the same
+    800 px width and as tall as the panel's shape allows (800x1422), so the screens lay
+    themselves out down its whole height instead of letterboxed into a third of it.
+
+    >>> design_for((800, 480)), design_for((1024, 600)), design_for((720, 1280))
+    ((800, 480), (800, 480), (800, 1422))
+    """
+    w, h = panel
+    if h <= w:
+        return DESIGN
+    return DESIGN[0], round(DESIGN[0] * h / w)
 
 #: Degrees the drawing may be turned clockwise on the panel (config ``rotation``).
 ROTATIONS = (0, 90, 180, 270)
@@ -216,15 +232,16 @@ class App:
         self.window_size = tuple(size)
         self.rotation = rotation
         # The panel as the players see it (turned by ``rotation``), and the layout every
-        # game's screen draws (``size``, 800x480) scaled to fill it, letterboxed.
+        # game's screen draws (``size``: 800x480, or 800 wide and taller on an upright
+        # panel, :func:`design_for`) scaled to fill it, letterboxed.
         self.panel = tuple(size) if rotation in (0, 180) else (size[1], size[0])
-        self.size = DESIGN
-        self.scale = min(self.panel[0] / DESIGN[0], self.panel[1] / DESIGN[1])
-        scaled = (round(DESIGN[0] * self.scale), round(DESIGN[1] * self.scale))
+        self.size = design = design_for(self.panel)
+        self.scale = min(self.panel[0] / design[0], self.panel[1] / design[1])
+        scaled = (round(design[0] * self.scale), round(design[1] * self.scale))
         self.offset = ((self.panel[0] - scaled[0]) // 2, (self.panel[1] - scaled[1]) // 2)
         self._scaled = scaled
-        direct = rotation == 0 and self.panel == DESIGN
-        self.surface = self.window if direct else pygame.Surface(DESIGN)
+        direct = rotation == 0 and self.panel == design
+        self.surface = self.window if direct else pygame.Surface(design)
         # SDL's invisible drivers (tests, --simulate on a server): nobody sees this window.
         self.invisible = (pygame.display.get_driver() or "").lower() in ("offscreen", "dummy")
         pygame.display.set_caption(title)
@@ -303,7 +320,7 @@ class App:
             return self.window
         panel = pygame.Surface(self.panel)
         panel.fill(theme.BG)
-        image = self.surface if self._scaled == DESIGN else pygame.transform.smoothscale(self.surface, self._scaled)
+        image = self.surface if self._scaled == self.size else pygame.transform.smoothscale(self.surface, self._scaled)
         panel.blit(image, self.offset)
         return pygame.transform.rotate(panel, -self.rotation) if self.rotation else panel
 

@@ -150,7 +150,9 @@ def top_bar(surface: pygame.Surface, rect: Rect, info: TableInfo, turn: int | No
     ``clock_below``), and the Undo and Pause buttons. Returns its buttons; each touch
     target is the bar's full height (at least :data:`TOUCH` px) even where the pill drawn
     is smaller. When the bar is short of room the game clock gives way first, then a
-    device pill that only says all is well."""
+    device pill that only says all is well; a device that is down keeps its red badge
+    whole: the clock, then the pills' spare width, then the game's name give way to it,
+    and a badge still too narrow says less (:func:`badge_words`), never cut."""
     buttons: list[Button] = []
     pygame.draw.rect(surface, theme.PANEL, rect)
     h = rect.height
@@ -159,12 +161,17 @@ def top_bar(surface: pygame.Surface, rect: Rect, info: TableInfo, turn: int | No
         return Rect(box.left, rect.top, box.width, max(TOUCH, h))
 
     name = title if title is not None else info.game_name
-    name_w = min(210, width_of(theme.font(theme.TITLE - 4, True), name) + 16)
-    draw_text(surface, name, Rect(rect.left + 10, rect.top, name_w, h), theme.TITLE - 4, theme.HIGHLIGHT, bold=True)
+    name_w = min(210, width_of(theme.font(theme.TITLE - 4, True), name) + 16) if name else 10
+    said = text("turn", turn=turn) if turn is not None else ""
+    turn_w = min(104, width_of(theme.font(theme.MEDIUM, True), said) + 10) if said else 0
+    pad = (h - 10) // 2 + 8
+    trouble = any(state != "connected" for state in info.devices.values())
+    if trouble and _short_for_trouble(rect, info, pills, name_w + turn_w, clock_below):
+        name, name_w = "", 10  # a device that is down is told whole: the game's name gives way first
+    if name:
+        draw_text(surface, name, Rect(rect.left + 10, rect.top, name_w, h), theme.TITLE - 4, theme.HIGHLIGHT, bold=True)
     x = rect.left + 10 + name_w
-    if turn is not None:
-        said = text("turn", turn=turn)
-        turn_w = min(104, width_of(theme.font(theme.MEDIUM, True), said) + 10)
+    if said:
         draw_text(surface, said, Rect(x, rect.top, turn_w, h), theme.MEDIUM, theme.TEXT, bold=True)
         x += turn_w + 4
     right = rect.right - 8
@@ -187,16 +194,7 @@ def top_bar(surface: pygame.Surface, rect: Rect, info: TableInfo, turn: int | No
                           theme.TEXT_DARK if info.warning else theme.TEXT, size=theme.MEDIUM)
         _clock(surface, box, info, turn_left)
         right = box.left - 8
-    # The pills share what is left between the turn number and the buttons: narrower
-    # when they would run into Undo, never over it.
-    pad = (h - 10) // 2 + 8
-    needs = [width_of(theme.font(theme.SMALL, True), p.text) + pad for p in pills]
-    widths = [max(need, p.width) for need, p in zip(needs, pills)]
-    spare = sum(w - need for w, need in zip(widths, needs))
-    over = sum(widths) + 8 * len(pills) - (right - x)
-    if over > 0 and spare:
-        keep = max(0.0, 1 - over / spare)
-        widths = [need + int((w - need) * keep) for w, need in zip(widths, needs)]
+    widths = _pill_widths(pills, right - x - (trouble_need(info.devices, h - 10) if trouble else 0), pad)
     for pill, width in zip(pills, widths):
         box = Rect(x, rect.top + 5, width, h - 10)
         fill = theme.WARN if pill.warn else theme.PANEL_LIGHT
@@ -208,8 +206,7 @@ def top_bar(surface: pygame.Surface, rect: Rect, info: TableInfo, turn: int | No
             banner(surface, box, pill.text, fill, ink, size=theme.MEDIUM)
         x += box.width + 8
     room = right - x
-    trouble = any(state != "connected" for state in info.devices.values())
-    if info.can_pause and room >= CLOCK_W + (8 + 130 if trouble else 0):
+    if info.can_pause and room >= CLOCK_W + (8 + trouble_need(info.devices, h - 10) if trouble else 0):
         box = Rect(right - CLOCK_W, rect.top + 5, CLOCK_W, h - 10)
         _clock(surface, box, info, lambda surface, info, box=box: game_clock(surface, box, info.game_seconds))
         right = box.left - 8
@@ -219,6 +216,31 @@ def top_bar(surface: pygame.Surface, rect: Rect, info: TableInfo, turn: int | No
         # No room to name them: a green tick says every device is connected.
         tick(surface, Rect(right - (h - 10), rect.top + 5, h - 10, h - 10))
     return buttons
+
+
+def _pill_widths(pills, room: int, pad: int) -> list[int]:
+    """How wide each of the top bar's ``pills`` is drawn in ``room`` px (what is left
+    between the turn number and the buttons, less what a device that is down needs):
+    narrower when they would run into Undo, never over it, never under their words."""
+    needs = [width_of(theme.font(theme.SMALL, True), p.text) + pad for p in pills]
+    widths = [max(need, p.width) for need, p in zip(needs, pills)]
+    spare = sum(w - need for w, need in zip(widths, needs))
+    over = sum(widths) + 8 * len(pills) - room
+    if over > 0 and spare:
+        keep = max(0.0, 1 - over / spare)
+        widths = [need + int((w - need) * keep) for w, need in zip(widths, needs)]
+    return widths
+
+
+def _short_for_trouble(rect: Rect, info: TableInfo, pills, used: int, clock_below: bool) -> bool:
+    """Would the red badges of the devices that are down be short of room in the top
+    bar ``rect`` beside its buttons, the ``pills`` at their narrowest and ``used`` px of
+    name and turn number?"""
+    h = rect.height
+    taken = (PAUSE_W + 8 if info.can_pause and not info.paused else 0) + (UNDO_W + 8 if info.undo is not None else 0) \
+        + (118 if info.turn_left is not None and not clock_below else 0) \
+        + sum(width_of(theme.font(theme.SMALL, True), p.text) + (h - 10) // 2 + 16 for p in pills)
+    return rect.width - 18 - used - taken < trouble_need(info.devices, h - 10)
 
 
 def paged(options: list, slots: int, page: int) -> tuple[list, int, int]:
@@ -270,10 +292,35 @@ def devices(surface: pygame.Surface, rect: Rect, status: dict[str, str]) -> None
         banner(surface, rect, words, theme.OK, size=theme.SMALL)
         return
     w = (rect.width - 6 * (len(bad) - 1)) // len(bad)
-    for i, (name, state) in enumerate(bad):
-        words = state if name.lower() in state.lower() else f"{name} {state}"
-        banner(surface, Rect(rect.left + i * (w + 6), rect.top, w, rect.height), words, theme.BAD,
-               theme.TEXT, size=theme.SMALL)
+    font = theme.font(theme.SMALL, True)
+    # The whole problem when it fits the badge, else the device's name; else one badge
+    # that counts them.
+    said = [[w_ for w_ in badge_words(name, state) if width_of(font, w_) <= w - rect.height // 2][:1] for name, state in bad]
+    if not all(said):
+        said, bad, w = [[text("devices_down", count=len(bad))]], bad[:1], rect.width
+    for i, words in enumerate(said):
+        banner(surface, Rect(rect.left + i * (w + 6), rect.top, w, rect.height), words[0], theme.BAD, theme.TEXT,
+               size=theme.SMALL)
+
+
+def badge_words(name: str, state: str) -> list[str]:
+    """What a device's red badge may say, longest first: the problem with the device's
+    name ("Venue: no broker", "tray offline"), the part before a colon ("scanner
+    disconnected" of "scanner disconnected: check its USB cable"), then the device's
+    name alone (the red badge says it is down, and which one)."""
+    def named(words: str) -> str:
+        return words if name.lower() in words.lower() else f"{name} {words}"
+
+    head = state.split(":", 1)[0].strip()
+    return list(dict.fromkeys((named(state), named(head) if head else name, name)))
+
+
+def trouble_need(status: dict[str, str], height: int) -> int:
+    """Pixels the red badges of ``status``'s devices that are not connected need to say
+    their whole problem at :data:`theme.SMALL` (the game clock gives way to them)."""
+    font = theme.font(theme.SMALL, True)
+    bad = [badge_words(n, s)[0] for n, s in status.items() if s != "connected"]
+    return sum(width_of(font, w) + height // 2 + 4 for w in bad) + 6 * max(0, len(bad) - 1)
 
 
 def turn_clock(surface: pygame.Surface, rect: Rect, info: TableInfo) -> None:

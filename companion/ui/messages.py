@@ -140,6 +140,7 @@ CATALOGUE: dict[str, str] = {
     "device_ok": _("Ready"),
     "devices_both": _("Both ready"),
     "devices_all": _("All {count} ready"),
+    "devices_down": _("{count} not working"),
     "over_undo": _("Game over. A mistake? Tap Undo."),
     "clock_turn": _("this turn"),
     "clock_left": _("left"),

@@ -30,6 +30,35 @@ W, H = 800, 480
 GAP = 8
 BOTTOM = Rect(16, H - 76, W - 32, 64)   # the Back / ... / Next row, as the start screen's
 COLS, ROWS = 3, 4                       # names on one page of the roster
+NAME_H = 70                             # a name's button
+
+LANDSCAPE = dict(W=W, H=H, BOTTOM=BOTTOM, ROWS=ROWS, NAME_H=NAME_H)
+#: Upright (800x1422): more names a page, taller, and the Back / Next row at the foot.
+UPRIGHT = dict(W=800, H=1422, BOTTOM=Rect(16, 1422 - 124, 768, 108), ROWS=12, NAME_H=92)
+
+
+_START = ("W", "H", "BOTTOM", "CELL_MOST", "ROW_MOST", "KEY_H", "KEYS_TOP", "KEYS_FOOT", "GAME_COLS", "ONE_COLUMN",
+          "BOX_H")
+#: The start screen's steps upright (:mod:`companion.ui.start`): taller game buttons
+#: (one column), seats and option buttons, Back / Next at the foot, and the keyboard's
+#: big keys in the lower part of the screen, under the thumbs.
+START_UPRIGHT = dict(W=800, H=1422, BOTTOM=UPRIGHT["BOTTOM"], CELL_MOST=290, ROW_MOST=130, KEY_H=104,
+                     KEYS_TOP=1422 - 16 - 124 - 4 * 110 - 4, KEYS_FOOT=124, GAME_COLS=1, ONE_COLUMN=8, BOX_H=92)
+_start_landscape: dict = {}
+
+
+def fit_to(surface: pygame.Surface, start: dict | None = None) -> bool:
+    """Lay the start screen's steps out for ``surface`` (upright when taller than wide):
+    this module's names, and ``start`` too (:mod:`companion.ui.start`'s ``globals()``,
+    whose own values are its landscape layout)."""
+    from . import portrait
+
+    up = portrait.use(globals(), surface, LANDSCAPE, UPRIGHT)
+    if start is not None:
+        if not _start_landscape:  # first call: start's names still hold its landscape values
+            _start_landscape.update({k: start[k] for k in _START})
+        portrait.use(start, surface, _start_landscape, START_UPRIGHT)
+    return up
 
 
 def seat_badge(surface: pygame.Surface, center: tuple[int, int], radius: int, seat: int) -> Rect:
@@ -101,10 +130,11 @@ class RosterScreen:
         shown = names[self.page * per:(self.page + 1) * per]
         w = (W - 32 - GAP * (COLS - 1)) // COLS
         first = self.page * per
-        return [(Rect(16 + (i % COLS) * (w + GAP), 76 + (i // COLS) * (70 + GAP), w, 70), first + i, n)
+        return [(Rect(16 + (i % COLS) * (w + GAP), 76 + (i // COLS) * (NAME_H + GAP), w, NAME_H), first + i, n)
                 for i, n in enumerate(shown)]
 
     def draw(self, surface: pygame.Surface) -> list[Button]:
+        fit_to(surface)
         seat_badge(surface, (44, 36), 26, self.seat)
         words = text("remove_which") if self.removing else text("pick_title", seat=self.seat)
         title(surface, words, self.message, left=82)

@@ -28,7 +28,7 @@ import pygame
 
 from ..core.game import Game, Option
 from ..core.names import name_problem
-from . import theme
+from . import roster, theme
 from .app import Button
 from .messages import text
 from .roster import RosterScreen, quick_names, remembered, same_players, seat_badge, title
@@ -41,6 +41,15 @@ GAP = 8
 #: what the name field and the players' list show whole at 800x480 (``--names`` may give 40).
 KEYBOARD_NAME_MAX = 24
 BOTTOM = Rect(16, H - 76, W - 32, 64)   # the Back / Next row
+#: The tallest a game's button and a seat's row get; the keyboard's keys, where they
+#: start and its bottom row's height; games side by side; most seats in one column; an
+#: option's button. Upright: :data:`companion.ui.roster.START_UPRIGHT`.
+CELL_MOST, ROW_MOST, KEY_H, KEYS_TOP, KEYS_FOOT, GAME_COLS, ONE_COLUMN, BOX_H = 150, 80, 56, 142, 70, 2, 3, 56
+
+
+def _fit(surface: pygame.Surface) -> None:
+    """The start screen's and the roster's layout for ``surface`` (:func:`roster.fit_to`)."""
+    roster.fit_to(surface, globals())
 
 
 @dataclass(frozen=True)
@@ -87,6 +96,7 @@ class GameScreen:
         self.flow = flow
 
     def draw(self, surface: pygame.Surface) -> list[Button]:
+        _fit(surface)
         _title(surface, text("choose_game"))
         out: list[Button] = [Button(button(surface, Rect(W - 16 - 200, 8, 200, 54), text("history"),
                                            theme.PANEL_LIGHT, theme.TEXT, size=theme.MEDIUM), "history")]
@@ -98,9 +108,9 @@ class GameScreen:
                               f"resume {record.game}"))
             top += 76 + 12
         games = list(self.flow.games.values())
-        cols = 2
+        cols = GAME_COLS
         rows = (len(games) + cols - 1) // cols
-        cell_h = min(150, (H - 16 - top - GAP * (rows - 1)) // max(rows, 1))
+        cell_h = min(CELL_MOST, (H - 16 - top - GAP * (rows - 1)) // max(rows, 1))
         cell_w = (W - 32 - GAP * (cols - 1)) // cols
         for i, game in enumerate(games):
             box = Rect(16 + (i % cols) * (cell_w + GAP), top + (i // cols) * (cell_h + GAP), cell_w, cell_h)
@@ -139,6 +149,7 @@ class HistoryStep:
         self.history = HistoryScreen(flow.store, flow.games, sheet_of=flow.sheet_of, new_game=False)
 
     def draw(self, surface: pygame.Surface) -> list[Button]:
+        _fit(surface)
         return self.history.draw(surface)
 
     def handle(self, command: str) -> Screen | StartChoice | None:
@@ -154,6 +165,7 @@ class PlayersScreen:
         self.message = ""
 
     def draw(self, surface: pygame.Surface) -> list[Button]:
+        _fit(surface)
         f, game = self.flow, self.flow.game
         _title(surface, text("players_title", game=game.name), self.message)
         out: list[Button] = []
@@ -175,13 +187,13 @@ class PlayersScreen:
                                      size=theme.MEDIUM), "same"))
             top += 56 + GAP
         area = Rect(16, top, W - 32, BOTTOM.top - top - GAP)
-        cols = 1 if f.count <= 3 else 2
+        cols = 1 if f.count <= ONE_COLUMN else 2
         rows = (f.count + cols - 1) // cols
-        row_h = min(80, (area.height - GAP * (rows - 1)) // rows)
+        row_h = min(ROW_MOST, (area.height - GAP * (rows - 1)) // rows)
         if row_h < 56:  # many seats under the Same players row: a third column keeps each a tap's size
             cols = 3
             rows = (f.count + cols - 1) // cols
-            row_h = min(80, (area.height - GAP * (rows - 1)) // rows)
+            row_h = min(ROW_MOST, (area.height - GAP * (rows - 1)) // rows)
         col_w = (area.width - GAP * (cols - 1)) // cols
         for i in range(f.count):
             cell = Rect(area.left + (i // rows) * (col_w + GAP), area.top + (i % rows) * (row_h + GAP), col_w, row_h)
@@ -236,6 +248,7 @@ class KeyboardScreen:
         self.message = ""
 
     def draw(self, surface: pygame.Surface) -> list[Button]:
+        _fit(surface)
         out: list[Button] = []
         seat_badge(surface, (44, 36), 26, self.seat)
         draw_text(surface, text("name_title", seat=self.seat), Rect(82, 6, 420, 60), theme.TITLE, theme.HIGHLIGHT,
@@ -252,16 +265,16 @@ class KeyboardScreen:
         key_w = (W - 32 - 9 * 4) // 10
         for r, row in enumerate(self.ROWS):
             for c, key in enumerate(row):
-                box = Rect(16 + c * (key_w + 4), 142 + r * 62, key_w, 56)
+                box = Rect(16 + c * (key_w + 4), KEYS_TOP + r * (KEY_H + 6), key_w, KEY_H)
                 out.append(Button(button(surface, box, key, theme.PANEL_LIGHT, theme.TEXT), f"key {key}"))
-        y = 142 + 4 * 62 + 4
+        y = KEYS_TOP + 4 * (KEY_H + 6) + 4
         widths = ((text("cancel"), "cancel", 130, theme.PANEL_LIGHT), (text("clear"), "clear", 120, theme.PANEL_LIGHT),
                   (text("space"), "key space", 216, theme.PANEL_LIGHT), (text("delete"), "delete", 140, theme.WARN),
                   (text("done"), "done", 150, theme.OK))
         x = 16
         for label, command, w, fill in widths:
             ink = theme.TEXT if fill == theme.PANEL_LIGHT else theme.TEXT_DARK
-            out.append(Button(button(surface, Rect(x, y, w, 70), label, fill, ink, size=theme.MEDIUM), command))
+            out.append(Button(button(surface, Rect(x, y, w, KEYS_FOOT), label, fill, ink, size=theme.MEDIUM), command))
             x += w + 8
         return out
 
@@ -330,29 +343,30 @@ class OptionsScreen:
         y = 68
         for option in self.shown():
             if option.kind in ("bool", "int"):
-                label = Rect(16, y, W - 32 - (200 if option.kind == "bool" else 300) - GAP, 64)
+                label = Rect(16, y, W - 32 - (200 if option.kind == "bool" else 300) - GAP, BOX_H + 8)
                 if option.kind == "bool":
-                    boxes = [(Rect(W - 16 - 200, y + 4, 200, 56), None)]
+                    boxes = [(Rect(W - 16 - 200, y + 4, 200, BOX_H), None)]
                 else:
                     value = self.flow.options[option.name]
                     value = option.least if value is None else int(value)
-                    boxes = [(Rect(W - 16 - 300, y + 4, 90, 56), max(option.least, value - 1)),
-                             (Rect(W - 16 - 90, y + 4, 90, 56), min(option.most, value + 1))]
+                    boxes = [(Rect(W - 16 - 300, y + 4, 90, BOX_H), max(option.least, value - 1)),
+                             (Rect(W - 16 - 90, y + 4, 90, BOX_H), min(option.most, value + 1))]
                 out.append((option, label, boxes))
-                y += 64 + 10
+                y += BOX_H + 18
                 continue
             values = [v for v, _ in choice_buttons(option)]
             per_row = _per_row([words for _, words in choice_buttons(option)])
             rows = max(1, (len(values) + per_row - 1) // per_row)
             label = Rect(16, y, W - 32, 48)
             w = (W - 32 - GAP * (per_row - 1)) // per_row
-            boxes = [(Rect(16 + (i % per_row) * (w + GAP), y + 50 + (i // per_row) * 58, w, 52), v)
+            boxes = [(Rect(16 + (i % per_row) * (w + GAP), y + 50 + (i // per_row) * (BOX_H + 2), w, BOX_H - 4), v)
                      for i, v in enumerate(values)]
             out.append((option, label, boxes))
-            y += 50 + rows * 58 + 10
+            y += 50 + rows * (BOX_H + 2) + 10
         return out
 
     def draw(self, surface: pygame.Surface) -> list[Button]:
+        _fit(surface)
         f = self.flow
         _title(surface, text("options_title", game=f.game.name), self.message)
         out: list[Button] = []

@@ -32,13 +32,16 @@ from companion.core.game import Result
 from companion.ui import chrome, theme
 from companion.ui.app import Button, TableInfo
 from companion.ui.messages import text
+from companion.ui.turned import along, draw_turned
 from companion.ui.widgets import button, draw_text, draw_wrapped, panel, width_of
 
 from .parts import board as B
 from . import flow, rules
 from .parts import quick_pad
 from .parts.candies import CANDY_LOOKS, candy  # noqa: F401  (part of the screen API)
-from .parts.layout import BOARD, CELL, H, HINT, RIGHT, TOP, W, cell_rect, grid  # noqa: F401
+from .parts import layout
+from .parts.layout import (BAND, BOARD, CELL, H, HINT, PROMPT_SIZE, RIGHT, ROW_H, TOP, VERDICT_SIZE, W,  # noqa: F401
+                           cell_rect, grid)
 from .messages import blast_name, count, say
 from .parts.quick_pad import QUICK_COUNTS, QUICK_KINDS, quick_pick  # noqa: F401
 
@@ -47,6 +50,7 @@ Rect = pygame.Rect
 
 def draw_game(surface: pygame.Surface, state: rules.State, info: TableInfo) -> list[Button]:
     """Draw the whole in-game screen; returns its touch targets."""
+    layout.fit_to(surface, globals())
     entry = info.entry if isinstance(info.entry, flow.Entry) else flow.new_entry()
     buttons = _top_bar(surface, state, info)
     _board(surface, state, info, entry, buttons)
@@ -101,9 +105,9 @@ def _board(surface: pygame.Surface, state: rules.State, info: TableInfo, entry: 
             fill = theme.dim(theme.BAD, 0.5) if removed else theme.BG
             panel(surface, rect, fill, radius=8)
             if letter != B.EMPTY:
-                candy(surface, rect.center, 27, letter)
+                candy(surface, rect.center, CELL * 9 // 22, letter)
             elif (r, c) in draft:
-                candy(surface, rect.center, 24, draft[(r, c)])
+                candy(surface, rect.center, CELL * 4 // 11, draft[(r, c)])
                 pygame.draw.rect(surface, theme.WARN, rect, 3, border_radius=8)
             elif state.phase == rules.REFILL:
                 pygame.draw.rect(surface, theme.WARN, rect, 3, border_radius=8)
@@ -129,59 +133,91 @@ def _board(surface: pygame.Surface, state: rules.State, info: TableInfo, entry: 
             pygame.draw.polygon(surface, theme.TEXT_DARK, [tip, *wing])
     edge = B.SEAT_EDGES[state.seats[state.active]] if state.phase in (rules.TILT, rules.REFILL) else None
     if edge is not None:
-        _seat_edge(surface, edge)
+        cue = "cue_fill" if state.phase == rules.REFILL else "cue_let_go" if entry.tilt_seen is not None else "cue_tilt"
+        seat_cue(surface, edge, say(cue), toward=state.phase == rules.TILT)
     _numbers(surface, edge)
 
 
 def _edge_bar(edge: str) -> Rect:
-    """The strip beside the board on ``edge``: the row numbers (left) and column numbers
-    (bottom) are printed in it, and it turns into the bright bar when the candies slide
-    that way."""
-    outer = BOARD.inflate(8, 8)
-    return {"bottom": Rect(outer.left, BOARD.bottom + 4, outer.width, H - BOARD.bottom - 6),
-            "top": Rect(outer.left, TOP.bottom + 1, outer.width, BOARD.top - TOP.bottom - 3),
-            "left": Rect(0, outer.top, BOARD.left - 4, outer.height),
-            "right": Rect(outer.right + 2, outer.top, RIGHT.left - outer.right - 4, outer.height)}[edge]
+    """The strip :data:`~.parts.layout.BAND` px deep beside the board on ``edge``: the
+    row numbers (left) and column numbers (bottom) are printed in it, and the tilting
+    seat's cue takes the strip on that seat's side."""
+    outer, deep = BOARD.inflate(8, 8), BAND - 6
+    return {"bottom": Rect(outer.left, BOARD.bottom + 4, outer.width, deep),
+            "top": Rect(outer.left, BOARD.top - 4 - deep, outer.width, deep),
+            "left": Rect(BOARD.left - 4 - deep, outer.top, deep, outer.height),
+            "right": Rect(BOARD.right + 4, outer.top, deep, outer.height)}[edge]
+
+
+#: Where the numbers go when the tilting seat's cue takes their strip.
+_OTHER_SIDE = {"left": "right", "bottom": "top"}
 
 
 def _numbers(surface: pygame.Surface, edge: str | None) -> None:
     """Row numbers down the left, column numbers along the bottom, from 1, as people
-    count them (and as every message names a row or a column); dark on the bright bar
-    when the candies slide that way."""
-    left, bottom = _edge_bar("left"), _edge_bar("bottom")
+    count them (and as every message names a row or a column); on the opposite side
+    while the tilting seat's cue takes that strip."""
+    rows = _OTHER_SIDE["left"] if edge == "left" else "left"
+    cols = _OTHER_SIDE["bottom"] if edge == "bottom" else "bottom"
+    side, foot = _edge_bar(rows), _edge_bar(cols)
+    size = theme.SMALL if BAND < 60 else theme.BIG
     for i in range(B.ROWS):
         rect = cell_rect(i, 0)
-        ink = theme.TEXT_DARK if edge == "left" else theme.TEXT_DIM
-        draw_text(surface, str(i + 1), Rect(left.left, rect.top, left.width, rect.height), theme.SMALL, ink,
+        draw_text(surface, str(i + 1), Rect(side.left, rect.top, side.width, rect.height), size, theme.TEXT_DIM,
                   bold=True, align="center")
     for i in range(B.COLS):
         rect = cell_rect(0, i)
-        ink = theme.TEXT_DARK if edge == "bottom" else theme.TEXT_DIM
-        draw_text(surface, str(i + 1), Rect(rect.left, bottom.top, rect.width, bottom.height), theme.SMALL, ink,
+        draw_text(surface, str(i + 1), Rect(rect.left, foot.top, rect.width, foot.height), size, theme.TEXT_DIM,
                   bold=True, align="center")
 
 
-def _seat_edge(surface: pygame.Surface, edge: str) -> None:
-    """A bright bar on the board edge the candies slide toward, with dark chevrons in it
-    pointing that way between the row or column numbers (never over a candy)."""
+def seat_cue(surface: pygame.Surface, edge: str, words: str, toward: bool = True) -> Rect:
+    """The tilting seat's cue: a bright strip along the board's ``edge`` (the seat's
+    side), ``words`` in it turned to read upright from that seat (at least
+    :data:`~companion.ui.theme.VERDICT_MIN` px when the strip is long enough), and an
+    arrow at each end in the seat's own frame: pointing at the seat (``toward``: tilt
+    the board toward you, the candies slide to you), or away from it (fill from your
+    side to the far side, the rulebook's "from bottom to top" as that seat sees it).
+    Returns the strip."""
     bar = _edge_bar(edge)
     pygame.draw.rect(surface, theme.HIGHLIGHT, bar, border_radius=6)
-    outer = BOARD.inflate(8, 8)
-    for k in range(1, 6):  # at the lines between cells, where no number is
-        f = k / 6
-        if edge in ("bottom", "top"):
-            x = outer.left + f * outer.width
-            d = 1 if edge == "bottom" else -1
-            near, far = (bar.bottom - 3, bar.top + 3) if d == 1 else (bar.top + 1, bar.bottom - 1)
-            half = min(9, abs(far - near))
-            points = [(x - half, far), (x + half, far), (x, near)]
-        else:
-            y = outer.top + f * outer.height
-            d = 1 if edge == "right" else -1
-            near, far = (bar.right - 3, bar.left + 3) if d == 1 else (bar.left + 3, bar.right - 3)
-            half = min(9, abs(far - near))
-            points = [(far, y - half), (far, y + half), (near, y)]
-        pygame.draw.polygon(surface, theme.TEXT_DARK, points)
+    length, deep = along(edge, bar)
+    arrow = deep + 8  # each arrow's length along the strip
+    words_at = _along_rect(edge, bar, arrow + 12, length - 2 * (arrow + 12))
+    size = max(theme.VERDICT_MIN, deep * 3 // 4)
+    draw_turned(surface, words, words_at, size, edge, theme.TEXT_DARK, min_size=theme.MIN_SIZE)
+    for start in (6, length - 6 - arrow):
+        _arrow(surface, edge, _along_rect(edge, bar, start, arrow), toward)
+    return bar
+
+
+def _along_rect(edge: str, bar: Rect, start: int, length: int) -> Rect:
+    """The part of ``bar`` from ``start`` to ``start + length`` along it, counted from the
+    seat's left as it sits facing the board."""
+    if edge == "bottom":
+        return Rect(bar.left + start, bar.top, length, bar.height)
+    if edge == "top":
+        return Rect(bar.right - start - length, bar.top, length, bar.height)
+    if edge == "left":
+        return Rect(bar.left, bar.top + start, bar.width, length)
+    return Rect(bar.left, bar.bottom - start - length, bar.width, length)
+
+
+#: The way "toward the seat" points on the screen for the seat at each edge.
+_DOWN = {"bottom": (0, 1), "top": (0, -1), "left": (-1, 0), "right": (1, 0)}
+
+
+def _arrow(surface: pygame.Surface, edge: str, rect: Rect, toward: bool) -> None:
+    """A dark arrow filling ``rect``, pointing at the seat (``toward``) or away from it."""
+    dx, dy = _DOWN[edge] if toward else tuple(-v for v in _DOWN[edge])
+    cx, cy = rect.center
+    half = min(rect.width, rect.height) // 2 - 3
+    tip = (cx + dx * half, cy + dy * half)
+    back = (cx - dx * half, cy - dy * half)
+    side = (-dy * half, dx * half)
+    head = [tip, (cx + side[0], cy + side[1]), (cx - side[0], cy - side[1])]
+    pygame.draw.line(surface, theme.TEXT_DARK, back, (cx, cy), max(4, half // 2))
+    pygame.draw.polygon(surface, theme.TEXT_DARK, head)
 
 
 def _players(surface: pygame.Surface, state: rules.State, top: int, h: int = 38) -> int:
@@ -225,13 +261,13 @@ def _side(surface: pygame.Surface, state: rules.State, info: TableInfo, entry: f
         said = hint_text(state)
     need = chrome.verdict_and_prompt_need(info, said, RIGHT.width, 0)
     seated = 0 if state.phase == rules.SETUP else len(state.players)  # nobody has candies yet in set-up
-    row_h, goal = 38, bool(state.goal)
+    row_h, goal = ROW_H, bool(state.goal)
 
     def room() -> int:
         return bottom - RIGHT.top - seated * (row_h + 4) - (50 if goal else 0)
 
     if room() < need:
-        row_h = 30
+        row_h = ROW_H * 4 // 5
     if room() < need:
         goal = False
     y = _players(surface, state, RIGHT.top, row_h) if seated else RIGHT.top
@@ -240,7 +276,7 @@ def _side(surface: pygame.Surface, state: rules.State, info: TableInfo, entry: f
                      theme.SMALL, theme.TEXT_DIM, max_lines=2)
         y += 50
     chrome.verdict_and_prompt(surface, Rect(RIGHT.left, y, RIGHT.width, bottom - y), info, said, (bottom - y) // 2,
-                              size=theme.MEDIUM - 2, prompt_size=theme.MEDIUM)
+                              size=VERDICT_SIZE, prompt_size=PROMPT_SIZE)
     buttons.extend(_actions(surface, state, entry, actions, info.page))
 
 
@@ -278,7 +314,7 @@ def _action_rects(state: rules.State) -> Rect:
         rows = 3  # the set-up's two ways: "Set up from the screen" (or Ready) over the palette
     if state.phase == rules.KEEP and len(flow.keep_options(state)) <= 2:
         rows = 1  # one or two choices fit side by side in one row
-    h = rows * 56
+    h = rows * (56 if BAND < 60 else 96)
     return Rect(RIGHT.left, RIGHT.bottom - h, RIGHT.width, h)
 
 
@@ -446,7 +482,8 @@ def _big_prompt(surface: pygame.Surface, state: rules.State, info: TableInfo, en
     if info.verdict and info.verdict_ok is False:  # a refusal takes the room of the small print
         _verdict(surface, info, Rect(area.left + 8, area.top + 100, area.width - 16, pal.top - 6 - area.top - 100))
     else:
-        words = say("screen_fill_words_one" if left == 1 else "screen_fill_words")
+        words = say("screen_fill_words_one" if left == 1 else "screen_fill_words",
+                    order=say(f"screen_order_{edge}"))
         draw_wrapped(surface, words, Rect(area.left + 14, area.top + 100, area.width - 28, 84), theme.BIG + 4,
                      theme.TEXT, bold=True, max_lines=2)
         draw_text(surface, say("screen_bag_slid", bag=state.bag_n, edge=edge),
@@ -489,6 +526,7 @@ def winner_line(result: rules.Result) -> str:
 
 def draw_final(surface: pygame.Surface, outcome: Result, info: TableInfo | None = None) -> list[Button]:
     """The winner, the Goal Card, then one row per player with the candies they kept."""
+    layout.fit_to(surface, globals())
     result: rules.Result = outcome.detail
     draw_text(surface, winner_line(result), Rect(10, 8, W - 20, 64), theme.TITLE + 16, theme.HIGHLIGHT,
               bold=True, align="center")

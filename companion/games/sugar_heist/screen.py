@@ -24,7 +24,7 @@ import pygame
 
 from companion.core.game import Screen as CoreScreen
 from companion.core.game import Result
-from companion.ui import chrome, theme
+from companion.ui import chrome, portrait, theme
 from companion.ui.app import Button, TableInfo
 from companion.ui.messages import text
 from companion.ui.widgets import button, draw_text, draw_wrapped, fruit_badge, panel, width_of, wrap
@@ -45,6 +45,24 @@ PROMPT = Rect(8, 402, 564, 72)
 TIMER = Rect(580, 326, 212, 42)
 ACTIONS = Rect(580, 370, 212, 104)
 NAME_W = 180
+ROW_MOST, FINAL_ROW_MOST = 80, 88   # the tallest a player's row gets in play and on the count
+VERDICT_SIZE = PROMPT_SIZE = theme.MEDIUM + 4
+ACTIONS_MOST = 340  # the widest the button column grows (for "Join Maya" side by side)
+LANDSCAPE = dict(W=W, H=H, TOP=TOP, BOARD=BOARD, CENTER=CENTER, VERDICT=VERDICT, PROMPT=PROMPT, TIMER=TIMER,
+                 ACTIONS=ACTIONS, ROW_MOST=ROW_MOST, FINAL_ROW_MOST=FINAL_ROW_MOST, VERDICT_SIZE=VERDICT_SIZE,
+                 PROMPT_SIZE=PROMPT_SIZE, ACTIONS_MOST=ACTIONS_MOST)
+#: Upright (800x1422): the vaults on top with taller rows, the centre strip, then the
+#: verdict and prompt across the screen, the turn clock and the buttons at the foot.
+UPRIGHT = dict(W=800, H=1422, TOP=Rect(0, 0, 800, 56), BOARD=Rect(8, 68, 784, 590), CENTER=Rect(8, 666, 784, 40),
+               VERDICT=Rect(8, 718, 784, 190), PROMPT=Rect(8, 914, 784, 200), TIMER=Rect(8, 1122, 784, 64),
+               ACTIONS=Rect(8, 1194, 784, 220), ROW_MOST=160, FINAL_ROW_MOST=130, VERDICT_SIZE=portrait.VERDICT,
+               PROMPT_SIZE=theme.BIG + 4, ACTIONS_MOST=784)
+
+
+def fit_to(surface: pygame.Surface) -> bool:
+    """Lay the screen out for ``surface``: :data:`UPRIGHT` when it is taller than wide,
+    else :data:`LANDSCAPE` (:func:`companion.ui.portrait.use`). True when upright."""
+    return portrait.use(globals(), surface, LANDSCAPE, UPRIGHT)
 
 #: Short flavour names for the vault chips (the full names are on the final screen).
 SHORT = {"Nutty Butt": "Nutty", "Chocolate Rockets": "Choc", "Lucky Suckys": "Lucky", "Fruity Booty": "Fruity",
@@ -63,7 +81,7 @@ ROW_MIN = 54  # a player's row: its vault chips stay 48 px tall to tap
 
 def player_rows(n: int, board: Rect = BOARD) -> list[Rect]:
     gap = 6
-    h = min(80, (board.height - gap * (n - 1)) // n)
+    h = min(ROW_MOST, (board.height - gap * (n - 1)) // n)
     return [Rect(board.left, board.top + i * (h + gap), board.width, h) for i in range(n)]
 
 
@@ -101,6 +119,7 @@ def vault_rects(row: Rect, n: int, name_w: int = NAME_W) -> list[Rect]:
 
 def draw_game(surface: pygame.Surface, state: State, info: TableInfo) -> list[Button]:
     """Draw the whole in-game screen from the table's view; returns its touch targets."""
+    fit_to(surface)
     pills = [chrome.Pill(say("pill_candy", cards=state.draw), 124, state.draw <= 6 and state.reshuffled,
                          None if state.final or state.over else "deck"),
              chrome.Pill(say("pill_battle", cards=state.battle_draw), 124)]
@@ -121,7 +140,7 @@ def draw_game(surface: pygame.Surface, state: State, info: TableInfo) -> list[Bu
         _board(surface, state, info, buttons, board)
     _center(surface, state, CENTER.move(0, -up))
     chrome.verdict_and_prompt(surface, Rect(area.left, area.top - up, area.width, area.height + up), info,
-                              info.prompt, VERDICT.height, size=theme.MEDIUM + 4, prompt_size=theme.MEDIUM + 4)
+                              info.prompt, VERDICT.height, size=VERDICT_SIZE, prompt_size=PROMPT_SIZE)
     chrome.turn_clock(surface, TIMER, info)
     _actions(surface, state, info, buttons, actions)
     menu = _deck_menu(surface, state.draw if info.deck_draft is None else info.deck_draft) \
@@ -326,9 +345,6 @@ def _labels(state: State, info: TableInfo) -> list[tuple[str, str]]:
     return []
 
 
-ACTIONS_MOST = 340  # the widest the button column grows (for "Join Maya" side by side)
-
-
 def _actions_rect(labels: list[tuple[str, str]]) -> Rect:
     """Where the buttons of this step go: :data:`ACTIONS`, wider to the left (up to
     :data:`ACTIONS_MOST` px) when a label would not fit its button on one line at
@@ -465,6 +481,7 @@ def _deck_menu(surface: pygame.Surface, count: int) -> list[Button]:
 def draw_final(surface: pygame.Surface, result: Result, info: TableInfo | None = None) -> list[Button]:
     """The count: the winners, the tie-break, then one row per player (best first) with
     their candy by flavour, Grandma's bonus and the total."""
+    fit_to(surface)
     draw_text(surface, result.winner_line(), Rect(10, 6, W - 20, 58), theme.TITLE + 8, theme.HIGHLIGHT,
               bold=True, align="center")
     if result.tie_break and result.tie_break != "shared":
@@ -474,7 +491,7 @@ def draw_final(surface: pygame.Surface, result: Result, info: TableInfo | None =
     bottom = H - 50 if info and (info.prompt or info.verdict) else H - 8
     top = 94
     gap = 8
-    row_h = min(88, (bottom - top - gap * (len(rows) - 1)) // len(rows))
+    row_h = min(FINAL_ROW_MOST, (bottom - top - gap * (len(rows) - 1)) // len(rows))
     for i, p in enumerate(rows):
         sheet = p.sheet
         row = Rect(8, top + i * (row_h + gap), W - 16, row_h)

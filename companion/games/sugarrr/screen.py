@@ -24,7 +24,7 @@ import pygame
 
 from companion.core.game import Screen as CoreScreen
 from companion.core.game import Result
-from companion.ui import chrome, theme
+from companion.ui import chrome, portrait, theme
 from companion.ui.app import Button, TableInfo
 from companion.ui.widgets import (button, card_chip, draw_text, draw_wrapped,
                                   fruit_badge, panel)
@@ -55,6 +55,25 @@ VERDICT = Rect(8, 312, 564, 76)
 PROMPT = Rect(8, 394, 564, 80)
 TIMER = Rect(580, 312, 212, 56)
 ACTIONS = Rect(580, 376, 212, 98)
+ROW_MOST = 80         # the tallest a final score sheet's row gets
+VERDICT_SIZE = theme.BIG
+PROMPT_SIZE = theme.BIG - 4
+
+LANDSCAPE = dict(W=W, H=H, TOP=TOP, PLAYERS=PLAYERS, COLUMNS=COLUMNS, VALLEY=VALLEY, VERDICT=VERDICT,
+                 PROMPT=PROMPT, TIMER=TIMER, ACTIONS=ACTIONS, ROW_MOST=ROW_MOST, VERDICT_SIZE=VERDICT_SIZE,
+                 PROMPT_SIZE=theme.BIG - 4)
+#: Upright (800x1422): the columns on top, the players and The Valley under them, then
+#: the verdict and prompt across the screen, the turn clock and big action buttons.
+UPRIGHT = dict(W=800, H=1422, TOP=Rect(0, 0, 800, 56), COLUMNS=Rect(8, 68, 784, 300),
+               PLAYERS=Rect(8, 380, 784, 250), VALLEY=Rect(8, 642, 784, 92), VERDICT=Rect(8, 750, 784, 170),
+               PROMPT=Rect(8, 926, 784, 200), TIMER=Rect(8, 1134, 784, 72), ACTIONS=Rect(8, 1214, 784, 200),
+               ROW_MOST=230, VERDICT_SIZE=portrait.VERDICT, PROMPT_SIZE=theme.BIG + 4)
+
+
+def fit_to(surface: pygame.Surface) -> bool:
+    """Lay the screen out for ``surface``: :data:`UPRIGHT` when it is taller than wide,
+    else :data:`LANDSCAPE` (:func:`companion.ui.portrait.use`). True when upright."""
+    return portrait.use(globals(), surface, LANDSCAPE, UPRIGHT)
 
 
 def player_rows(n: int) -> list[Rect]:
@@ -75,6 +94,7 @@ def column_rects() -> list[Rect]:
 
 def draw_game(surface: pygame.Surface, state: rules.State, info: TableInfo) -> list[Button]:
     """Draw the whole in-game screen; returns its touch targets."""
+    fit_to(surface)
     low = state.deck <= 5
     pills = [chrome.Pill(f"Deck {state.deck}", 140, low, "deck")]
     if state.final_round:
@@ -184,8 +204,8 @@ def _verdict(surface: pygame.Surface, state: rules.State, info: TableInfo) -> No
     # A long refusal ("does not go on any column: ... (five top cards)") keeps 26 px, read
     # across the table, and takes the prompt's room until the next verdict: what the card
     # needs is in the refusal, and Swap is the big button beside it.
-    chrome.verdict_and_prompt(surface, VERDICT.union(PROMPT), info, prompt, VERDICT.height,
-                              prompt_size=theme.BIG - 4, least=theme.VERDICT_MIN)
+    chrome.verdict_and_prompt(surface, VERDICT.union(PROMPT), info, prompt, VERDICT.height, size=VERDICT_SIZE,
+                              prompt_size=PROMPT_SIZE, least=theme.VERDICT_MIN)
     chrome.turn_clock(surface, TIMER, info)
 
 
@@ -251,6 +271,7 @@ def tie_line(result: Result) -> str:
 def draw_final(surface: pygame.Surface, result: Result, info: TableInfo | None = None) -> list[Button]:
     """The score sheet: the winners, the tie-break, then one row per player with each
     fruit as ``cards × per card`` over its points, Fruit Salad and the total."""
+    fit_to(surface)
     draw_text(surface, winner_line(result), Rect(10, 6, W - 20, 58), theme.TITLE + 12, theme.HIGHLIGHT,
               bold=True, align="center")
     tie = tie_line(result)
@@ -278,7 +299,7 @@ def draw_final(surface: pygame.Surface, result: Result, info: TableInfo | None =
     n = len(result.players)
     bottom = H - 50 if info and (info.prompt or info.verdict) else H - 8
     gap = 6
-    row_h = min(80, (bottom - head.bottom - 4 - gap * (n - 1)) // n)
+    row_h = min(ROW_MOST, (bottom - head.bottom - 4 - gap * (n - 1)) // n)
     for i, sheet in enumerate(p.sheet for p in result.players):
         row = Rect(8, head.bottom + 4 + i * (row_h + gap), W - 16, row_h)
         won = sheet.name in result.winners

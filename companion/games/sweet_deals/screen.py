@@ -26,7 +26,7 @@ import pygame
 
 from companion.core.game import Screen as CoreScreen
 from companion.core.game import Result
-from companion.ui import chrome, theme
+from companion.ui import chrome, portrait, theme
 from companion.ui.app import Button, TableInfo
 from companion.ui.theme import FruitLook
 from companion.ui.widgets import button, draw_text, draw_wrapped, fruit_badge, panel, width_of
@@ -49,6 +49,25 @@ PROMPT = Rect(8, 416, 560, 58)
 TIMER = Rect(576, 350, 216, 44)
 ACTIONS = Rect(576, 400, 216, 74)
 TOUCH = 48          # the smallest touch target, in pixels
+ROW_MOST, FINAL_ROW_MOST = 70, 84   # the tallest a player's row gets in play and on the final sheet
+VERDICT_SIZE = PROMPT_SIZE = theme.MEDIUM + 2
+
+LANDSCAPE = dict(W=W, H=H, TOP=TOP, PLAYERS=PLAYERS, MAIN=MAIN, VERDICT=VERDICT, PROMPT=PROMPT, TIMER=TIMER,
+                 ACTIONS=ACTIONS, ROW_MOST=ROW_MOST, FINAL_ROW_MOST=FINAL_ROW_MOST, VERDICT_SIZE=VERDICT_SIZE,
+                 PROMPT_SIZE=PROMPT_SIZE)
+#: Upright (800x1422): the players across the top, the verdict and prompt, the turn
+#: clock, then the table's panel (the offer, the bids, the vote: what is tapped) and the
+#: buttons at the foot, under the thumbs.
+UPRIGHT = dict(W=800, H=1422, TOP=Rect(0, 0, 800, 56), PLAYERS=Rect(8, 68, 784, 420), VERDICT=Rect(8, 500, 784, 170),
+               PROMPT=Rect(8, 676, 784, 130), TIMER=Rect(8, 812, 784, 56), MAIN=Rect(8, 876, 784, 400),
+               ACTIONS=Rect(8, 1284, 784, 130), ROW_MOST=96, FINAL_ROW_MOST=130, VERDICT_SIZE=portrait.VERDICT,
+               PROMPT_SIZE=theme.BIG + 4)
+
+
+def fit_to(surface: pygame.Surface) -> bool:
+    """Lay the screen out for ``surface``: :data:`UPRIGHT` when it is taller than wide,
+    else :data:`LANDSCAPE` (:func:`companion.ui.portrait.use`). True when upright."""
+    return portrait.use(globals(), surface, LANDSCAPE, UPRIGHT)
 
 #: How each dessert is drawn: colour, the letter of its card codes, a shape.
 LOOKS: dict[str, FruitLook] = {
@@ -74,10 +93,12 @@ def look(label: str) -> FruitLook:
     return FruitLook(base.colour, "H", base.shape)
 
 
-def player_rows(n: int, room: Rect = PLAYERS) -> list[Rect]:
-    """Each of ``n`` players' rows in seat order (at most 70 px tall)."""
+def player_rows(n: int, room: Rect | None = None) -> list[Rect]:
+    """Each of ``n`` players' rows in seat order in ``room`` (the players' column), at most
+    :data:`ROW_MOST` px tall."""
+    room = PLAYERS if room is None else room
     gap = 4
-    h = min(70, (room.height - gap * (n - 1)) // n)
+    h = min(ROW_MOST, (room.height - gap * (n - 1)) // n)
     return [Rect(room.left, room.top + i * (h + gap), room.width, h) for i in range(n)]
 
 
@@ -93,6 +114,7 @@ def grid(rect: Rect, n: int, cols: int, gap: int = 8) -> list[Rect]:
 
 def draw_game(surface: pygame.Surface, view: rules.State, info: TableInfo) -> list[Button]:
     """Draw the whole in-game screen from the table's view; returns its touch targets."""
+    fit_to(surface)
     surface.fill(theme.BG)
     pills = [chrome.Pill(say("tracked_hands") if view.tracked else say("open_hands"), 150)]
     if view.tracked and view.phase != rules.DEAL:
@@ -108,7 +130,7 @@ def draw_game(surface: pygame.Surface, view: rules.State, info: TableInfo) -> li
     # While setting up, the panel shows what to take out; the prompt line says only what next.
     prompt = prompts.waiting(view) if _setup_box_shown(view) else (info.prompt or prompts.waiting(view))
     chrome.verdict_and_prompt(surface, VERDICT.union(PROMPT), info, prompt, VERDICT.height,
-                              size=theme.MEDIUM + 2, prompt_size=theme.MEDIUM + 2)
+                              size=VERDICT_SIZE, prompt_size=PROMPT_SIZE)
     chrome.turn_clock(surface, TIMER, info)
     _actions(surface, view, buttons)
     if info.menu in ("grab", "six"):
@@ -417,6 +439,7 @@ def tie_words(result: Result) -> str:
 def draw_final(surface: pygame.Surface, result: Result, info: TableInfo | None = None) -> list[Button]:
     """The score sheet: the winners and the tie-break, then per player the coins, every
     set bonus, how each Sprinkles and hybrid was counted, and the total."""
+    fit_to(surface)
     surface.fill(theme.BG)
     draw_text(surface, result.winner_line(), Rect(10, 4, W - 20, 52), theme.TITLE + 8, theme.HIGHLIGHT,
               bold=True, align="center")
@@ -431,7 +454,7 @@ def draw_final(surface: pygame.Surface, result: Result, info: TableInfo | None =
     n = len(result.players)
     bottom = H - 44 if info and (info.prompt or info.verdict) else H - 6
     gap = 4
-    row_h = min(84, (bottom - head.bottom - 2 - gap * (n - 1)) // n)
+    row_h = min(FINAL_ROW_MOST, (bottom - head.bottom - 2 - gap * (n - 1)) // n)
     for i, p in enumerate(result.players):
         row = Rect(8, head.bottom + 2 + i * (row_h + gap), W - 16, row_h)
         _final_row(surface, row, p, p.name in result.winners, cols)

@@ -14,7 +14,8 @@ from companion.ui.widgets import button, draw_text, panel
 from . import checks
 from .. import rules
 from .candies import candy
-from .layout import BOARD, grid
+from . import layout
+from .layout import grid
 from ..messages import blast_name, count, say
 
 Rect = pygame.Rect
@@ -50,8 +51,8 @@ def quick_pick(state: rules.State, info: TableInfo) -> tuple[str, int | None] | 
 def draw(surface: pygame.Surface, state: rules.State, info: TableInfo, buttons: list[Button]) -> None:
     """Quick mode's Blast entry, on the board's place: the kind, then the colour (and for
     5-6 and Box how many candies it removed). The colour tap sends ``quick KIND X [N]``."""
-    panel(surface, BOARD, theme.PANEL)
-    area = BOARD.inflate(-16, -16)
+    panel(surface, layout.BOARD, theme.PANEL)
+    area = layout.BOARD.inflate(-16, -16)
     pick = quick_pick(state, info)
     head = Rect(area.left, area.top, area.width, 52)
     if pick is None:
