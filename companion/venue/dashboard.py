@@ -176,6 +176,7 @@ class Dashboard:
         self.history = Path(history) if history else None
         self.client_id = client_id or f"sugar-venue-{venue}"
         self.version = 0
+        self.dirty: set[str] = set()   # tables whose card changed, not yet taken (take_changed)
         self.changed = threading.Condition()
         self.connected = threading.Event()
         self.client = None
@@ -270,9 +271,7 @@ class Dashboard:
                 took = False
             if took:
                 self._keep(name, aspect, msg, payload)
-                self.version += 1
-                table.version = self.version
-                self.changed.notify_all()
+                self._touch(table)
             return took
 
     def _keep(self, name: str, aspect: str, msg: dict, payload: bytes) -> None:
@@ -312,9 +311,7 @@ class Dashboard:
             if table is None:
                 return
             table.unreadable += 1
-            self.version += 1
-            table.version = self.version
-            self.changed.notify_all()
+            self._touch(table)
             n = table.unreadable
         if math.log10(n).is_integer():
             _log.warning("venue: %s: unreadable %s message dropped (%s); %d so far", ascii(name)[1:-1][:40], aspect,
@@ -449,7 +446,15 @@ class Dashboard:
         """The table's card changed (called holding the lock)."""
         self.version += 1
         table.version = self.version
+        self.dirty.add(table.name)
         self.changed.notify_all()
+
+    def take_changed(self) -> set[str]:
+        """The tables whose card changed since the last call (the page's feeder: it sends
+        only those, each once however often it changed meanwhile)."""
+        with self.changed:
+            dirty, self.dirty = self.dirty, set()
+            return dirty
 
     def _ask(self) -> None:
         """The asking thread: every :data:`TICK` s, publish the requests due."""

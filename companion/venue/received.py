@@ -24,6 +24,7 @@ from __future__ import annotations
 import logging
 import sqlite3
 import threading
+import time
 from pathlib import Path
 
 _log = logging.getLogger(__name__)
@@ -96,11 +97,21 @@ def gap_words(name: str, holes: list[tuple[int, int]], result: bool, asks: int, 
     return f"{' and '.join(parts)} missing: {asked}"
 
 
+#: Seconds between the store's commits: the messages taken meanwhile are written in one
+#: transaction by a thread of its own (one commit per message cost the dashboard's network
+#: thread, which reads every table, a write to the WAL each time). A dashboard killed
+#: between two commits forgets at most this long of messages, which it then misses by
+#: their numbers and asks the tables for again, as after a power cut.
+COMMIT_EVERY = 0.2
+
+
 class Received:
     """The dashboard's store at ``path`` (a new file is made; ``":memory:"`` for tests).
-    Every method is safe from any thread; a write that fails is logged and counted in
-    :attr:`failures`, never raised (the page goes on from memory). Raises
-    ``sqlite3.Error`` (or OSError) at construction when the file cannot be opened."""
+    Every method is safe from any thread. Writes wait in memory and are committed together
+    every :data:`COMMIT_EVERY` s by the store's own thread (and before every read, and at
+    :meth:`close`); a write that fails is logged and counted in :attr:`failures`, never
+    raised (the page goes on from memory). Raises ``sqlite3.Error`` (or OSError) at
+    construction when the file cannot be opened."""
 
     def __init__(self, path: str | Path):
         if str(path) != ":memory:":
@@ -113,15 +124,49 @@ class Received:
             self._db.execute("PRAGMA journal_mode=WAL")      # a reader never waits for the writer
             self._db.execute("PRAGMA synchronous=NORMAL")    # a commit is not an fsync: a power cut
             self._db.executescript(SCHEMA)                    # loses the last ones, which are asked again
+        self._waiting: list[tuple[str, tuple]] = []       # writes not yet committed, in order
+        self._more = threading.Condition(threading.Lock())
+        self._closing = False
+        self._writer = threading.Thread(target=self._commit_loop, name="venue-store", daemon=True)
+        self._writer.start()
 
     def _write(self, sql: str, args: tuple) -> None:
-        try:
-            with self._lock:
-                self._db.execute(sql, args)
-        except sqlite3.Error as err:
-            self.failures += 1
-            if self.failures in (1, 10, 100, 1000):
-                _log.error("venue: could not keep a message in %s: %s (%d so far)", self.path, err, self.failures)
+        with self._more:
+            self._waiting.append((sql, args))
+            if len(self._waiting) == 1:
+                self._more.notify()
+
+    def _commit_loop(self) -> None:
+        while True:
+            with self._more:
+                while not self._waiting and not self._closing:
+                    self._more.wait()
+                if self._closing:
+                    return
+            time.sleep(COMMIT_EVERY)  # (what comes meanwhile joins this commit)
+            self.commit()
+
+    def commit(self) -> None:
+        """Write every waiting message now, in one transaction."""
+        with self._lock:
+            with self._more:
+                batch, self._waiting = self._waiting, []
+            if not batch:
+                return
+            try:
+                self._db.execute("BEGIN")
+                for sql, args in batch:
+                    self._db.execute(sql, args)
+                self._db.execute("COMMIT")
+            except sqlite3.Error as err:
+                try:
+                    self._db.execute("ROLLBACK")
+                except sqlite3.Error:
+                    pass
+                self.failures += 1
+                if self.failures in (1, 10, 100, 1000):
+                    _log.error("venue: could not keep %d message(s) in %s: %s (%d failures so far)", len(batch),
+                               self.path, err, self.failures)
 
     def event(self, table: str, stream: str, seq: int, payload: bytes) -> None:
         self._write("INSERT OR IGNORE INTO events (tbl, stream, seq, payload) VALUES (?, ?, ?, ?)",
@@ -135,6 +180,7 @@ class Received:
                     (table, stream, game_id, bytes(payload)))
 
     def _query(self, sql: str, args: tuple = ()) -> list[tuple]:
+        self.commit()
         with self._lock:
             return self._db.execute(sql, args).fetchall()
 
@@ -157,5 +203,11 @@ class Received:
         return [bytes(p) for (p,) in self._query("SELECT payload FROM results ORDER BY rowid")]
 
     def close(self) -> None:
+        """Commit what waits and close the file."""
+        with self._more:
+            self._closing = True
+            self._more.notify()
+        self._writer.join(timeout=5.0)
+        self.commit()
         with self._lock:
             self._db.close()
