@@ -127,6 +127,8 @@ def flags(table: TableView, now: float) -> list[str]:
     s = table.status
     if table.dropped:
         out.append("table offline")
+    if s.get("login_shared"):
+        out.append("another table is using this table's login")
     for name, dev in sorted((s.get("devices") or {}).items()):
         if dev.get("status") != "connected":
             if name == "display":
