@@ -46,9 +46,13 @@ CREATE TABLE IF NOT EXISTS results (
     stream  TEXT NOT NULL,
     game_id INTEGER NOT NULL,
     payload BLOB NOT NULL,
+    got     REAL,                    -- when it came (seconds since the epoch, the dashboard's clock)
     PRIMARY KEY (tbl, stream, game_id)
 );
 """
+#: How long and how many finished games the store keeps by default (``companion venue
+#: --keep-days``, ``--keep-games``): a year, and a table's newest 1,000 games.
+KEEP_DAYS, KEEP_GAMES = 365.0, 1000
 #: Events shown on the page's card after a restart (the newest).
 RECENT = 8
 
@@ -124,6 +128,10 @@ class Received:
             self._db.execute("PRAGMA journal_mode=WAL")      # a reader never waits for the writer
             self._db.execute("PRAGMA synchronous=NORMAL")    # a commit is not an fsync: a power cut
             self._db.executescript(SCHEMA)                    # loses the last ones, which are asked again
+            columns = [row[1] for row in self._db.execute("PRAGMA table_info(results)")]
+            if "got" not in columns:  # a store from before trimming: its games count from now
+                self._db.execute("ALTER TABLE results ADD COLUMN got REAL")
+                self._db.execute("UPDATE results SET got = ?", (time.time(),))
         self._waiting: list[tuple[str, tuple]] = []       # writes not yet committed, in order
         self._more = threading.Condition(threading.Lock())
         self._closing = False
@@ -176,8 +184,44 @@ class Received:
         self._write("INSERT OR REPLACE INTO status (tbl, payload) VALUES (?, ?)", (table, bytes(payload)))
 
     def result(self, table: str, stream: str, game_id: int, payload: bytes) -> None:
-        self._write("INSERT OR IGNORE INTO results (tbl, stream, game_id, payload) VALUES (?, ?, ?, ?)",
-                    (table, stream, game_id, bytes(payload)))
+        self._write("INSERT OR IGNORE INTO results (tbl, stream, game_id, payload, got) VALUES (?, ?, ?, ?, ?)",
+                    (table, stream, game_id, bytes(payload), time.time()))
+
+    def trim(self, keep_days: float = KEEP_DAYS, keep_games: int = KEEP_GAMES,
+             now: float | None = None) -> list[tuple[str, str, int]]:
+        """Let go of finished games that came over ``keep_days`` days ago or are past the
+        newest ``keep_games`` of their table, and of the events nothing can ask for again:
+        those of a table's earlier streams (its earlier stores: their games are over) and
+        those before its status's ``since`` (the table no longer keeps them either). A
+        table's newest status stays. Returns the ``(table, stream, game_id)`` of the games
+        let go of. ``now``: seconds since the epoch. Raises nothing (a failure is logged)."""
+        now = time.time() if now is None else now
+        self.commit()
+        try:
+            with self._lock:
+                self._db.execute("BEGIN")
+                gone = self._db.execute(
+                    "SELECT tbl, stream, game_id FROM results WHERE got < ? OR rowid IN (SELECT rowid FROM "
+                    "(SELECT rowid, ROW_NUMBER() OVER (PARTITION BY tbl ORDER BY got DESC, rowid DESC) AS n "
+                    "FROM results) WHERE n > ?)", (now - keep_days * 86400, keep_games)).fetchall()
+                self._db.executemany("DELETE FROM results WHERE tbl = ? AND stream = ? AND game_id = ?", gone)
+                self._db.execute(
+                    "DELETE FROM events WHERE rowid IN (SELECT e.rowid FROM events e JOIN status s ON s.tbl = e.tbl "
+                    "WHERE e.stream IS NOT json_extract(CAST(s.payload AS TEXT), '$.stream') "
+                    "OR e.seq < COALESCE(json_extract(CAST(s.payload AS TEXT), '$.since'), 0))")
+                self._db.execute("COMMIT")
+        except sqlite3.Error as err:
+            try:
+                with self._lock:
+                    self._db.execute("ROLLBACK")
+            except sqlite3.Error:
+                pass
+            _log.error("venue: could not trim %s: %s", self.path, err)
+            return []
+        if gone:
+            _log.info("venue: %d finished game(s) let go of from %s (older than %g days, or past %d a table)",
+                      len(gone), self.path, keep_days, keep_games)
+        return [(t, st, g) for t, st, g in gone]
 
     def _query(self, sql: str, args: tuple = ()) -> list[tuple]:
         self.commit()
