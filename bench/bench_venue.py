@@ -131,31 +131,7 @@ class SimTable:
 TABLE_EVENT = re.compile(rb'event: table\ndata: \{"table": "([^"]+)".*?"last_seq": (\d+)')
 
 
-EVENT_SEQ = re.compile(rb'"seq": (\d+)')
-
-
-def watch_broker(broker_url: str, venue: str, seen: dict) -> None:
-    """Subscribe (QoS 0, a paho thread) to every table's events at the broker and note when
-    each event number first arrives, ``seen[table] = [[seq, arrival], ...]``: the verdict's
-    way to the broker, apart from the dashboard's part of the way."""
-    import paho.mqtt.client as mqtt
-    from urllib.parse import urlsplit
-
-    where = urlsplit(broker_url)
-    client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="bench-watch", protocol=mqtt.MQTTv311)
-
-    def on_message(c, userdata, message):
-        m = EVENT_SEQ.search(message.payload)
-        if m:
-            seen.setdefault(message.topic.split("/")[3], []).append((int(m.group(1)), time.time()))
-
-    client.on_connect = lambda c, *a: c.subscribe(f"sugar/{venue}/tables/+/events", 0)
-    client.on_message = on_message
-    client.connect(where.hostname, where.port)
-    client.loop_start()
-
-
-def follow_pages(url: str, n: int, out: str, broker_url: str | None = None, venue: str | None = None) -> None:
+def follow_pages(url: str, n: int, out: str) -> None:
     """``bench_venue.py --pages URL N OUT``: follow the page's event stream ``n`` times at
     once (from five loopback addresses; one thread, non-blocking sockets, each ``table``
     event's name and number found by a regular expression: reading 100 streams must cost
@@ -174,9 +150,6 @@ def follow_pages(url: str, n: int, out: str, broker_url: str | None = None, venu
         sel.register(sock, selectors.EVENT_READ, k)
     bufs, heads = [b""] * n, [True] * n
     updates: list[dict[str, list]] = [{} for _ in range(n)]
-    at_broker: dict[str, list] = {}
-    if broker_url:
-        watch_broker(broker_url, venue, at_broker)
     done = threading.Event()
     print("ready", flush=True)
     threading.Thread(target=lambda: (sys.stdin.read(), done.set()), daemon=True).start()
@@ -202,25 +175,22 @@ def follow_pages(url: str, n: int, out: str, broker_url: str | None = None, venu
                     updates[k].setdefault(m.group(1).decode(), []).append((int(m.group(2)), now))
                 buf = buf[end + 2:]
             bufs[k] = buf
-    Path(out).write_text(json.dumps({"pages": updates, "broker": at_broker}))
+    Path(out).write_text(json.dumps(updates))
 
 
 class Pages:
     """:func:`follow_pages` in its own process."""
 
-    def __init__(self, url: str, n: int, folder: Path, broker_url: str, venue: str):
+    def __init__(self, url: str, n: int, folder: Path):
         self.out = folder / "pages.json"
-        self.proc = subprocess.Popen([sys.executable, __file__, "--pages", url, str(n), str(self.out), broker_url,
-                                      venue],
+        self.proc = subprocess.Popen([sys.executable, __file__, "--pages", url, str(n), str(self.out)],
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
         assert self.proc.stdout.readline().strip() == "ready"
 
-    def updates(self) -> tuple[list[dict[str, list]], dict[str, list]]:
-        """Every page's updates, and when each event reached the broker's subscribers."""
+    def updates(self) -> list[dict[str, list]]:
         self.proc.stdin.close()
         self.proc.wait(timeout=60)
-        got = json.loads(self.out.read_text())
-        return got["pages"], got["broker"]
+        return json.loads(self.out.read_text())
 
 
 def _cpu_seconds(pid: int) -> float:
@@ -251,7 +221,7 @@ def scale(speed: float, window: float | None, quick: bool, pages: int = 1) -> di
     page = f"http://127.0.0.1:{port}/"
     dash.stdout.readline()  # "the dashboard is on ..."
     wait_for(lambda: json.loads(urllib.request.urlopen(page + "state.json").read())["broker"], what="dashboard up")
-    readers = Pages(page, pages, tmp, broker.url, venue)
+    readers = Pages(page, pages, tmp)
     n = 10 if quick else TABLES
     tables = [SimTable(i, tmp, broker.url, venue) for i in range(n)]
     plans = []
@@ -299,12 +269,7 @@ def scale(speed: float, window: float | None, quick: bool, pages: int = 1) -> di
     # the dashboard counts every event it got from the table's first published one on
     lost = sent - got
     lat, missed = [], 0
-    pages_seen, at_broker = readers.updates()
-    to_broker = []   # verdict to the broker's subscribers: the tables' part of the way
-    for table in tables:
-        arrived = dict(reversed(at_broker.get(table.name, [])))  # (the first arrival of each number)
-        to_broker += [max(0.0, arrived[seq] - when) for seq, when in table.verdicts.items() if seq in arrived]
-    for updates in pages_seen:
+    for updates in readers.updates():
         for table in tables:
             ups = updates.get(table.name, [])
             j = 0
@@ -320,7 +285,7 @@ def scale(speed: float, window: float | None, quick: bool, pages: int = 1) -> di
     dash.wait(timeout=10)
     broker.stop()
     return {"lat": lat, "lost": lost, "sent": sent, "played": played, "tables": n, "pages": pages,
-            "missed": missed, "cpu": cpu, "peak_mb": peak, "to_broker": to_broker,
+            "missed": missed, "cpu": cpu, "peak_mb": peak,
             "behind_p99": pct(behind, 99) if behind else 0.0, "messages": sum(t.publisher.sent for t in tables)}
 
 
@@ -396,9 +361,7 @@ def rows(quick: bool = False, only: str | None = None) -> list[dict]:
                        and r["missed"] == 0, n=len(r["lat"]),
                        note=f"{what}, {r['sent']} events ({r['messages']} messages acknowledged) in {r['played']:.0f} s; "
                             f"{r['missed']} (page, event) pairs never shown; "
-                            f"the player ran late by p99 {r['behind_p99'] * 1000:.0f} ms; verdict to the broker "
-                            f"(the tables' part) median {med(r['to_broker']) * 1000:.0f} ms, "
-                            f"p99 {pct(r['to_broker'], 99) * 1000:.0f} ms"))
+                            f"the player ran late by p99 {r['behind_p99'] * 1000:.0f} ms"))
         out.append(row(f"{r['tables']} tables at {speed:g}x: messages lost", "0", median=r["lost"], unit="events",
                        ok=r["lost"] == 0, n=r["sent"]))
         if speed > 1:
@@ -453,7 +416,7 @@ def rows(quick: bool = False, only: str | None = None) -> list[dict]:
 
 if __name__ == "__main__":
     if sys.argv[1:2] == ["--pages"]:
-        follow_pages(sys.argv[2], int(sys.argv[3]), sys.argv[4], *sys.argv[5:7])
+        follow_pages(sys.argv[2], int(sys.argv[3]), sys.argv[4])
         sys.exit(0)
     if "--only" in sys.argv[1:]:
         which = sys.argv[sys.argv.index("--only") + 1]
