@@ -335,7 +335,9 @@ def table_speed(mode: str, quick: bool, url: str, part: int = 0) -> tuple[list[f
         table.close()
 
 
-def rows(quick: bool = False) -> list[dict]:
+def rows(quick: bool = False, only: str | None = None) -> list[dict]:
+    """Every row (``only="10x"``: only the 10x whole games with :data:`PAGES` pages, and
+    no table-speed rounds: ``bench_venue.py --only 10x``)."""
     from venue_helpers import MOSQUITTO, Mosquitto, free_port
 
     if MOSQUITTO is None:
@@ -346,6 +348,8 @@ def rows(quick: bool = False) -> list[dict]:
     # table's own speed is measured (bench/README.md); the whole games at 10x only in a full run.
     scales = [] if ZERO else [(1.0, window, 1, LATENCY_TARGET_S)] + (
         [] if quick else [(10.0, None, PAGES, FAST_TARGET_S)])
+    if only == "10x":
+        scales = [(10.0, None, 10 if quick else PAGES, FAST_TARGET_S)]
     for speed, win, pages, target in scales:
         r = scale(speed, win, quick, pages)
         what = "whole games" if win is None else f"{win:.0f} s of each game"
@@ -366,6 +370,8 @@ def rows(quick: bool = False) -> list[dict]:
                            "as a share of one core"))
             out.append(row(f"the dashboard's peak memory, {r['tables']} tables at {speed:g}x with {pages} pages",
                            "(printed)", median=r["peak_mb"], unit="MB", note="VmHWM of `companion venue`"))
+    if only == "10x":
+        return out
     broker = Mosquitto(Path(tempfile.mkdtemp(prefix="bench-venue-speed-"))).start()
     runs: dict[str, list[list[float]]] = {"on": [], "off-on": [], "down": [], "off-down": []}
 
@@ -412,4 +418,9 @@ if __name__ == "__main__":
     if sys.argv[1:2] == ["--pages"]:
         follow_pages(sys.argv[2], int(sys.argv[3]), sys.argv[4])
         sys.exit(0)
+    if "--only" in sys.argv[1:]:
+        which = sys.argv[sys.argv.index("--only") + 1]
+        if which != "10x":
+            sys.exit(f"bench_venue.py: --only takes 10x, not {which}")
+        sys.exit(main(lambda quick: rows(quick, only=which), "venue"))
     sys.exit(main(rows, "venue"))

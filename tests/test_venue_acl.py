@@ -203,3 +203,82 @@ def test_a_table_writes_only_in_its_own_venue(tmp_path):
         assert [p for _, p, _ in venue.messages] == [b"mine"]
     finally:
         broker.stop()
+
+
+def test_two_tables_with_one_login_are_told_so_on_their_panels_doctor_and_the_dashboard(tmp_path):
+    """A café copies one table's SD card to a second Pi: both log in as table-1. With
+    use_username_as_clientid the broker keeps one connection per login, so each pushes the
+    other off, again and again. Each table's panel says "Venue: login in use", companion
+    doctor says "another table is using this table's login" with what to do, and the
+    dashboard's card for table-1 has the same words among its needs-help flags."""
+    from companion.core.clock import FakeClock
+    from companion.core.store import EventStore
+    from companion.table.session import Session
+    from companion.venue import checks
+    from companion.venue.dashboard import Dashboard
+    from companion.venue.settings import Broker
+
+    broker = cafe_broker(tmp_path)
+    pw = tmp_path / "table-1.pw"
+    pw.write_text("pw-table-1\n")
+    vpw = tmp_path / "venue.pw"
+    vpw.write_text("pw-venue\n")
+    dash = Dashboard(Broker.parse(broker.url, username="venue", password_file=str(vpw)), "corner-cafe",
+                     client_id="venue").connect()
+    pubs, panels = [], []
+    try:
+        for k in range(2):  # the same config on both Pis
+            store = EventStore(str(tmp_path / f"pi-{k}" / "games.db"))
+            session = Session.start("sugarrr", ["Ana", "Ben"], store, FakeClock(0.0), resume=False)
+            said = []
+            pub = VenuePublisher(VenueSettings.parse(broker.url, "table-1", "corner-cafe", username="table-1",
+                                                     password_file=str(pw)), session, report=said.append)
+            session.listeners.append(pub)
+            pub.start()
+            pub.connect()
+            pubs.append(pub)
+            panels.append(said)
+        wait_for(lambda: all(p.problem is not None and p.problem.kind == "shared" for p in pubs), timeout=30,
+                 what="both tables seeing that their login is in use")
+        for pub, said in zip(pubs, panels):
+            assert said[-1].detail == "Venue: login in use"
+            assert "another table is using this table's login" in pub.problem.detail
+            got = checks.running_table(pub.session.store.path)
+            assert got[0].status == "fail" and "another table is using this table's login" in got[0].detail, got
+            assert "[venue] table and user" in got[0].fix
+        wait_for(lambda: "table-1" in dash.tables and "another table is using this table's login"
+                 in dash.table_json("table-1")["flags"], timeout=30, what="the dashboard's card saying so")
+    finally:
+        for pub in pubs:
+            pub.close(timeout=1)
+        dash.close()
+        broker.stop()
+
+
+def test_a_table_alone_on_its_login_through_a_broker_restart_is_not_told_its_login_is_shared(tmp_path):
+    """The words above only for a login in use twice: a table whose broker restarts (it is
+    dropped once, refused a while, then taken again) hears nothing of the kind."""
+    from companion.core.clock import FakeClock
+    from companion.core.store import EventStore
+    from companion.table.session import Session
+
+    broker = cafe_broker(tmp_path)
+    pw = tmp_path / "table-1.pw"
+    pw.write_text("pw-table-1\n")
+    session = Session.start("sugarrr", ["Ana", "Ben"], EventStore(str(tmp_path / "games.db")), FakeClock(0.0),
+                            resume=False)
+    pub = VenuePublisher(VenueSettings.parse(broker.url, "table-1", "corner-cafe", username="table-1",
+                                             password_file=str(pw)), session)
+    pub.start()
+    pub.connect()
+    try:
+        wait_for(pub.connected.is_set, what="table-1 at the broker")
+        for _ in range(2):
+            broker.stop()
+            time.sleep(1.0)
+            broker.start()
+            wait_for(pub.connected.is_set, timeout=30, what="table-1 back at the broker")
+        assert not pub.shared() and (pub.problem is None or pub.problem.kind != "shared")
+    finally:
+        pub.close(timeout=1)
+        broker.stop()

@@ -217,3 +217,47 @@ def test_the_shipped_acl_lets_only_the_dashboard_ask_and_each_table_hear_only_it
             r.close()
     finally:
         broker.stop()
+
+
+def test_the_dashboards_store_is_trimmed_to_its_days_and_games(tmp_path, monkeypatch):
+    """The dashboard's store does not grow for ever (docs/venue.md, "What the dashboard
+    keeps"): finished games older than --keep-days or past the newest --keep-games of a
+    table are let go of, in the file and on the page, and so are the events of a table's
+    earlier stream (an earlier store at that table) and those before its ``since``; the
+    table's newest status and what it can still be asked for stay, also after a restart."""
+    from companion.venue import received
+    from companion.venue.dashboard import Dashboard
+    from companion.venue.received import Received
+
+    path = tmp_path / "venue.db"
+    clock = [1_000_000.0]
+    monkeypatch.setattr(received.time, "time", lambda: clock[0])
+    d = Dashboard(None, "cafe", store=path, keep_days=30, keep_games=3)
+    for g in range(1, 6):  # table-1: five games, one a day
+        d.handle("sugar/cafe/tables/table-1/result", wire(result_msg("table-1", game_id=g, finished=float(g))))
+        clock[0] += 86400
+    d.handle("sugar/cafe/tables/table-2/result", wire(result_msg("table-2", game_id=1)))
+    for seq in range(1, 6):  # an earlier stream's events, then the new stream's from 1
+        d.handle("sugar/cafe/tables/table-2/events", wire(event_msg(seq, "table-2", stream="old")))
+    for seq in range(1, 11):
+        d.handle("sugar/cafe/tables/table-2/events", wire(event_msg(seq, "table-2", stream="new")))
+    d.handle("sugar/cafe/tables/table-2/status", wire(status_msg("table-2", stream="new", seq=10, since=4)))
+    assert len(d.finished()) == 6
+    d.trim()
+    assert sorted((f["table"], f["game_id"]) for f in d.finished()) == [("table-1", 3), ("table-1", 4),
+                                                                         ("table-1", 5), ("table-2", 1)]
+    d.close()
+
+    store = Received(path)
+    assert sorted(p for p in store._query("SELECT tbl, game_id FROM results")) == [
+        ("table-1", 3), ("table-1", 4), ("table-1", 5), ("table-2", 1)]
+    assert store._query("SELECT stream, seq FROM events ORDER BY seq") == [("new", s) for s in range(4, 11)]
+    assert [t for t, _ in store.statuses()] == ["table-2"]
+    store.close()
+
+    clock[0] += 28 * 86400  # table-1's game 3 came 30 days and more ago; the others not yet
+    again = Dashboard(None, "cafe", store=path, keep_days=30, keep_games=3)
+    assert sorted((f["table"], f["game_id"]) for f in again.finished()) == [("table-1", 4), ("table-1", 5),
+                                                                            ("table-2", 1)]
+    assert again.tables["table-2"].holes() == [] and again.tables["table-2"].last_seq == 10
+    again.close()

@@ -168,3 +168,59 @@ def test_the_publisher_sends_no_message_its_schema_refuses(caplog):
     good = Row(2, 1, "sugar/cafe/tables/t1/status", wire(status_msg()), 1, True)
     assert not pub._valid(bad) and pub._valid(good) and pub.invalid == 1
     assert "$.clocks" in caplog.text and "soon" not in caplog.text
+
+
+def _mutants(msg: dict, depth: int = 2):
+    """``msg`` with one value replaced by one of each JSON type (and a few edge values), at
+    every field down to ``depth`` levels, and with one field left out or one added."""
+    odd = [None, True, False, 0, 1, -1, 1.0, 2.5, 1e300, "", "x" * 300, [], [1], {}, {"k": 1}]
+    if isinstance(msg, dict):
+        for key in list(msg):
+            for value in odd:
+                yield {**msg, key: value}
+            yield {k: v for k, v in msg.items() if k != key}
+            if depth > 1 and isinstance(msg[key], (dict, list)):
+                for inner in _mutants(msg[key], depth - 1):
+                    yield {**msg, key: inner}
+        yield {**msg, "extra": 1}
+    elif isinstance(msg, list):
+        for i in range(min(len(msg), 3)):
+            for value in odd:
+                yield msg[:i] + [value] + msg[i + 1:]
+            if depth > 1 and isinstance(msg[i], (dict, list)):
+                for inner in _mutants(msg[i], depth - 1):
+                    yield msg[:i] + [inner] + msg[i + 1:]
+
+
+@pytest.mark.parametrize("aspect, msg", [("status", status_msg("table-3")), ("events", event_msg(5, "table-3")),
+                                         ("result", result_msg("table-3"))])
+def test_the_compiled_schema_answers_as_jsonschema_does(aspect, msg):
+    """The dashboard checks messages with the schema compiled by fastjsonschema (fast enough
+    for a Pi); jsonschema, the reference implementation of draft 2020-12, must agree on
+    every message: a valid one, each hostile one, and thousands with one value of the
+    wrong type, out of range, missing or extra (a disagreement is a hole in one of them)."""
+    from fastjsonschema import JsonSchemaException
+
+    reference, compiled = schema._validator(aspect), schema._compiled(aspect)
+    tried = disagree = 0
+    cases = list(_mutants(msg)) + [msg] + [json.loads(p) for _, a, p in hostile() if a == aspect and
+                                             _json_or_none(p) is not None]
+    for case in cases:
+        tried += 1
+        want = reference.is_valid(case)
+        try:
+            compiled(case)
+            got = True
+        except JsonSchemaException:
+            got = False
+        if got != want:
+            disagree += 1
+            print(aspect, "jsonschema" if want else "compiled", "alone takes", json.dumps(case)[:200])
+    assert tried > 200 and disagree == 0
+
+
+def _json_or_none(payload: bytes):
+    try:
+        return json.loads(payload)
+    except (ValueError, RecursionError):
+        return None

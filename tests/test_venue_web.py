@@ -182,11 +182,14 @@ def test_connections_are_capped_per_client_and_in_all():
 
 
 def test_a_page_that_stops_reading_its_events_is_dropped_and_the_others_carry_on(monkeypatch):
-    """A TV whose network went away: what waits for it grows to the stream's buffer and
-    then it is let go; another page's stream keeps getting every change."""
+    """A TV whose network went away: once what waits for it passes web.BEHIND it is sent
+    nothing more (what waits stays bounded), and once it has taken nothing for
+    web.STALLED s it is let go; another page's stream keeps getting every change."""
     from companion.venue import web
 
     monkeypatch.setattr(web, "STREAM_BUFFER", 64 * 1024)
+    monkeypatch.setattr(web, "BEHIND", 16 * 1024)
+    monkeypatch.setattr(web, "STALLED", 2.0)
     server = serve()
     port = server.server_address[1]
     try:
@@ -216,10 +219,13 @@ def test_a_page_that_stops_reading_its_events_is_dropped_and_the_others_carry_on
         seq = 0
         while server.streams() == 2 and time.monotonic() < deadline:
             seq += 1
-            d.handle("sugar/cafe/tables/table-1/status", wire(status_msg("table-1", seq=seq, prompt="p" * 3000)))
-            time.sleep(0.001)  # (a round of the feeder for each: they would be sent as one)
+            name = f"table-{seq % 40 + 1}"  # (one frame sends each table once: 40 of them fill it faster)
+            d.handle(f"sugar/cafe/tables/{name}/status", wire(status_msg(name, seq=seq, prompt="p" * 3000)))
+            held = [s for s in server._streams if s.out]
+            assert all(len(s.out) <= web.BEHIND + 40 * 4000 for s in held), "what waits for a page is not bounded"
+            time.sleep(0.001)
         assert server.streams() == 1, "the page that stopped reading is still held"
-        d.handle("sugar/cafe/tables/table-2/status", wire(status_msg("table-2", seq=7, prompt="still live")))
+        d.handle("sugar/cafe/tables/table-99/status", wire(status_msg("table-99", seq=7, prompt="still live")))
         wait_for(lambda: b"still live" in got, timeout=10, what="the page that reads getting the next change")
         stuck.close()
         live.close()

@@ -152,6 +152,20 @@ def cmd_venue_unit(args) -> int:
     return 0
 
 
+def _positive(text: str) -> float:
+    """A number above 0 (argparse's type for --keep-days and --keep-games)."""
+    import argparse
+    import math
+
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"{text} must be above 0")
+    return value
+
+
 def cmd_venue(args) -> int:
     from ..venue.dashboard import Dashboard
     from ..venue.settings import Broker, check_name
@@ -182,7 +196,8 @@ def cmd_venue(args) -> int:
 
     store = args.store or str(DEFAULT_STORE.parent / f"venue-{venue}.db")
     try:
-        dashboard = Dashboard(broker, venue, history=args.history, store=store, league=league)
+        dashboard = Dashboard(broker, venue, history=args.history, store=store, league=league,
+                              keep_days=args.keep_days, keep_games=args.keep_games)
     except OSError as err:
         return fail(f"cannot read the history {args.history}: {err.strerror or err}", DEVICE)
     except sqlite3.Error as err:
@@ -225,6 +240,10 @@ def add_parsers(sub) -> None:
     v.add_argument("--listen", default="127.0.0.1:8080", metavar="HOST:PORT",
                    help="where the page is served (default: %(default)s, this computer only; "
                         "0.0.0.0:8080 for phones and the TV on the café's network)")
+    v.add_argument("--keep-days", type=_positive, default=365.0, metavar="DAYS",
+                   help="finished games the dashboard's store keeps: those of the last DAYS days (default: 365)")
+    v.add_argument("--keep-games", type=lambda x: int(_positive(x)), default=1000, metavar="N",
+                   help="... and at most the newest N of each table (default: 1000)")
     v.add_argument("--venue-name", default="cafe", metavar="CAFE",
                    help="the café's name in the topics (default: cafe)")
     v.add_argument("--password-file", type=user_path, metavar="FILE",

@@ -51,7 +51,7 @@ from typing import Any
 
 from ..core.store import GameRecord
 from . import schema
-from .received import Received, gap_words, host_name, runs  # noqa: F401 - host_name: used from here too
+from .received import KEEP_DAYS, KEEP_GAMES, Received, gap_words, host_name, runs  # noqa: F401 - host_name too
 from .schema import Unreadable
 from .settings import NAME, ROOT, Broker, check_name, split_topic, venue_filter
 
@@ -73,6 +73,8 @@ GRACE, RETRY, TICK = 1.0, 5.0, 0.25
 GIVE_UP = 12
 #: Runs of missing numbers named in one request, at most.
 ASK_RUNS = 32
+#: Seconds between two trims of the store (and of the finished games kept in memory).
+TRIM_EVERY = 3600.0
 
 
 @dataclass
@@ -127,6 +129,8 @@ def flags(table: TableView, now: float) -> list[str]:
     s = table.status
     if table.dropped:
         out.append("table offline")
+    if s.get("login_shared"):
+        out.append("another table is using this table's login")
     for name, dev in sorted((s.get("devices") or {}).items()):
         if dev.get("status") != "connected":
             if name == "display":
@@ -166,7 +170,7 @@ class Dashboard:
 
     def __init__(self, broker: Broker | None, venue: str = "cafe", history: str | Path | None = None,
                  client_id: str | None = None, store: str | Path | None = None,
-                 league: tuple[str, ...] | None = None):
+                 league: tuple[str, ...] | None = None, keep_days: float = KEEP_DAYS, keep_games: int = KEEP_GAMES):
         self.broker = broker
         self.venue = check_name(venue, "--venue-name")
         self.league = tuple(check_name(v, "--league") for v in league) if league else None
@@ -176,18 +180,22 @@ class Dashboard:
         self.history = Path(history) if history else None
         self.client_id = client_id or f"sugar-venue-{venue}"
         self.version = 0
+        self.dirty: set[str] = set()   # tables whose card changed, not yet taken (take_changed)
         self.changed = threading.Condition()
         self.connected = threading.Event()
         self.client = None
         self.stray = 0           # unreadable messages for no table this dashboard can name
         self.history_unreadable = 0
         self.store: Received | None = None
+        self.keep_days, self.keep_games = keep_days, keep_games
+        self._trimmed = 0.0   # when the store was last trimmed (time.monotonic(); 0: not yet)
         self._asker: threading.Thread | None = None
         if self.history is not None and self.history.exists():
             self._read_history()
         if store is not None:
             self.store = Received(store)
             self._read_store()
+        self.trim()
 
     def _read_store(self) -> None:
         """What an earlier run received: statuses, each table's event numbers in its stream
@@ -270,9 +278,7 @@ class Dashboard:
                 took = False
             if took:
                 self._keep(name, aspect, msg, payload)
-                self.version += 1
-                table.version = self.version
-                self.changed.notify_all()
+                self._touch(table)
             return took
 
     def _keep(self, name: str, aspect: str, msg: dict, payload: bytes) -> None:
@@ -312,9 +318,7 @@ class Dashboard:
             if table is None:
                 return
             table.unreadable += 1
-            self.version += 1
-            table.version = self.version
-            self.changed.notify_all()
+            self._touch(table)
             n = table.unreadable
         if math.log10(n).is_integer():
             _log.warning("venue: %s: unreadable %s message dropped (%s); %d so far", ascii(name)[1:-1][:40], aspect,
@@ -445,11 +449,43 @@ class Dashboard:
                 out.append((f"{ROOT}/{venue}/tables/{raw}/resend", json.dumps(ask).encode()))
         return out
 
+    def trim(self, now: float | None = None) -> None:
+        """Keep the finished games within bounds: in the store, those that came within
+        :attr:`keep_days` days and the newest :attr:`keep_games` of each table (and only
+        the events a table may still be asked for, :meth:`Received.trim`); in memory (the
+        page's list and the history exports), the newest :attr:`keep_games` of each table
+        by when they finished. Runs at start and every :data:`TRIM_EVERY` s on the asking
+        thread."""
+        gone = self.store.trim(self.keep_days, self.keep_games, now) if self.store is not None else []
+        with self.changed:
+            before = len(self.results)
+            for table, stream, game_id in gone:
+                self.results.pop((table, stream, game_id), None)
+            per: dict[str, list] = {}
+            for key, r in self.results.items():
+                per.setdefault(key[0], []).append((r.get("finished") or 0, key))
+            for games in per.values():
+                if len(games) > self.keep_games:
+                    for _, key in sorted(games, key=lambda g: g[0], reverse=True)[self.keep_games:]:
+                        del self.results[key]
+            if len(self.results) != before:
+                self.version += 1
+                self.changed.notify_all()
+        self._trimmed = time.monotonic()
+
     def _touch(self, table: TableView) -> None:
         """The table's card changed (called holding the lock)."""
         self.version += 1
         table.version = self.version
+        self.dirty.add(table.name)
         self.changed.notify_all()
+
+    def take_changed(self) -> set[str]:
+        """The tables whose card changed since the last call (the page's feeder: it sends
+        only those, each once however often it changed meanwhile)."""
+        with self.changed:
+            dirty, self.dirty = self.dirty, set()
+            return dirty
 
     def _ask(self) -> None:
         """The asking thread: every :data:`TICK` s, publish the requests due."""
@@ -459,6 +495,8 @@ class Dashboard:
                     client = self.client
                     if client is not None:
                         client.publish(topic, payload, qos=1)
+            if time.monotonic() - self._trimmed > TRIM_EVERY:
+                self.trim()
             time.sleep(TICK)
 
     # ------------------------------------------------------------ what the page shows

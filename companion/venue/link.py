@@ -33,7 +33,7 @@ PANEL_PX = 200
 class Problem:
     """Why the table's messages do not reach the broker now. ``kind``: ``name``,
     ``unreachable``, ``blocked``, ``certificate``, ``tls``, ``login``, ``refused``,
-    ``denied``, ``outbox`` or ``error``."""
+    ``denied``, ``shared``, ``outbox`` or ``error``."""
 
     kind: str
     panel: str
@@ -43,7 +43,7 @@ class Problem:
     @property
     def config(self) -> bool:
         """A problem only the host can fix (the table retries less often)."""
-        return self.kind in ("certificate", "login", "denied", "blocked")
+        return self.kind in ("certificate", "login", "denied", "blocked", "shared")
 
 
 def diagnose(err: BaseException, broker) -> Problem:
@@ -111,6 +111,19 @@ def denied(topic: str, broker, table: str, venue: str) -> Problem:
                    f"the broker does not let the user {who} write {topic}",
                    f"the table's broker user must be its table name ({table}) and the broker's ACL must name this "
                    f"café ({venue}): hardware/mosquitto/sugar-cafe.acl")
+
+
+def shared_login(broker, table: str) -> Problem:
+    """Another connection with this table's login keeps taking its place at the broker
+    (a café that copied one table's SD card to a second Pi: both use one login, and the
+    broker lets one connection per login, its client id, so each knocks the other off)."""
+    who = broker.username or table
+    return Problem("shared", "Venue: login in use",
+                   f"another table is using this table's login ({who}): the broker keeps one connection per login, "
+                   "so the two tables keep pushing each other off and their games reach the dashboard mixed up",
+                   f"give each table its own name and broker login: on the other table set [venue] table and user "
+                   f"to a name of its own (a copied SD card keeps this table's), and add that user to the broker "
+                   f"(mosquitto_passwd /etc/mosquitto/sugar-cafe.passwd NAME)")
 
 
 def crashed(err: BaseException) -> Problem:

@@ -154,6 +154,8 @@ class VenuePublisher:
         self._level: str | None = None      # the outbox's level last said
         self._asked: list[dict] = []   # the dashboard's requests to send again, oldest first
         self.resent = 0          # events sent again on the dashboard's request (this process)
+        self._drops: list[float] = []       # when the broker dropped a connection it had taken (monotonic)
+        self._shared_at: float | None = None  # when another table with this login last pushed this one off
 
     # ------------------------------------------------------------ the session's side
 
@@ -222,8 +224,14 @@ class VenuePublisher:
                   "phase": str(view.phase), "over": s.over, "paused": s.paused, "counters": shown,
                   "prompt": "" if s.over else s.prompt(), "last": dict(self._last),
                   "clocks": self._clocks(), "devices": self._devices(), "disk_free_mb": self._disk_free(),
-                  "refused_in_a_row": self._refused[1], "since": self.outbox.since}
+                  "refused_in_a_row": self._refused[1], "since": self.outbox.since,
+                  **({"login_shared": True} if self.shared() else {})}
         return (self._status_topic, status, 1, True)
+
+    def shared(self) -> bool:
+        """Another table is using this table's broker login now (it keeps pushing this one
+        off): the status says so, for the dashboard's card."""
+        return self._shared_at is not None
 
     def _devices(self) -> dict[str, dict[str, str]]:
         devices = dict(self.devices)
@@ -454,7 +462,11 @@ class VenuePublisher:
         self._refresh()
 
     def _fine(self) -> None:
-        """A connection the broker accepted."""
+        """A connection the broker accepted (a login another table uses stays said until
+        the connection held for ``sender.SHARED_CLEAR`` s)."""
+        if self._shared_at is not None:
+            self._ever_connected = True
+            return
         if self.problem is not None:
             _log.info("venue: connected to %s again", self.settings.broker.url())
         elif not self._ever_connected:

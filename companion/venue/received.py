@@ -24,6 +24,7 @@ from __future__ import annotations
 import logging
 import sqlite3
 import threading
+import time
 from pathlib import Path
 
 _log = logging.getLogger(__name__)
@@ -45,9 +46,13 @@ CREATE TABLE IF NOT EXISTS results (
     stream  TEXT NOT NULL,
     game_id INTEGER NOT NULL,
     payload BLOB NOT NULL,
+    got     REAL,                    -- when it came (seconds since the epoch, the dashboard's clock)
     PRIMARY KEY (tbl, stream, game_id)
 );
 """
+#: How long and how many finished games the store keeps by default (``companion venue
+#: --keep-days``, ``--keep-games``): a year, and a table's newest 1,000 games.
+KEEP_DAYS, KEEP_GAMES = 365.0, 1000
 #: Events shown on the page's card after a restart (the newest).
 RECENT = 8
 
@@ -96,11 +101,21 @@ def gap_words(name: str, holes: list[tuple[int, int]], result: bool, asks: int, 
     return f"{' and '.join(parts)} missing: {asked}"
 
 
+#: Seconds between the store's commits: the messages taken meanwhile are written in one
+#: transaction by a thread of its own (one commit per message cost the dashboard's network
+#: thread, which reads every table, a write to the WAL each time). A dashboard killed
+#: between two commits forgets at most this long of messages, which it then misses by
+#: their numbers and asks the tables for again, as after a power cut.
+COMMIT_EVERY = 0.2
+
+
 class Received:
     """The dashboard's store at ``path`` (a new file is made; ``":memory:"`` for tests).
-    Every method is safe from any thread; a write that fails is logged and counted in
-    :attr:`failures`, never raised (the page goes on from memory). Raises
-    ``sqlite3.Error`` (or OSError) at construction when the file cannot be opened."""
+    Every method is safe from any thread. Writes wait in memory and are committed together
+    every :data:`COMMIT_EVERY` s by the store's own thread (and before every read, and at
+    :meth:`close`); a write that fails is logged and counted in :attr:`failures`, never
+    raised (the page goes on from memory). Raises ``sqlite3.Error`` (or OSError) at
+    construction when the file cannot be opened."""
 
     def __init__(self, path: str | Path):
         if str(path) != ":memory:":
@@ -113,15 +128,53 @@ class Received:
             self._db.execute("PRAGMA journal_mode=WAL")      # a reader never waits for the writer
             self._db.execute("PRAGMA synchronous=NORMAL")    # a commit is not an fsync: a power cut
             self._db.executescript(SCHEMA)                    # loses the last ones, which are asked again
+            columns = [row[1] for row in self._db.execute("PRAGMA table_info(results)")]
+            if "got" not in columns:  # a store from before trimming: its games count from now
+                self._db.execute("ALTER TABLE results ADD COLUMN got REAL")
+                self._db.execute("UPDATE results SET got = ?", (time.time(),))
+        self._waiting: list[tuple[str, tuple]] = []       # writes not yet committed, in order
+        self._more = threading.Condition(threading.Lock())
+        self._closing = False
+        self._writer = threading.Thread(target=self._commit_loop, name="venue-store", daemon=True)
+        self._writer.start()
 
     def _write(self, sql: str, args: tuple) -> None:
-        try:
-            with self._lock:
-                self._db.execute(sql, args)
-        except sqlite3.Error as err:
-            self.failures += 1
-            if self.failures in (1, 10, 100, 1000):
-                _log.error("venue: could not keep a message in %s: %s (%d so far)", self.path, err, self.failures)
+        with self._more:
+            self._waiting.append((sql, args))
+            if len(self._waiting) == 1:
+                self._more.notify()
+
+    def _commit_loop(self) -> None:
+        while True:
+            with self._more:
+                while not self._waiting and not self._closing:
+                    self._more.wait()
+                if self._closing:
+                    return
+            time.sleep(COMMIT_EVERY)  # (what comes meanwhile joins this commit)
+            self.commit()
+
+    def commit(self) -> None:
+        """Write every waiting message now, in one transaction."""
+        with self._lock:
+            with self._more:
+                batch, self._waiting = self._waiting, []
+            if not batch:
+                return
+            try:
+                self._db.execute("BEGIN")
+                for sql, args in batch:
+                    self._db.execute(sql, args)
+                self._db.execute("COMMIT")
+            except sqlite3.Error as err:
+                try:
+                    self._db.execute("ROLLBACK")
+                except sqlite3.Error:
+                    pass
+                self.failures += 1
+                if self.failures in (1, 10, 100, 1000):
+                    _log.error("venue: could not keep %d message(s) in %s: %s (%d failures so far)", len(batch),
+                               self.path, err, self.failures)
 
     def event(self, table: str, stream: str, seq: int, payload: bytes) -> None:
         self._write("INSERT OR IGNORE INTO events (tbl, stream, seq, payload) VALUES (?, ?, ?, ?)",
@@ -131,10 +184,47 @@ class Received:
         self._write("INSERT OR REPLACE INTO status (tbl, payload) VALUES (?, ?)", (table, bytes(payload)))
 
     def result(self, table: str, stream: str, game_id: int, payload: bytes) -> None:
-        self._write("INSERT OR IGNORE INTO results (tbl, stream, game_id, payload) VALUES (?, ?, ?, ?)",
-                    (table, stream, game_id, bytes(payload)))
+        self._write("INSERT OR IGNORE INTO results (tbl, stream, game_id, payload, got) VALUES (?, ?, ?, ?, ?)",
+                    (table, stream, game_id, bytes(payload), time.time()))
+
+    def trim(self, keep_days: float = KEEP_DAYS, keep_games: int = KEEP_GAMES,
+             now: float | None = None) -> list[tuple[str, str, int]]:
+        """Let go of finished games that came over ``keep_days`` days ago or are past the
+        newest ``keep_games`` of their table, and of the events nothing can ask for again:
+        those of a table's earlier streams (its earlier stores: their games are over) and
+        those before its status's ``since`` (the table no longer keeps them either). A
+        table's newest status stays. Returns the ``(table, stream, game_id)`` of the games
+        let go of. ``now``: seconds since the epoch. Raises nothing (a failure is logged)."""
+        now = time.time() if now is None else now
+        self.commit()
+        try:
+            with self._lock:
+                self._db.execute("BEGIN")
+                gone = self._db.execute(
+                    "SELECT tbl, stream, game_id FROM results WHERE got < ? OR rowid IN (SELECT rowid FROM "
+                    "(SELECT rowid, ROW_NUMBER() OVER (PARTITION BY tbl ORDER BY got DESC, rowid DESC) AS n "
+                    "FROM results) WHERE n > ?)", (now - keep_days * 86400, keep_games)).fetchall()
+                self._db.executemany("DELETE FROM results WHERE tbl = ? AND stream = ? AND game_id = ?", gone)
+                self._db.execute(
+                    "DELETE FROM events WHERE rowid IN (SELECT e.rowid FROM events e JOIN status s ON s.tbl = e.tbl "
+                    "WHERE e.stream IS NOT json_extract(CAST(s.payload AS TEXT), '$.stream') "
+                    "OR e.seq < COALESCE(json_extract(CAST(s.payload AS TEXT), '$.since'), 0))")
+                self._db.execute("COMMIT")
+        except sqlite3.Error as err:
+            try:
+                with self._lock:
+                    self._db.execute("ROLLBACK")
+            except sqlite3.Error:
+                pass
+            _log.error("venue: could not trim %s: %s", self.path, err)
+            return []
+        if gone:
+            _log.info("venue: %d finished game(s) let go of from %s (older than %g days, or past %d a table)",
+                      len(gone), self.path, keep_days, keep_games)
+        return [(t, st, g) for t, st, g in gone]
 
     def _query(self, sql: str, args: tuple = ()) -> list[tuple]:
+        self.commit()
         with self._lock:
             return self._db.execute(sql, args).fetchall()
 
@@ -157,5 +247,11 @@ class Received:
         return [bytes(p) for (p,) in self._query("SELECT payload FROM results ORDER BY rowid")]
 
     def close(self) -> None:
+        """Commit what waits and close the file."""
+        with self._more:
+            self._closing = True
+            self._more.notify()
+        self._writer.join(timeout=5.0)
+        self.commit()
         with self._lock:
             self._db.close()

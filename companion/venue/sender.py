@@ -18,6 +18,7 @@ that is not there, and up to :data:`RECONNECT_CONFIG` s for what only the host c
 
 from __future__ import annotations
 
+import json
 import logging
 import threading
 import time
@@ -35,6 +36,16 @@ RECONNECT_CONFIG = 30.0
 CONNECT_TIMEOUT = 5.0
 #: MQTT 5's reason code for "Not authorized" (a PUBACK the ACL refused).
 NOT_AUTHORIZED = 0x87
+#: MQTT 5's "Session taken over": another connection with this client id (the login, under
+#: use_username_as_clientid) took this one's place. (Mosquitto 2.0.11 does not send it: it
+#: closes the old connection, so the pattern below tells.)
+TAKEN_OVER = 0x8E
+#: Dropped this many times within :data:`SHARED_WINDOW` s while the broker took each new
+#: connection at once: another table is using this table's login (a broker that restarts
+#: drops a table once, and then refuses it for a while).
+SHARED_DROPS, SHARED_WINDOW = 3, 60.0
+#: Seconds connected without being pushed off before "login in use" is let go of.
+SHARED_CLEAR = 120.0
 
 
 class Link:
@@ -52,6 +63,7 @@ class Link:
         self.refused = None               # the CONNACK's failure reason
         self.dropped = threading.Event()
         self.up = False                   # our view: a connection that the broker accepted
+        self.taken_over = False           # the broker said another connection took this one's place
         self.opened_at: float | None = None
         self.denied: str | None = None    # a topic the ACL refused
         client.on_connect, client.on_disconnect, client.on_publish = self._on_connect, self._on_disconnect, \
@@ -68,6 +80,8 @@ class Link:
         self.pub._wake.set()
 
     def _on_disconnect(self, client, userdata, flags, reason_code, properties):
+        if getattr(reason_code, "value", None) == TAKEN_OVER:
+            self.taken_over = True
         self.pub.connected.clear()
         self.dropped.set()
         self.pub._wake.set()
@@ -106,7 +120,10 @@ class Link:
         pub, client = self.pub, self.client
         if self.fresh.is_set() and pub._last_status is not None:
             self.fresh.clear()
-            info = client.publish(pub._status_topic, pub._last_status, qos=1, retain=True)
+            status = pub._last_status
+            if pub.shared():  # (the dashboard shows it on the table's card)
+                status = json.dumps({**json.loads(status), "login_shared": True}).encode()
+            info = client.publish(pub._status_topic, status, qos=1, retain=True)
             with self.lock:
                 self.mids[info.mid] = (0, pub._status_topic)  # not an outbox row
         pub.resend(client, lambda mid, topic: self.mids.__setitem__(mid, (0, topic)), self.lock)
@@ -166,7 +183,18 @@ def run(pub) -> None:
             if link.up and link.dropped.is_set():
                 link.up = False
                 next_try = time.monotonic() + RECONNECT[0]  # a broker restart: try again at once, nearly
-            if link.refused is not None:
+                now = time.monotonic()
+                drops = pub._drops = [t for t in pub._drops if now - t < SHARED_WINDOW] + [now]
+                if link.taken_over or len(drops) >= SHARED_DROPS:
+                    link.taken_over = False
+                    pub._shared_at = now
+                    problem = words.shared_login(pub.settings.broker, pub.settings.table)
+            if pub._shared_at is not None and link.up and time.monotonic() - pub._shared_at > SHARED_CLEAR:
+                pub._shared_at = None  # connected long enough without being pushed off
+                pub._fine()
+            if problem is not None:
+                pass  # (pushed off by another table with this login: waits before taking its place again)
+            elif link.refused is not None:
                 problem = words.refused_login(link.refused, pub.settings.broker)
                 link.refused, link.opened_at = None, None
             elif not link.up and link.opened_at is None:
@@ -212,7 +240,8 @@ def run(pub) -> None:
             if link is not None and link.up is False:
                 link.opened_at = None
             pub._trouble(problem)
-            next_try = time.monotonic() + _wait(problem, tries)
+            next_try = time.monotonic() + (_wait(problem, tries) if problem.kind != "shared" else
+                                           min(RECONNECT_CONFIG, 2.5 * 2 ** min(len(pub._drops), 4)))
             tries += 1
     if link is not None:
         link.close()

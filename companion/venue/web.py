@@ -10,9 +10,16 @@ itself). ``GET /state.json`` is everything at once; ``GET /history.csv`` and
 With a password every request needs HTTP basic auth (any user name); wrong passwords
 from one address are slowed (:class:`Logins`).
 
-The event streams are written by one *feeder* thread, never by a worker: each change is
-turned into JSON once, whatever the number of open pages, and written without blocking;
-a page that stops reading is dropped once :data:`STREAM_BUFFER` bytes wait for it.
+The event streams are written by one *feeder* thread, never by a worker, in *frames* at
+most :data:`FRAME` s apart: what changed within a frame goes out together, each changed
+table once (its newest card, turned into JSON once), as one update written to every open
+page, without blocking. So the work of a frame is the tables that changed plus one write
+per page, however many messages came: 50 busy tables and 100 pages cost at most 10
+writes a second per page, where one round of every page per message fell behind (at 10x
+table speed, seconds behind; on a Pi it would never catch up). A page whose writes wait
+(over :data:`BEHIND` bytes: a slow phone, a TV on bad Wi-Fi) is sent nothing more until
+they have gone, and then only the newest card of each table that changed meanwhile; one
+that stops reading is dropped once :data:`STREAM_BUFFER` bytes wait for it.
 """
 
 from __future__ import annotations
@@ -42,6 +49,15 @@ PING = 15.0
 #: Bytes that may wait for a page that does not read its event stream (a TV whose
 #: network went away): past that it is dropped (it reconnects, and is sent everything).
 STREAM_BUFFER = 4 * 1024 * 1024
+#: Seconds between two updates of the pages, at least: the changes of one frame go out
+#: together (a verdict reaches the page this much later at most).
+FRAME = 0.1
+#: Bytes waiting for a page past which it is behind: it is sent nothing more until they
+#: have gone, then the newest card of every table that changed meanwhile.
+BEHIND = 256 * 1024
+#: Seconds a page that is behind may take nothing at all before it is dropped (it reconnects
+#: and is sent everything).
+STALLED = 30.0
 #: Event streams open at once, at most (each is a connection too).
 MAX_STREAMS = 256
 #: The page (HTML, CSS and the script that follows /events), shipped beside this module.
@@ -103,7 +119,8 @@ class _Stream:
 
     conn: Connection
     out: bytearray = field(default_factory=bytearray)
-    seen: dict[str, int] = field(default_factory=dict)
+    fresh: bool = True                  # sent nothing yet: it is sent every table first
+    owed: set[str] | None = None        # behind: the tables changed since (None: up to date)
     results: int = -1
     broker: bool | None = None
     notices: list | None = None
@@ -166,53 +183,75 @@ class DashboardServer(GuardedServer):
 
     def _feed(self) -> None:
         d = self.dashboard
-        version = -1
+        version, last = -1, 0.0
         while not self.stopping.is_set():
             with d.changed:
                 if d.version == version and not self._new.qsize():
                     d.changed.wait(timeout=0.05 if any(s.out for s in self._streams) else 1.0)
+            wait = last + FRAME - time.monotonic()
+            if wait > 0:
+                self.stopping.wait(wait)  # (what comes meanwhile joins this frame)
+            last = time.monotonic()
+            with d.changed:
                 version = d.version
             while self._new.qsize():
                 self._streams.append(self._new.get())
-            cache: dict = {}
-            for stream in self._streams:
-                self._fill(stream, cache)
-                self._flush(stream)
+            self._frame()
             self._streams = [s for s in self._streams if not s.conn.closed]
         for stream in self._streams + [self._new.get() for _ in range(self._new.qsize())]:
             self.release(stream.conn)
 
-    def _fill(self, s: _Stream, cache: dict) -> None:
-        """Add to ``s.out`` every change it has not been sent (each table's JSON made once
-        per round in ``cache``, for every page)."""
+    def _frame(self) -> None:
+        """One frame: the tables changed since the last, as one update for every page up to
+        date; every table for a new page; the owed ones for a page no longer behind."""
         d = self.dashboard
+        changed = d.take_changed()
+        cards: dict[str, bytes] = {}  # each table's card, made once in this frame (it says "now")
+
+        def card(name: str) -> bytes:
+            if name not in cards:
+                cards[name] = _table_event(d, name).encode() if name in d.tables else b""
+            return cards[name]
+
+        update = b"".join(card(n) for n in sorted(changed))
         with d.changed:
-            versions = {n: t.version for n, t in d.tables.items() if t.version > s.seen.get(n, -1)}
-            results, broker = len(d.results), d.connected.is_set()
-        chunks = []
-        for name in sorted(versions):
-            s.seen[name] = versions[name]
-            if (name, versions[name]) not in cache:
-                cache[(name, versions[name])] = _table_event(d, name)
-            chunks.append(cache[(name, versions[name])])
-        if results != s.results:
-            s.results = results
-            if ("finished", results) not in cache:
-                cache[("finished", results)] = f"event: finished\ndata: {json.dumps(d.finished())}\n\n"
-            chunks.append(cache[("finished", results)])
-        if broker != s.broker:
-            s.broker = broker
-            chunks.append(f"event: broker\ndata: {json.dumps(broker)}\n\n")
-        if "notices" not in cache:
-            cache["notices"] = d.notices()
-        notices = cache["notices"]
-        if notices != s.notices:
-            s.notices = notices
-            chunks.append(f"event: venue\ndata: {json.dumps({'notices': notices})}\n\n")
-        if not chunks and not s.out and time.monotonic() - s.last_write > PING:
-            chunks.append(": still here\n\n")
-        if chunks:
-            s.out += "".join(chunks).encode()
+            results, broker, names = len(d.results), d.connected.is_set(), sorted(d.tables)
+        notices = d.notices()
+        finished = None
+        for s in self._streams:
+            parts = []
+            if s.fresh:
+                s.fresh = False
+                parts += [card(n) for n in names]
+            elif s.owed is not None:
+                s.owed |= changed
+                if not s.out:  # caught up: the newest card of what changed meanwhile
+                    parts += [card(n) for n in sorted(s.owed)]
+                    s.owed = None
+                elif time.monotonic() - s.last_write > STALLED:
+                    self.release(s.conn)  # a page that takes nothing: it reconnects and is sent everything
+                    continue
+            elif len(s.out) > BEHIND:
+                s.owed = set(changed)
+            else:
+                parts.append(update)
+            if results != s.results:
+                s.results = results
+                if finished is None:
+                    finished = f"event: finished\ndata: {json.dumps(d.finished())}\n\n".encode()
+                parts.append(finished)
+            if broker != s.broker:
+                s.broker = broker
+                parts.append(f"event: broker\ndata: {json.dumps(broker)}\n\n".encode())
+            if notices != s.notices:
+                s.notices = notices
+                parts.append(f"event: venue\ndata: {json.dumps({'notices': notices})}\n\n".encode())
+            if not any(parts) and not s.out and time.monotonic() - s.last_write > PING:
+                parts.append(b": still here\n\n")
+            if any(parts):
+                s.out += b"".join(parts)
+            if s.out:
+                self._flush(s)
 
     def _flush(self, s: _Stream) -> None:
         while s.out:
