@@ -398,7 +398,9 @@ class Game:
     names -> values); ``load_hint`` the ``companion hint`` answer for a typed board (None:
     the game offers none); ``load_quickstart`` the words of its printed quick-start card
     (``companion quickstart``: ``intro``, ``start``, ``turn``, ``taps``, ``oops``,
-    ``end``). ``look`` is the game's colours and shapes for its screen;
+    ``end``); ``load_why`` the rulebook sentence behind each refusal (refusal key ->
+    :class:`~companion.core.why.Rule`, from its ``parts/why.toml``; None: no Why?).
+    ``look`` is the game's colours and shapes for its screen;
     ``demo`` the file name of its recorded session in ``tests/data``. ``setup_phases``:
     the state's ``phase`` values that are set-up, not a turn (the turn limit does not run
     then, and the first turn's clock starts when set-up ends). ``tie_break``: the game's
@@ -422,6 +424,7 @@ class Game:
     load_cards: Callable[[], Mapping[str, Any]] | None = None
     load_hint: Callable[[str, bool], str] | None = None
     load_quickstart: Callable[[], Mapping[str, Any]] | None = None
+    load_why: Callable[[], Mapping[str, Any]] | None = None
     options: tuple[Option, ...] = ()
     look: Mapping[str, Any] = field(default_factory=dict)
     demo: str | None = None
@@ -476,6 +479,16 @@ class Game:
     def messages(self) -> Mapping[str, Any]:
         """Every sentence the game says: its ``messages`` module's names -> values."""
         return self.load_messages()
+
+    def why(self, key: str | None) -> Any:
+        """The rulebook sentence behind the refusal said in catalogue key ``key``
+        (a :class:`~companion.core.why.Rule`: its section and the sentence), or None
+        when the game gives none for it (no key, a plain-text refusal, no ``load_why``)."""
+        if key is None or self.load_why is None:
+            return None
+        got = self._loaded.get("why")
+        rules = got if got is not None else self._load("why", self.load_why)
+        return rules.get(key)
 
     def hint(self, board: str, as_json: bool = False) -> str:
         """``companion hint``'s answer for a board typed as text. Raises ValueError for a

@@ -16,7 +16,7 @@ its kind ("5-6-Blast", "Box-Blast"), never by a number of candies ("7-Blast").
 from __future__ import annotations
 
 # count is this game's word too: its modules import it from here.
-from companion.core.i18n import _, count, template_fields  # noqa: F401
+from companion.core.i18n import Message, _, count, template_fields  # noqa: F401
 
 from .parts.colours import KINDS, NAMES
 
@@ -253,8 +253,9 @@ TEXT: dict[str, str] = {
 
 
 def say(key: str, **values) -> str:
-    """The message ``key`` with its fields filled in (KeyError: a field is missing)."""
-    return TEXT[key].format(**values)
+    """The message ``key`` with its fields filled in, as a :class:`Message` that keeps ``key``
+    (a refusal's key finds its rulebook sentence: ``parts/why.toml``). KeyError: a field is missing."""
+    return Message(TEXT[key].format(**values), key)
 
 
 def fields(key: str) -> list[str]:

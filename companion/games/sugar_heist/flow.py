@@ -472,9 +472,9 @@ def hidden_refusal(view: State, entry: Entry) -> str:
     if view.frame is None and view.stage == BUY:  # in Phase 3, why no Attack would have a target now, if so
         why = no_target_reason(view, view.active)
         if why != say("no_target_for_that_card"):
-            return f"{why} {prompt(view, entry)}"
+            return why + " " + prompt(view, entry)  # (a Message + str keeps its key, for its Why?)
     words = {"mom": "hidden_only_mom", "duel": "hidden_only_mastermind"}.get(view.phase, "hidden_keep_face_down")
-    return f"{say(words)} {prompt(view, entry)}"
+    return say(words) + " " + prompt(view, entry)
 
 
 class SugarHeistFlow(CoreFlow[State]):

@@ -14,7 +14,7 @@ child reads are checked here, together, by ``tests/test_messages.py``: no "1 car
 from __future__ import annotations
 
 # count and listing are this game's words too: its modules import them from here.
-from companion.core.i18n import _, count, listing, template_fields  # noqa: F401
+from companion.core.i18n import Message, _, count, listing, template_fields  # noqa: F401
 
 
 #: key -> template. Fields: ``who`` a player's name, ``card``/``before``/``saur`` card
@@ -138,8 +138,9 @@ TEXT: dict[str, str] = {
 
 
 def say(key: str, **values) -> str:
-    """The message ``key`` with its fields filled in (KeyError: a field is missing)."""
-    return TEXT[key].format(**values)
+    """The message ``key`` with its fields filled in, as a :class:`Message` that keeps ``key``
+    (a refusal's key finds its rulebook sentence: ``parts/why.toml``). KeyError: a field is missing."""
+    return Message(TEXT[key].format(**values), key)
 
 
 def fields(key: str) -> list[str]:

@@ -211,7 +211,7 @@ def hidden_refusal(view: rules.State, entry: None = None) -> str:
     else:
         words = say({rules.DEAL: "hidden_not_dealt", rules.SCORE: "hidden_not_dealt", rules.DRAW: "hidden_not_drawn",
                      rules.BAKE_DRAW: "hidden_not_drawn", rules.BAKE_DISCARD: "hidden_not_yours"}.get(p, "hidden_not_now"))
-    return f"{words} {prompt(view)}"
+    return words + " " + prompt(view)  # (a Message + str: the refusal keeps its key, for its Why?)
 
 
 class SweetDealsFlow(CoreFlow[rules.State]):
