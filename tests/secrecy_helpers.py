@@ -82,8 +82,8 @@ class Watched:
         v = self.verdicts[-1] if self.verdicts else None
         return {
             "verdict": v and (v.verdict, v.reason, v.message, v.code, v.secret, v.step,
-                              [e.message for e in v.events]),
-            "said": (s.last_message, s.last_ok), "prompt": s.prompt(), "undo": s.undo_label(),
+                              [e.message for e in v.events], v.why),  # (why: a refusal's Why? words)
+            "said": (s.last_message, s.last_ok), "prompt": s.prompt(), "undo": (s.undo_label(), s.undo_question()),
             "screen text": [d.text for d in drawn],
             "screen picture": self.picture and hashlib.sha256(bytes(self.app.surface.get_buffer().raw)).hexdigest(),
             "screen buttons": [(b.command, tuple(b.rect)) for b in self.app.buttons],

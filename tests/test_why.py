@@ -102,9 +102,17 @@ def refusal_keys(package: str) -> set[str]:
                     return set().union(set(), *(said(a.value) for a in ast.walk(fn) if isinstance(a, ast.Assign)
                                                 and any(isinstance(t, ast.Name) and t.id == arg.id for t in a.targets)))
                 return said(arg)
-            if isinstance(e.func, ast.Subscript):
-                return outer(e.func.value, fn)
-            return of_def(f) if f else set()
+            got: set[str] = set()
+            if isinstance(e.func, ast.Subscript):    # TABLE[step](state)
+                got |= outer(e.func.value, fn)
+            elif isinstance(e.func, ast.Attribute) and f == "get":   # TABLE.get(step, default)
+                got |= outer(e.func.value, fn).union(*(outer(a, fn) for a in e.args[1:]))
+            elif isinstance(e.func, ast.Name):        # a helper, or a local chosen just before
+                got |= outer(e.func, fn)
+            elif f:
+                got |= of_def(f)
+            # words handed to a helper may be the words it gives back (pile_refusal(state, card, say(...)))
+            return got.union(*(outer(a, fn) for a in e.args if isinstance(a, ast.Call) and _name(a.func) == "say"))
         if isinstance(e, ast.IfExp):
             return outer(e.body, fn) | outer(e.orelse, fn)
         if isinstance(e, (ast.BoolOp, ast.Dict)):
