@@ -262,3 +262,107 @@ def test_every_refusal_met_in_a_recorded_game_has_its_why(slug):
     assert not unkeyed, f"refusals with no key (so no Why?): {sorted(unkeyed)[:5]}"
     missing = {k: v for k, v in met.items() if k not in rules}
     assert not missing, f"refusals met with no rulebook sentence: {missing}"
+
+
+# ---------------------------------------------------------------- on the table screen
+
+def _table(app):
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    from companion.table.runner import Runner
+    from sugarrr_helpers import STARTS
+
+    clock = FakeClock(100.0)
+    session = Session.start("sugarrr", ["Mia", "Ben"], EventStore(":memory:"), clock, resume=False, tap_off=0)
+    runner = Runner(session, clock, app=app)
+    for code in STARTS:
+        clock.advance(1.0)
+        session.handle(CardScanned(code, "scanner", clock.now()))
+    runner.render(force=True)
+    return runner
+
+
+def _tap(runner, command):
+    import pygame
+
+    runner.render(force=True)
+    rects = [b.rect for b in runner.app.buttons if b.command == command]
+    assert rects, f"no {command!r} button: {[b.command for b in runner.app.buttons]}"
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=rects[-1].center, button=1))
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=rects[-1].center, button=1))
+    runner.poll_window()
+    runner.render(force=True)
+
+
+@pytest.fixture
+def app():
+    from companion.ui.app import App
+
+    a = App()
+    yield a
+    a.close()
+
+
+def test_a_refused_play_has_a_why_button_that_shows_the_rulebook_sentence_and_goes_back(app):
+    """Tap Why? on the refusal: the box quotes the rulebook sentence with its section;
+    Back closes it. An accepted input after it takes the button away."""
+    from companion.ui.widgets import record_text
+    from sugarrr_helpers import fruit
+
+    runner = _table(app)
+    session = runner.session
+    assert "menu why" not in [b.command for b in app.buttons]   # nothing refused yet: no Why?
+    session.handle(Touch("column 1", 110.0))
+    verdict = session.handle(CardScanned(fruit("Grapes", 9), "scanner", 111.0))  # on Pineapple 2: neither
+    assert verdict.verdict == "rejected" and verdict.why is not None
+    _tap(runner, "menu why")
+    with record_text() as drawn:
+        runner.render(force=True)
+    words = " ".join(d.text for d in drawn)
+    assert "Taking a Turn" in words
+    assert "must match the Fruit or the number" in words
+    assert [b.command for b in app.buttons] == ["cancel"]         # the box's only button: Back
+    _tap(runner, "cancel")
+    assert "menu why" in [b.command for b in app.buttons]       # back at the table, the refusal still shown
+    session.handle(CardScanned(fruit("Pineapple", 5), "scanner", 112.0))   # accepted: a new verdict
+    runner.render(force=True)
+    assert "menu why" not in [b.command for b in app.buttons]
+
+
+def test_headless_why_says_the_rule_in_words():
+    """``/menu why`` in text mode answers with the section and the quoted sentence."""
+    import io
+
+    from companion.table.runner import Runner
+    from sugarrr_helpers import STARTS, fruit
+
+    out = io.StringIO()
+    clock = FakeClock(100.0)
+    session = Session.start("sugarrr", ["Mia", "Ben"], EventStore(":memory:"), clock, resume=False, tap_off=0)
+    runner = Runner(session, clock, app=None, text_out=out)
+    for code in STARTS:
+        session.handle(CardScanned(code, "scanner", clock.now()))
+    session.handle(Touch("column 1", 110.0))
+    session.handle(CardScanned(fruit("Grapes", 9), "scanner", 111.0))
+    runner.window.touch("menu why")
+    assert 'Taking a Turn: "Each card you play must match the Fruit or the number' in out.getvalue()
+
+
+def test_a_hidden_cards_why_is_told_from_the_view_not_the_card():
+    """Sugar Heist: two different face-down Battle Cards refused at the same moment get
+    the same words and the same Why? ("Battle Cards are kept face down in front of you")."""
+    from companion.games.sugar_heist.parts.cards import BATTLE_CODES, CARDS
+    from companion.table.verdicts import refused
+
+    desc = GAMES["sugar-heist"]
+    state = desc.rules.new_game(["Ana", "Ben"])
+    view = desc.rules.public_view(state, "table")
+    got = set()
+    for code in [c for c in BATTLE_CODES if CARDS[c].kind in ("defense", "attack")][:6]:
+        v = refused(IllegalAction(code, "hidden words"), desc, view, desc.flow.new_entry(), CardScanned(code, "s", 1.0), code,
+                    True, False)
+        got.add((v.reason, v.why))
+    assert len(got) == 1
+    reason, rule = got.pop()
+    assert rule is not None and "kept face down" in rule.sentence

@@ -19,7 +19,7 @@ that says what "not supported" means.
     ``step``, ``counters``, ``live_scores``, ``bidder``, ``score_holdings``.
 :class:`Flow` (turns table inputs into rule actions)
     ``read``, ``prompt``; with defaults: ``new_entry``, ``commands``, ``secret``,
-    ``hidden_refusal``, ``menu_number``, ``scan_again_counts``.
+    ``hidden_refusal``, ``undo_words``, ``menu_number``, ``scan_again_counts``.
 :class:`Screen` (pygame; draws inside the shared chrome of ``companion.ui``)
     ``draw_game``, ``draw_final``; with defaults: ``gives_hints``, ``hint_words``.
 
@@ -301,6 +301,15 @@ class Flow(abc.ABC, Generic[S]):
         given the table's view (:meth:`Rules.public_view`) and never the card, so the words
         cannot differ by what the card is. Default: keep it hidden, and what to do now."""
         return f"That card cannot be played now: keep it hidden. {self.prompt(view, entry)}"
+
+    def undo_words(self, before: S, item: Input, action: Any, events: tuple, /) -> str | None:
+        """What an Undo of ``item`` takes back, for the Undo dialog ("Undo {words}?"), in
+        the cards' own words and never a card code: ``"Mia's play of Strawberry 2 onto
+        column 3"``. ``before`` is the table's view before it, ``action`` the rule action
+        it made (None: it only moved the half-entered input on), ``events`` its outcome
+        events. Never asked for a hidden card (the session says whose it was, not which).
+        Default None: the table's words for it (what it was told when it counted)."""
+        return None
 
     def menu_number(self, view: S, verb: str, /) -> int | None:
         """The number a screen's menu for the command ``verb`` starts at (Sugarrr!'s deck

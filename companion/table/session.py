@@ -44,6 +44,16 @@ from .verdicts import Verdict, decide, is_help, is_pause, is_undo, last_saved_wo
 _log = logging.getLogger(__name__)
 
 
+def _scan_words(desc: Game, item: CardScanned, who: str | None) -> str | None:
+    """"Mia's scan of Strawberry 2": a card scanned and waiting for the rest of its input
+    (``who``: whose move it was, None in set-up), named as the card is printed."""
+    code = normalise(item.code) if item.code is not None else None
+    card = desc.catalogue().get(code) if desc.has_cards and code else None
+    if card is None:
+        return None
+    return f"{who}'s scan of {card.name}" if who else f"the scan of {card.name}"
+
+
 class GameInProgress(ValueError):
     """A new game was asked for while another is unfinished; nothing was changed."""
 
@@ -72,6 +82,7 @@ class Session:
     devices: dict[str, str] = field(default_factory=dict)
     last_message: str = ""
     last_ok: bool | None = None
+    last_why: tuple | None = None        # (reason, Verdict.why) of the last refusal: see why_now
     turn_started: float = 0.0
     started: float = 0.0
     entry: Any = None
@@ -193,14 +204,38 @@ class Session:
         None for a new game or one resumed with no inputs."""
         return self.repeats.last_saved
 
+    def why_now(self) -> Any:
+        """The rulebook sentence behind the refusal the table shows now (a
+        :class:`~companion.core.why.Rule`, the screen's Why?), or None: the last thing
+        said is no refusal, or not one by a rule (a bad scan, something said since)."""
+        if self.last_ok is not False or self.last_why is None or self.last_why[0] != self.last_message:
+            return None
+        return self.last_why[1]
+
     def undo_label(self) -> str | None:
         """What an Undo would take back now, in words (None when nothing can be)."""
         return self.undo.label()
 
     def undo_question(self) -> str | None:
         """The Undo dialog's question: what an Undo would take back now and whose move it
-        was (None when nothing can be)."""
-        return self.undo.question(self.desc.setup_phases)
+        was, from the input itself (the game's :meth:`~companion.core.game.Flow.undo_words`:
+        "Undo Mia's play of Strawberry 2 onto column 3?"), a hidden card only by whose it
+        was ("Undo Mia's face-down card?"), else from what the table was told of it (None
+        when nothing can be taken back)."""
+        last = self.undo.last
+        if last is None or not self.undo.can_take_back() or last.ended:
+            return self.undo.question(self.desc.setup_phases)
+        if last.hidden:  # never from the card: whose it was, not which (its events may hold it)
+            return last.face_down_question(self.desc.setup_phases)
+        try:  # the same input read again where it was taken: the action it made (flow.read is pure)
+            action = self.flow.read(last.state, last.entry, last.item)[1]
+            words = self.flow.undo_words(self.rules.public_view(last.state, TABLE), last.item, action, last.events)
+            if words is None and action is None and isinstance(last.item, CardScanned):  # a card waiting for more
+                words = _scan_words(self.desc, last.item, last.mover(self.desc.setup_phases))
+        except Exception:  # (a stored input that no longer reads: the words it was told instead)
+            _log.debug("the Undo words could not be made", exc_info=True)
+            words = None
+        return f"Undo {words}?" if words else self.undo.question(self.desc.setup_phases)
 
     # ------------------------------------------------------------ inputs
 
@@ -219,6 +254,8 @@ class Session:
             self.last_ok = None if verdict.step else True
         elif verdict.verdict == "rejected":
             self.last_message, self.last_ok = verdict.reason, False
+        if verdict.verdict == "rejected":
+            self.last_why = (verdict.reason, verdict.why)
         for listener in self.listeners:
             listener(item, verdict)
         return verdict
@@ -304,7 +341,8 @@ class Session:
         said = " ".join(e.message for e in events if e.message) or message
         revealed = any(isinstance(e, Revealed) for e in events)
         ended = any(isinstance(e, GameOver) for e in events)
-        self.undo.push(Done(seq, item, self.state, self.entry, self.turn_started, said, revealed, ended))
+        self.undo.push(Done(seq, item, self.state, self.entry, self.turn_started, said, revealed, ended,
+                            tuple(events), self.secret(item)))
         setting_up = self.in_setup()
         self.state, self.entry = state, entry
         for event in events:

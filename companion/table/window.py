@@ -176,6 +176,9 @@ class TableWindow:
             return (None if s.over else screen.hint_words(s.view)) or f"There is no hint for this step. {prompt}"
         if verb == "cancel":
             return f"No menu is open, so there is nothing to cancel. {prompt}"
+        if verb == "menu" and words[1:] == ["why"]:  # the Why? of the last refusal, in words
+            why = s.why_now()
+            return f"{why.words()} {prompt}" if why is not None else f"The last thing said was not a refusal. {prompt}"
         if verb == "draft":
             return f"/draft only moves the number in a menu on the screen; type the command with its number. {prompt}"
         return f"Menus open only on the screen; type the command with its number. {prompt}"
@@ -390,7 +393,8 @@ class TableWindow:
                          undo_question=s.undo_question() if self.menu == "undo" else None,
                          settings=self.settings().shown() if self.menu == "settings" else None,
                          game_name=s.desc.name, game_seconds=clocks["game"], turn_left=clocks["left"],
-                         warning=clocks["warning"], paused=s.paused, can_pause=not s.over)
+                         warning=clocks["warning"], paused=s.paused, can_pause=not s.over,
+                         why=s.why_now())
 
     def draw(self, surface) -> list:
         """Draw the current screen of the session's game onto ``surface``."""

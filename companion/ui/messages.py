@@ -29,6 +29,10 @@ CATALOGUE: dict[str, str] = {
     "paused": _("Paused"),
     "paused_body": _("The clocks wait until you play on."),
     "undo_title": _("Take back a move"),
+    # the Why? of a refusal (companion.ui.verdict, chrome.overlay): the rulebook sentence behind it
+    "why": _("Why?"),
+    "why_title": _("The rule behind it"),
+    "why_from": _("The rulebook, {section}:"),
     "undo_nothing": _("Nothing can be taken back now."),
     "no": _("No"),
     "undo_it": _("Undo it"),

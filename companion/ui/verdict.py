@@ -34,6 +34,22 @@ TICK = 44
 ICON_ROOM = CROSS + 18
 #: The refused verdict's border, px (inside its box).
 BORDER = 4
+#: The Why? button's width in a refused verdict (left of its stop sign), px.
+WHY_W = 96
+
+# The Why? button drawn in this frame's refused verdict (chrome.overlay makes it a touch
+# target; chrome.begin_frame forgets it).
+_why_buttons: list = []
+
+
+def has_why(info: TableInfo) -> bool:
+    """Does the verdict banner carry a Why? button (a refusal with a rulebook sentence)?"""
+    return info.verdict_ok is False and info.why is not None and bool(info.verdict)
+
+
+def why_buttons() -> list:
+    """The Why? button of this frame's refused verdict (``menu why``), if one was drawn."""
+    return list(_why_buttons)
 
 
 def stop_sign(surface: pygame.Surface, rect: Rect, colour=None) -> Rect:
@@ -80,7 +96,18 @@ def verdict(surface: pygame.Surface, rect: Rect, info: TableInfo, size: int = th
         side = max(30, min(CROSS, rect.height - 2 * BORDER - 8))
         icon = Rect(rect.right - BORDER - 8 - side, rect.centery - side // 2, side, side)
         stop_sign(surface, icon)
-        inner = Rect(rect.left + BORDER + 10, inner.top, icon.left - 10 - rect.left - BORDER - 10, inner.height)
+        right = icon.left - 10
+        if has_why(info):  # the rulebook sentence behind the refusal, one tap away (issue 38)
+            from .app import Button
+            from .messages import text
+            from .widgets import button
+
+            why = Rect(right - WHY_W, rect.centery - min(27, rect.height // 2 - BORDER - 2), WHY_W,
+                       min(54, rect.height - 2 * BORDER - 4))
+            _why_buttons.append(Button(button(surface, why, text("why"), theme.PANEL_LIGHT, theme.TEXT,
+                                              size=theme.MEDIUM), "menu why"))
+            right = why.left - 8
+        inner = Rect(rect.left + BORDER + 10, inner.top, right - rect.left - BORDER - 10, inner.height)
     else:
         panel(surface, rect, theme.PANEL)
     _words(surface, info.verdict, inner, size, max_lines)
@@ -113,6 +140,7 @@ def verdict_and_prompt_need(info: TableInfo, prompt: str, width: int, verdict_h:
     more than its area."""
     if prompt and info.verdict and prompt in info.verdict:
         prompt = ""
+    width -= WHY_W + 8 if has_why(info) else 0
     v = max(verdict_h, verdict_lines_need(info.verdict, width, info.verdict_ok is not None)) if info.verdict else 0
     return v + (gap if v and prompt else 0) + prompt_need(prompt, width)
 
@@ -137,11 +165,12 @@ def verdict_and_prompt(surface: pygame.Surface, area: Rect, info: TableInfo, pro
     keep = prompt_need(prompt, area.width)
     if info.verdict:
         icon = info.verdict_ok is not None
-        need = verdict_lines_need(info.verdict, area.width, icon)
+        words_w = area.width - (WHY_W + 8 if has_why(info) else 0)
+        need = verdict_lines_need(info.verdict, words_w, icon)
         if need + gap + keep > area.height and least < theme.VERDICT_MIN:
-            need = verdict_lines_need(info.verdict, area.width, icon, least)
+            need = verdict_lines_need(info.verdict, words_w, icon, least)
         if need + gap + keep > area.height:
-            need = verdict_lines_need(info.verdict, area.width, icon)
+            need = verdict_lines_need(info.verdict, words_w, icon)
             prompt, keep = "", 0
         h = min(area.height, max(need, min(verdict_h, area.height - gap - keep)))
         verdict(surface, Rect(area.left, area.top, area.width, h), info, size, max_lines=8)

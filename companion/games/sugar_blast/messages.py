@@ -59,6 +59,19 @@ def candies(counts: dict[str, int] | tuple[int, ...]) -> str:
 #: already in words (``spaces``, ``n_candies`` ...: from :func:`count`); ``blast`` a
 #: name from :func:`blast_name`; ``allowed`` from :func:`numbers`.
 TEXT: dict[str, str] = {
+    # what an Undo takes back ("Undo {words}?": flow.undo_words), in the candies' own words
+    "undo_place": _("the {candy} candy put at {cell}"),
+    "undo_board": _("the board as it was entered"),
+    "undo_start": _("the start of the game"),
+    "undo_swap": _("{who}'s swap of the candies at {a} and {b}"),
+    "undo_draw": _("{who}'s {candy} candy from the bag at {cell}"),
+    "undo_quick": _("{who}'s {blast} of {candy} candies"),
+    "undo_no_more": _("{who}'s No more Blasts"),
+    "undo_choose": _("{who}'s choice of Blast {n}"),
+    "undo_keep": _("{who} keeping {kept}"),
+    "undo_tilt": _("{who}'s tilt of the board"),
+    "undo_return": _("{who} putting {kept} back in the bag"),
+    "undo_refill": _("the refill of {n_candies}"),
     # set-up options: the start screen and `companion run --help` (__init__.py)
     "option_goal": _("Goal Card: the candies you collect to win"),
     "option_solo": _("Solo: one player, no Goal Card, the orange candies left out"),

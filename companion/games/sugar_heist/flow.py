@@ -51,6 +51,7 @@ from .parts.cards import CANDY_CODES, CARDS, FLAVOURS, card, flavour_named
 from .state import (BUY, DISCARD, FINAL, REVEAL, STASH, SWAP, CantStash, Combine, Declare, Done, Flip, Join,
                     Move, NewVault, Place, Play, Reveal, Stash, State, Take, Target, Trade, Withdraw)
 from .parts.reasons import no_target_reason
+from .parts.undo_words import undo_words
 from .parts.vaults import choices_words, fitting, hand_card, pair_flavour
 from .parts.checks import check_giving, check_move, check_pair_start
 from .parts.turns import pile_refusal
@@ -487,6 +488,7 @@ class SugarHeistFlow(CoreFlow[State]):
     secret = staticmethod(secret)
     hidden_refusal = staticmethod(hidden_refusal)
     scan_again_counts = staticmethod(scan_again_counts)
+    undo_words = staticmethod(undo_words)
 
 
 #: The one SugarHeistFlow, which the descriptor's loader gives.

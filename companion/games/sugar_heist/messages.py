@@ -24,6 +24,25 @@ from companion.core.i18n import Message, _, count, listing, template_fields  # n
 #: vault number from 1, ``names`` a list already joined, and counts already in words
 #: (``cards``, ``candies``, ``vaults`` ...: from :func:`count`).
 TEXT: dict[str, str] = {
+    # what an Undo takes back ("Undo {words}?": parts/undo_words.py), in the cards' own words
+    "undo_stash": _("{who}'s stash of {cards} onto vault {vault}"),
+    "undo_combine": _("{who}'s move of vault {source} onto vault {target}"),
+    "undo_trade": _("{who}'s swap of {cards}"),
+    "undo_buy_battle": _("{who}'s Battle Card bought with a {pay}"),
+    "undo_buy_vault": _("{who}'s Vault Card bought with a {pay}"),
+    "undo_target": _("{who}'s {style} against {target}"),
+    "undo_take": _("{who} taking the {card}"),
+    "undo_place": _("{who} putting the candies on vault {vault}"),
+    "undo_place_hand": _("{who} putting the cards in their hand"),
+    "undo_cant_stash": _("{who}'s Can't stash"),
+    "undo_done": _("{who}'s Done"),
+    "undo_withdraw": _("{who} taking the Battle Card back"),
+    "undo_new_vault": _("{who}'s free Vault Card"),
+    "undo_reveal": _("the {card} turned over from the Candy Draw Pile"),
+    "undo_flip": _("the flip of the {card}"),
+    "undo_play": _("{who}'s play of the {card}"),
+    "undo_declare": _("{who} naming {flavour}"),
+    "undo_pile": _("the Candy Draw Pile count of {n}"),
     # choosing the game (the start screen) (__init__.py)
     "game_name": _("Sugar Heist"),
     "summary": _("stash candy pairs in vaults, swap, buy Battle Cards, heist and steal"),

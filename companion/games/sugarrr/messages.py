@@ -21,6 +21,18 @@ from companion.core.i18n import Message, _, count, listing, template_fields  # n
 #: names, ``col`` a column number from 1, ``total``/``need`` Fruit-O-Saur values, and
 #: counts already in words (``cards``, ``deck``, ``scanned`` ...: from :func:`count`).
 TEXT: dict[str, str] = {
+    # what an Undo takes back ("Undo {words}?": flow.undo_words), in the cards' own words
+    "undo_start": _("{card} starting column {col}"),
+    "undo_column": _("{who}'s tap on column {col}"),
+    "undo_play": _("{who}'s play of {card} onto column {col}"),
+    "undo_done_gather": _("{who}'s Done: gathering column {col}"),
+    "undo_done_attract": _("{who}'s Done: attracting Fruit-O-Saurs"),
+    "undo_saur": _("{who} taking {card} from The Valley"),
+    "undo_swap": _("{who}'s swap of {cards}"),
+    "undo_pass": _("{who}'s pass"),
+    "undo_hand_card": _("{card} scanned from {who}'s hand"),
+    "undo_hand_done": _("{who}'s hand added to the score pile"),
+    "undo_deck": _("the Fruit Deck count of {deck}"),
     # choosing the game, scoring piles
     "setup_players": _("Sugarrr! is for {least}-{most} players, not {n}"),
     "setup_same_name": _("two players have the same name"),

@@ -24,6 +24,25 @@ from companion.core.i18n import Message, _, count, listing, template_fields  # n
 #: and ``high`` bids in coins, ``names`` a list already joined (:func:`listing`), and
 #: counts already in words (``cards``, ``coins``: from :func:`count`).
 TEXT: dict[str, str] = {
+    # what an Undo takes back ("Undo {words}?": flow.undo_words), in the cards' own words
+    "undo_hand_card": _("the {card} dealt to {name}"),
+    "undo_offer": _("{name}'s offer of {label}"),
+    "undo_bid": _("{name}'s bid of {coins}"),
+    "undo_pass": _("{name}'s pass"),
+    "undo_grab": _("{name}'s Grab & Go"),
+    "undo_reveal": _("{name} showing the {card}"),
+    "undo_choose": _("the choice of {name}'s card"),
+    "undo_swap": _("{name}'s {card} in the swap"),
+    "undo_face_up": _("{name}'s {card} put face up"),
+    "undo_draw": _("{name}'s draw of the {card}"),
+    "undo_bake_sale": _("{name}'s Bake Sale"),
+    "undo_done": _("{name}'s Done"),
+    "undo_take": _("{name} taking the face-up card"),
+    "undo_grab_card": _("{name}'s Grab & Go for the {card}"),
+    "undo_ask_close": _("{name}'s ask to close early"),
+    "undo_vote_yes": _("{name}'s yes to closing early"),
+    "undo_vote_no": _("{name}'s no to closing early"),
+    "undo_sweet_six": _("{name}'s Sweet Six"),
     # choosing the game (the start screen) (__init__.py)
     "option_mode": _("Hands: scan them all game (kept secret and checked), or only at the end"),
     "option_hybrid": _("Hybrid cards (Strudel Cupcake...): what they count as, usually what each says"),
