@@ -19,7 +19,7 @@ that says what "not supported" means.
     ``step``, ``counters``, ``live_scores``, ``bidder``, ``score_holdings``.
 :class:`Flow` (turns table inputs into rule actions)
     ``read``, ``prompt``; with defaults: ``new_entry``, ``commands``, ``secret``,
-    ``hidden_refusal``, ``undo_words``, ``menu_number``, ``scan_again_counts``.
+    ``hidden_refusal``, ``lesson``, ``undo_words``, ``menu_number``, ``scan_again_counts``.
 :class:`Screen` (pygame; draws inside the shared chrome of ``companion.ui``)
     ``draw_game``, ``draw_final``; with defaults: ``gives_hints``, ``hint_words``.
 
@@ -301,6 +301,14 @@ class Flow(abc.ABC, Generic[S]):
         given the table's view (:meth:`Rules.public_view`) and never the card, so the words
         cannot differ by what the card is. Default: keep it hidden, and what to do now."""
         return f"That card cannot be played now: keep it hidden. {self.prompt(view, entry)}"
+
+    def lesson(self, view: S, entry: Any, /) -> str | None:
+        """A first game's prompt for the step the table is at, in the rulebook's words
+        (Sugarrr!: "Now scan a card that matches the Fruit or the number ..."), from the
+        table's view (it never names a hidden card); shown instead of :meth:`prompt`
+        while the table learns (:mod:`companion.table.teach`). Default None: no lesson,
+        the prompt is shown."""
+        return None
 
     def undo_words(self, before: S, item: Input, action: Any, events: tuple, /) -> str | None:
         """What an Undo of ``item`` takes back, for the Undo dialog ("Undo {words}?"), in

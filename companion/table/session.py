@@ -38,6 +38,7 @@ from . import resume_point
 from .pause import PAUSED, PLAYING_AGAIN, Pauses
 from .repeat_guard import RepeatGuard
 from .tap_off import TAP_OFF_SECONDS, TAPPED_TWICE, TapOff
+from .teach import Teacher
 from .undo import Done, UndoStack
 from .verdicts import Verdict, decide, is_help, is_pause, is_undo, last_saved_words, refused
 
@@ -95,6 +96,7 @@ class Session:
     resumed_from_point: int = 0          # inputs a resume point gave at the start (not replayed), 0 for none
     unsaved_result: dict | None = None   # a finished game's result the store has not taken yet (retry_finish)
     left: bool = False                   # left from the game menu: stored as abandoned, takes no more inputs
+    teacher: Teacher = field(default_factory=Teacher)  # a first game's lessons (companion.table.teach)
     _spent: tuple | None = field(default=None, repr=False, compare=False)  # see spent_by_seat
 
     def __post_init__(self, tap_off: float) -> None:
@@ -168,6 +170,15 @@ class Session:
     def prompt(self) -> str:
         """What the table should do now (from the table's view: it cannot name a hidden card)."""
         return self.flow.prompt(self.view, self.entry)
+
+    def teach(self) -> None:
+        """Walk this table through its first round (:class:`Teacher`): the screen's
+        prompt is the game's lesson until every player has finished one turn."""
+        self.teacher = Teacher(on=True, players=len(self.state.players))
+
+    def lesson(self) -> str | None:
+        """The first game's lesson for now (:meth:`Teacher.lesson`), or None."""
+        return self.teacher.lesson(self.flow, self.view, self.entry)
 
     def help_text(self) -> str:
         """The answer to ``help``: the commands the table's view accepts now
@@ -249,6 +260,7 @@ class Session:
         verdict = self._judge(item)
         if verdict.verdict == "accepted" and verdict.seq is not None:
             self.repeats.counted()  # something counted after the resume: no more asking
+            self.teacher.heard(verdict.events)
         if verdict.verdict == "accepted":
             self.last_message = verdict.message or "OK"
             self.last_ok = None if verdict.step else True
@@ -535,7 +547,10 @@ def start_session(choice, store, clock, **kw):
     :class:`companion.ui.start.StartChoice`; ``kw`` go to :meth:`Session.start`."""
     if choice.resume:
         return Session.start(choice.game, [], store, clock, **kw)
-    return Session.start(choice.game, list(choice.names), store, clock, new_game=True, options=choice.options, **kw)
+    session = Session.start(choice.game, list(choice.names), store, clock, new_game=True, options=choice.options, **kw)
+    if choice.teach:  # "First game: show me how" (the start screen's last option)
+        session.teach()
+    return session
 
 
 def _damaged(err: StoreError, lead: str) -> str | None:

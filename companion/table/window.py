@@ -381,7 +381,7 @@ class TableWindow:
         from ..ui.messages import text
 
         clocks = self.runner.clocks()
-        prompt = s.prompt()
+        prompt = s.lesson() or s.prompt()  # a first game: the step in the rulebook's words
         undo = s.undo_label()
         if s.over and undo is not None and self.runner.new_session is not None:
             prompt = text("over_undo")  # not "the scores are final": Undo can still take the end back

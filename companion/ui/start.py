@@ -53,6 +53,13 @@ class StartChoice:
     names: tuple[str, ...]
     options: dict[str, Any] = field(default_factory=dict)
     resume: bool = False
+    teach: bool = field(default=False, repr=False)   # "First game: show me how" (companion.table.teach)
+
+
+#: The options screen's last choice, for every game: a first game that teaches. It is the
+#: table's, not the rules': it changes only what the screen says, never what is legal.
+TEACH = Option("teach", "bool", "First game: show me how (for the first round the screen says each step "
+               "in the rulebook's words)", default=False)
 
 
 _title = title   # the steps' title line (companion.ui.roster, beside the roster's step)
@@ -191,7 +198,7 @@ class PlayersScreen:
             panel(surface, name, theme.PANEL_LIGHT)
             draw_text(surface, f.names[i], name.inflate(-24, 0), theme.BIG, theme.TEXT, bold=True)
             out.append(Button(name, f"name {i + 1}"))
-        out += _bottom(surface, text("start") if not game.options else text("next"))
+        out += _bottom(surface, text("next"))  # (the options: every game has "First game: show me how")
         return out
 
     def handle(self, command: str) -> Screen | StartChoice | None:
@@ -215,9 +222,7 @@ class PlayersScreen:
             if dup is not None:
                 self.message = text("name_taken", name=dup)
                 return None
-            if f.game.options:
-                return OptionsScreen(f, self)
-            return f.finish(self)
+            return OptionsScreen(f, self)
         return None
 
 
@@ -321,7 +326,7 @@ class OptionsScreen:
 
     def shown(self) -> list[Option]:
         """The options offered to this table (its player count)."""
-        return [o for o in self.flow.game.options if o.offered(self.flow.count)]
+        return [o for o in self.flow.game.options if o.offered(self.flow.count)] + [TEACH]
 
     def _layout(self) -> list[tuple[Option, Rect, list[tuple[Rect, Any]]]]:
         """Each option offered with its label's rect and its buttons (rect, value; for a
@@ -467,6 +472,7 @@ class StartFlow:
         while len(self.names) < self.game.max_players:
             self.names.append(text("quick_name", seat=len(self.names) + 1))
         self.options = {o.name: o.default for o in self.game.options}
+        self.options[TEACH.name] = TEACH.default
 
     def chosen_names(self) -> list[str]:
         return list(self.names[:self.count])
@@ -511,7 +517,7 @@ class StartFlow:
                 screen.message = screen.message or str(err)  # the reason for the choices as they stand
                 continue
             screen.message = ""
-            return StartChoice(self.game.slug, tuple(names), tried)
+            return StartChoice(self.game.slug, tuple(names), tried, teach=bool(self.options.get(TEACH.name)))
         return None
 
     def draw(self, surface: pygame.Surface) -> list[Button]:

@@ -382,6 +382,17 @@ def prompt(state: rules.State, entry: Entry | None = None) -> str:
     return rules.waiting(state)
 
 
+def lesson(view: rules.State, entry) -> str | None:
+    """A first game's prompt for this step, in the rulebook's words ("Gameplay", "Every
+    Time You Make a Blast"); quick mode keeps its own prompts."""
+    if view.quick:
+        return None
+    key = {rules.SETUP: "lesson_setup", rules.TURN: "lesson_turn", rules.CHOOSE: "lesson_choose",
+           rules.KEEP: "lesson_keep", rules.TILT: "lesson_tilt", rules.REFILL: "lesson_refill",
+           rules.CASCADE: "lesson_cascade"}.get(view.phase)
+    return say(key, who=view.players[view.active]) if key else None
+
+
 def undo_words(before: rules.State, item, action, events: tuple) -> str | None:
     """What an Undo of this input takes back, named from the action it made (candies by
     their colours, cells by row and column): "Mia's swap of the candies at row 3, column
@@ -418,6 +429,7 @@ class SugarBlastFlow(CoreFlow[rules.State]):
     read = staticmethod(read)
     prompt = staticmethod(prompt)
     undo_words = staticmethod(undo_words)
+    lesson = staticmethod(lesson)
 
 
 #: The one SugarBlastFlow, which the descriptor's loader gives.

@@ -59,6 +59,16 @@ def candies(counts: dict[str, int] | tuple[int, ...]) -> str:
 #: already in words (``spaces``, ``n_candies`` ...: from :func:`count`); ``blast`` a
 #: name from :func:`blast_name`; ``allowed`` from :func:`numbers`.
 TEXT: dict[str, str] = {
+    # a first game's lessons (flow.lesson: companion.table.teach), in the rulebook's words
+    "lesson_setup": _("First game: fill the board with candies from the bag without looking. There cannot be 3 or "
+                      "more of the same in a row or column. Tap a colour, then its cells."),
+    "lesson_turn": _("{who}: swap two candies next to each other to match 3 or more of the same. That is a Blast!"),
+    "lesson_choose": _("2 Blasts at the same time: choose 1 to solve before the other."),
+    "lesson_keep": _("{who}: keep candies from your Blast: a 3-Blast keeps 1; a 4-Blast or a Box-Blast 1 of the "
+                     "matched type and 1 different; a 5-6-Blast keeps 2."),
+    "lesson_tilt": _("{who}: tilt the board in your direction so the candies slide down, then let it go."),
+    "lesson_refill": _("Take candies from the bag without looking and fill all empty spaces from bottom to top."),
+    "lesson_cascade": _("The new candies may make new Blasts: solve them too, until there are no more Blasts."),
     # what an Undo takes back ("Undo {words}?": flow.undo_words), in the candies' own words
     "undo_place": _("the {candy} candy put at {cell}"),
     "undo_board": _("the board as it was entered"),

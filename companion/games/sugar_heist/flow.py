@@ -478,6 +478,16 @@ def hidden_refusal(view: State, entry: Entry) -> str:
     return say(words) + " " + prompt(view, entry)
 
 
+def lesson(view: State, entry: Entry) -> str | None:
+    """A first game's prompt for this phase of the turn, in the rulebook's words ("How a
+    Turn Works"); none while a Battle Card is being resolved (its own prompts lead)."""
+    if view.stack:
+        return None
+    key = {STASH: "lesson_stash", REVEAL: "lesson_reveal", SWAP: "lesson_swap", BUY: "lesson_buy",
+           DISCARD: "lesson_discard"}.get(view.stage)
+    return say(key, who=view.players[view.active]) if key else None
+
+
 class SugarHeistFlow(CoreFlow[State]):
     """Sugar Heist's flow as the table's contract, :class:`companion.core.game.Flow` (rulebooks/sugar-heist.txt)."""
 
@@ -489,6 +499,7 @@ class SugarHeistFlow(CoreFlow[State]):
     hidden_refusal = staticmethod(hidden_refusal)
     scan_again_counts = staticmethod(scan_again_counts)
     undo_words = staticmethod(undo_words)
+    lesson = staticmethod(lesson)
 
 
 #: The one SugarHeistFlow, which the descriptor's loader gives.

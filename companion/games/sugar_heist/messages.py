@@ -24,6 +24,15 @@ from companion.core.i18n import Message, _, count, listing, template_fields  # n
 #: vault number from 1, ``names`` a list already joined, and counts already in words
 #: (``cards``, ``candies``, ``vaults`` ...: from :func:`count`).
 TEXT: dict[str, str] = {
+    # a first game's lessons (flow.lesson: companion.table.teach), in the rulebook's words
+    "lesson_stash": _("{who}: Phase 1: stash a matching pair of Candy Cards from your hand onto one of your vaults "
+                      "(scan the two cards). No pair? Tap Can't stash to draw two."),
+    "lesson_reveal": _("Phase 2: flip over the top 2 Candy Cards from the Candy Draw Pile and scan them."),
+    "lesson_swap": _("Phase 2: swap cards from your hands if you like; the player whose turn it is must be in every "
+                     "swap. Tap Done when finished."),
+    "lesson_buy": _("{who}: Phase 3: pay 1 candy from your vaults to buy a face-down Battle Card or a Vault Card "
+                    "(up to 2), play Battle Cards, or tap Done."),
+    "lesson_discard": _("End of turn: more than 6 Candy Cards? Discard down to 6 and scan each one."),
     # what an Undo takes back ("Undo {words}?": parts/undo_words.py), in the cards' own words
     "undo_stash": _("{who}'s stash of {cards} onto vault {vault}"),
     "undo_combine": _("{who}'s move of vault {source} onto vault {target}"),
@@ -31,6 +40,9 @@ TEXT: dict[str, str] = {
     "undo_buy_battle": _("{who}'s Battle Card bought with a {pay}"),
     "undo_buy_vault": _("{who}'s Vault Card bought with a {pay}"),
     "undo_target": _("{who}'s {style} against {target}"),
+    "undo_style_heist": _("Heist"), "undo_style_steal": _("Steal"), "undo_style_raid": _("Night Raid"),
+    "undo_style_lock": _("Quarantine Lock"), "undo_style_crack": _("Safe Cracker"), "undo_style_spy": _("Spy"),
+    "undo_style_timeout": _("Time Out"), "undo_style_take": _("Vault Heist"),
     "undo_take": _("{who} taking the {card}"),
     "undo_place": _("{who} putting the candies on vault {vault}"),
     "undo_place_hand": _("{who} putting the cards in their hand"),

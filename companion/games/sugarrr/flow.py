@@ -210,6 +210,22 @@ def menu_number(view: rules.State, verb: str) -> int | None:
     """The deck menu starts at the Fruit Deck's count (other menus at their own start)."""
     return view.deck if verb == "deck" else None
 
+def lesson(view: rules.State, entry) -> str | None:
+    """A first game's prompt for this step, in the rulebook's words ("Taking a Turn")."""
+    who = view.players[view.active]
+    if view.phase == rules.SETUP_PHASE and view.pending:
+        return say("lesson_setup", col=view.pending[0] + 1)
+    if view.phase == rules.NEW_COLUMN:
+        return say("lesson_new_column")
+    if view.phase == rules.TURN and (entry is None or entry.card is None):  # (a card waiting: its own prompt)
+        return say("lesson_turn", who=who)
+    if view.phase == rules.PLAYING:
+        return say("lesson_playing", who=who)
+    if view.phase == rules.ATTRACT:
+        return say("lesson_attract", who=who, need=view.attract_left)
+    return None
+
+
 def undo_words(before: rules.State, item, action, events: tuple) -> str | None:
     """What an Undo of this input takes back, named from the action it made (cards by
     their names): "Mia's play of Strawberry 2 onto column 3" (None: the table's words)."""
@@ -248,6 +264,7 @@ class SugarrrFlow(CoreFlow[rules.State]):
     prompt = staticmethod(prompt)
     menu_number = staticmethod(menu_number)
     undo_words = staticmethod(undo_words)
+    lesson = staticmethod(lesson)
 
 
 #: The one SugarrrFlow, which the descriptor's loader gives.

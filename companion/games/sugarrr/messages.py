@@ -21,6 +21,16 @@ from companion.core.i18n import Message, _, count, listing, template_fields  # n
 #: names, ``col`` a column number from 1, ``total``/``need`` Fruit-O-Saur values, and
 #: counts already in words (``cards``, ``deck``, ``scanned`` ...: from :func:`count`).
 TEXT: dict[str, str] = {
+    # a first game's lessons (flow.lesson: companion.table.teach), in the rulebook's words
+    "lesson_setup": _("First game: draw 5 Fruit cards and place them face-up to start each column. Scan the card "
+                      "for column {col}."),
+    "lesson_turn": _("{who}: on your turn, choose 1 action: Swap or Play. To Play, scan a card from your hand that "
+                     "matches the Fruit or the number of a column's top card."),
+    "lesson_playing": _("{who}: now scan a card that matches the Fruit or the number, or tap Done. If the last "
+                        "number matches the cards in the column, you Gather Fruit."),
+    "lesson_attract": _("{who}: the last number did not match the cards in the column, so you Attract "
+                        "Fruit-O-Saurs: take ones from The Valley that add up to {need} and scan them."),
+    "lesson_new_column": _("Draw 1 card from the Fruit Deck and place it face-up to start the new column: scan it."),
     # what an Undo takes back ("Undo {words}?": flow.undo_words), in the cards' own words
     "undo_start": _("{card} starting column {col}"),
     "undo_column": _("{who}'s tap on column {col}"),

@@ -214,6 +214,15 @@ def hidden_refusal(view: rules.State, entry: None = None) -> str:
     return words + " " + prompt(view)  # (a Message + str: the refusal keeps its key, for its Why?)
 
 
+def lesson(view: rules.State, entry=None) -> str | None:
+    """A first game's prompt for this step, in the rulebook's words ("Deal", "On Your
+    Turn", "Drawing")."""
+    key = {rules.DEAL: "lesson_deal", rules.OFFER: "lesson_offer", rules.BID: "lesson_bid",
+           rules.REVEAL: "lesson_reveal", rules.CHOOSE: "lesson_choose", rules.SWAP: "lesson_swap",
+           rules.DISCARD: "lesson_discard", rules.DRAW: "lesson_discard"}.get(view.phase)
+    return say(key, who=view.name(view.active)) if key else None
+
+
 def undo_words(before: rules.State, item, action, events: tuple) -> str | None:
     """What an Undo of this input takes back, from the action it made, cards by their
     names ("Mia's bid of 3 coins"); never asked for a card of a secret hand (the session
@@ -249,6 +258,7 @@ class SweetDealsFlow(CoreFlow[rules.State]):
     secret = staticmethod(secret)
     hidden_refusal = staticmethod(hidden_refusal)
     undo_words = staticmethod(undo_words)
+    lesson = staticmethod(lesson)
 
 
 #: The one SweetDealsFlow, which the descriptor's loader gives.

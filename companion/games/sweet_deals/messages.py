@@ -24,6 +24,14 @@ from companion.core.i18n import Message, _, count, listing, template_fields  # n
 #: and ``high`` bids in coins, ``names`` a list already joined (:func:`listing`), and
 #: counts already in words (``cards``, ``coins``: from :func:`count`).
 TEXT: dict[str, str] = {
+    # a first game's lessons (flow.lesson: companion.table.teach), in the rulebook's words
+    "lesson_deal": _("First game: deal each player 7 Dessert Cards facedown; each player scans theirs."),
+    "lesson_offer": _("{who}: offer a dessert you are not collecting: say only its name, and tap it."),
+    "lesson_bid": _("Bidding goes clockwise: Pass, or Bid the coin value on one card in your hand (0 to 5 coins)."),
+    "lesson_reveal": _("Tied high bids: reveal the desserts on the cards you bid."),
+    "lesson_choose": _("The player offering gets to choose which card they want."),
+    "lesson_swap": _("Secretly swap cards with the winner: 1 card for 1 card. Scan both."),
+    "lesson_discard": _("Everyone passed: discard the dessert faceup and draw a new one."),
     # what an Undo takes back ("Undo {words}?": flow.undo_words), in the cards' own words
     "undo_hand_card": _("the {card} dealt to {name}"),
     "undo_offer": _("{name}'s offer of {label}"),

@@ -11,9 +11,12 @@ from ..state import (BuyBattle, BuyVault, CantStash, Combine, Declare, Done, Fli
                      Reveal, SetPile, Stash, State, Take, Target, Trade, Withdraw)
 from .cards import CARDS
 
-#: A played card's style, as its card calls it.
-STYLES = {"heist": "Heist", "steal": "Steal", "raid": "Night Raid", "lock": "Quarantine Lock",
-          "crack": "Safe Cracker", "spy": "Spy", "timeout": "Time Out", "take": "Vault Heist"}
+
+def style_words(style: str) -> str:
+    """A played card's style, as its card calls it (Heist, Steal, Night Raid, ...)."""
+    return {"heist": say("undo_style_heist"), "steal": say("undo_style_steal"), "raid": say("undo_style_raid"),
+            "lock": say("undo_style_lock"), "crack": say("undo_style_crack"), "spy": say("undo_style_spy"),
+            "timeout": say("undo_style_timeout"), "take": say("undo_style_take")}.get(style, style)
 
 
 def undo_words(before: State, item, action, events: tuple) -> str | None:
@@ -34,7 +37,7 @@ def undo_words(before: State, item, action, events: tuple) -> str | None:
     if isinstance(action, BuyVault):
         return say("undo_buy_vault", who=who, pay=name(action.pay))
     if isinstance(action, Target):
-        return say("undo_target", who=who, style=STYLES.get(action.style, action.style),
+        return say("undo_target", who=who, style=style_words(action.style),
                    target=before.players[action.seat])
     if isinstance(action, (Take, Join)):
         seat = action.seat if action.seat is not None else before.active
