@@ -33,9 +33,21 @@ def test_every_games_options_offer_a_first_game_that_teaches(slug):
             before = flow.screen
             flow.handle("next")
             assert flow.screen is not before or flow.choice is not None, type(flow.screen).__name__
-        assert "teach" in [o.name for o in flow.screen.shown()]
+        import pygame
+
+        from companion.ui.widgets import record_text
+
+        pygame.font.init()
+        surface = pygame.Surface((800, 480))
         if on:
             flow.handle("toggle teach")
+        with record_text() as drawn:
+            buttons = flow.draw(surface)
+        teach = [b.rect for b in buttons if b.command == "toggle teach"]
+        assert teach, [b.command for b in buttons]
+        assert not any(b.rect.colliderect(teach[0]) for b in buttons if b.command != "toggle teach")
+        words = " ".join(d.text for d in drawn)
+        assert "First game: show me how" in words and ("(on)" in words) is on
         flow.handle("next")
         assert flow.choice is not None and flow.choice.teach is on
         session = start_session(flow.choice, EventStore(":memory:"), FakeClock())

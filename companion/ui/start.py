@@ -326,7 +326,7 @@ class OptionsScreen:
 
     def shown(self) -> list[Option]:
         """The options offered to this table (its player count)."""
-        return [o for o in self.flow.game.options if o.offered(self.flow.count)] + [TEACH]
+        return [o for o in self.flow.game.options if o.offered(self.flow.count)]
 
     def _layout(self) -> list[tuple[Option, Rect, list[tuple[Rect, Any]]]]:
         """Each option offered with its label's rect and its buttons (rect, value; for a
@@ -387,13 +387,23 @@ class OptionsScreen:
                                  theme.TEXT_DARK if chosen else theme.TEXT, bold=True, max_lines=2, align="center")
                     out.append(Button(box, f"choose {option.name} {'' if v is None else v}".rstrip()))
         out += _bottom(surface, text("start"))
+        # "First game: show me how" between Back and Start (every game: the rows above are the game's own)
+        on = bool(f.options.get(TEACH.name))
+        teach = Rect(BOTTOM.left + 200 + GAP, BOTTOM.top, BOTTOM.width - 460 - 2 * GAP, BOTTOM.height)
+        panel(surface, teach, theme.HIGHLIGHT if on else theme.PANEL_LIGHT)  # (as a chosen choice is drawn)
+        if not self.shown():
+            draw_wrapped(surface, text("no_options", game=f.game.name), Rect(16, 90, W - 32, 120), theme.BIG,
+                         theme.TEXT, max_lines=3)
+        draw_wrapped(surface, text("teach_on") if on else text("teach_off"), teach.inflate(-16, -4), theme.MEDIUM,
+                     theme.TEXT_DARK if on else theme.TEXT, bold=True, max_lines=2, align="center")
+        out.append(Button(teach, f"toggle {TEACH.name}"))
         return out
 
     def handle(self, command: str) -> Screen | StartChoice | None:
         f = self.flow
         words = command.split(" ", 2)
         self.message = ""
-        known = {o.name: o for o in self.shown()}
+        known = {o.name: o for o in self.shown() + [TEACH]}
         if words[0] == "toggle" and len(words) == 2 and words[1] in known and known[words[1]].kind == "bool":
             f.options[words[1]] = not f.options[words[1]]
         elif words[0] == "choose" and len(words) >= 2 and words[1] in known:
