@@ -29,10 +29,9 @@ def test_every_games_options_offer_a_first_game_that_teaches(slug):
     for on in (False, True):
         flow = StartFlow(EventStore(":memory:"), GAMES)
         flow.handle(f"game {slug}")
-        while type(flow.screen).__name__ != "OptionsScreen" and flow.choice is None:
-            before = flow.screen
+        if GAMES[slug].options:  # the options screen; a game with none has it on the players screen
             flow.handle("next")
-            assert flow.screen is not before or flow.choice is not None, type(flow.screen).__name__
+            assert type(flow.screen).__name__ == "OptionsScreen"
         import pygame
 
         from companion.ui.widgets import record_text

@@ -324,7 +324,7 @@ def overlay(surface: pygame.Surface, info: TableInfo, buttons: list[Button]) -> 
     if info.menu == "why" and info.why is not None:
         return why_box(surface, info.why)
     if info.menu != "undo":
-        return buttons + _verdict.why_buttons()
+        return buttons + [b for b in _verdict.why_buttons() if b not in buttons]  # (a screen may call overlay too)
     box = menu_panel(surface, text("undo_title"))
     what = (info.undo_question or info.undo or text("undo_nothing")) if info.undo is not None else text("undo_nothing")
     draw_wrapped(surface, what, Rect(box.left + 30, box.top + 84, box.width - 60, 150), theme.BIG, theme.TEXT,

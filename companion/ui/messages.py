@@ -85,7 +85,6 @@ CATALOGUE: dict[str, str] = {
     "options_title": _("{game}: how to play"),
     "back": _("Back"),
     "teach_off": _("First game: show me how (off)"),
-    "no_options": _("{game} has no set-up choices. New to it? Tap First game: show me how."),
     "teach_on": _("First game: show me how (on)"),
     "next": _("Next"),
     "start": _("Start"),

@@ -198,7 +198,9 @@ class PlayersScreen:
             panel(surface, name, theme.PANEL_LIGHT)
             draw_text(surface, f.names[i], name.inflate(-24, 0), theme.BIG, theme.TEXT, bold=True)
             out.append(Button(name, f"name {i + 1}"))
-        out += _bottom(surface, text("next"))  # (the options: every game has "First game: show me how")
+        out += _bottom(surface, text("start") if not game.options else text("next"))
+        if not game.options:  # no options screen: "First game: show me how" is here, between Back and Start
+            out.append(_teach_toggle(surface, f))
         return out
 
     def handle(self, command: str) -> Screen | StartChoice | None:
@@ -222,7 +224,11 @@ class PlayersScreen:
             if dup is not None:
                 self.message = text("name_taken", name=dup)
                 return None
-            return OptionsScreen(f, self)
+            if f.game.options:
+                return OptionsScreen(f, self)
+            return f.finish(self)
+        elif verb == "toggle" and arg == TEACH.name:
+            f.options[TEACH.name] = not f.options.get(TEACH.name)
         return None
 
 
@@ -387,16 +393,7 @@ class OptionsScreen:
                                  theme.TEXT_DARK if chosen else theme.TEXT, bold=True, max_lines=2, align="center")
                     out.append(Button(box, f"choose {option.name} {'' if v is None else v}".rstrip()))
         out += _bottom(surface, text("start"))
-        # "First game: show me how" between Back and Start (every game: the rows above are the game's own)
-        on = bool(f.options.get(TEACH.name))
-        teach = Rect(BOTTOM.left + 200 + GAP, BOTTOM.top, BOTTOM.width - 460 - 2 * GAP, BOTTOM.height)
-        panel(surface, teach, theme.HIGHLIGHT if on else theme.PANEL_LIGHT)  # (as a chosen choice is drawn)
-        if not self.shown():
-            draw_wrapped(surface, text("no_options", game=f.game.name), Rect(16, 90, W - 32, 120), theme.BIG,
-                         theme.TEXT, max_lines=3)
-        draw_wrapped(surface, text("teach_on") if on else text("teach_off"), teach.inflate(-16, -4), theme.MEDIUM,
-                     theme.TEXT_DARK if on else theme.TEXT, bold=True, max_lines=2, align="center")
-        out.append(Button(teach, f"toggle {TEACH.name}"))
+        out.append(_teach_toggle(surface, f))  # between Back and Start (the rows above are the game's own)
         return out
 
     def handle(self, command: str) -> Screen | StartChoice | None:
@@ -441,6 +438,17 @@ def choice_buttons(option: Option) -> list[tuple[Any, str]]:
         return [(v, words) for v, words in option.labels]
     values: list[Any] = ([None] if option.default is None else []) + list(option.choices)
     return [(v, choice_label(v, option)) for v in values]
+
+
+def _teach_toggle(surface: pygame.Surface, flow: "StartFlow") -> Button:
+    """"First game: show me how" (:data:`TEACH`), On or Off, between Back and the step's
+    Start or Next: on the options screen, or the players screen of a game with none."""
+    on = bool(flow.options.get(TEACH.name))
+    teach = Rect(BOTTOM.left + 200 + GAP, BOTTOM.top, BOTTOM.width - 460 - 2 * GAP, BOTTOM.height)
+    panel(surface, teach, theme.HIGHLIGHT if on else theme.PANEL_LIGHT)  # (as a chosen choice is drawn)
+    draw_wrapped(surface, text("teach_on") if on else text("teach_off"), teach.inflate(-16, -4), theme.MEDIUM,
+                 theme.TEXT_DARK if on else theme.TEXT, bold=True, max_lines=2, align="center")
+    return Button(teach, f"toggle {TEACH.name}")
 
 
 def _bottom(surface: pygame.Surface, forward: str) -> list[Button]:

@@ -104,8 +104,9 @@ def verdict(surface: pygame.Surface, rect: Rect, info: TableInfo, size: int = th
 
             why = Rect(right - WHY_W, rect.centery - min(27, rect.height // 2 - BORDER - 2), WHY_W,
                        min(54, rect.height - 2 * BORDER - 4))
-            _why_buttons.append(Button(button(surface, why, text("why"), theme.PANEL_LIGHT, theme.TEXT,
-                                              size=theme.MEDIUM), "menu why"))
+            button(surface, why, text("why"), theme.PANEL_LIGHT, theme.TEXT, size=theme.MEDIUM)
+            if all(b.rect != why for b in _why_buttons):  # (a screen that draws its verdict again: one button)
+                _why_buttons.append(Button(why, "menu why"))
             right = why.left - 8
         inner = Rect(rect.left + BORDER + 10, inner.top, right - rect.left - BORDER - 10, inner.height)
     else:
