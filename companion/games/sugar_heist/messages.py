@@ -35,6 +35,7 @@ TEXT: dict[str, str] = {
     "lesson_discard": _("End of turn: more than 6 Candy Cards? Discard down to 6 and scan each one."),
     # what an Undo takes back ("Undo {words}?": parts/undo_words.py), in the cards' own words
     "undo_stash": _("{who}'s stash of {cards} onto vault {vault}"),
+    "undo_pair": _("a pair of {card}"),
     "undo_combine": _("{who}'s move of vault {source} onto vault {target}"),
     "undo_trade": _("{who}'s swap of {cards}"),
     "undo_buy_battle": _("{who}'s Battle Card bought with a {pay}"),

@@ -27,7 +27,9 @@ def undo_words(before: State, item, action, events: tuple) -> str | None:
     who = before.players[before.active]
     name = lambda code: CARDS[code].name  # noqa: E731
     if isinstance(action, Stash):
-        return say("undo_stash", who=who, cards=listing([name(c) for c in action.cards]), vault=action.vault + 1)
+        names = [name(c) for c in action.cards]
+        cards = say("undo_pair", card=names[0]) if len(set(names)) == 1 else listing(names)
+        return say("undo_stash", who=who, cards=cards, vault=action.vault + 1)
     if isinstance(action, Combine):
         return say("undo_combine", who=who, source=action.source + 1, target=action.target + 1)
     if isinstance(action, Trade):
