@@ -55,11 +55,8 @@ class StartChoice:
     resume: bool = False
     teach: bool = field(default=False, repr=False)   # "First game: show me how" (companion.table.teach)
 
-
-#: The options screen's last choice, for every game: a first game that teaches. It is the
-#: table's, not the rules': it changes only what the screen says, never what is legal.
-TEACH = Option("teach", "bool", "First game: show me how (for the first round the screen says each step "
-               "in the rulebook's words)", default=False)
+#: Every game's first game that teaches: the table's, not the rules' (only the screen's words change).
+TEACH = Option("teach", "bool", "First game: show me how", default=False)
 
 
 _title = title   # the steps' title line (companion.ui.roster, beside the roster's step)
@@ -199,8 +196,7 @@ class PlayersScreen:
             draw_text(surface, f.names[i], name.inflate(-24, 0), theme.BIG, theme.TEXT, bold=True)
             out.append(Button(name, f"name {i + 1}"))
         out += _bottom(surface, text("start") if not game.options else text("next"))
-        if not game.options:  # no options screen: "First game: show me how" is here, between Back and Start
-            out.append(_teach_toggle(surface, f))
+        out += [] if game.options else [_teach_toggle(surface, f)]  # no options screen: the first game here
         return out
 
     def handle(self, command: str) -> Screen | StartChoice | None:
@@ -441,8 +437,8 @@ def choice_buttons(option: Option) -> list[tuple[Any, str]]:
 
 
 def _teach_toggle(surface: pygame.Surface, flow: "StartFlow") -> Button:
-    """"First game: show me how" (:data:`TEACH`), On or Off, between Back and the step's
-    Start or Next: on the options screen, or the players screen of a game with none."""
+    """"First game: show me how" (:data:`TEACH`) between Back and Start or Next: on the
+    options screen, or the players screen of a game with none."""
     on = bool(flow.options.get(TEACH.name))
     teach = Rect(BOTTOM.left + 200 + GAP, BOTTOM.top, BOTTOM.width - 460 - 2 * GAP, BOTTOM.height)
     panel(surface, teach, theme.HIGHLIGHT if on else theme.PANEL_LIGHT)  # (as a chosen choice is drawn)
