@@ -54,6 +54,7 @@ class Watched:
         self.store = EventStore(":memory:")
         self.session = Session.start(slug, list(players), self.store, FakeClock(), options=options, tap_off=0,
                                      resume=False)
+        self.session.teach()  # a first game's lessons show in the first round: they must not differ either
         self.text, self.json = io.StringIO(), io.StringIO()
         log = TextLog(self.text, self.session)
         self.venue = VenuePublisher(VenueSettings.parse("mqtt://127.0.0.1:1", "t1", "secret-diff"), self.session)
@@ -82,8 +83,8 @@ class Watched:
         v = self.verdicts[-1] if self.verdicts else None
         return {
             "verdict": v and (v.verdict, v.reason, v.message, v.code, v.secret, v.step,
-                              [e.message for e in v.events]),
-            "said": (s.last_message, s.last_ok), "prompt": s.prompt(), "undo": s.undo_label(),
+                              [e.message for e in v.events], v.why),  # (why: a refusal's Why? words)
+            "said": (s.last_message, s.last_ok), "prompt": s.prompt(), "lesson": s.lesson(), "undo": (s.undo_label(), s.undo_question()),
             "screen text": [d.text for d in drawn],
             "screen picture": self.picture and hashlib.sha256(bytes(self.app.surface.get_buffer().raw)).hexdigest(),
             "screen buttons": [(b.command, tuple(b.rect)) for b in self.app.buttons],

@@ -67,7 +67,8 @@ def test_options_are_generated_and_a_bad_mix_is_refused_on_screen_without_storin
     click(app, flow, "players 1")
     click(app, flow, "next")
     app.show(flow.draw)
-    assert {b.command for b in app.buttons} == {"toggle quick", "back", "next"}  # no Goal Card in solo
+    # no Goal Card in solo ("toggle teach": every game's "First game: show me how", issue 38)
+    assert {b.command for b in app.buttons} == {"toggle quick", "toggle teach", "back", "next"}
     click(app, flow, "toggle quick")
     choice = click(app, flow, "next")
     assert choice.options == {"goal": None, "solo": True, "quick": True}

@@ -240,16 +240,16 @@ def test_the_undo_dialog_asks_whose_move_it_takes_back_not_the_prompt(tmp_path):
     table = Table(tmp_path / "q.db")
     for code in STARTS:
         table.scan(code)
-    assert table.session.undo_question().startswith("Undo this step: ")  # set-up is nobody's move
+    assert table.session.undo_question() == "Undo Pear 9 starting column 5?"  # set-up is nobody's move
     assert table.tap("column 1").verdict == "accepted"
     played = table.scan(fruit("Strawberry", 2))
     assert played.verdict == "accepted", played.reason
     question = table.session.undo_question()
-    assert question.startswith("Undo Ana's move: ") and question.endswith("?") and "Strawberry 2" in question
+    assert question == "Undo Ana's play of Strawberry 2 onto column 1?"   # the move itself, in the cards' words
     assert table.session.prompt() not in question
     pygame.font.init()
     surface = pygame.Surface((800, 480))
     with record_text() as drawn:
         chrome.overlay(surface, TableInfo(menu="undo", undo=table.session.undo_label(), undo_question=question), [])
     said = " ".join(d.text for d in drawn)
-    assert "Ana's move" in said and table.session.prompt() not in said
+    assert "Ana's play of Strawberry 2" in said and table.session.prompt() not in said

@@ -9,6 +9,8 @@ True
 
 from __future__ import annotations
 
+from .i18n import key_of
+
 #: Exit statuses of every command: 0 done, 1 a device or store problem, 2 bad input (a
 #: bad file, code or option).
 OK, DEVICE, USAGE = 0, 1, 2
@@ -49,13 +51,17 @@ class WrongGame(BadScan):
 class IllegalAction(CompanionError, ValueError):
     """A card or command that is a real thing but not allowed here, by the rules.
 
-    ``code`` names the card or command; ``message`` says why in words a child can read.
+    ``code`` names the card or command; ``message`` says why in words a child can read;
+    ``key`` the catalogue key it was said in (a game's ``say`` gives a
+    :class:`~companion.core.i18n.Message`; None for plain text), which finds the rulebook
+    sentence behind it (:meth:`companion.core.game.Game.why`).
     """
 
     def __init__(self, code: str | None, message: str):
         super().__init__(message)
         self.code = code
         self.message = message
+        self.key = key_of(message)
 
 
 class BadCommand(CompanionError, ValueError):

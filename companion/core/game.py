@@ -19,7 +19,7 @@ that says what "not supported" means.
     ``step``, ``counters``, ``live_scores``, ``bidder``, ``score_holdings``.
 :class:`Flow` (turns table inputs into rule actions)
     ``read``, ``prompt``; with defaults: ``new_entry``, ``commands``, ``secret``,
-    ``hidden_refusal``, ``menu_number``, ``scan_again_counts``.
+    ``hidden_refusal``, ``lesson``, ``undo_words``, ``menu_number``, ``scan_again_counts``.
 :class:`Screen` (pygame; draws inside the shared chrome of ``companion.ui``)
     ``draw_game``, ``draw_final``; with defaults: ``gives_hints``, ``hint_words``.
 
@@ -302,6 +302,23 @@ class Flow(abc.ABC, Generic[S]):
         cannot differ by what the card is. Default: keep it hidden, and what to do now."""
         return f"That card cannot be played now: keep it hidden. {self.prompt(view, entry)}"
 
+    def lesson(self, view: S, entry: Any, /) -> str | None:
+        """A first game's prompt for the step the table is at, in the rulebook's words
+        (Sugarrr!: "Now scan a card that matches the Fruit or the number ..."), from the
+        table's view (it never names a hidden card); shown instead of :meth:`prompt`
+        while the table learns (:mod:`companion.table.teach`). Default None: no lesson,
+        the prompt is shown."""
+        return None
+
+    def undo_words(self, before: S, item: Input, action: Any, events: tuple, /) -> str | None:
+        """What an Undo of ``item`` takes back, for the Undo dialog ("Undo {words}?"), in
+        the cards' own words and never a card code: ``"Mia's play of Strawberry 2 onto
+        column 3"``. ``before`` is the table's view before it, ``action`` the rule action
+        it made (None: it only moved the half-entered input on), ``events`` its outcome
+        events. Never asked for a hidden card (the session says whose it was, not which).
+        Default None: the table's words for it (what it was told when it counted)."""
+        return None
+
     def menu_number(self, view: S, verb: str, /) -> int | None:
         """The number a screen's menu for the command ``verb`` starts at (Sugarrr!'s deck
         menu starts at the Fruit Deck's count). Default None: the screen's own start."""
@@ -398,7 +415,9 @@ class Game:
     names -> values); ``load_hint`` the ``companion hint`` answer for a typed board (None:
     the game offers none); ``load_quickstart`` the words of its printed quick-start card
     (``companion quickstart``: ``intro``, ``start``, ``turn``, ``taps``, ``oops``,
-    ``end``). ``look`` is the game's colours and shapes for its screen;
+    ``end``); ``load_why`` the rulebook sentence behind each refusal (refusal key ->
+    :class:`~companion.core.why.Rule`, from its ``parts/why.toml``; None: no Why?).
+    ``look`` is the game's colours and shapes for its screen;
     ``demo`` the file name of its recorded session in ``tests/data``. ``setup_phases``:
     the state's ``phase`` values that are set-up, not a turn (the turn limit does not run
     then, and the first turn's clock starts when set-up ends). ``tie_break``: the game's
@@ -422,6 +441,7 @@ class Game:
     load_cards: Callable[[], Mapping[str, Any]] | None = None
     load_hint: Callable[[str, bool], str] | None = None
     load_quickstart: Callable[[], Mapping[str, Any]] | None = None
+    load_why: Callable[[], Mapping[str, Any]] | None = None
     options: tuple[Option, ...] = ()
     look: Mapping[str, Any] = field(default_factory=dict)
     demo: str | None = None
@@ -476,6 +496,16 @@ class Game:
     def messages(self) -> Mapping[str, Any]:
         """Every sentence the game says: its ``messages`` module's names -> values."""
         return self.load_messages()
+
+    def why(self, key: str | None) -> Any:
+        """The rulebook sentence behind the refusal said in catalogue key ``key``
+        (a :class:`~companion.core.why.Rule`: its section and the sentence), or None
+        when the game gives none for it (no key, a plain-text refusal, no ``load_why``)."""
+        if key is None or self.load_why is None:
+            return None
+        got = self._loaded.get("why")
+        rules = got if got is not None else self._load("why", self.load_why)
+        return rules.get(key)
 
     def hint(self, board: str, as_json: bool = False) -> str:
         """``companion hint``'s answer for a board typed as text. Raises ValueError for a

@@ -27,6 +27,34 @@ def _(text: str) -> str:
     return text
 
 
+class Message(str):
+    """A sentence of a catalogue that remembers which template it came from (``key``),
+    so a refusal can be traced to the rule behind it (its rulebook sentence: the Why? of
+    a refused verdict, :class:`companion.core.why.Rule`). It is a ``str`` everywhere else;
+    ``Message + str`` keeps the left-hand key (a refusal followed by what to do now).
+
+    >>> m = Message("Not now.", "not_now")
+    >>> (m + " Tap Done.").key, m == "Not now."
+    ('not_now', True)
+    """
+
+    def __new__(cls, text: str, key: str | None = None) -> "Message":
+        made = super().__new__(cls, text)
+        made.key = key
+        return made
+
+    def __add__(self, other: str) -> "Message":
+        return Message(str.__add__(self, other), self.key)
+
+    def __reduce__(self):  # pickles (resume points, queues) as the same Message
+        return (Message, (str(self), self.key))
+
+
+def key_of(text: object) -> str | None:
+    """The catalogue key a sentence came from (:class:`Message`), or None for plain text."""
+    return text.key if isinstance(text, Message) else None
+
+
 def count(n: int, word: str, plural: str | None = None) -> str:
     """``n`` things in words: "no cards", "1 card", "2 cards" ("candy": "candies"). Every
     catalogue passes a number of things through this, never a raw number before a plural."""

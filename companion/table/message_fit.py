@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from ..core.game import Game
-from ..ui.fit import catalogue
+from ..ui.fit import catalogue, fill
 from .replay import data_dir, replay
 
 DATA = data_dir()
@@ -81,6 +81,14 @@ def unfit_messages(game: Game, messages: Iterable[str] = (), size: tuple[int, in
     from ..ui.app import TableInfo
     from ..ui.widgets import record_text
 
+    from ..core.why import Rule
+
+    # A refusal by a rule has a Why? button beside its words (companion.ui.verdict): a refusal of the demo,
+    # and each catalogue sentence that is a rule's refusal (its why.toml), are drawn with one.
+    why = Rule("a section", "a rule")
+
+    text_of = game.messages().get("TEXT", {})
+    ruled = {fill(text_of[k]) for k in (game.load_why() if game.load_why is not None else {}) if k in text_of}
     said = demo_said(game, data)
     if not said:
         raise ValueError(f"{game.name} has no demo session to draw its screen from ({game.demo})")
@@ -110,7 +118,8 @@ def unfit_messages(game: Game, messages: Iterable[str] = (), size: tuple[int, in
     for s in said:
         if s.view.over or not s.verdict:
             continue
-        info = TableInfo(verdict=s.verdict, verdict_ok=s.ok, prompt=s.prompt, game_name=game.name)
+        info = TableInfo(verdict=s.verdict, verdict_ok=s.ok, prompt=s.prompt, game_name=game.name,
+                         why=why if s.ok is False else None)
         # A rejection must be seen with its reason; an accepted verdict or a prompt may be
         # said by the screen its own way (Sugar Blast's big tilt and refill prompts).
         draw(s.view, info, s.verdict, f"verdict ({s.phase})", must_show=s.ok is False)
@@ -119,6 +128,7 @@ def unfit_messages(game: Game, messages: Iterable[str] = (), size: tuple[int, in
     for text in wanted:
         for phase, s in by_phase.items():
             for ok in (False, True):
-                info = TableInfo(verdict=text, verdict_ok=ok, prompt=s.prompt, game_name=game.name)
+                info = TableInfo(verdict=text, verdict_ok=ok, prompt=s.prompt, game_name=game.name,
+                                 why=why if not ok and text in ruled else None)
                 draw(s.view, info, text, f"catalogue verdict ({phase})", must_show=not ok)
     return list(problems.values())

@@ -38,10 +38,21 @@ from . import resume_point
 from .pause import PAUSED, PLAYING_AGAIN, Pauses
 from .repeat_guard import RepeatGuard
 from .tap_off import TAP_OFF_SECONDS, TAPPED_TWICE, TapOff
+from .teach import Teacher
 from .undo import Done, UndoStack
 from .verdicts import Verdict, decide, is_help, is_pause, is_undo, last_saved_words, refused
 
 _log = logging.getLogger(__name__)
+
+
+def _scan_words(desc: Game, item: CardScanned, who: str | None) -> str | None:
+    """"Mia's scan of Strawberry 2": a card scanned and waiting for the rest of its input
+    (``who``: whose move it was, None in set-up), named as the card is printed."""
+    code = normalise(item.code) if item.code is not None else None
+    card = desc.catalogue().get(code) if desc.has_cards and code else None
+    if card is None:
+        return None
+    return f"{who}'s scan of {card.name}" if who else f"the scan of {card.name}"
 
 
 class GameInProgress(ValueError):
@@ -72,6 +83,7 @@ class Session:
     devices: dict[str, str] = field(default_factory=dict)
     last_message: str = ""
     last_ok: bool | None = None
+    last_why: tuple | None = None        # (reason, Verdict.why) of the last refusal: see why_now
     turn_started: float = 0.0
     started: float = 0.0
     entry: Any = None
@@ -84,6 +96,7 @@ class Session:
     resumed_from_point: int = 0          # inputs a resume point gave at the start (not replayed), 0 for none
     unsaved_result: dict | None = None   # a finished game's result the store has not taken yet (retry_finish)
     left: bool = False                   # left from the game menu: stored as abandoned, takes no more inputs
+    teacher: Teacher = field(default_factory=Teacher)  # a first game's lessons (companion.table.teach)
     _spent: tuple | None = field(default=None, repr=False, compare=False)  # see spent_by_seat
 
     def __post_init__(self, tap_off: float) -> None:
@@ -158,6 +171,15 @@ class Session:
         """What the table should do now (from the table's view: it cannot name a hidden card)."""
         return self.flow.prompt(self.view, self.entry)
 
+    def teach(self) -> None:
+        """Walk this table through its first round (:class:`Teacher`): the screen's
+        prompt is the game's lesson until every player has finished one turn."""
+        self.teacher = Teacher(on=True, players=len(self.state.players))
+
+    def lesson(self) -> str | None:
+        """The first game's lesson for now (:meth:`Teacher.lesson`), or None."""
+        return self.teacher.lesson(self.flow, self.view, self.entry)
+
     def help_text(self) -> str:
         """The answer to ``help``: the commands the table's view accepts now
         (:func:`companion.core.commands.help_text`)."""
@@ -193,14 +215,38 @@ class Session:
         None for a new game or one resumed with no inputs."""
         return self.repeats.last_saved
 
+    def why_now(self) -> Any:
+        """The rulebook sentence behind the refusal the table shows now (a
+        :class:`~companion.core.why.Rule`, the screen's Why?), or None: the last thing
+        said is no refusal, or not one by a rule (a bad scan, something said since)."""
+        if self.last_ok is not False or self.last_why is None or self.last_why[0] != self.last_message:
+            return None
+        return self.last_why[1]
+
     def undo_label(self) -> str | None:
         """What an Undo would take back now, in words (None when nothing can be)."""
         return self.undo.label()
 
     def undo_question(self) -> str | None:
         """The Undo dialog's question: what an Undo would take back now and whose move it
-        was (None when nothing can be)."""
-        return self.undo.question(self.desc.setup_phases)
+        was, from the input itself (the game's :meth:`~companion.core.game.Flow.undo_words`:
+        "Undo Mia's play of Strawberry 2 onto column 3?"), a hidden card only by whose it
+        was ("Undo Mia's face-down card?"), else from what the table was told of it (None
+        when nothing can be taken back)."""
+        last = self.undo.last
+        if last is None or not self.undo.can_take_back() or last.ended:
+            return self.undo.question(self.desc.setup_phases)
+        if last.hidden:  # never from the card: whose it was, not which (its events may hold it)
+            return last.face_down_question(self.desc.setup_phases)
+        try:  # the same input read again where it was taken: the action it made (flow.read is pure)
+            action = self.flow.read(last.state, last.entry, last.item)[1]
+            words = self.flow.undo_words(self.rules.public_view(last.state, TABLE), last.item, action, last.events)
+            if words is None and action is None and isinstance(last.item, CardScanned):  # a card waiting for more
+                words = _scan_words(self.desc, last.item, last.mover(self.desc.setup_phases))
+        except Exception:  # (a stored input that no longer reads: the words it was told instead)
+            _log.debug("the Undo words could not be made", exc_info=True)
+            words = None
+        return f"Undo {words}?" if words else self.undo.question(self.desc.setup_phases)
 
     # ------------------------------------------------------------ inputs
 
@@ -214,11 +260,14 @@ class Session:
         verdict = self._judge(item)
         if verdict.verdict == "accepted" and verdict.seq is not None:
             self.repeats.counted()  # something counted after the resume: no more asking
+            self.teacher.heard(verdict.events)
         if verdict.verdict == "accepted":
             self.last_message = verdict.message or "OK"
             self.last_ok = None if verdict.step else True
         elif verdict.verdict == "rejected":
             self.last_message, self.last_ok = verdict.reason, False
+        if verdict.verdict == "rejected":
+            self.last_why = (verdict.reason, verdict.why)
         for listener in self.listeners:
             listener(item, verdict)
         return verdict
@@ -304,7 +353,8 @@ class Session:
         said = " ".join(e.message for e in events if e.message) or message
         revealed = any(isinstance(e, Revealed) for e in events)
         ended = any(isinstance(e, GameOver) for e in events)
-        self.undo.push(Done(seq, item, self.state, self.entry, self.turn_started, said, revealed, ended))
+        self.undo.push(Done(seq, item, self.state, self.entry, self.turn_started, said, revealed, ended,
+                            tuple(events), self.secret(item)))
         setting_up = self.in_setup()
         self.state, self.entry = state, entry
         for event in events:
@@ -497,7 +547,10 @@ def start_session(choice, store, clock, **kw):
     :class:`companion.ui.start.StartChoice`; ``kw`` go to :meth:`Session.start`."""
     if choice.resume:
         return Session.start(choice.game, [], store, clock, **kw)
-    return Session.start(choice.game, list(choice.names), store, clock, new_game=True, options=choice.options, **kw)
+    session = Session.start(choice.game, list(choice.names), store, clock, new_game=True, options=choice.options, **kw)
+    if choice.teach:  # "First game: show me how" (the start screen's last option)
+        session.teach()
+    return session
 
 
 def _damaged(err: StoreError, lead: str) -> str | None:

@@ -41,7 +41,9 @@ class Done:
     ``entry`` and ``turn_started`` (session-clock seconds) are the game's as they were
     *before* it; ``said`` is what the table was told when it counted. ``revealed``: it made
     hidden information public (never taken back, unless it ended the game); ``ended``:
-    it ended the game (taken back until the table starts a new one).
+    it ended the game (taken back until the table starts a new one); ``events`` its
+    outcome events; ``hidden``: it was a hidden card (a face-down play, a card of a
+    secret hand), which the Undo dialog never names (:meth:`face_down_question`).
     """
 
     seq: int | None
@@ -52,6 +54,8 @@ class Done:
     said: str
     revealed: bool
     ended: bool = False
+    events: tuple = ()      # its outcome events (what the Undo dialog names: Session.undo_question)
+    hidden: bool = False    # it was a hidden card (the Undo dialog never names it)
 
     def question(self, setup_phases: tuple[str, ...] = ("setup",)) -> str:
         """The Undo dialog's question: what taking it back takes back, named by whose
@@ -81,6 +85,21 @@ class Done:
         if any(what.startswith(name + " ") or what.startswith(name + "'") for name in _players(self.state)):
             return f"Undo this move: {what}?"
         return f"Undo {who}'s move: {what}?"
+
+    def mover(self, setup_phases: tuple[str, ...] = ("setup",)) -> str | None:
+        """Whose move it was (the player active before it; None in a set-up phase)."""
+        return _mover(self.state, setup_phases)
+
+    def face_down_question(self, setup_phases: tuple[str, ...] = ("setup",)) -> str:
+        """The Undo dialog's question for a hidden card: whose it was, never which.
+
+        >>> from types import SimpleNamespace as S
+        >>> before = S(players=("Mia", "Ben"), active=0, phase="play")
+        >>> Done(3, None, before, None, 0.0, "", False, hidden=True).face_down_question()
+        "Undo Mia's face-down card?"
+        """
+        who = _mover(self.state, setup_phases)
+        return f"Undo {who}'s face-down card?" if who is not None else "Undo the face-down card?"
 
     def undone_words(self) -> str:
         """What taking it back undid, for ``"Undone: ... ."``: what the table was told, up

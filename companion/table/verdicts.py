@@ -18,6 +18,7 @@ from ..core.codes import normalise
 from ..core.errors import BadCommand, BadScan, IllegalAction, WrongGame
 from ..core.events import ButtonPressed, CardScanned, DeviceStatus, GameOver, Input, Touch, input_kind
 from ..core.game import Game
+from ..core.i18n import key_of
 
 
 UNDO_COMMANDS = ("undo",)
@@ -74,7 +75,11 @@ class Verdict:
     the reason when not accepted, and the outcome events when accepted. ``code`` is the
     card code read (None when garbled, or when the card is hidden: ``secret``). ``step``
     marks an accepted input that only moved the game's half-entered input on (a column
-    tapped, a colour picked): the screen shows it as a neutral prompt, not a green tick."""
+    tapped, a colour picked): the screen shows it as a neutral prompt, not a green tick.
+    ``why``: for a refusal by the rules, the rulebook sentence behind it (a
+    :class:`~companion.core.why.Rule`, the screen's Why? button), found from the same words
+    the table is told (the view's refusal, or the hidden-card refusal), never from a
+    hidden card; None for a refusal that is not the rulebook's (a bad scan or command)."""
 
     verdict: str
     reason: str | None = None
@@ -84,6 +89,7 @@ class Verdict:
     secret: bool = False
     message: str = ""
     step: bool = False     # accepted, but only a step of a longer input (no rules action yet)
+    why: Any = None        # a refusal's rulebook sentence (companion.core.why.Rule), or None
 
 
 def refused(err: BadScan | BadCommand | IllegalAction, game: Game, view: Any, entry: Any, item: Input,
@@ -107,11 +113,13 @@ def refused(err: BadScan | BadCommand | IllegalAction, game: Game, view: Any, en
             return Verdict("rejected", reason, secret=True)
         return Verdict("rejected", err.message, code=err.code)
     if secret:
-        return Verdict("rejected", game.flow.hidden_refusal(view, entry), secret=True)
+        reason = game.flow.hidden_refusal(view, entry)
+        return Verdict("rejected", reason, secret=True, why=game.why(key_of(reason)))
     reason = err.message if same else public_reason(game, view, entry, item)
+    why = game.why(key_of(reason)) if not isinstance(err, BadCommand) else None
     if isinstance(err, BadCommand) and isinstance(item, Touch) and not commands.is_known(game, item.parsed):
         reason += " Commands now: " + commands.listing(game, view, entry, can_undo)
-    return Verdict("rejected", reason, code=code)
+    return Verdict("rejected", reason, code=code, why=why)
 
 
 def public_reason(game: Game, view: Any, entry: Any, item: Input) -> str:

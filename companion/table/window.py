@@ -176,6 +176,9 @@ class TableWindow:
             return (None if s.over else screen.hint_words(s.view)) or f"There is no hint for this step. {prompt}"
         if verb == "cancel":
             return f"No menu is open, so there is nothing to cancel. {prompt}"
+        if verb == "menu" and words[1:] == ["why"]:  # the Why? of the last refusal, in words
+            why = s.why_now()
+            return f"{why.words()} {prompt}" if why is not None else f"The last thing said was not a refusal. {prompt}"
         if verb == "draft":
             return f"/draft only moves the number in a menu on the screen; type the command with its number. {prompt}"
         return f"Menus open only on the screen; type the command with its number. {prompt}"
@@ -378,7 +381,7 @@ class TableWindow:
         from ..ui.messages import text
 
         clocks = self.runner.clocks()
-        prompt = s.prompt()
+        prompt = s.lesson() or s.prompt()  # a first game: the step in the rulebook's words
         undo = s.undo_label()
         if s.over and undo is not None and self.runner.new_session is not None:
             prompt = text("over_undo")  # not "the scores are final": Undo can still take the end back
@@ -390,7 +393,8 @@ class TableWindow:
                          undo_question=s.undo_question() if self.menu == "undo" else None,
                          settings=self.settings().shown() if self.menu == "settings" else None,
                          game_name=s.desc.name, game_seconds=clocks["game"], turn_left=clocks["left"],
-                         warning=clocks["warning"], paused=s.paused, can_pause=not s.over)
+                         warning=clocks["warning"], paused=s.paused, can_pause=not s.over,
+                         why=s.why_now())
 
     def draw(self, surface) -> list:
         """Draw the current screen of the session's game onto ``surface``."""

@@ -59,6 +59,8 @@ class TableInfo:
     bidder's countdown while an auction waits on a bid (Sweet Deals, ``--bid-seconds``).
     ``after_game``: a final screen whose foot holds :func:`companion.ui.chrome.after_game`'s
     buttons (the footer line then sits between them: :func:`companion.ui.chrome.footer`).
+    ``why``: the rulebook sentence behind a refused verdict (its section and words): the
+    banner then has a Why? button, and ``menu == "why"`` shows the sentence.
     """
 
     verdict: str = ""
@@ -81,6 +83,7 @@ class TableInfo:
     after_game: bool = False             # a final screen with History, Undo and New game along its foot
     undo_question: str | None = None     # the Undo dialog's question (None: ``undo`` is shown)
     settings: Any = None                 # the settings menu's values (companion.ui.settings.Shown)
+    why: Any = None                      # a refused verdict's rulebook sentence (companion.core.why.Rule): its Why?
 
 
 #: The layout every game's screen draws on a landscape panel; the App scales it to the panel.

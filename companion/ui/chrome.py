@@ -32,6 +32,7 @@ from .app import Button, TableInfo
 from .messages import text
 from .widgets import banner, button, draw_text, draw_wrapped, panel, tick, unrecorded, width_of
 # The verdict banner lives in its own module; the game screens reach it through chrome.
+from . import verdict as _verdict
 from .verdict import prompt_need, verdict, verdict_and_prompt, verdict_and_prompt_need, verdict_lines_need  # noqa: F401
 
 Rect = pygame.Rect
@@ -68,6 +69,7 @@ def begin_frame() -> None:
     """A full frame starts: forget the last frame's clocks."""
     global _tickable, _overflow, _unchecked
     _clocks.clear()
+    _verdict._why_buttons.clear()
     _tickable = _overflow = False
     _unchecked = None
 
@@ -366,8 +368,10 @@ def overlay(surface: pygame.Surface, info: TableInfo, buttons: list[Button]) -> 
         return [Button(button(surface, resume, text("resume"), theme.OK), "resume")]
     if info.menu in menu.MENUS:
         return menu.draw(surface, info)
+    if info.menu == "why" and info.why is not None:
+        return why_box(surface, info.why)
     if info.menu != "undo":
-        return buttons
+        return buttons + [b for b in _verdict.why_buttons() if b not in buttons]  # (a screen may call overlay too)
     box = menu_panel(surface, text("undo_title"))
     what = (info.undo_question or info.undo or text("undo_nothing")) if info.undo is not None else text("undo_nothing")
     draw_wrapped(surface, what, Rect(box.left + 30, box.top + 84, box.width - 60, 150), theme.BIG, theme.TEXT,
@@ -378,6 +382,18 @@ def overlay(surface: pygame.Surface, info: TableInfo, buttons: list[Button]) -> 
         out.append(Button(button(surface, Rect(box.right - 30 - half, box.bottom - 110, half, 86), text("undo_it"),
                                  theme.WARN), "undo"))
     return out
+
+
+def why_box(surface: pygame.Surface, rule) -> list[Button]:
+    """The Why? of a refusal over the screen: the rulebook's section and its sentence,
+    quoted (``rule``: a :class:`~companion.core.why.Rule`), and Back (``cancel``)."""
+    box = menu_panel(surface, text("why_title"))
+    draw_text(surface, text("why_from", section=rule.section), Rect(box.left + 30, box.top + 70, box.width - 60, 30),
+              theme.MEDIUM, theme.HIGHLIGHT, align="center")
+    draw_wrapped(surface, f"\u201c{rule.sentence}\u201d", Rect(box.left + 30, box.top + 104, box.width - 60,
+                                                              box.height - 104 - 96), theme.BIG, theme.TEXT, max_lines=5,
+                 min_size=theme.MIN_SIZE)
+    return [cancel_button(surface, Rect(box.left + 30, box.bottom - 82, box.width - 60, 66), text("back"))]
 
 
 _HISTORY_W, _NEW_W, _UNDO_W = 150, 170, 110

@@ -62,6 +62,10 @@ class StartChoice:
     names: tuple[str, ...]
     options: dict[str, Any] = field(default_factory=dict)
     resume: bool = False
+    teach: bool = field(default=False, repr=False)   # "First game: show me how" (companion.table.teach)
+
+#: Every game's first game that teaches: the table's, not the rules' (only the screen's words change).
+TEACH = Option("teach", "bool", "First game: show me how", default=False)
 
 
 _title = title   # the steps' title line (companion.ui.roster, beside the roster's step)
@@ -204,6 +208,7 @@ class PlayersScreen:
             draw_text(surface, f.names[i], name.inflate(-24, 0), theme.BIG, theme.TEXT, bold=True)
             out.append(Button(name, f"name {i + 1}"))
         out += _bottom(surface, text("start") if not game.options else text("next"))
+        out += [] if game.options else [_teach_toggle(surface, f)]  # no options screen: the first game here
         return out
 
     def handle(self, command: str) -> Screen | StartChoice | None:
@@ -230,6 +235,8 @@ class PlayersScreen:
             if f.game.options:
                 return OptionsScreen(f, self)
             return f.finish(self)
+        elif verb == "toggle" and arg == TEACH.name:
+            f.options[TEACH.name] = not f.options.get(TEACH.name)
         return None
 
 
@@ -396,13 +403,14 @@ class OptionsScreen:
                                  theme.TEXT_DARK if chosen else theme.TEXT, bold=True, max_lines=2, align="center")
                     out.append(Button(box, f"choose {option.name} {'' if v is None else v}".rstrip()))
         out += _bottom(surface, text("start"))
+        out.append(_teach_toggle(surface, f))  # between Back and Start (the rows above are the game's own)
         return out
 
     def handle(self, command: str) -> Screen | StartChoice | None:
         f = self.flow
         words = command.split(" ", 2)
         self.message = ""
-        known = {o.name: o for o in self.shown()}
+        known = {o.name: o for o in self.shown() + [TEACH]}
         if words[0] == "toggle" and len(words) == 2 and words[1] in known and known[words[1]].kind == "bool":
             f.options[words[1]] = not f.options[words[1]]
         elif words[0] == "choose" and len(words) >= 2 and words[1] in known:
@@ -440,6 +448,17 @@ def choice_buttons(option: Option) -> list[tuple[Any, str]]:
         return [(v, words) for v, words in option.labels]
     values: list[Any] = ([None] if option.default is None else []) + list(option.choices)
     return [(v, choice_label(v, option)) for v in values]
+
+
+def _teach_toggle(surface: pygame.Surface, flow: "StartFlow") -> Button:
+    """"First game: show me how" (:data:`TEACH`) between Back and Start or Next: on the
+    options screen, or the players screen of a game with none."""
+    on = bool(flow.options.get(TEACH.name))
+    teach = Rect(BOTTOM.left + 200 + GAP, BOTTOM.top, BOTTOM.width - 460 - 2 * GAP, BOTTOM.height)
+    panel(surface, teach, theme.HIGHLIGHT if on else theme.PANEL_LIGHT)  # (as a chosen choice is drawn)
+    draw_wrapped(surface, text("teach_on") if on else text("teach_off"), teach.inflate(-16, -4), theme.MEDIUM,
+                 theme.TEXT_DARK if on else theme.TEXT, bold=True, max_lines=2, align="center")
+    return Button(teach, f"toggle {TEACH.name}")
 
 
 def _bottom(surface: pygame.Surface, forward: str) -> list[Button]:
@@ -481,6 +500,7 @@ class StartFlow:
         while len(self.names) < self.game.max_players:
             self.names.append(text("quick_name", seat=len(self.names) + 1))
         self.options = {o.name: o.default for o in self.game.options}
+        self.options[TEACH.name] = TEACH.default
 
     def chosen_names(self) -> list[str]:
         return list(self.names[:self.count])
@@ -525,7 +545,7 @@ class StartFlow:
                 screen.message = screen.message or str(err)  # the reason for the choices as they stand
                 continue
             screen.message = ""
-            return StartChoice(self.game.slug, tuple(names), tried)
+            return StartChoice(self.game.slug, tuple(names), tried, teach=bool(self.options.get(TEACH.name)))
         return None
 
     def draw(self, surface: pygame.Surface) -> list[Button]:

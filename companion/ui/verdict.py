@@ -22,8 +22,9 @@ from __future__ import annotations
 import pygame
 
 from . import theme
-from .app import TableInfo
-from .widgets import _polygon, _wrapped, draw_wrapped, panel, tick, wrap
+from .app import Button, TableInfo
+from .messages import text
+from .widgets import _polygon, _wrapped, button, draw_wrapped, panel, tick, wrap
 
 Rect = pygame.Rect
 
@@ -34,6 +35,34 @@ TICK = 44
 ICON_ROOM = CROSS + 18
 #: The refused verdict's border, px (inside its box).
 BORDER = 4
+#: The Why? button's width in a refused verdict, px: left of its stop sign in a wide box,
+#: under it in a narrow one (narrower than :data:`WHY_STACK`: a side column's verdict).
+WHY_W = 96
+WHY_H = 44
+WHY_STACK = 480
+WHY_NARROW = 74   # under the stop sign: about its width ("Why?" is 57 px at 20 px, 62 at theme.MEDIUM; 12 px of padding)
+
+# The Why? button drawn in this frame's refused verdict (chrome.overlay makes it a touch
+# target; chrome.begin_frame forgets it).
+_why_buttons: list = []
+
+
+def has_why(info: TableInfo) -> bool:
+    """Does the verdict banner carry a Why? button (a refusal with a rulebook sentence)?"""
+    return info.verdict_ok is False and info.why is not None and bool(info.verdict)
+
+
+def why_room(info: TableInfo, width: int) -> int:
+    """Pixels the Why? button takes from the words' width in a verdict ``width`` px wide
+    (0: no button), beyond the stop sign's own room."""
+    if not has_why(info):
+        return 0
+    return WHY_NARROW - CROSS if width < WHY_STACK else WHY_W + 8
+
+
+def why_buttons() -> list:
+    """The Why? button of this frame's refused verdict (``menu why``), if one was drawn."""
+    return list(_why_buttons)
 
 
 def stop_sign(surface: pygame.Surface, rect: Rect, colour=None) -> Rect:
@@ -77,10 +106,25 @@ def verdict(surface: pygame.Surface, rect: Rect, info: TableInfo, size: int = th
         inner = Rect(icon.right + 12, inner.top, rect.right - icon.right - 12 - 18, inner.height)
     elif info.verdict_ok is False:
         panel(surface, rect, theme.dim(theme.BAD, 0.35), theme.BAD, width=BORDER, radius=2)
-        side = max(30, min(CROSS, rect.height - 2 * BORDER - 8))
-        icon = Rect(rect.right - BORDER - 8 - side, rect.centery - side // 2, side, side)
+        stacked = has_why(info) and rect.width < WHY_STACK and rect.height >= 2 * BORDER + WHY_H + 42
+        room = rect.height - 2 * BORDER - 8 - (WHY_H + 6 if stacked else 0)
+        side = max(30, min(CROSS, room))
+        edge = rect.right - BORDER - 8
+        top = rect.centery - (side + WHY_H + 6) // 2 if stacked else rect.centery - side // 2
+        icon = Rect(edge - WHY_NARROW // 2 - side // 2 if stacked else edge - side, top, side, side)
         stop_sign(surface, icon)
-        inner = Rect(rect.left + BORDER + 10, inner.top, icon.left - 10 - rect.left - BORDER - 10, inner.height)
+        right = (edge - WHY_NARROW if stacked else icon.left) - 10
+        if has_why(info):  # the rulebook sentence behind the refusal, one tap away (issue 38)
+            if stacked:  # a narrow box: under the stop sign
+                why = Rect(edge - WHY_NARROW, icon.bottom + 6, WHY_NARROW, WHY_H)
+            else:
+                why = Rect(right - WHY_W, rect.centery - min(27, rect.height // 2 - BORDER - 2), WHY_W,
+                           min(54, rect.height - 2 * BORDER - 4))
+                right = why.left - 8
+            button(surface, why, text("why"), theme.PANEL_LIGHT, theme.TEXT, size=theme.MEDIUM)
+            if all(b.rect != why for b in _why_buttons):  # (a screen that draws its verdict again: one button)
+                _why_buttons.append(Button(why, "menu why"))
+        inner = Rect(rect.left + BORDER + 10, inner.top, right - rect.left - BORDER - 10, inner.height)
     else:
         panel(surface, rect, theme.PANEL)
     _words(surface, info.verdict, inner, size, max_lines)
@@ -113,7 +157,8 @@ def verdict_and_prompt_need(info: TableInfo, prompt: str, width: int, verdict_h:
     more than its area."""
     if prompt and info.verdict and prompt in info.verdict:
         prompt = ""
-    v = max(verdict_h, verdict_lines_need(info.verdict, width, info.verdict_ok is not None)) if info.verdict else 0
+    words_w = width - why_room(info, width)  # (the Why? button takes its width from the words)
+    v = max(verdict_h, verdict_lines_need(info.verdict, words_w, info.verdict_ok is not None)) if info.verdict else 0
     return v + (gap if v and prompt else 0) + prompt_need(prompt, width)
 
 
@@ -137,11 +182,12 @@ def verdict_and_prompt(surface: pygame.Surface, area: Rect, info: TableInfo, pro
     keep = prompt_need(prompt, area.width)
     if info.verdict:
         icon = info.verdict_ok is not None
-        need = verdict_lines_need(info.verdict, area.width, icon)
+        words_w = area.width - why_room(info, area.width)
+        need = verdict_lines_need(info.verdict, words_w, icon)
         if need + gap + keep > area.height and least < theme.VERDICT_MIN:
-            need = verdict_lines_need(info.verdict, area.width, icon, least)
+            need = verdict_lines_need(info.verdict, words_w, icon, least)
         if need + gap + keep > area.height:
-            need = verdict_lines_need(info.verdict, area.width, icon)
+            need = verdict_lines_need(info.verdict, words_w, icon)
             prompt, keep = "", 0
         h = min(area.height, max(need, min(verdict_h, area.height - gap - keep)))
         verdict(surface, Rect(area.left, area.top, area.width, h), info, size, max_lines=8)

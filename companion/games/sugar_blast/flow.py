@@ -400,6 +400,45 @@ def prompt(state: rules.State, entry: Entry | None = None) -> str:
     return rules.waiting(state)
 
 
+def lesson(view: rules.State, entry) -> str | None:
+    """A first game's prompt for this step, in the rulebook's words ("Gameplay", "Every
+    Time You Make a Blast"); quick mode keeps its own prompts."""
+    if view.quick:
+        return None
+    key = {rules.SETUP: "lesson_setup", rules.TURN: "lesson_turn", rules.CHOOSE: "lesson_choose",
+           rules.KEEP: "lesson_keep", rules.TILT: "lesson_tilt", rules.REFILL: "lesson_refill",
+           rules.CASCADE: "lesson_cascade"}.get(view.phase)
+    return say(key, who=view.players[view.active]) if key else None
+
+
+def undo_words(before: rules.State, item, action, events: tuple) -> str | None:
+    """What an Undo of this input takes back, named from the action it made (candies by
+    their colours, cells by row and column): "Mia's swap of the candies at row 3, column
+    2 and row 3, column 3" (None: the table's words for it)."""
+    from companion.core.i18n import listing
+
+    from .messages import blast_name, where
+
+    who = before.players[before.active] if before.players else ""
+    kept = lambda kinds: listing([candy_name(k) for k in kinds]) or "nothing"  # noqa: E731
+    s = rules
+    words = {
+        s.PlaceCandy: lambda a: say("undo_place", candy=candy_name(a.candy), cell=where((a.row, a.col))),
+        s.SetBoard: lambda a: say("undo_board"),
+        s.StartGame: lambda a: say("undo_start"),
+        s.SwapCandies: lambda a: say("undo_swap", who=who, a=where(a.a), b=where(a.b)),
+        s.NoBlastsDraw: lambda a: say("undo_draw", who=who, candy=candy_name(a.candy), cell=where(a.cell)),
+        s.QuickBlast: lambda a: say("undo_quick", who=who, blast=blast_name(a.kind), candy=candy_name(a.candy)),
+        s.NoMoreBlasts: lambda a: say("undo_no_more", who=who),
+        s.ChooseBlast: lambda a: say("undo_choose", who=who, n=a.index + 1),
+        s.KeepCandies: lambda a: say("undo_keep", who=who, kept=kept(a.kinds)),
+        s.Tilted: lambda a: say("undo_tilt", who=who),
+        s.ReturnCandies: lambda a: say("undo_return", who=before.players[a.player], kept=kept(a.kinds)),
+        s.Refill: lambda a: say("undo_refill", n_candies=count(len(a.cells), "candy")),
+    }.get(type(action))
+    return words(action) if words is not None else None
+
+
 class SugarBlastFlow(CoreFlow[rules.State]):
     """Sugar Blast's flow as the table's contract, :class:`companion.core.game.Flow` (rulebooks/sugar-blast.txt)."""
 
@@ -407,6 +446,8 @@ class SugarBlastFlow(CoreFlow[rules.State]):
     new_entry = staticmethod(new_entry)
     read = staticmethod(read)
     prompt = staticmethod(prompt)
+    undo_words = staticmethod(undo_words)
+    lesson = staticmethod(lesson)
 
 
 #: The one SugarBlastFlow, which the descriptor's loader gives.

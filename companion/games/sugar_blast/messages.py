@@ -16,7 +16,7 @@ its kind ("5-6-Blast", "Box-Blast"), never by a number of candies ("7-Blast").
 from __future__ import annotations
 
 # count is this game's word too: its modules import it from here.
-from companion.core.i18n import _, count, template_fields  # noqa: F401
+from companion.core.i18n import Message, _, count, template_fields  # noqa: F401
 
 from .parts.colours import KINDS, NAMES
 
@@ -59,6 +59,29 @@ def candies(counts: dict[str, int] | tuple[int, ...]) -> str:
 #: already in words (``spaces``, ``n_candies`` ...: from :func:`count`); ``blast`` a
 #: name from :func:`blast_name`; ``allowed`` from :func:`numbers`.
 TEXT: dict[str, str] = {
+    # a first game's lessons (flow.lesson: companion.table.teach), in the rulebook's words
+    "lesson_setup": _("First game: fill the board with candies from the bag without looking. There cannot be 3 or "
+                      "more of the same in a row or column. Tap a colour, then its cells."),
+    "lesson_turn": _("{who}: swap two candies next to each other to match 3 or more of the same. That is a Blast!"),
+    "lesson_choose": _("2 Blasts at the same time: choose 1 to solve before the other."),
+    "lesson_keep": _("{who}: keep candies from your Blast: a 3-Blast keeps 1; a 4-Blast or a Box-Blast 1 of the "
+                     "matched type and 1 different; a 5-6-Blast keeps 2."),
+    "lesson_tilt": _("{who}: tilt the board in your direction so the candies slide down, then let it go."),
+    "lesson_refill": _("Take candies from the bag without looking and fill all empty spaces from bottom to top."),
+    "lesson_cascade": _("The new candies may make new Blasts: solve them too, until there are no more Blasts."),
+    # what an Undo takes back ("Undo {words}?": flow.undo_words), in the candies' own words
+    "undo_place": _("the {candy} candy put at {cell}"),
+    "undo_board": _("the board as it was entered"),
+    "undo_start": _("the start of the game"),
+    "undo_swap": _("{who}'s swap of the candies at {a} and {b}"),
+    "undo_draw": _("{who}'s {candy} candy from the bag at {cell}"),
+    "undo_quick": _("{who}'s {blast} of {candy} candies"),
+    "undo_no_more": _("{who}'s No more Blasts"),
+    "undo_choose": _("{who}'s choice of Blast {n}"),
+    "undo_keep": _("{who} keeping {kept}"),
+    "undo_tilt": _("{who}'s tilt of the board"),
+    "undo_return": _("{who} putting {kept} back in the bag"),
+    "undo_refill": _("the refill of {n_candies}"),
     # set-up options: the start screen and `companion run --help` (__init__.py)
     "option_goal": _("Goal Card: the candies you collect to win"),
     "option_solo": _("Solo: one player, no Goal Card, the orange candies left out"),
@@ -272,8 +295,9 @@ TEXT: dict[str, str] = {
 
 
 def say(key: str, **values) -> str:
-    """The message ``key`` with its fields filled in (KeyError: a field is missing)."""
-    return TEXT[key].format(**values)
+    """The message ``key`` with its fields filled in, as a :class:`Message` that keeps ``key``
+    (a refusal's key finds its rulebook sentence: ``parts/why.toml``). KeyError: a field is missing."""
+    return Message(TEXT[key].format(**values), key)
 
 
 def fields(key: str) -> list[str]:

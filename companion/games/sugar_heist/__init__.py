@@ -42,6 +42,13 @@ def _quickstart() -> dict:
     return tomllib.loads(text)
 
 
+def _why() -> dict:
+    """The rulebook sentence behind each refusal (parts/why.toml: companion.core.why)."""
+    from importlib import resources
+    from companion.core.why import parse
+    return parse(resources.files(__package__).joinpath("parts").joinpath("why.toml").read_text(encoding="utf-8"))
+
+
 GAME = Game(
     slug="sugar-heist",
     name=say("game_name"),
@@ -52,6 +59,7 @@ GAME = Game(
     load_flow=_flow,
     load_screen=_screen,
     load_messages=_messages,
+    load_why=_why,
     load_quickstart=_quickstart,
     load_cards=_cards,
     options=(

@@ -51,6 +51,7 @@ from .parts.cards import CANDY_CODES, CARDS, FLAVOURS, card, flavour_named
 from .state import (BUY, DISCARD, FINAL, REVEAL, STASH, SWAP, CantStash, Combine, Declare, Done, Flip, Join,
                     Move, NewVault, Place, Play, Reveal, Stash, State, Take, Target, Trade, Withdraw)
 from .parts.reasons import no_target_reason
+from .parts.undo_words import undo_words
 from .parts.vaults import choices_words, fitting, hand_card, pair_flavour
 from .parts.checks import check_giving, check_move, check_pair_start
 from .parts.turns import pile_refusal
@@ -472,9 +473,19 @@ def hidden_refusal(view: State, entry: Entry) -> str:
     if view.frame is None and view.stage == BUY:  # in Phase 3, why no Attack would have a target now, if so
         why = no_target_reason(view, view.active)
         if why != say("no_target_for_that_card"):
-            return f"{why} {prompt(view, entry)}"
+            return why + " " + prompt(view, entry)  # (a Message + str keeps its key, for its Why?)
     words = {"mom": "hidden_only_mom", "duel": "hidden_only_mastermind"}.get(view.phase, "hidden_keep_face_down")
-    return f"{say(words)} {prompt(view, entry)}"
+    return say(words) + " " + prompt(view, entry)
+
+
+def lesson(view: State, entry: Entry) -> str | None:
+    """A first game's prompt for this phase of the turn, in the rulebook's words ("How a
+    Turn Works"); none while a Battle Card is being resolved (its own prompts lead)."""
+    if view.stack:
+        return None
+    key = {STASH: "lesson_stash", REVEAL: "lesson_reveal", SWAP: "lesson_swap", BUY: "lesson_buy",
+           DISCARD: "lesson_discard"}.get(view.stage)
+    return say(key, who=view.players[view.active]) if key else None
 
 
 class SugarHeistFlow(CoreFlow[State]):
@@ -487,6 +498,8 @@ class SugarHeistFlow(CoreFlow[State]):
     secret = staticmethod(secret)
     hidden_refusal = staticmethod(hidden_refusal)
     scan_again_counts = staticmethod(scan_again_counts)
+    undo_words = staticmethod(undo_words)
+    lesson = staticmethod(lesson)
 
 
 #: The one SugarHeistFlow, which the descriptor's loader gives.

@@ -16,7 +16,7 @@ translation (gettext, keyed by the English text) may reorder the fields.
 from __future__ import annotations
 
 # count and listing are this game's words too: its modules import them from here.
-from companion.core.i18n import _, count, listing, template_fields  # noqa: F401
+from companion.core.i18n import Message, _, count, listing, template_fields  # noqa: F401
 
 
 #: key -> template. Fields: ``who``/``target``/``winner``/``actor`` a player's name,
@@ -24,6 +24,38 @@ from companion.core.i18n import _, count, listing, template_fields  # noqa: F401
 #: vault number from 1, ``names`` a list already joined, and counts already in words
 #: (``cards``, ``candies``, ``vaults`` ...: from :func:`count`).
 TEXT: dict[str, str] = {
+    # a first game's lessons (flow.lesson: companion.table.teach), in the rulebook's words
+    "lesson_stash": _("{who}: Phase 1: stash a matching pair of Candy Cards from your hand onto one of your vaults "
+                      "(scan the two cards). No pair? Tap Can't stash to draw two."),
+    "lesson_reveal": _("Phase 2: flip over the top 2 Candy Cards from the Candy Draw Pile and scan them."),
+    "lesson_swap": _("Phase 2: swap cards from your hands if you like; the player whose turn it is must be in every "
+                     "swap. Tap Done when finished."),
+    "lesson_buy": _("{who}: Phase 3: pay 1 candy from your vaults to buy a face-down Battle Card or a Vault Card "
+                    "(up to 2), play Battle Cards, or tap Done."),
+    "lesson_discard": _("End of turn: more than 6 Candy Cards? Discard down to 6 and scan each one."),
+    # what an Undo takes back ("Undo {words}?": parts/undo_words.py), in the cards' own words
+    "undo_stash": _("{who}'s stash of {cards} onto vault {vault}"),
+    "undo_pair": _("a pair of {card}"),
+    "undo_combine": _("{who}'s move of vault {source} onto vault {target}"),
+    "undo_trade": _("{who}'s swap of {cards}"),
+    "undo_buy_battle": _("{who}'s Battle Card bought with a {pay}"),
+    "undo_buy_vault": _("{who}'s Vault Card bought with a {pay}"),
+    "undo_target": _("{who}'s {style} against {target}"),
+    "undo_style_heist": _("Heist"), "undo_style_steal": _("Steal"), "undo_style_raid": _("Night Raid"),
+    "undo_style_lock": _("Quarantine Lock"), "undo_style_crack": _("Safe Cracker"), "undo_style_spy": _("Spy"),
+    "undo_style_timeout": _("Time Out"), "undo_style_take": _("Vault Heist"),
+    "undo_take": _("{who} taking the {card}"),
+    "undo_place": _("{who} putting the candies on vault {vault}"),
+    "undo_place_hand": _("{who} putting the cards in their hand"),
+    "undo_cant_stash": _("{who}'s Can't stash"),
+    "undo_done": _("{who}'s Done"),
+    "undo_withdraw": _("{who} taking the Battle Card back"),
+    "undo_new_vault": _("{who}'s free Vault Card"),
+    "undo_reveal": _("the {card} turned over from the Candy Draw Pile"),
+    "undo_flip": _("the flip of the {card}"),
+    "undo_play": _("{who}'s play of the {card}"),
+    "undo_declare": _("{who} naming {flavour}"),
+    "undo_pile": _("the Candy Draw Pile count of {n}"),
     # choosing the game (the start screen) (__init__.py)
     "game_name": _("Sugar Heist"),
     "summary": _("stash candy pairs in vaults, swap, buy Battle Cards, heist and steal"),
@@ -487,8 +519,9 @@ TEXT: dict[str, str] = {
 
 
 def say(key: str, **values) -> str:
-    """The message ``key`` with its fields filled in (KeyError: a field is missing)."""
-    return TEXT[key].format(**values)
+    """The message ``key`` with its fields filled in, as a :class:`Message` that keeps ``key``
+    (a refusal's key finds its rulebook sentence: ``parts/why.toml``). KeyError: a field is missing."""
+    return Message(TEXT[key].format(**values), key)
 
 
 def fields(key: str) -> list[str]:

@@ -210,6 +210,51 @@ def menu_number(view: rules.State, verb: str) -> int | None:
     """The deck menu starts at the Fruit Deck's count (other menus at their own start)."""
     return view.deck if verb == "deck" else None
 
+def lesson(view: rules.State, entry) -> str | None:
+    """A first game's prompt for this step, in the rulebook's words ("Taking a Turn")."""
+    who = view.players[view.active]
+    if view.phase == rules.SETUP_PHASE and view.pending:
+        return say("lesson_setup", col=view.pending[0] + 1)
+    if view.phase == rules.NEW_COLUMN:
+        return say("lesson_new_column")
+    if view.phase == rules.TURN and (entry is None or entry.card is None):  # (a card waiting: its own prompt)
+        return say("lesson_turn", who=who)
+    if view.phase == rules.PLAYING:
+        return say("lesson_playing", who=who)
+    if view.phase == rules.ATTRACT:
+        return say("lesson_attract", who=who, need=view.attract_left)
+    return None
+
+
+def undo_words(before: rules.State, item, action, events: tuple) -> str | None:
+    """What an Undo of this input takes back, named from the action it made (cards by
+    their names): "Mia's play of Strawberry 2 onto column 3" (None: the table's words)."""
+    who = before.players[before.active]
+    if isinstance(action, rules.StartColumn):
+        return say("undo_start", card=rules.name(action.card), col=before.pending[0] + 1 if before.pending else 1)
+    if isinstance(action, rules.PlayCard):
+        return say("undo_play", who=who, card=rules.name(action.card), col=action.column + 1)
+    if isinstance(action, rules.ChooseColumn):
+        return say("undo_column", who=who, col=action.column + 1)
+    if isinstance(action, rules.Done):
+        gathered = next((e for e in events if isinstance(e, rules.Gathered)), None)
+        return say("undo_done_gather", who=who, col=gathered.column + 1) if gathered else \
+            say("undo_done_attract", who=who)
+    if isinstance(action, rules.TakeSaur):
+        return say("undo_saur", who=who, card=rules.name(action.card))
+    if isinstance(action, rules.Swap):
+        return say("undo_swap", who=who, cards=count(action.count, "card"))
+    if isinstance(action, rules.Pass):
+        return say("undo_pass", who=who)
+    if isinstance(action, rules.HandCard):
+        return say("undo_hand_card", who=who, card=rules.name(action.card))
+    if isinstance(action, rules.HandDone):
+        return say("undo_hand_done", who=who)
+    if isinstance(action, rules.SetDeck):
+        return say("undo_deck", deck=action.count)
+    return None
+
+
 class SugarrrFlow(CoreFlow[rules.State]):
     """Sugarrr!'s flow as the table's contract, :class:`companion.core.game.Flow` (rulebooks/sugarrr.txt)."""
 
@@ -218,6 +263,8 @@ class SugarrrFlow(CoreFlow[rules.State]):
     read = staticmethod(read)
     prompt = staticmethod(prompt)
     menu_number = staticmethod(menu_number)
+    undo_words = staticmethod(undo_words)
+    lesson = staticmethod(lesson)
 
 
 #: The one SugarrrFlow, which the descriptor's loader gives.

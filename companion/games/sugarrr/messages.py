@@ -14,13 +14,35 @@ child reads are checked here, together, by ``tests/test_messages.py``: no "1 car
 from __future__ import annotations
 
 # count and listing are this game's words too: its modules import them from here.
-from companion.core.i18n import _, count, listing, template_fields  # noqa: F401
+from companion.core.i18n import Message, _, count, listing, template_fields  # noqa: F401
 
 
 #: key -> template. Fields: ``who`` a player's name, ``card``/``before``/``saur`` card
 #: names, ``col`` a column number from 1, ``total``/``need`` Fruit-O-Saur values, and
 #: counts already in words (``cards``, ``deck``, ``scanned`` ...: from :func:`count`).
 TEXT: dict[str, str] = {
+    # a first game's lessons (flow.lesson: companion.table.teach), in the rulebook's words
+    "lesson_setup": _("First game: draw 5 Fruit cards and place them face-up to start each column. Scan the card "
+                      "for column {col}."),
+    "lesson_turn": _("{who}: on your turn, choose 1 action: Swap or Play. To Play, scan a card from your hand that "
+                     "matches the Fruit or the number of a column's top card."),
+    "lesson_playing": _("{who}: now scan a card that matches the Fruit or the number, or tap Done. If the last "
+                        "number matches the cards in the column, you Gather Fruit."),
+    "lesson_attract": _("{who}: the last number did not match the cards in the column, so you Attract "
+                        "Fruit-O-Saurs: take ones from The Valley that add up to {need} and scan them."),
+    "lesson_new_column": _("Draw 1 card from the Fruit Deck and place it face-up to start the new column: scan it."),
+    # what an Undo takes back ("Undo {words}?": flow.undo_words), in the cards' own words
+    "undo_start": _("{card} starting column {col}"),
+    "undo_column": _("{who}'s tap on column {col}"),
+    "undo_play": _("{who}'s play of {card} onto column {col}"),
+    "undo_done_gather": _("{who}'s Done: gathering column {col}"),
+    "undo_done_attract": _("{who}'s Done: attracting Fruit-O-Saurs"),
+    "undo_saur": _("{who} taking {card} from The Valley"),
+    "undo_swap": _("{who}'s swap of {cards}"),
+    "undo_pass": _("{who}'s pass"),
+    "undo_hand_card": _("{card} scanned from {who}'s hand"),
+    "undo_hand_done": _("{who}'s hand added to the score pile"),
+    "undo_deck": _("the Fruit Deck count of {deck}"),
     # choosing the game, scoring piles
     "setup_players": _("Sugarrr! is for {least}-{most} players, not {n}"),
     "setup_same_name": _("two players have the same name"),
@@ -138,8 +160,9 @@ TEXT: dict[str, str] = {
 
 
 def say(key: str, **values) -> str:
-    """The message ``key`` with its fields filled in (KeyError: a field is missing)."""
-    return TEXT[key].format(**values)
+    """The message ``key`` with its fields filled in, as a :class:`Message` that keeps ``key``
+    (a refusal's key finds its rulebook sentence: ``parts/why.toml``). KeyError: a field is missing."""
+    return Message(TEXT[key].format(**values), key)
 
 
 def fields(key: str) -> list[str]:

@@ -211,7 +211,41 @@ def hidden_refusal(view: rules.State, entry: None = None) -> str:
     else:
         words = say({rules.DEAL: "hidden_not_dealt", rules.SCORE: "hidden_not_dealt", rules.DRAW: "hidden_not_drawn",
                      rules.BAKE_DRAW: "hidden_not_drawn", rules.BAKE_DISCARD: "hidden_not_yours"}.get(p, "hidden_not_now"))
-    return f"{words} {prompt(view)}"
+    return words + " " + prompt(view)  # (a Message + str: the refusal keeps its key, for its Why?)
+
+
+def lesson(view: rules.State, entry=None) -> str | None:
+    """A first game's prompt for this step, in the rulebook's words ("Deal", "On Your
+    Turn", "Drawing")."""
+    key = {rules.DEAL: "lesson_deal", rules.OFFER: "lesson_offer", rules.BID: "lesson_bid",
+           rules.REVEAL: "lesson_reveal", rules.CHOOSE: "lesson_choose", rules.SWAP: "lesson_swap",
+           rules.DISCARD: "lesson_discard", rules.DRAW: "lesson_discard"}.get(view.phase)
+    return say(key, who=view.name(view.active)) if key else None
+
+
+def undo_words(before: rules.State, item, action, events: tuple) -> str | None:
+    """What an Undo of this input takes back, from the action it made, cards by their
+    names ("Mia's bid of 3 coins"); never asked for a card of a secret hand (the session
+    says whose it was). None: the table's words for it."""
+    if action is None:
+        return None
+    name = before.name(action.seat)  # (every action names its seat)
+    carded = (rules.HandCard, rules.Reveal, rules.SwapCard, rules.FaceUp, rules.Draw, rules.GrabCard)
+    card_name = CARDS[action.card].name if isinstance(action, carded) else ""
+    kind = type(action)
+    if kind is rules.Vote:
+        return say("undo_vote_yes" if action.yes else "undo_vote_no", name=name)
+    key = {rules.HandCard: "undo_hand_card", rules.Offer: "undo_offer", rules.Bid: "undo_bid", rules.Pass: "undo_pass",
+           rules.Grab: "undo_grab", rules.Reveal: "undo_reveal", rules.Choose: "undo_choose",
+           rules.SwapCard: "undo_swap", rules.FaceUp: "undo_face_up", rules.Draw: "undo_draw",
+           rules.StartBakeSale: "undo_bake_sale", rules.Done: "undo_done", rules.Take: "undo_take",
+           rules.GrabCard: "undo_grab_card", rules.AskClose: "undo_ask_close",
+           rules.ShoutSweetSix: "undo_sweet_six"}.get(kind)
+    if key is None:
+        return None
+    label = action.label if kind is rules.Offer else ""
+    coins = count(action.coins, "coin") if kind is rules.Bid else ""
+    return say(key, name=name, card=card_name, label=label, coins=coins)
 
 
 class SweetDealsFlow(CoreFlow[rules.State]):
@@ -223,6 +257,8 @@ class SweetDealsFlow(CoreFlow[rules.State]):
     prompt = staticmethod(prompt)
     secret = staticmethod(secret)
     hidden_refusal = staticmethod(hidden_refusal)
+    undo_words = staticmethod(undo_words)
+    lesson = staticmethod(lesson)
 
 
 #: The one SweetDealsFlow, which the descriptor's loader gives.

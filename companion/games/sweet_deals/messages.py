@@ -16,7 +16,7 @@ translation (gettext, keyed by the English text) may reorder the fields.
 from __future__ import annotations
 
 # count and listing are this game's words too: its modules import them from here.
-from companion.core.i18n import _, count, listing, template_fields  # noqa: F401
+from companion.core.i18n import Message, _, count, listing, template_fields  # noqa: F401
 
 
 #: key -> template. Fields: ``name``/``who``/``winner``/``bidder``/``holder`` a player's
@@ -24,6 +24,33 @@ from companion.core.i18n import _, count, listing, template_fields  # noqa: F401
 #: and ``high`` bids in coins, ``names`` a list already joined (:func:`listing`), and
 #: counts already in words (``cards``, ``coins``: from :func:`count`).
 TEXT: dict[str, str] = {
+    # a first game's lessons (flow.lesson: companion.table.teach), in the rulebook's words
+    "lesson_deal": _("First game: deal each player 7 Dessert Cards facedown; each player scans theirs."),
+    "lesson_offer": _("{who}: offer a dessert you are not collecting: say only its name, and tap it."),
+    "lesson_bid": _("Bidding goes clockwise: Pass, or Bid the coin value on one card in your hand (0 to 5 coins)."),
+    "lesson_reveal": _("Tied high bids: reveal the desserts on the cards you bid."),
+    "lesson_choose": _("The player offering gets to choose which card they want."),
+    "lesson_swap": _("Secretly swap cards with the winner: 1 card for 1 card. Scan both."),
+    "lesson_discard": _("Everyone passed: discard the dessert faceup and draw a new one."),
+    # what an Undo takes back ("Undo {words}?": flow.undo_words), in the cards' own words
+    "undo_hand_card": _("the {card} dealt to {name}"),
+    "undo_offer": _("{name}'s offer of {label}"),
+    "undo_bid": _("{name}'s bid of {coins}"),
+    "undo_pass": _("{name}'s pass"),
+    "undo_grab": _("{name}'s Grab & Go"),
+    "undo_reveal": _("{name} showing the {card}"),
+    "undo_choose": _("the choice of {name}'s card"),
+    "undo_swap": _("{name}'s {card} in the swap"),
+    "undo_face_up": _("{name}'s {card} put face up"),
+    "undo_draw": _("{name}'s draw of the {card}"),
+    "undo_bake_sale": _("{name}'s Bake Sale"),
+    "undo_done": _("{name}'s Done"),
+    "undo_take": _("{name} taking the face-up card"),
+    "undo_grab_card": _("{name}'s Grab & Go for the {card}"),
+    "undo_ask_close": _("{name}'s ask to close early"),
+    "undo_vote_yes": _("{name}'s yes to closing early"),
+    "undo_vote_no": _("{name}'s no to closing early"),
+    "undo_sweet_six": _("{name}'s Sweet Six"),
     # choosing the game (the start screen) (__init__.py)
     "option_mode": _("Hands: scan them all game (kept secret and checked), or only at the end"),
     "option_hybrid": _("Hybrid cards (Strudel Cupcake...): what they count as, usually what each says"),
@@ -290,8 +317,9 @@ TEXT: dict[str, str] = {
 
 
 def say(key: str, **values) -> str:
-    """The message ``key`` with its fields filled in (KeyError: a field is missing)."""
-    return TEXT[key].format(**values)
+    """The message ``key`` with its fields filled in, as a :class:`Message` that keeps ``key``
+    (a refusal's key finds its rulebook sentence: ``parts/why.toml``). KeyError: a field is missing."""
+    return Message(TEXT[key].format(**values), key)
 
 
 def fields(key: str) -> list[str]:

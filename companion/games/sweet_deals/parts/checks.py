@@ -20,6 +20,7 @@ from __future__ import annotations
 from typing import Callable
 
 from companion.core.errors import IllegalAction
+from companion.core.i18n import Message, key_of
 
 from .cards import CARDS, HAND_SIZE
 from ..state import (BAKE_DISCARD, BAKE_DRAW, BAKE_GRAB, BAKE_TAKE, BID, CHOOSE, DEAL, DISCARD, DRAW, OFFER, REVEAL,
@@ -78,7 +79,8 @@ def _bid(s: State, a: Bid) -> None:
         raise _not_now(s)
     problem = s.bidding.problem(a.seat, a.coins)
     if problem:
-        raise _no(f"{s.name(a.seat)}: {problem}" if a.seat == s.bidding.to_act else problem)
+        # (the bidder's name first; the words keep their key, so the refusal finds its rule)
+        raise _no(Message(f"{s.name(a.seat)}: {problem}", key_of(problem)) if a.seat == s.bidding.to_act else problem)
 
 
 def _pass(s: State, a: Pass) -> None:
