@@ -33,11 +33,11 @@ False
 from __future__ import annotations
 
 import array
-import hashlib
 import math
 import os
 import sys
 from pathlib import Path
+import zlib
 from typing import Any
 
 #: The sounds there are, by what they tell.
@@ -88,21 +88,22 @@ def samples(kind: str, rate: int = RATE, channels: int = CHANNELS, peak: int = 1
 def _cache_file(kind: str, rate: int, channels: int, peak: int) -> Path:
     from ..core import codecache
 
-    key = hashlib.blake2b(repr((notes(kind), rate, channels, peak, sys.byteorder)).encode(), digest_size=8)
-    return codecache.cache_path().parent / f"sound-{kind}-{key.hexdigest()}.pcm"
+    key = zlib.crc32(repr((notes(kind), rate, channels, peak, sys.byteorder)).encode())
+    return codecache.cache_path().parent / f"sound-{kind}-{key:08x}.pcm"
 
 
 def cached_samples(kind: str, rate: int = RATE, channels: int = CHANNELS, peak: int = 12000) -> bytes:
     """:func:`samples` as bytes, read from the cache when a start before made them, else
     made now and kept (``$XDG_CACHE_HOME/sugar-companion/sound-KIND-KEY.pcm``, the key a
-    hash of the notes, rate, channels and peak, so a changed sound is made again). The
-    file ends in a BLAKE2b digest of the samples: a damaged or cut file is made again. A
+    CRC-32 of the notes, rate, channels and peak, so a changed sound is made again). The
+    file ends in a CRC-32 of the samples (zlib's: hashlib stays out of a table's start):
+    a damaged or cut file is made again. A
     cache that cannot be written (a read-only or full card) only costs the making."""
     path = _cache_file(kind, rate, channels, peak)
     try:
         data = path.read_bytes()
-        body, digest = data[:-16], data[-16:]
-        if len(data) > 16 and hashlib.blake2b(body, digest_size=16).digest() == digest:
+        body, digest = data[:-4], data[-4:]
+        if len(data) > 4 and zlib.crc32(body).to_bytes(4, "little") == digest:
             return body
     except OSError:
         pass
@@ -112,7 +113,7 @@ def cached_samples(kind: str, rate: int = RATE, channels: int = CHANNELS, peak: 
         tmp = path.with_name(f".{path.name}.{os.getpid()}")
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(fd, "wb") as f:
-            f.write(body + hashlib.blake2b(body, digest_size=16).digest())
+            f.write(body + zlib.crc32(body).to_bytes(4, "little"))
         os.replace(tmp, path)
     except OSError:
         pass

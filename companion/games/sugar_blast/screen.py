@@ -19,7 +19,7 @@ can be read across the table.
 >>> s = rules.new_game(["Ana", "Ben"], "five-different")
 >>> app.show(lambda surface: draw_game(surface, s, TableInfo()))
 >>> [b.command for b in app.buttons if not b.command.startswith("cell")][:3]
-['palette R', 'palette O', 'palette Y']
+['deal', 'palette R', 'palette O']
 >>> app.close()
 """
 
