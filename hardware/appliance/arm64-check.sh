@@ -13,6 +13,12 @@ HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 REPO="$(cd "$HERE/../.." && pwd)"
 CACHE="${APPLIANCE_CACHE:-/var/cache/sugar-companion-appliance}"
 OUT="${1:-$REPO/out/appliance}/arm64"
+# Exit 2 when the check cannot run (1 is a FAIL): one line naming what to install.
+lacking=""
+for t in debootstrap:debootstrap qemu-aarch64-static:qemu-user-static update-binfmts:binfmt-support; do
+    command -v "${t%%:*}" >/dev/null || lacking="$lacking ${t#*:}"
+done
+[ -z "$lacking" ] || { echo "arm64-check.sh: this host lacks${lacking}: sudo apt-get install${lacking}" >&2; exit 2; }
 [ "$(id -u)" -eq 0 ] || { echo "arm64-check.sh: needs root (chroot, mount)" >&2; exit 2; }
 FAILS=0
 T0=$(date +%s)

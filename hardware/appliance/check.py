@@ -55,6 +55,17 @@ def note(text: str) -> None:
     print(f"      {text}", flush=True)
 
 
+# The host's tools the check runs, and the Debian package each comes in.
+TOOLS = {"debootstrap": "debootstrap", "qemu-system-x86_64": "qemu-system-x86", "qemu-img": "qemu-utils",
+         "mkfs.ext4": "e2fsprogs", "chroot": "coreutils"}
+
+
+def missing_packages() -> list[str]:
+    """The Debian packages whose tools (TOOLS) are not on this host's PATH, sorted; [] when
+    all are there."""
+    return sorted({pkg for tool, pkg in TOOLS.items() if not shutil.which(tool)})
+
+
 def sh(cmd: list[str] | str, **kw) -> subprocess.CompletedProcess:
     return subprocess.run(cmd, shell=isinstance(cmd, str), check=True, text=True, **kw)
 
@@ -270,6 +281,13 @@ def main(argv: list[str]) -> int:
     p.add_argument("--ready-within", type=float, default=120.0,
                    help="seconds from boot to READY=1 the check allows (default 120, TCG)")
     args = p.parse_args(argv)
+    # Exit status 2, as for a missing root: the check could not run (1 means it ran and
+    # something FAILed). One line saying what to install, not a traceback from debootstrap.
+    lacking = missing_packages()
+    if lacking:
+        print(f"check.py: this host lacks {', '.join(lacking)}: sudo apt-get install {' '.join(lacking)}",
+              file=sys.stderr)
+        return 2
     if os.geteuid() != 0:
         print("check.py: needs root (debootstrap, chroot, mkfs)", file=sys.stderr)
         return 2
