@@ -1,10 +1,10 @@
 """The appliance check: hardware/install.sh run for real in a Pi-like VM, then the table as a
 person at it would find it. `make appliance` runs it (root, x86-64, QEMU; not in `make test`).
 
-    python3 hardware/appliance/check.py [--cuts 20] [--accel kvm|tcg] [--out out/appliance]
+    python3 hardware/appliance/check.py [--dist bookworm|trixie] [--cuts 20] [--accel kvm|tcg] [--out out/appliance]
 
 One printed line per check, PASS or FAIL with the measured seconds; exit 1 on any FAIL.
-The image (Debian 12 with Raspberry Pi OS Lite's packages, build-image.sh) is built once and
+The image (Debian 12, or 13 with --dist trixie, with Raspberry Pi OS Lite's packages, build-image.sh) is built once and
 cached in $APPLIANCE_CACHE (default /var/cache/sugar-companion-appliance); the wheelhouse
 (make-wheelhouse.sh --arch x86_64) and the .debs install.sh needs (downloaded in a chroot of
 that image, as `make-wheelhouse.sh --debs` would on a fresh Lite card) go into the VM on a
@@ -28,6 +28,18 @@ sys.path.insert(0, str(HERE))
 from vm import Vm, VmError  # noqa: E402
 
 CACHE = Path(os.environ.get("APPLIANCE_CACHE", "/var/cache/sugar-companion-appliance"))
+# --dist: Raspberry Pi OS Bookworm (Debian 12, Python 3.11) or Trixie (Debian 13, Python 3.13).
+DISTS = {"bookworm": ("12", "3.11"), "trixie": ("13", "3.13")}
+DIST = "bookworm"
+
+
+def cached(name: str) -> Path:
+    """A file of the image cache for DIST: bookworm keeps the names it always had
+    (rootfs-amd64, vmlinuz), trixie's are prefixed (rootfs-trixie-amd64, trixie-vmlinuz)."""
+    if DIST == "bookworm":
+        return CACHE / name
+    return CACHE / (name.replace("rootfs-", f"rootfs-{DIST}-").replace("debs-", f"debs-{DIST}-")
+                    if name.startswith(("rootfs-", "debs-")) else f"{DIST}-{name}")
 DEBS = ["python3-venv", "python3-evdev", "i2c-tools", "libgbm1", "libegl1", "libgles2", "libgl1-mesa-dri", "fontconfig"]
 GUEST_SRC = "/home/pi/sugar-table-companion"
 CONFIG = "/etc/companion/companion.toml"
@@ -74,16 +86,16 @@ def sh(cmd: list[str] | str, **kw) -> subprocess.CompletedProcess:
 
 def build_image() -> float:
     start = time.monotonic()
-    sh([str(HERE / "build-image.sh"), "amd64", str(CACHE)], stdout=subprocess.DEVNULL)
+    sh([str(HERE / "build-image.sh"), "amd64", str(CACHE), DIST], stdout=subprocess.DEVNULL)
     return time.monotonic() - start
 
 
 def debs() -> Path:
     """The .debs install.sh needs that the Lite image lacks (with their dependencies)."""
-    out = CACHE / "debs-amd64"
-    if (CACHE / "debs-amd64.done").exists():
+    out = cached("debs-amd64")
+    if out.with_name(out.name + ".done").exists():
         return out
-    root = CACHE / "rootfs-amd64"
+    root = cached("rootfs-amd64")
     shutil.copy("/etc/resolv.conf", root / "etc/resolv.conf")
     (root / "var/cache/wheelhouse-debs/partial").mkdir(parents=True, exist_ok=True)
     sh(["chroot", str(root), "apt-get", "update", "-q"], stdout=subprocess.DEVNULL)
@@ -94,7 +106,7 @@ def debs() -> Path:
     for deb in (root / "var/cache/wheelhouse-debs").glob("*.deb"):
         shutil.move(str(deb), out / deb.name)
     shutil.rmtree(root / "var/cache/wheelhouse-debs")
-    (CACHE / "debs-amd64.done").touch()
+    out.with_name(out.name + ".done").touch()
     return out
 
 
@@ -112,7 +124,8 @@ def payload(work: Path) -> Path:
             dest = tree / "src" / f.decode()
             dest.parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(src, dest)
-    sh([str(REPO / "hardware/make-wheelhouse.sh"), str(tree / "wheelhouse"), "--arch", "x86_64"],
+    sh([str(REPO / "hardware/make-wheelhouse.sh"), str(tree / "wheelhouse"), "--arch", "x86_64",
+        "--python", DISTS[DIST][1]],
        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     shutil.copytree(debs(), tree / "wheelhouse" / "debs")
     img = work / "payload.img"
@@ -139,7 +152,7 @@ class Guest:
         # KVM first when not told: /dev/kvm may exist yet hang at "Booting from ROM" (nested
         # virtualisation), so a KVM guest silent for 90 s is stopped and TCG used from then on.
         for accel in ([self.accel] if self.accel else ["kvm", "tcg"]):
-            self.vm = Vm(self.work / "vm", self.disk, CACHE / "vmlinuz", CACHE / "initrd.img", panel=panel,
+            self.vm = Vm(self.work / "vm", self.disk, cached("vmlinuz"), cached("initrd.img"), panel=panel,
                          payload=self.payload_img, accel=accel)
             start = time.monotonic()
             try:
@@ -275,12 +288,17 @@ def trace_inputs() -> list[tuple[str, str]]:
 
 def main(argv: list[str]) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--dist", choices=sorted(DISTS), default="bookworm",
+                   help="Debian 12 bookworm (default) or 13 trixie, as Raspberry Pi OS Bookworm / Trixie")
     p.add_argument("--cuts", type=int, default=20, help="power cuts (default 20)")
     p.add_argument("--accel", choices=("kvm", "tcg"), help="default: try KVM, fall back to TCG")
-    p.add_argument("--out", type=Path, default=REPO / "out" / "appliance")
+    p.add_argument("--out", type=Path, help="default out/appliance (bookworm), out/appliance-trixie")
     p.add_argument("--ready-within", type=float, default=120.0,
                    help="seconds from boot to READY=1 the check allows (default 120, TCG)")
     args = p.parse_args(argv)
+    global DIST
+    DIST = args.dist
+    args.out = args.out or REPO / "out" / ("appliance" if DIST == "bookworm" else f"appliance-{DIST}")
     # Exit status 2, as for a missing root: the check could not run (1 means it ran and
     # something FAILed). One line saying what to install, not a traceback from debootstrap.
     lacking = missing_packages()
@@ -297,14 +315,14 @@ def main(argv: list[str]) -> int:
         old.unlink()
 
     built = build_image()
-    line(True, "image: Debian 12 with Raspberry Pi OS Lite's packages (cached after the first build)", built,
-         str(CACHE / "bookworm-amd64.img"))
+    line(True, f"image: Debian {DISTS[DIST][0]} ({DIST}) with Raspberry Pi OS Lite's packages (cached after "
+         "the first build)", built, str(CACHE / f"{DIST}-amd64.img"))
     start = time.monotonic()
     payload_img = payload(work)
     line(True, "clone, x86-64 wheelhouse and .debs on a read-only disk", time.monotonic() - start)
     disk = work / "disk.qcow2"
     disk.unlink(missing_ok=True)
-    sh(["qemu-img", "create", "-q", "-f", "qcow2", "-b", str(CACHE / "bookworm-amd64.img"), "-F", "raw", str(disk)])
+    sh(["qemu-img", "create", "-q", "-f", "qcow2", "-b", str(CACHE / f"{DIST}-amd64.img"), "-F", "raw", str(disk)])
 
     g = Guest(work, disk, payload_img, args.accel)
     try:
