@@ -110,6 +110,29 @@ def debs() -> Path:
     return out
 
 
+def mosquitto_debs() -> Path:
+    """Mosquitto and its clients, with what a fresh Lite image lacks of their dependencies
+    (downloaded in a chroot of that image): the venue steps install them in the VM offline."""
+    out = cached("mosquitto-debs-amd64")
+    done = out.with_name(out.name + ".done")
+    if done.exists():
+        return out
+    root = cached("rootfs-amd64")
+    shutil.copy("/etc/resolv.conf", root / "etc/resolv.conf")
+    (root / "var/cache/mosquitto-debs/partial").mkdir(parents=True, exist_ok=True)
+    sh(["chroot", str(root), "apt-get", "update", "-q"], stdout=subprocess.DEVNULL)
+    sh(["chroot", str(root), "apt-get", "install", "-y", "-q", "--download-only", "--no-install-recommends",
+        "-o", "Dir::Cache::archives=/var/cache/mosquitto-debs", "mosquitto", "mosquitto-clients"],
+       stdout=subprocess.DEVNULL)
+    shutil.rmtree(out, ignore_errors=True)
+    out.mkdir()
+    for deb in (root / "var/cache/mosquitto-debs").glob("*.deb"):
+        shutil.move(str(deb), out / deb.name)
+    shutil.rmtree(root / "var/cache/mosquitto-debs")
+    done.touch()
+    return out
+
+
 def payload(work: Path) -> Path:
     """A read-only ext4 disk: the clone (the files git knows, as a user's copy has them), the
     x86-64 wheelhouse with debs/."""
@@ -128,6 +151,7 @@ def payload(work: Path) -> Path:
         "--python", DISTS[DIST][1]],
        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     shutil.copytree(debs(), tree / "wheelhouse" / "debs")
+    shutil.copytree(mosquitto_debs(), tree / "mosquitto-debs")  # the venue steps' broker, not install.sh's
     img = work / "payload.img"
     img.unlink(missing_ok=True)
     sh(["mkfs.ext4", "-q", "-d", str(tree), str(img), "400M"])
@@ -329,6 +353,9 @@ def main(argv: list[str]) -> int:
         install_checks(g, args)
         game = table_checks(g, args)
         power_cuts(g, args, game)
+        hotplug_and_keys(g, args, game)
+        venue_checks(g, args, game)
+        damaged_store(g, args, game)
         panel_sizes(g, args, game)
     except VmError as err:
         line(False, "the VM", None, str(err))
@@ -618,6 +645,245 @@ def power_cuts(g: Guest, args, game: dict) -> None:
          "resumes every accepted input, PRAGMA integrity_check ok", time.monotonic() - start_all,
          (fails[0] if fails else f"{game['accepted']} inputs; boot to active {min(boots or [0]):.0f}-"
                                  f"{max(boots or [0]):.0f} s"))
+
+
+# ------------------------------------------------------------------ issue 37: what people plug in
+
+def next_scan(g: Guest, game: dict) -> str | None:
+    """Give the recorded inputs up to the next scan (taps on the panel, scans on the
+    scanners) and return that scan's code, not given yet; None at the recording's end."""
+    feed(g, game, until=lambda k, v: k == "scan")
+    if game["next"] >= len(game["inputs"]):
+        return None
+    return game["inputs"][game["next"]][1]
+
+
+def watch_device(g: Guest, link: str, seconds: int) -> str:
+    """Copy what the input device at /dev/input/by-id/``link`` sends, for ``seconds``, to a
+    file in the guest (read beside the companion, not grabbed); returns the file's path."""
+    out = f"/tmp/watch-{link}.bin"
+    g.sh(f"rm -f {out}; setsid -f timeout {seconds} cat /dev/input/by-id/{link} > {out} 2>/dev/null < /dev/null")
+    return out
+
+
+def events_in(g: Guest, path: str) -> int:
+    """How many input events (24-byte struct input_event) the watched device sent."""
+    rc, out = g.sh(f"stat -c %s {path} 2>/dev/null || echo 0")
+    return int(out.split()[0] or 0) // 24 if rc == 0 else 0
+
+
+def typed_scan(g: Guest, game: dict, label: str, keypad: bool = False, hold: dict | None = None,
+               watch: str | None = None) -> bool:
+    """The next recorded scan typed on the hotplugged keyboard (QEMU monitor sendkey: key
+    positions, a US-layout scanner) into the window: PASS when the journal's verdict is for
+    exactly that code, read by the window's keyboard path (reader "keyboard")."""
+    code = next_scan(g, game)
+    if code is None:
+        return line(False, label, None, "the recording has no scan left")
+    cursor = g.cursor()
+    watched = watch_device(g, watch, 20) if watch else None
+    start = time.monotonic()
+    g.vm.sendkey(code, keypad=keypad, hold=hold)
+    recs, texts, cursor = g.wait_records(cursor, lambda r: r.get("event") == "scan" and "verdict" in r, 30)
+    took = time.monotonic() - start
+    rec = next((r for r in recs if r.get("event") == "scan" and "verdict" in r), None)
+    game["cursor"] = cursor
+    if rec and rec.get("code") == code:
+        count(game, rec)
+        game["next"] += 1
+    sent = events_in(g, watched) if watched else None
+    ok = rec is not None and rec.get("code") == code and rec.get("reader") == "keyboard" and (sent is None or sent > 0)
+    got = rec and (rec.get("raw") or rec.get("code"))
+    return line(ok, label, took, f"typed {code}, read {got!r} ({rec and rec.get('reader')}): {rec and rec.get('verdict')}"
+                + (f"; {sent} key events from the plugged-in keyboard" if sent is not None else ""))
+
+
+def set_keymap(g: Guest, layout: str) -> str:
+    """The console keymap as Raspberry Pi OS's raspi-config sets it: /etc/default/keyboard,
+    then setupcon on tty1 (the kernel's keymap, which SDL's console keyboard reads), then the
+    service restarted so the table starts under it. Returns what the kernel's keymap now
+    makes of the keys at US Y and Q (keycodes 21 and 16)."""
+    g.sh(f"cat > /etc/default/keyboard <<'EOF'\nXKBMODEL=\"pc105\"\nXKBLAYOUT=\"{layout}\"\nXKBVARIANT=\"\"\n"
+         f"XKBOPTIONS=\"\"\nBACKSPACE=\"guess\"\nEOF")
+    g.sh("setsid sh -c 'exec setupcon -k --force <> /dev/tty1 >&0 2>&1'", timeout=120)
+    rc, keys = g.sh("dumpkeys -f 2>/dev/null | grep -E '^keycode +(21|16) =' | awk '{print $4}' | tr '\n' ' '")
+    pid = g.show().get("MainPID")
+    g.sh("systemctl restart companion")
+    g.wait_active(90, not_pid=pid)
+    time.sleep(4)
+    return keys.strip()
+
+
+def hotplug_and_keys(g: Guest, args, game: dict) -> None:
+    """Issue 37 on the installed service: a USB keyboard and a touch panel plugged in after
+    the start are used; scans typed into the window under a German and a French keymap and
+    with NumLock off read right; a key released 450 ms late is one character; Ctrl+C and
+    Ctrl+\\ on tty1 end nothing."""
+    s = g.wait_active(60)
+    pid = s and s.get("MainPID")
+    time.sleep(3)
+    # Plugged in while the table runs; the first touch panel unplugged, so only the new one
+    # can land a tap. The monitor's keys go to the keyboard plugged in last.
+    g.vm.device_add("usb-kbd", id="hotkbd", bus="xhci.0", port="5", serial="HOTPLUG-KBD")
+    g.vm.device_add("usb-tablet", id="hottouch", bus="xhci.0", port="6", serial="HOTPLUG-TOUCH")
+    g.vm.device_del("touch")
+    g.sh("udevadm settle -t 30")
+    time.sleep(3)
+    rc, links = g.sh("ls /dev/input/by-id/ | grep HOTPLUG")
+    note(f"plugged in after the start: {' '.join(links.split())}")
+    kbd = next((l for l in links.split() if "HOTPLUG-KBD" in l and l.endswith("event-kbd")), None)
+    touch = next((l for l in links.split() if "HOTPLUG-TOUCH" in l), None)
+    typed_scan(g, game, "a USB keyboard plugged in after the start (QEMU usb-kbd, device_add): a scan typed on it "
+               "gets its verdict", watch=kbd)
+    feed(g, game, until=lambda k, v: k == "touch")
+    if game["next"] < len(game["inputs"]):
+        kind, command = game["inputs"][game["next"]]
+        watched = watch_device(g, touch, 15) if touch else None
+        time.sleep(2)
+        shot = g.png("hotplug-before-tap")
+        start = time.monotonic()
+        g.tap(command)
+        rec, game["cursor"] = wait_verdict(g, game["cursor"], "touch", command)
+        took = time.monotonic() - start
+        time.sleep(1)
+        new = g.png("hotplug-after-tap")
+        sent = events_in(g, watched) if watched else 0
+        if count(game, rec) or rec:
+            game["next"] += 1
+        line(rec is not None and sent > 0 and differs(shot, new), "a touch panel plugged in after the start (QEMU "
+             "usb-tablet, device_add; the first one unplugged): a tap on it acts", took,
+             f"{command}: {rec and rec.get('verdict')}; {sent} events from it (hotplug-after-tap.png)")
+    else:
+        line(False, "a touch panel plugged in after the start: a tap on it acts", None, "no tap left in the recording")
+    s2 = g.show()
+    line(s2.get("MainPID") == pid, "the table saw both without a restart", None,
+         f"MainPID {pid} -> {s2.get('MainPID')}, NRestarts {s2.get('NRestarts')}")
+
+    # NumLock off (the Linux console's default; said again to be sure), digits on the keypad.
+    g.sh("setleds -D -num < /dev/tty1")
+    rc, leds = g.sh("setleds < /dev/tty1 2>&1 | grep -o 'NumLock [a-z]*' | head -1")
+    typed_scan(g, game, f"NumLock off ({leds.strip() or '?'}): a scan with its digits and Enter on the keypad reads right",
+               keypad=True)
+    # A wireless scanner's key-up 450 ms late: the kernel repeats the key meanwhile.
+    code = next_scan(g, game)
+    typed_scan(g, game, "a key released 450 ms late (sendkey ... 450): one character, not a repeat",
+               hold={len(code or "") - 1: 450})
+    for layout, words in (("de", "German"), ("fr", "French")):
+        keys = set_keymap(g, layout)
+        typed_scan(g, game, f"a {words} keymap (/etc/default/keyboard XKBLAYOUT={layout}, setupcon; "
+                   f"keys at US Y, Q now {keys or '?'}): a US-layout scanner's scan reads right")
+    set_keymap(g, "us")
+
+    # Ctrl+C and Ctrl+\ on tty1 (a keyboard, or a scanner's ETX framing).
+    s = g.show()
+    pid = s.get("MainPID")
+    for keys in ("ctrl-c", "ctrl-backslash", "ctrl-c"):
+        g.vm.hmp(f"sendkey {keys}")
+        time.sleep(1)
+    time.sleep(5)
+    s2 = g.show()
+    line(s2.get("MainPID") == pid and s2.get("ActiveState") == "active",
+         "Ctrl+C and Ctrl+\\ typed on tty1 leave the table running", None,
+         f"MainPID {pid} -> {s2.get('MainPID')}, {s2.get('ActiveState')}")
+    rc, mode = g.sh("stat -c '%a %U' /var/lib/companion/table.db.clock /var/lib/companion/table.db | tr '\n' ' '")
+    line(mode.split()[:1] == ["600"] and mode.split()[2:3] == ["600"],
+         "the store and its clock file (table.db.clock) are 0600, the service user's", None, mode.strip())
+
+
+def damaged_store(g: Guest, args, game: dict) -> None:
+    """A damaged store under the service: it waits with the mistake on the panel, no
+    restart loop (NRestarts stays 0); the store put back, the game goes on."""
+    g.sh("systemctl stop companion; rm -rf /root/store-kept && mkdir /root/store-kept && "
+         f"cp -a {DB}* /root/store-kept/ && rm -f {DB}-wal {DB}-shm && "
+         f"printf 'not a database: a damaged card' | dd of={DB} conv=notrunc status=none")
+    start = time.monotonic()
+    g.sh("systemctl reset-failed companion; systemctl start companion")
+    time.sleep(25)
+    s = g.show()
+    rc, said = g.sh("journalctl -t companion -b --no-pager -n 50 | grep -i -m1 damaged")
+    png = g.png("damaged-store")
+    ok_pic, why = picture(png, (800, 480))
+    time.sleep(10)
+    s2 = g.show()
+    line(s2.get("NRestarts") == "0" and s2.get("ActiveState") != "failed" and s.get("MainPID") == s2.get("MainPID")
+         and "damaged" in said.lower() and ok_pic,
+         "a damaged store (table.db overwritten): the mistake on the panel, waiting, no restart loop "
+         "(damaged-store.png)", time.monotonic() - start,
+         f"{s2.get('ActiveState')}/{s2.get('SubState')}, NRestarts {s2.get('NRestarts')}, MainPID {s.get('MainPID')} -> "
+         f"{s2.get('MainPID')}; panel: {why}; journal: {said.strip()[-110:]}")
+    g.sh(f"systemctl stop companion; cp -a /root/store-kept/* /var/lib/companion/ && systemctl start companion")
+    recs, texts, game["cursor"] = g.wait_records(g.cursor(), lambda r: r.get("event") == "start", 90)
+    resumed = next((r for r in recs if r.get("event") == "start"), None)
+    line(resumed is not None and resumed.get("resumed_inputs") == game["accepted"],
+         "the store put back: the game goes on", None,
+         f"{resumed and resumed.get('resumed_inputs')} inputs resumed of {game['accepted']}")
+
+
+# ------------------------------------------------------------------ issue 40: venue mode in the VM
+
+VENUE = '[venue]\nbroker = "mqtt://127.0.0.1"\ntable = "table-1"\nname = "vmcafe"'
+
+
+def venue_checks(g: Guest, args, game: dict) -> None:
+    """Mosquitto (its .debs from the payload disk: no network) on the VM's loopback,
+    `companion venue enable`, the installed service publishing its game, the dashboard in
+    the VM showing it; `companion venue disable`: the panel says the venue is blocked."""
+    start = time.monotonic()
+    rc, out = g.sh("DEBIAN_FRONTEND=noninteractive dpkg -i /mnt/payload/mosquitto-debs/*.deb >/tmp/mosquitto-dpkg.log "
+                   "2>&1; echo dpkg $?; systemctl is-active mosquitto; mosquitto -h 2>&1 | head -1", timeout=300)
+    line("dpkg 0" in out and "\nactive" in out, "Mosquitto installed from .debs on the payload disk (offline), "
+         "running on the VM's loopback", time.monotonic() - start, " / ".join(out.split("\n")[:3]))
+    g.sh("setsid -f sh -c 'echo $$ > /tmp/dashboard.pid; exec sudo -u pi companion venue --broker mqtt://127.0.0.1 --venue-name vmcafe --listen 127.0.0.1:8080 "
+         "--store /tmp/venue-vmcafe.db' > /tmp/dashboard.log 2>&1 < /dev/null")
+    g.write_config(config(readers=game["readers"], extra=VENUE))
+    start = time.monotonic()
+    pid = g.show().get("MainPID")
+    rc, out = g.sh("companion venue enable --config /etc/companion/companion.toml 2>&1", timeout=120)
+    s = g.wait_active(90, not_pid=pid)
+    rc2, unit = g.sh("systemctl show companion -p RestrictAddressFamilies,IPAddressAllow")
+    line(rc == 0 and s is not None and "AF_INET" in unit, "companion venue enable: the service restarted with "
+         "AF_INET to the broker", time.monotonic() - start, " ".join(unit.split())[:160])
+    game["cursor"] = g.cursor()
+    time.sleep(3)
+    feed(g, game, limit=2)
+    start = time.monotonic()
+    state, table = {}, None
+    while time.monotonic() - start < 60:
+        rc, body = g.sh("curl -s -m 5 http://127.0.0.1:8080/state.json")
+        try:
+            state = json.loads(body)
+        except ValueError:
+            state = {}
+        table = next((t for t in state.get("tables", []) if t.get("table") == "table-1"), None)
+        if table and table.get("last_seq") and table.get("game"):
+            break
+        time.sleep(2)
+    (g.work / "venue-state.json").write_text(json.dumps(state, indent=1))
+    rc, page = g.sh("curl -s -m 5 -o /dev/null -w '%{http_code} %{size_download}' http://127.0.0.1:8080/")
+    line(bool(table and table.get("game") and table.get("last_seq")) and page.startswith("200"),
+         "the dashboard in the VM shows the installed table's game (curl /state.json, venue-state.json)",
+         time.monotonic() - start, f"table-1: game {table and table.get('game')!r}, online {table and table.get('online')}, "
+         f"{table and table.get('events')} events, last seq {table and table.get('last_seq')}; page: {page.strip()}")
+    cursor = g.cursor()
+    pid = g.show().get("MainPID")
+    start = time.monotonic()
+    rc, out = g.sh("companion venue disable 2>&1", timeout=120)
+    g.wait_active(90, not_pid=pid)
+
+    def blocked(r):
+        return r.get("event") == "device" and r.get("device") == "venue" and "blocked" in str(r.get("detail")).lower()
+    recs, texts, cursor = g.wait_records(cursor, blocked, 60)
+    said = next((r for r in recs if blocked(r)), None)
+    time.sleep(3)
+    png = g.png("venue-blocked")
+    line(rc == 0 and said is not None, "companion venue disable: the panel's status line says the venue is blocked "
+         "(venue-blocked.png)", time.monotonic() - start, f"{said and said.get('detail')!r} {said and said.get('status')}")
+    g.sh("systemctl stop mosquitto; kill $(cat /tmp/dashboard.pid) || true")
+    g.write_config(config(readers=game["readers"]))
+    pid = g.show().get("MainPID")
+    g.sh("systemctl restart companion")
+    g.wait_active(90, not_pid=pid)
+    game["cursor"] = g.cursor()
 
 
 def panel_sizes(g: Guest, args, game: dict) -> None:
