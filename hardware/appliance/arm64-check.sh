@@ -25,6 +25,11 @@ for t in debootstrap:debootstrap qemu-aarch64-static:qemu-user-static update-bin
     command -v "${t%%:*}" >/dev/null || lacking="$lacking ${t#*:}"
 done
 [ -z "$lacking" ] || { echo "arm64-check.sh: this host lacks${lacking}: sudo apt-get install${lacking}" >&2; exit 2; }
+# Without a registered qemu-aarch64 binfmt handler (a container, binfmt_misc not mounted)
+# every arm64 program in the chroot fails with "Exec format error".
+grep -qs '^enabled' /proc/sys/fs/binfmt_misc/qemu-aarch64 || { echo "arm64-check.sh: arm64 programs cannot run here" \
+    "(no qemu-aarch64 binfmt handler): sudo mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc;" \
+    "sudo update-binfmts --enable qemu-aarch64" >&2; exit 2; }
 [ "$(id -u)" -eq 0 ] || { echo "arm64-check.sh: needs root (chroot, mount)" >&2; exit 2; }
 FAILS=0
 T0=$(date +%s)
