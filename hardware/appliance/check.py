@@ -290,6 +290,18 @@ def differs(a: Path, b: Path) -> bool:
     return ImageChops.difference(Image.open(a).convert("RGB"), Image.open(b).convert("RGB")).getbbox() is not None
 
 
+def changed(g: "Guest", before: Path, name: str, within: float = 10.0) -> Path:
+    """The panel's screendump ``name`` once it differs from ``before`` (looked at every
+    half second, at most ``within`` s: software GL under TCG on a busy host can take
+    seconds for a frame); the last one taken if it never does."""
+    deadline = time.monotonic() + within
+    while True:
+        time.sleep(0.5)
+        png = g.png(name)
+        if differs(before, png) or time.monotonic() > deadline:
+            return png
+
+
 def config(extra: str = "", game: str | None = 'game = "sugarrr"\nnames = ["Mum", "Dad", "Maya", "Leo"]',
            readers: str = "") -> str:
     return "\n".join(["[game]", game or "", "", "[display]", "fullscreen = true", "", "[store]",
@@ -490,8 +502,7 @@ def table_checks(g: Guest, args) -> dict:
         how(code)
         rec, cursor = wait_verdict(g, cursor, "scan", code)
         took = time.monotonic() - start
-        time.sleep(1)
-        new = g.png(f"game-scan-{i + 1}")
+        new = changed(g, shot, f"game-scan-{i + 1}")
         line(rec is not None and rec.get("verdict") == "accepted" and differs(shot, new),
              f"a scan on the {scanner}: verdict in the journal, screen changed", took,
              f"{code}: {rec and rec.get('verdict')} (game-scan-{i + 1}.png)")
@@ -507,8 +518,7 @@ def table_checks(g: Guest, args) -> dict:
     g.tap(command)
     rec, cursor = wait_verdict(g, game["cursor"], "touch", command)
     took = time.monotonic() - start
-    time.sleep(1)
-    new = g.png("game-after-tap")
+    new = changed(g, shot, "game-after-tap")
     line(rec is not None and differs(shot, new), f"a tap on the panel ({command}): verdict in the journal, screen changed",
          took, f"{rec and rec.get('command')}: {rec and rec.get('verdict')} (game-after-tap.png)")
     count(game, rec)
@@ -745,8 +755,7 @@ def hotplug_and_keys(g: Guest, args, game: dict) -> None:
         g.tap(command)
         rec, game["cursor"] = wait_verdict(g, game["cursor"], "touch", command)
         took = time.monotonic() - start
-        time.sleep(1)
-        new = g.png("hotplug-after-tap")
+        new = changed(g, shot, "hotplug-after-tap")
         sent = events_in(g, watched) if watched else 0
         if count(game, rec) or rec:
             game["next"] += 1
