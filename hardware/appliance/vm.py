@@ -140,7 +140,7 @@ class Vm:
                 "-append", "root=/dev/vda rw console=ttyS0 quiet loglevel=3 systemd.show_status=false",
                 "-drive", f"file={self.image},if=virtio,format=qcow2,cache=none,aio=native",
                 "-device", f"virtio-gpu-pci,id=panel,xres={w},yres={h}",
-                "-device", "qemu-xhci,id=xhci",
+                "-device", "qemu-xhci,id=xhci,p2=8,p3=8",  # ports 1-8 take USB 2 devices (hotplug: 5, 6)
                 "-device", "usb-tablet,id=touch,bus=xhci.0,port=1",
                 # the user's keyboard (Esc); the scanner keyboard is bound to the panel's console
                 # so QMP events naming the panel reach it and no other keyboard
