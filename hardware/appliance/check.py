@@ -809,19 +809,22 @@ def damaged_store(g: Guest, args, game: dict) -> None:
     g.sh("systemctl reset-failed companion; systemctl start companion")
     time.sleep(25)
     s = g.show()
-    rc, said = g.sh("journalctl -t companion -b --no-pager -n 50 | grep -i -m1 damaged")
+    # The panel and journal say "cannot start: ... is not a companion game store (file is
+    # not a database)" (damaged-store.png), not the word "damaged".
+    rc, said = g.sh("journalctl -t companion -b --no-pager -n 50 | grep -i -m1 'cannot start'")
     png = g.png("damaged-store")
     ok_pic, why = picture(png, (800, 480))
     time.sleep(10)
     s2 = g.show()
     line(s2.get("NRestarts") == "0" and s2.get("ActiveState") != "failed" and s.get("MainPID") == s2.get("MainPID")
-         and "damaged" in said.lower() and ok_pic,
+         and "cannot start" in said.lower() and ok_pic,
          "a damaged store (table.db overwritten): the mistake on the panel, waiting, no restart loop "
          "(damaged-store.png)", time.monotonic() - start,
          f"{s2.get('ActiveState')}/{s2.get('SubState')}, NRestarts {s2.get('NRestarts')}, MainPID {s.get('MainPID')} -> "
          f"{s2.get('MainPID')}; panel: {why}; journal: {said.strip()[-110:]}")
-    g.sh(f"systemctl stop companion; cp -a /root/store-kept/* /var/lib/companion/ && systemctl start companion")
-    recs, texts, game["cursor"] = g.wait_records(g.cursor(), lambda r: r.get("event") == "start", 90)
+    cursor = g.cursor()  # before the start: its "start" line can come before a cursor taken after
+    g.sh("systemctl stop companion; cp -a /root/store-kept/* /var/lib/companion/ && systemctl start companion")
+    recs, texts, game["cursor"] = g.wait_records(cursor, lambda r: r.get("event") == "start", 90)
     resumed = next((r for r in recs if r.get("event") == "start"), None)
     line(resumed is not None and resumed.get("resumed_inputs") == game["accepted"],
          "the store put back: the game goes on", None,
