@@ -841,7 +841,9 @@ def venue_checks(g: Guest, args, game: dict) -> None:
     `companion venue enable`, the installed service publishing its game, the dashboard in
     the VM showing it; `companion venue disable`: the panel says the venue is blocked."""
     start = time.monotonic()
-    rc, out = g.sh("DEBIAN_FRONTEND=noninteractive dpkg -i /mnt/payload/mosquitto-debs/*.deb >/tmp/mosquitto-dpkg.log "
+    # The payload disk was mounted on the first boot only (the power cuts came since).
+    rc, out = g.sh("(mountpoint -q /mnt/payload || mount -o ro /dev/vdb /mnt/payload) && "
+                   "DEBIAN_FRONTEND=noninteractive dpkg -i /mnt/payload/mosquitto-debs/*.deb >/tmp/mosquitto-dpkg.log "
                    "2>&1; echo dpkg $?; systemctl is-active mosquitto; mosquitto -h 2>&1 | head -1", timeout=300)
     line("dpkg 0" in out and "\nactive" in out, "Mosquitto installed from .debs on the payload disk (offline), "
          "running on the VM's loopback", time.monotonic() - start, " / ".join(out.split("\n")[:3]))
