@@ -46,9 +46,11 @@ clean:
 
 # The appliance check (root, x86-64, QEMU; about 30 minutes; not part of `make test`):
 # hardware/install.sh for real in a Pi-like VM, then boot, taps, scans, restarts, power cuts.
+# DIST=trixie: the same on Debian 13 (Raspberry Pi OS Trixie, Python 3.13).
+DIST ?= bookworm
 appliance: $(VENV)/.installed
-	$(BIN)/python hardware/appliance/check.py $(APPLIANCE_ARGS)
+	$(BIN)/python hardware/appliance/check.py --dist $(DIST) $(APPLIANCE_ARGS)
 
-# The arm64 install check: install.sh in a Debian 12 arm64 root (qemu-user-static).
+# The arm64 install check: install.sh in a Debian 12 arm64 root (DIST=trixie: 13; qemu-user-static).
 arm64-check: $(VENV)/.installed
-	hardware/appliance/arm64-check.sh $(ARM64_ARGS)
+	DIST=$(DIST) hardware/appliance/arm64-check.sh $(ARM64_ARGS)

@@ -225,7 +225,7 @@ say "Installing the Sugar Table Companion from $SRC${WHEELHOUSE:+ (offline, whee
 say "1. Debian packages: ${APT_PACKAGES[*]}"
 if [ -n "$ROOT" ]; then
     [ -z "$WHEELHOUSE" ] && run apt-get update
-    [ -n "$WHEELHOUSE" ] && [ -d "$WHEELHOUSE/debs" ] && run apt-get install -y --no-install-recommends "$WHEELHOUSE/debs/*.deb"
+    [ -n "$WHEELHOUSE" ] && [ -d "$WHEELHOUSE/debs" ] && run apt-get install -y --no-install-recommends -o APT::Sandbox::User=root "$WHEELHOUSE/debs/*.deb"
     run apt-get install -y --no-install-recommends "${APT_PACKAGES[@]}"
 else
     # Not installed, and not a Raspberry Pi OS-only package this system's archive lacks.
@@ -246,7 +246,9 @@ else
         unchanged "all installed"
     else
         if [ -n "$WHEELHOUSE" ] && ls "$WHEELHOUSE"/debs/*.deb >/dev/null 2>&1; then
-            run apt-get install -y --no-install-recommends "$WHEELHOUSE"/debs/*.deb
+            # Trixie's apt reads local .debs as its _apt user, which cannot enter a home
+            # folder made 0700 (Trixie's default): the user's own files, read as root.
+            run apt-get install -y --no-install-recommends -o APT::Sandbox::User=root "$WHEELHOUSE"/debs/*.deb
         elif ! run apt-get update; then
             say "  apt-get update failed (no network?): trying with the package lists already here"
         fi

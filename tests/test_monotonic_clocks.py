@@ -177,3 +177,17 @@ def test_companion_run_under_libfaketime_a_two_hour_step_does_not_end_the_turn(t
             proc.kill()
     assert proc.returncode == 0, err
     assert "Time is up" not in "".join(seen) + out
+
+
+def test_the_clock_file_beside_the_store_is_readable_by_its_owner_only(tmp_path):
+    # Issue 37: "store and trace files are created 0600" -- the clock file (STORE.clock)
+    # sits beside the store and is written on every start, under any umask.
+    import os
+    import stat
+    db = str(tmp_path / "t.db")
+    old = os.umask(0o022)
+    try:
+        TableClock.for_store(db, None, boot=lambda: "boot-A")
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE(os.stat(db + ".clock").st_mode) == 0o600

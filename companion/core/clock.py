@@ -119,13 +119,18 @@ class TableClock:
             self.save()
 
     def save(self) -> None:
-        """Keep the anchor beside the store (best effort: a read-only card only loses
-        the same-boot continuity)."""
+        """Keep the anchor beside the store, in ``STORE.clock`` created mode 0600 (best
+        effort: a read-only card only loses the same-boot continuity)."""
         if self.path is None:
             return
         tmp = self.path.with_name(self.path.name + ".tmp")
         try:
-            tmp.write_text(json.dumps({"boot_id": self.boot, "anchor": self.anchor, "boottime": self.anchor_mono}))
+            # Mode 0600 like the store beside it (issue 37: store files readable by their
+            # owner only), whatever the umask; a tmp left by a cut gets it too.
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_CLOEXEC", 0), 0o600)
+            with os.fdopen(fd, "w") as out:
+                os.fchmod(fd, 0o600)
+                out.write(json.dumps({"boot_id": self.boot, "anchor": self.anchor, "boottime": self.anchor_mono}))
             os.replace(tmp, self.path)
         except OSError:
             pass

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The arm64 install check: hardware/install.sh --wheelhouse in a Debian 12 arm64 root with
+# The arm64 install check: hardware/install.sh --wheelhouse in a Debian 12 (or, DIST=trixie, 13) arm64 root with
 # Raspberry Pi OS Lite's packages (no python3-dev), run through qemu-user-static, with no
 # network; then `companion --version` and a headless game there. `make arm64-check`.
 #
@@ -12,7 +12,24 @@ set -uo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 REPO="$(cd "$HERE/../.." && pwd)"
 CACHE="${APPLIANCE_CACHE:-/var/cache/sugar-companion-appliance}"
-OUT="${1:-$REPO/out/appliance}/arm64"
+# DIST=trixie: Debian 13 (Raspberry Pi OS Trixie, Python 3.13); the default is bookworm.
+DIST="${DIST:-bookworm}"
+case "$DIST" in
+    bookworm) LOWER="$CACHE/rootfs-arm64"; PY=3.11; OUT="${1:-$REPO/out/appliance}/arm64" ;;
+    trixie) LOWER="$CACHE/rootfs-trixie-arm64"; PY=3.13; OUT="${1:-$REPO/out/appliance}/arm64-trixie" ;;
+    *) echo "arm64-check.sh: DIST is bookworm or trixie, not $DIST" >&2; exit 2 ;;
+esac
+# Exit 2 when the check cannot run (1 is a FAIL): one line naming what to install.
+lacking=""
+for t in debootstrap:debootstrap qemu-aarch64-static:qemu-user-static update-binfmts:binfmt-support; do
+    command -v "${t%%:*}" >/dev/null || lacking="$lacking ${t#*:}"
+done
+[ -z "$lacking" ] || { echo "arm64-check.sh: this host lacks${lacking}: sudo apt-get install${lacking}" >&2; exit 2; }
+# Without a registered qemu-aarch64 binfmt handler (a container, binfmt_misc not mounted)
+# every arm64 program in the chroot fails with "Exec format error".
+grep -qs '^enabled' /proc/sys/fs/binfmt_misc/qemu-aarch64 || { echo "arm64-check.sh: arm64 programs cannot run here" \
+    "(no qemu-aarch64 binfmt handler): sudo mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc;" \
+    "sudo update-binfmts --enable qemu-aarch64" >&2; exit 2; }
 [ "$(id -u)" -eq 0 ] || { echo "arm64-check.sh: needs root (chroot, mount)" >&2; exit 2; }
 FAILS=0
 T0=$(date +%s)
@@ -20,8 +37,8 @@ result() { # result OK|FAIL NAME SECONDS DETAIL
     printf '%s  %s  (%s s)  %s\n' "$1" "$2" "$3" "$4"; [ "$1" = PASS ] || FAILS=$((FAILS + 1)); }
 
 s=$(date +%s)
-"$HERE/build-image.sh" arm64 "$CACHE" >/dev/null || { echo "FAIL  building the arm64 root"; exit 1; }
-result PASS "arm64 root with Raspberry Pi OS Lite's packages (cached after the first build)" $(( $(date +%s) - s )) "$CACHE/rootfs-arm64"
+"$HERE/build-image.sh" arm64 "$CACHE" "$DIST" >/dev/null || { echo "FAIL  building the arm64 root"; exit 1; }
+result PASS "arm64 $DIST root with Raspberry Pi OS Lite's packages (cached after the first build)" $(( $(date +%s) - s )) "$LOWER"
 
 # An overlay: the install writes into $OUT/upper, the cached root is untouched.
 mkdir -p "$OUT"
@@ -32,7 +49,7 @@ cleanup() {
 trap cleanup EXIT
 cleanup
 rm -rf "$OUT/upper" "$OUT/work"; mkdir -p "$OUT/upper" "$OUT/work" "$ROOT"
-mount -t overlay overlay -o "lowerdir=$CACHE/rootfs-arm64,upperdir=$OUT/upper,workdir=$OUT/work" "$ROOT"
+mount -t overlay overlay -o "lowerdir=$LOWER,upperdir=$OUT/upper,workdir=$OUT/work" "$ROOT"
 mount -t proc proc "$ROOT/proc"; mount -t sysfs sys "$ROOT/sys"; mount --bind /dev "$ROOT/dev"
 
 # The clone (the files git knows) in a user's home, and the wheelhouse beside it.
@@ -42,7 +59,7 @@ DEST="$ROOT/home/pi/sugar-table-companion"
 mkdir -p "$DEST"
 (cd "$REPO" && git ls-files -co --exclude-standard -z | xargs -0 -I{} cp --parents -a {} "$DEST/" 2>/dev/null)
 chroot "$ROOT" chown -R pi:pi /home/pi/sugar-table-companion
-"$REPO/hardware/make-wheelhouse.sh" "$ROOT/home/pi/wheelhouse" --arch aarch64 >/dev/null 2>&1
+"$REPO/hardware/make-wheelhouse.sh" "$ROOT/home/pi/wheelhouse" --arch aarch64 --python "$PY" >/dev/null 2>&1
 # The .debs: what `make-wheelhouse.sh --debs` fetches on an online Lite card (here the root
 # itself, before the network is taken away).
 cp /etc/resolv.conf "$ROOT/etc/resolv.conf"
@@ -89,5 +106,5 @@ else
 fi
 
 echo
-echo "$FAILS FAIL in $(( $(date +%s) - T0 )) s (arm64 through qemu-user-static)"
+echo "$FAILS FAIL in $(( $(date +%s) - T0 )) s (arm64 $DIST through qemu-user-static)"
 [ "$FAILS" -eq 0 ]

@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# Build, once, a Debian 12 (bookworm) root with Raspberry Pi OS Lite's package set, for the
-# appliance check (hardware/appliance/check.py) and the arm64 install check.
+# Build, once, a Debian 12 (bookworm) or 13 (trixie) root with Raspberry Pi OS Lite's package
+# set, for the appliance check (hardware/appliance/check.py) and the arm64 install check.
 #
 #   hardware/appliance/build-image.sh amd64 CACHE   -> CACHE/bookworm-amd64.img (ext4, systemd
 #                                                       as PID 1), vmlinuz, initrd.img
 #   hardware/appliance/build-image.sh arm64 CACHE   -> CACHE/rootfs-arm64/ (a chroot, run
 #                                                       through qemu-user-static)
+#   hardware/appliance/build-image.sh amd64 CACHE trixie
+#                                                   -> CACHE/trixie-amd64.img, trixie-vmlinuz,
+#                                                      trixie-initrd.img (and rootfs-trixie-ARCH/)
 #
 # Needs root and the Debian archive (deb.debian.org), on the host only. A finished image is
 # marked CACHE/<name>.done and never rebuilt; delete the folder to start again.
@@ -16,10 +19,14 @@
 # and python3-venv but no python3-dev, no python3-evdev, no Mesa (libgbm1, libegl1,
 # libgles2) and no fontconfig: the installer must bring those.
 set -euo pipefail
-ARCH="${1:?usage: build-image.sh amd64|arm64 CACHE}"
-CACHE="$(mkdir -p "${2:?usage: build-image.sh amd64|arm64 CACHE}" && cd "$2" && pwd)"
+ARCH="${1:?usage: build-image.sh amd64|arm64 CACHE [bookworm|trixie]}"
+CACHE="$(mkdir -p "${2:?usage: build-image.sh amd64|arm64 CACHE [bookworm|trixie]}" && cd "$2" && pwd)"
+DIST="${3:-bookworm}"
+case "$DIST" in bookworm|trixie) ;; *) echo "build-image.sh: the dist is bookworm or trixie, not $DIST" >&2; exit 2 ;; esac
 MIRROR="${DEBIAN_MIRROR:-http://deb.debian.org/debian}"
-ROOT="$CACHE/rootfs-$ARCH"
+# Bookworm keeps the names it always had (caches already built stay valid); trixie's are prefixed.
+if [ "$DIST" = bookworm ]; then NAME="rootfs-$ARCH"; PRE=""; else NAME="rootfs-$DIST-$ARCH"; PRE="$DIST-"; fi
+ROOT="$CACHE/$NAME"
 [ "$(id -u)" -eq 0 ] || { echo "build-image.sh: needs root (debootstrap, chroot)" >&2; exit 1; }
 
 LITE=(systemd-sysv udev dbus kmod locales initramfs-tools netbase systemd-timesyncd
@@ -31,12 +38,12 @@ LITE=(systemd-sysv udev dbus kmod locales initramfs-tools netbase systemd-timesy
       wpasupplicant wireless-tools network-manager net-tools)
 [ "$ARCH" = amd64 ] && LITE+=(linux-image-amd64)
 
-if [ -f "$CACHE/rootfs-$ARCH.done" ]; then
+if [ -f "$CACHE/$NAME.done" ]; then
     echo "cached: $ROOT"
 else
     start=$(date +%s)
     rm -rf "$ROOT"
-    debootstrap --arch "$ARCH" --variant=minbase --include=ca-certificates bookworm "$ROOT" "$MIRROR"
+    debootstrap --arch "$ARCH" --variant=minbase --include=ca-certificates "$DIST" "$ROOT" "$MIRROR"
     printf '#!/bin/sh\nexit 101\n' > "$ROOT/usr/sbin/policy-rc.d"; chmod 755 "$ROOT/usr/sbin/policy-rc.d"
     mount -t proc proc "$ROOT/proc"; mount --bind /dev "$ROOT/dev"; mount -t sysfs sys "$ROOT/sys"
     trap 'umount -l "$ROOT/proc" "$ROOT/dev" "$ROOT/sys" 2>/dev/null || true' EXIT
@@ -48,13 +55,13 @@ else
     for p in python3-dev python3-evdev libgbm1 libegl1 libgles2 libgl1-mesa-dri fontconfig; do
         if chroot "$ROOT" dpkg -s "$p" >/dev/null 2>&1; then echo "build-image.sh: $p is installed: not Lite" >&2; exit 1; fi
     done
-    echo "$ARCH root built in $(( $(date +%s) - start )) s"
-    touch "$CACHE/rootfs-$ARCH.done"
+    echo "$DIST $ARCH root built in $(( $(date +%s) - start )) s"
+    touch "$CACHE/$NAME.done"
 fi
 [ "$ARCH" = amd64 ] || exit 0
 
 # ------------------------------------------------- the amd64 VM: a bootable ext4 image
-IMG="$CACHE/bookworm-amd64.img"
+IMG="$CACHE/$DIST-amd64.img"
 if [ -f "$IMG.done" ]; then echo "cached: $IMG"; exit 0; fi
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 echo sugar-table > "$ROOT/etc/hostname"
@@ -91,8 +98,8 @@ done
 printf 'virtio_pci\nvirtio_blk\next4\n' > "$ROOT/etc/initramfs-tools/modules"
 sed -i 's/^MODULES=.*/MODULES=list/; s/^COMPRESS=.*/COMPRESS=gzip/' "$ROOT/etc/initramfs-tools/initramfs.conf"
 chroot "$ROOT" update-initramfs -u -k all
-cp -L "$ROOT/vmlinuz" "$CACHE/vmlinuz"
-cp -L "$ROOT/initrd.img" "$CACHE/initrd.img"
+cp -L "$ROOT/vmlinuz" "$CACHE/${PRE}vmlinuz"
+cp -L "$ROOT/initrd.img" "$CACHE/${PRE}initrd.img"
 rm -f "$IMG"
 mkfs.ext4 -q -L sugar-root -d "$ROOT" "$IMG" 4G
 touch "$IMG.done"

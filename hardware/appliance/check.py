@@ -1,10 +1,10 @@
 """The appliance check: hardware/install.sh run for real in a Pi-like VM, then the table as a
 person at it would find it. `make appliance` runs it (root, x86-64, QEMU; not in `make test`).
 
-    python3 hardware/appliance/check.py [--cuts 20] [--accel kvm|tcg] [--out out/appliance]
+    python3 hardware/appliance/check.py [--dist bookworm|trixie] [--cuts 20] [--accel kvm|tcg] [--out out/appliance]
 
 One printed line per check, PASS or FAIL with the measured seconds; exit 1 on any FAIL.
-The image (Debian 12 with Raspberry Pi OS Lite's packages, build-image.sh) is built once and
+The image (Debian 12, or 13 with --dist trixie, with Raspberry Pi OS Lite's packages, build-image.sh) is built once and
 cached in $APPLIANCE_CACHE (default /var/cache/sugar-companion-appliance); the wheelhouse
 (make-wheelhouse.sh --arch x86_64) and the .debs install.sh needs (downloaded in a chroot of
 that image, as `make-wheelhouse.sh --debs` would on a fresh Lite card) go into the VM on a
@@ -28,6 +28,18 @@ sys.path.insert(0, str(HERE))
 from vm import Vm, VmError  # noqa: E402
 
 CACHE = Path(os.environ.get("APPLIANCE_CACHE", "/var/cache/sugar-companion-appliance"))
+# --dist: Raspberry Pi OS Bookworm (Debian 12, Python 3.11) or Trixie (Debian 13, Python 3.13).
+DISTS = {"bookworm": ("12", "3.11"), "trixie": ("13", "3.13")}
+DIST = "bookworm"
+
+
+def cached(name: str) -> Path:
+    """A file of the image cache for DIST: bookworm keeps the names it always had
+    (rootfs-amd64, vmlinuz), trixie's are prefixed (rootfs-trixie-amd64, trixie-vmlinuz)."""
+    if DIST == "bookworm":
+        return CACHE / name
+    return CACHE / (name.replace("rootfs-", f"rootfs-{DIST}-").replace("debs-", f"debs-{DIST}-")
+                    if name.startswith(("rootfs-", "debs-")) else f"{DIST}-{name}")
 DEBS = ["python3-venv", "python3-evdev", "i2c-tools", "libgbm1", "libegl1", "libgles2", "libgl1-mesa-dri", "fontconfig"]
 GUEST_SRC = "/home/pi/sugar-table-companion"
 CONFIG = "/etc/companion/companion.toml"
@@ -55,6 +67,17 @@ def note(text: str) -> None:
     print(f"      {text}", flush=True)
 
 
+# The host's tools the check runs, and the Debian package each comes in.
+TOOLS = {"debootstrap": "debootstrap", "qemu-system-x86_64": "qemu-system-x86", "qemu-img": "qemu-utils",
+         "mkfs.ext4": "e2fsprogs", "chroot": "coreutils"}
+
+
+def missing_packages() -> list[str]:
+    """The Debian packages whose tools (TOOLS) are not on this host's PATH, sorted; [] when
+    all are there."""
+    return sorted({pkg for tool, pkg in TOOLS.items() if not shutil.which(tool)})
+
+
 def sh(cmd: list[str] | str, **kw) -> subprocess.CompletedProcess:
     return subprocess.run(cmd, shell=isinstance(cmd, str), check=True, text=True, **kw)
 
@@ -63,16 +86,16 @@ def sh(cmd: list[str] | str, **kw) -> subprocess.CompletedProcess:
 
 def build_image() -> float:
     start = time.monotonic()
-    sh([str(HERE / "build-image.sh"), "amd64", str(CACHE)], stdout=subprocess.DEVNULL)
+    sh([str(HERE / "build-image.sh"), "amd64", str(CACHE), DIST], stdout=subprocess.DEVNULL)
     return time.monotonic() - start
 
 
 def debs() -> Path:
     """The .debs install.sh needs that the Lite image lacks (with their dependencies)."""
-    out = CACHE / "debs-amd64"
-    if (CACHE / "debs-amd64.done").exists():
+    out = cached("debs-amd64")
+    if out.with_name(out.name + ".done").exists():
         return out
-    root = CACHE / "rootfs-amd64"
+    root = cached("rootfs-amd64")
     shutil.copy("/etc/resolv.conf", root / "etc/resolv.conf")
     (root / "var/cache/wheelhouse-debs/partial").mkdir(parents=True, exist_ok=True)
     sh(["chroot", str(root), "apt-get", "update", "-q"], stdout=subprocess.DEVNULL)
@@ -83,7 +106,30 @@ def debs() -> Path:
     for deb in (root / "var/cache/wheelhouse-debs").glob("*.deb"):
         shutil.move(str(deb), out / deb.name)
     shutil.rmtree(root / "var/cache/wheelhouse-debs")
-    (CACHE / "debs-amd64.done").touch()
+    out.with_name(out.name + ".done").touch()
+    return out
+
+
+def mosquitto_debs() -> Path:
+    """Mosquitto and its clients, with what a fresh Lite image lacks of their dependencies
+    (downloaded in a chroot of that image): the venue steps install them in the VM offline."""
+    out = cached("mosquitto-debs-amd64")
+    done = out.with_name(out.name + ".done")
+    if done.exists():
+        return out
+    root = cached("rootfs-amd64")
+    shutil.copy("/etc/resolv.conf", root / "etc/resolv.conf")
+    (root / "var/cache/mosquitto-debs/partial").mkdir(parents=True, exist_ok=True)
+    sh(["chroot", str(root), "apt-get", "update", "-q"], stdout=subprocess.DEVNULL)
+    sh(["chroot", str(root), "apt-get", "install", "-y", "-q", "--download-only", "--no-install-recommends",
+        "-o", "Dir::Cache::archives=/var/cache/mosquitto-debs", "mosquitto", "mosquitto-clients"],
+       stdout=subprocess.DEVNULL)
+    shutil.rmtree(out, ignore_errors=True)
+    out.mkdir()
+    for deb in (root / "var/cache/mosquitto-debs").glob("*.deb"):
+        shutil.move(str(deb), out / deb.name)
+    shutil.rmtree(root / "var/cache/mosquitto-debs")
+    done.touch()
     return out
 
 
@@ -101,9 +147,11 @@ def payload(work: Path) -> Path:
             dest = tree / "src" / f.decode()
             dest.parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(src, dest)
-    sh([str(REPO / "hardware/make-wheelhouse.sh"), str(tree / "wheelhouse"), "--arch", "x86_64"],
+    sh([str(REPO / "hardware/make-wheelhouse.sh"), str(tree / "wheelhouse"), "--arch", "x86_64",
+        "--python", DISTS[DIST][1]],
        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     shutil.copytree(debs(), tree / "wheelhouse" / "debs")
+    shutil.copytree(mosquitto_debs(), tree / "mosquitto-debs")  # the venue steps' broker, not install.sh's
     img = work / "payload.img"
     img.unlink(missing_ok=True)
     sh(["mkfs.ext4", "-q", "-d", str(tree), str(img), "400M"])
@@ -128,7 +176,7 @@ class Guest:
         # KVM first when not told: /dev/kvm may exist yet hang at "Booting from ROM" (nested
         # virtualisation), so a KVM guest silent for 90 s is stopped and TCG used from then on.
         for accel in ([self.accel] if self.accel else ["kvm", "tcg"]):
-            self.vm = Vm(self.work / "vm", self.disk, CACHE / "vmlinuz", CACHE / "initrd.img", panel=panel,
+            self.vm = Vm(self.work / "vm", self.disk, cached("vmlinuz"), cached("initrd.img"), panel=panel,
                          payload=self.payload_img, accel=accel)
             start = time.monotonic()
             try:
@@ -242,6 +290,18 @@ def differs(a: Path, b: Path) -> bool:
     return ImageChops.difference(Image.open(a).convert("RGB"), Image.open(b).convert("RGB")).getbbox() is not None
 
 
+def changed(g: "Guest", before: Path, name: str, within: float = 10.0) -> Path:
+    """The panel's screendump ``name`` once it differs from ``before`` (looked at every
+    half second, at most ``within`` s: software GL under TCG on a busy host can take
+    seconds for a frame); the last one taken if it never does."""
+    deadline = time.monotonic() + within
+    while True:
+        time.sleep(0.5)
+        png = g.png(name)
+        if differs(before, png) or time.monotonic() > deadline:
+            return png
+
+
 def config(extra: str = "", game: str | None = 'game = "sugarrr"\nnames = ["Mum", "Dad", "Maya", "Leo"]',
            readers: str = "") -> str:
     return "\n".join(["[game]", game or "", "", "[display]", "fullscreen = true", "", "[store]",
@@ -264,12 +324,24 @@ def trace_inputs() -> list[tuple[str, str]]:
 
 def main(argv: list[str]) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--dist", choices=sorted(DISTS), default="bookworm",
+                   help="Debian 12 bookworm (default) or 13 trixie, as Raspberry Pi OS Bookworm / Trixie")
     p.add_argument("--cuts", type=int, default=20, help="power cuts (default 20)")
     p.add_argument("--accel", choices=("kvm", "tcg"), help="default: try KVM, fall back to TCG")
-    p.add_argument("--out", type=Path, default=REPO / "out" / "appliance")
+    p.add_argument("--out", type=Path, help="default out/appliance (bookworm), out/appliance-trixie")
     p.add_argument("--ready-within", type=float, default=120.0,
                    help="seconds from boot to READY=1 the check allows (default 120, TCG)")
     args = p.parse_args(argv)
+    global DIST
+    DIST = args.dist
+    args.out = args.out or REPO / "out" / ("appliance" if DIST == "bookworm" else f"appliance-{DIST}")
+    # Exit status 2, as for a missing root: the check could not run (1 means it ran and
+    # something FAILed). One line saying what to install, not a traceback from debootstrap.
+    lacking = missing_packages()
+    if lacking:
+        print(f"check.py: this host lacks {', '.join(lacking)}: sudo apt-get install {' '.join(lacking)}",
+              file=sys.stderr)
+        return 2
     if os.geteuid() != 0:
         print("check.py: needs root (debootstrap, chroot, mkfs)", file=sys.stderr)
         return 2
@@ -279,20 +351,23 @@ def main(argv: list[str]) -> int:
         old.unlink()
 
     built = build_image()
-    line(True, "image: Debian 12 with Raspberry Pi OS Lite's packages (cached after the first build)", built,
-         str(CACHE / "bookworm-amd64.img"))
+    line(True, f"image: Debian {DISTS[DIST][0]} ({DIST}) with Raspberry Pi OS Lite's packages (cached after "
+         "the first build)", built, str(CACHE / f"{DIST}-amd64.img"))
     start = time.monotonic()
     payload_img = payload(work)
     line(True, "clone, x86-64 wheelhouse and .debs on a read-only disk", time.monotonic() - start)
     disk = work / "disk.qcow2"
     disk.unlink(missing_ok=True)
-    sh(["qemu-img", "create", "-q", "-f", "qcow2", "-b", str(CACHE / "bookworm-amd64.img"), "-F", "raw", str(disk)])
+    sh(["qemu-img", "create", "-q", "-f", "qcow2", "-b", str(CACHE / f"{DIST}-amd64.img"), "-F", "raw", str(disk)])
 
     g = Guest(work, disk, payload_img, args.accel)
     try:
         install_checks(g, args)
         game = table_checks(g, args)
         power_cuts(g, args, game)
+        hotplug_and_keys(g, args, game)
+        venue_checks(g, args, game)
+        damaged_store(g, args, game)
         panel_sizes(g, args, game)
     except VmError as err:
         line(False, "the VM", None, str(err))
@@ -427,8 +502,7 @@ def table_checks(g: Guest, args) -> dict:
         how(code)
         rec, cursor = wait_verdict(g, cursor, "scan", code)
         took = time.monotonic() - start
-        time.sleep(1)
-        new = g.png(f"game-scan-{i + 1}")
+        new = changed(g, shot, f"game-scan-{i + 1}")
         line(rec is not None and rec.get("verdict") == "accepted" and differs(shot, new),
              f"a scan on the {scanner}: verdict in the journal, screen changed", took,
              f"{code}: {rec and rec.get('verdict')} (game-scan-{i + 1}.png)")
@@ -444,8 +518,7 @@ def table_checks(g: Guest, args) -> dict:
     g.tap(command)
     rec, cursor = wait_verdict(g, game["cursor"], "touch", command)
     took = time.monotonic() - start
-    time.sleep(1)
-    new = g.png("game-after-tap")
+    new = changed(g, shot, "game-after-tap")
     line(rec is not None and differs(shot, new), f"a tap on the panel ({command}): verdict in the journal, screen changed",
          took, f"{rec and rec.get('command')}: {rec and rec.get('verdict')} (game-after-tap.png)")
     count(game, rec)
@@ -582,6 +655,249 @@ def power_cuts(g: Guest, args, game: dict) -> None:
          "resumes every accepted input, PRAGMA integrity_check ok", time.monotonic() - start_all,
          (fails[0] if fails else f"{game['accepted']} inputs; boot to active {min(boots or [0]):.0f}-"
                                  f"{max(boots or [0]):.0f} s"))
+
+
+# ------------------------------------------------------------------ issue 37: what people plug in
+
+def next_scan(g: Guest, game: dict) -> str | None:
+    """Give the recorded inputs up to the next scan (taps on the panel, scans on the
+    scanners) and return that scan's code, not given yet; None at the recording's end."""
+    feed(g, game, until=lambda k, v: k == "scan")
+    if game["next"] >= len(game["inputs"]):
+        return None
+    return game["inputs"][game["next"]][1]
+
+
+def watch_device(g: Guest, link: str, seconds: int) -> str:
+    """Copy what the input device at /dev/input/by-id/``link`` sends, for ``seconds``, to a
+    file in the guest (read beside the companion, not grabbed); returns the file's path."""
+    out = f"/tmp/watch-{link}.bin"
+    g.sh(f"rm -f {out}; setsid -f timeout {seconds} cat /dev/input/by-id/{link} > {out} 2>/dev/null < /dev/null")
+    return out
+
+
+def events_in(g: Guest, path: str) -> int:
+    """How many input events (24-byte struct input_event) the watched device sent."""
+    rc, out = g.sh(f"stat -c %s {path} 2>/dev/null || echo 0")
+    return int(out.split()[0] or 0) // 24 if rc == 0 else 0
+
+
+def typed_scan(g: Guest, game: dict, label: str, keypad: bool = False, hold: dict | None = None,
+               watch: str | None = None) -> bool:
+    """The next recorded scan typed on the hotplugged keyboard (QEMU monitor sendkey: key
+    positions, a US-layout scanner) into the window: PASS when the journal's verdict is for
+    exactly that code, read by the window's keyboard path (reader "keyboard")."""
+    code = next_scan(g, game)
+    if code is None:
+        return line(False, label, None, "the recording has no scan left")
+    cursor = g.cursor()
+    watched = watch_device(g, watch, 20) if watch else None
+    start = time.monotonic()
+    g.vm.sendkey(code, keypad=keypad, hold=hold)
+    recs, texts, cursor = g.wait_records(cursor, lambda r: r.get("event") == "scan" and "verdict" in r, 30)
+    took = time.monotonic() - start
+    rec = next((r for r in recs if r.get("event") == "scan" and "verdict" in r), None)
+    game["cursor"] = cursor
+    if rec and rec.get("code") == code:
+        count(game, rec)
+        game["next"] += 1
+    sent = events_in(g, watched) if watched else None
+    ok = rec is not None and rec.get("code") == code and rec.get("reader") == "keyboard" and (sent is None or sent > 0)
+    got = rec and (rec.get("raw") or rec.get("code"))
+    return line(ok, label, took, f"typed {code}, read {got!r} ({rec and rec.get('reader')}): {rec and rec.get('verdict')}"
+                + (f"; {sent} key events from the plugged-in keyboard" if sent is not None else ""))
+
+
+def set_keymap(g: Guest, layout: str) -> str:
+    """The console keymap as Raspberry Pi OS's raspi-config sets it: /etc/default/keyboard,
+    then setupcon on tty1 (the kernel's keymap, which SDL's console keyboard reads), then the
+    service restarted so the table starts under it. Returns what the kernel's keymap now
+    makes of the keys at US Y and Q (keycodes 21 and 16)."""
+    g.sh(f"cat > /etc/default/keyboard <<'EOF'\nXKBMODEL=\"pc105\"\nXKBLAYOUT=\"{layout}\"\nXKBVARIANT=\"\"\n"
+         f"XKBOPTIONS=\"\"\nBACKSPACE=\"guess\"\nEOF")
+    g.sh("setsid sh -c 'exec setupcon -k --force <> /dev/tty1 >&0 2>&1'", timeout=120)
+    rc, keys = g.sh("dumpkeys -f 2>/dev/null | grep -E '^keycode +(21|16) =' | awk '{print $4}' | tr '\n' ' '")
+    pid = g.show().get("MainPID")
+    g.sh("systemctl restart companion")
+    g.wait_active(90, not_pid=pid)
+    time.sleep(4)
+    return keys.strip()
+
+
+def hotplug_and_keys(g: Guest, args, game: dict) -> None:
+    """Issue 37 on the installed service: a USB keyboard and a touch panel plugged in after
+    the start are used; scans typed into the window under a German and a French keymap and
+    with NumLock off read right; a key released 450 ms late is one character; Ctrl+C and
+    Ctrl+\\ on tty1 end nothing."""
+    s = g.wait_active(60)
+    pid = s and s.get("MainPID")
+    time.sleep(3)
+    # Plugged in while the table runs; the first touch panel unplugged, so only the new one
+    # can land a tap. The monitor's keys go to the keyboard plugged in last.
+    g.vm.device_add("usb-kbd", id="hotkbd", bus="xhci.0", port="5", serial="HOTPLUG-KBD")
+    g.vm.device_add("usb-tablet", id="hottouch", bus="xhci.0", port="6", serial="HOTPLUG-TOUCH")
+    g.vm.device_del("touch")
+    g.sh("udevadm settle -t 30")
+    time.sleep(3)
+    rc, links = g.sh("ls /dev/input/by-id/ | grep HOTPLUG")
+    note(f"plugged in after the start: {' '.join(links.split())}")
+    kbd = next((l for l in links.split() if "HOTPLUG-KBD" in l and l.endswith("event-kbd")), None)
+    touch = next((l for l in links.split() if "HOTPLUG-TOUCH" in l), None)
+    typed_scan(g, game, "a USB keyboard plugged in after the start (QEMU usb-kbd, device_add): a scan typed on it "
+               "gets its verdict", watch=kbd)
+    feed(g, game, until=lambda k, v: k == "touch")
+    if game["next"] < len(game["inputs"]):
+        kind, command = game["inputs"][game["next"]]
+        watched = watch_device(g, touch, 15) if touch else None
+        time.sleep(2)
+        shot = g.png("hotplug-before-tap")
+        start = time.monotonic()
+        g.tap(command)
+        rec, game["cursor"] = wait_verdict(g, game["cursor"], "touch", command)
+        took = time.monotonic() - start
+        new = changed(g, shot, "hotplug-after-tap")
+        sent = events_in(g, watched) if watched else 0
+        if count(game, rec) or rec:
+            game["next"] += 1
+        line(rec is not None and sent > 0 and differs(shot, new), "a touch panel plugged in after the start (QEMU "
+             "usb-tablet, device_add; the first one unplugged): a tap on it acts", took,
+             f"{command}: {rec and rec.get('verdict')}; {sent} events from it (hotplug-after-tap.png)")
+    else:
+        line(False, "a touch panel plugged in after the start: a tap on it acts", None, "no tap left in the recording")
+    s2 = g.show()
+    line(s2.get("MainPID") == pid, "the table saw both without a restart", None,
+         f"MainPID {pid} -> {s2.get('MainPID')}, NRestarts {s2.get('NRestarts')}")
+
+    # NumLock off (the Linux console's default; said again to be sure), digits on the keypad.
+    g.sh("setleds -D -num < /dev/tty1")
+    rc, leds = g.sh("setleds < /dev/tty1 2>&1 | grep -o 'NumLock [a-z]*' | head -1")
+    typed_scan(g, game, f"NumLock off ({leds.strip() or '?'}): a scan with its digits and Enter on the keypad reads right",
+               keypad=True)
+    # A wireless scanner's key-up 450 ms late: the kernel repeats the key meanwhile.
+    code = next_scan(g, game)
+    typed_scan(g, game, "a key released 450 ms late (sendkey ... 450): one character, not a repeat",
+               hold={len(code or "") - 1: 450})
+    for layout, words in (("de", "German"), ("fr", "French")):
+        keys = set_keymap(g, layout)
+        typed_scan(g, game, f"a {words} keymap (/etc/default/keyboard XKBLAYOUT={layout}, setupcon; "
+                   f"keys at US Y, Q now {keys or '?'}): a US-layout scanner's scan reads right")
+    set_keymap(g, "us")
+
+    # Ctrl+C and Ctrl+\ on tty1 (a keyboard, or a scanner's ETX framing).
+    s = g.show()
+    pid = s.get("MainPID")
+    for keys in ("ctrl-c", "ctrl-backslash", "ctrl-c"):
+        g.vm.hmp(f"sendkey {keys}")
+        time.sleep(1)
+    time.sleep(5)
+    s2 = g.show()
+    line(s2.get("MainPID") == pid and s2.get("ActiveState") == "active",
+         "Ctrl+C and Ctrl+\\ typed on tty1 leave the table running", None,
+         f"MainPID {pid} -> {s2.get('MainPID')}, {s2.get('ActiveState')}")
+    rc, mode = g.sh("stat -c '%a %U' /var/lib/companion/table.db.clock /var/lib/companion/table.db | tr '\n' ' '")
+    line(mode.split()[:1] == ["600"] and mode.split()[2:3] == ["600"],
+         "the store and its clock file (table.db.clock) are 0600, the service user's", None, mode.strip())
+
+
+def damaged_store(g: Guest, args, game: dict) -> None:
+    """A damaged store under the service: it waits with the mistake on the panel, no
+    restart loop (NRestarts stays 0); the store put back, the game goes on."""
+    g.sh("systemctl stop companion; rm -rf /root/store-kept && mkdir /root/store-kept && "
+         f"cp -a {DB}* /root/store-kept/ && rm -f {DB}-wal {DB}-shm && "
+         f"printf 'not a database: a damaged card' | dd of={DB} conv=notrunc status=none")
+    start = time.monotonic()
+    g.sh("systemctl reset-failed companion; systemctl start companion")
+    time.sleep(25)
+    s = g.show()
+    # The panel and journal say "cannot start: ... is not a companion game store (file is
+    # not a database)" (damaged-store.png), not the word "damaged".
+    rc, said = g.sh("journalctl -t companion -b --no-pager -n 50 | grep -i -m1 'cannot start'")
+    png = g.png("damaged-store")
+    ok_pic, why = picture(png, (800, 480))
+    time.sleep(10)
+    s2 = g.show()
+    line(s2.get("NRestarts") == "0" and s2.get("ActiveState") != "failed" and s.get("MainPID") == s2.get("MainPID")
+         and "cannot start" in said.lower() and ok_pic,
+         "a damaged store (table.db overwritten): the mistake on the panel, waiting, no restart loop "
+         "(damaged-store.png)", time.monotonic() - start,
+         f"{s2.get('ActiveState')}/{s2.get('SubState')}, NRestarts {s2.get('NRestarts')}, MainPID {s.get('MainPID')} -> "
+         f"{s2.get('MainPID')}; panel: {why}; journal: {said.strip()[-110:]}")
+    cursor = g.cursor()  # before the start: its "start" line can come before a cursor taken after
+    g.sh("systemctl stop companion; cp -a /root/store-kept/* /var/lib/companion/ && systemctl start companion")
+    recs, texts, game["cursor"] = g.wait_records(cursor, lambda r: r.get("event") == "start", 90)
+    resumed = next((r for r in recs if r.get("event") == "start"), None)
+    line(resumed is not None and resumed.get("resumed_inputs") == game["accepted"],
+         "the store put back: the game goes on", None,
+         f"{resumed and resumed.get('resumed_inputs')} inputs resumed of {game['accepted']}")
+
+
+# ------------------------------------------------------------------ issue 40: venue mode in the VM
+
+VENUE = '[venue]\nbroker = "mqtt://127.0.0.1"\ntable = "table-1"\nname = "vmcafe"'
+
+
+def venue_checks(g: Guest, args, game: dict) -> None:
+    """Mosquitto (its .debs from the payload disk: no network) on the VM's loopback,
+    `companion venue enable`, the installed service publishing its game, the dashboard in
+    the VM showing it; `companion venue disable`: the panel says the venue is blocked."""
+    start = time.monotonic()
+    # The payload disk was mounted on the first boot only (the power cuts came since).
+    rc, out = g.sh("(mountpoint -q /mnt/payload || mount -o ro /dev/vdb /mnt/payload) && "
+                   "DEBIAN_FRONTEND=noninteractive dpkg -i /mnt/payload/mosquitto-debs/*.deb >/tmp/mosquitto-dpkg.log "
+                   "2>&1; echo dpkg $?; systemctl is-active mosquitto; mosquitto -h 2>&1 | head -1", timeout=300)
+    line("dpkg 0" in out and "\nactive" in out, "Mosquitto installed from .debs on the payload disk (offline), "
+         "running on the VM's loopback", time.monotonic() - start, " / ".join(out.split("\n")[:3]))
+    g.sh("setsid -f sh -c 'echo $$ > /tmp/dashboard.pid; exec sudo -u pi companion venue --broker mqtt://127.0.0.1 --venue-name vmcafe --listen 127.0.0.1:8080 "
+         "--store /tmp/venue-vmcafe.db' > /tmp/dashboard.log 2>&1 < /dev/null")
+    g.write_config(config(readers=game["readers"], extra=VENUE))
+    start = time.monotonic()
+    pid = g.show().get("MainPID")
+    rc, out = g.sh("companion venue enable --config /etc/companion/companion.toml 2>&1", timeout=120)
+    s = g.wait_active(90, not_pid=pid)
+    rc2, unit = g.sh("systemctl show companion -p RestrictAddressFamilies,IPAddressAllow")
+    line(rc == 0 and s is not None and "AF_INET" in unit, "companion venue enable: the service restarted with "
+         "AF_INET to the broker", time.monotonic() - start, " ".join(unit.split())[:160])
+    game["cursor"] = g.cursor()
+    time.sleep(3)
+    feed(g, game, limit=2)
+    start = time.monotonic()
+    state, table = {}, None
+    while time.monotonic() - start < 60:
+        rc, body = g.sh("curl -s -m 5 http://127.0.0.1:8080/state.json")
+        try:
+            state = json.loads(body)
+        except ValueError:
+            state = {}
+        table = next((t for t in state.get("tables", []) if t.get("table") == "table-1"), None)
+        if table and table.get("last_seq") and table.get("game"):
+            break
+        time.sleep(2)
+    (g.work / "venue-state.json").write_text(json.dumps(state, indent=1))
+    rc, page = g.sh("curl -s -m 5 -o /dev/null -w '%{http_code} %{size_download}' http://127.0.0.1:8080/")
+    line(bool(table and table.get("game") and table.get("last_seq")) and page.startswith("200"),
+         "the dashboard in the VM shows the installed table's game (curl /state.json, venue-state.json)",
+         time.monotonic() - start, f"table-1: game {table and table.get('game')!r}, online {table and table.get('online')}, "
+         f"{table and table.get('events')} events, last seq {table and table.get('last_seq')}; page: {page.strip()}")
+    cursor = g.cursor()
+    pid = g.show().get("MainPID")
+    start = time.monotonic()
+    rc, out = g.sh("companion venue disable 2>&1", timeout=120)
+    g.wait_active(90, not_pid=pid)
+
+    def blocked(r):
+        return r.get("event") == "device" and r.get("device") == "venue" and "blocked" in str(r.get("detail")).lower()
+    recs, texts, cursor = g.wait_records(cursor, blocked, 60)
+    said = next((r for r in recs if blocked(r)), None)
+    time.sleep(3)
+    png = g.png("venue-blocked")
+    line(rc == 0 and said is not None, "companion venue disable: the panel's status line says the venue is blocked "
+         "(venue-blocked.png)", time.monotonic() - start, f"{said and said.get('detail')!r} {said and said.get('status')}")
+    g.sh("systemctl stop mosquitto; kill $(cat /tmp/dashboard.pid) || true")
+    g.write_config(config(readers=game["readers"]))
+    pid = g.show().get("MainPID")
+    g.sh("systemctl restart companion")
+    g.wait_active(90, not_pid=pid)
+    game["cursor"] = g.cursor()
 
 
 def panel_sizes(g: Guest, args, game: dict) -> None:

@@ -140,7 +140,7 @@ class Vm:
                 "-append", "root=/dev/vda rw console=ttyS0 quiet loglevel=3 systemd.show_status=false",
                 "-drive", f"file={self.image},if=virtio,format=qcow2,cache=none,aio=native",
                 "-device", f"virtio-gpu-pci,id=panel,xres={w},yres={h}",
-                "-device", "qemu-xhci,id=xhci",
+                "-device", "qemu-xhci,id=xhci,p2=8,p3=8",  # ports 1-8 take USB 2 devices (hotplug: 5, 6)
                 "-device", "usb-tablet,id=touch,bus=xhci.0,port=1",
                 # the user's keyboard (Esc); the scanner keyboard is bound to the panel's console
                 # so QMP events naming the panel reach it and no other keyboard
@@ -234,6 +234,41 @@ class Vm:
             if ch.isalpha():
                 self.qmp.cmd("input-send-event", device="panel", events=[
                     {"type": "key", "data": {"down": False, "key": {"type": "qcode", "data": "shift"}}}])
+
+    # ----------------------------------------------------------- the QEMU monitor
+    def hmp(self, command: str) -> str:
+        """One QEMU monitor (HMP) command, e.g. ``sendkey ctrl-c``; its printed answer."""
+        return self.qmp.cmd("human-monitor-command", **{"command-line": command})
+
+    def device_add(self, driver: str, **props) -> None:
+        """Plug a device in while the VM runs (QMP device_add), e.g. a USB keyboard:
+        ``device_add("usb-kbd", id="hotkbd", bus="xhci.0", port="5")``."""
+        self.qmp.cmd("device_add", driver=driver, **props)
+
+    def device_del(self, dev_id: str) -> None:
+        """Unplug the device with this id (QMP device_del)."""
+        self.qmp.cmd("device_del", id=dev_id)
+
+    def sendkey(self, code: str, keypad: bool = False, hold: dict[int, int] | None = None) -> float:
+        """Type ``code`` and Enter with the monitor's ``sendkey`` (key positions of a US
+        keyboard: a US-layout scanner), on the keyboard the monitor's events reach (the one
+        plugged in last that no display is bound to). ``keypad``: digits and Enter on the
+        keypad; ``hold``: {index: ms} keeps that key down that long (default 100 ms).
+        QEMU queues the keys in order; returns the seconds the typing takes."""
+        took = 0.0
+        for i, ch in enumerate(code + "\n"):
+            if ch == "\n":
+                key = "kp_enter" if keypad else "ret"
+            elif ch.isdigit():
+                key = f"kp_{ch}" if keypad else ch
+            elif ch.isalpha():
+                key = f"shift-{ch.lower()}"
+            else:
+                key = QCODES[ch]
+            ms = (hold or {}).get(i, 100)
+            self.hmp(f"sendkey {key} {ms}")
+            took += ms / 1000 + 0.03
+        return took
 
     def scan_serial(self, code: str) -> None:
         """The USB-serial scanner sends the code and CR LF."""
