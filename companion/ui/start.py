@@ -30,6 +30,7 @@ from ..core.game import Game, Option
 from ..core.names import name_problem
 from . import roster, theme
 from .app import Button
+from .choices import _per_row, choice_buttons, choice_label, option_label  # noqa: F401 - the tests' too
 from .messages import text
 from .roster import RosterScreen, quick_names, remembered, same_players, seat_badge, title
 from .widgets import button, draw_text, draw_wrapped, panel
@@ -69,19 +70,6 @@ TEACH = Option("teach", "bool", "First game: show me how", default=False)
 
 
 _title = title   # the steps' title line (companion.ui.roster, beside the roster's step)
-
-
-def option_label(option: Option) -> str:
-    """The option's line on the start screen: its help, which names it in the players'
-    words (``Solo: one player, ...``), from the game's catalogue."""
-    return option.help[:1].upper() + option.help[1:]
-
-
-def choice_label(value: str | None, option: Option | None = None) -> str:
-    """A choice's button: None is "Usual" (the game decides) or "Random" (drawn at Start)."""
-    if value is None:
-        return text("random") if option is not None and option.blank == "random" else text("default")
-    return str(value).replace("-", " ")
 
 
 Screen = Union["GameScreen", "PlayersScreen", "KeyboardScreen", "OptionsScreen", "RosterScreen", "HistoryStep"]
@@ -425,29 +413,6 @@ class OptionsScreen:
         elif words[0] == "next":
             return f.finish(self)
         return None
-
-
-def _per_row(labels: list[str]) -> int:
-    """How many of a choice's buttons go in a row: up to 4, fewer while a label would
-    not fit its button on one line at the buttons' size."""
-    from .widgets import width_of
-
-    font = theme.font(theme.MEDIUM, True)
-    widest = max((width_of(font, words) for words in labels), default=0)
-    per_row = max(1, min(len(labels), 4))
-    while per_row > 2 and widest > (W - 32 - GAP * (per_row - 1)) // per_row - 16:
-        per_row -= 1
-    return per_row
-
-
-def choice_buttons(option: Option) -> list[tuple[Any, str]]:
-    """A choice's buttons on the start screen, in order: ``(value, words)``, from the
-    option's :attr:`~companion.core.game.Option.labels` when it has them, else None
-    first (when the default is None: "Usual" or "Random") and each choice by its value."""
-    if option.labels:
-        return [(v, words) for v, words in option.labels]
-    values: list[Any] = ([None] if option.default is None else []) + list(option.choices)
-    return [(v, choice_label(v, option)) for v in values]
 
 
 def _teach_toggle(surface: pygame.Surface, flow: "StartFlow") -> Button:

@@ -28,8 +28,8 @@ TEXT: dict[str, str] = {
                      "matches the Fruit or the number of a column's top card."),
     "lesson_playing": _("{who}: now scan a card that matches the Fruit or the number, or tap Done. If the last "
                         "number matches the cards in the column, you Gather Fruit."),
-    "lesson_attract": _("{who}: the last number did not match the cards in the column, so you Attract "
-                        "Fruit-O-Saurs: take ones from The Valley that add up to {need} and scan them."),
+    "lesson_attract": _("{who}: the last number did not match, so you Attract Fruit-O-Saurs: take ones "
+                        "from The Valley that add up to {need} and scan them."),
     "lesson_new_column": _("Draw 1 card from the Fruit Deck and place it face-up to start the new column: scan it."),
     # what an Undo takes back ("Undo {words}?": flow.undo_words), in the cards' own words
     "undo_start": _("{card} starting column {col}"),
