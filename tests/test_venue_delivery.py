@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import subprocess
 import threading
+import time
 from pathlib import Path
 
 from companion.cli.venue import _exports
@@ -85,9 +86,20 @@ def test_a_broker_killed_before_its_autosave_loses_no_event_once_the_table_is_as
             cards = browser.find_elements(By.CSS_SELECTOR, f'section.table[data-table="{TABLE}"]')
             return cards[0] if cards else None
 
-        wait_for(lambda: card() is not None and "missing: asked" in (card().get_attribute("data-missing") or ""),
+        def live(read):
+            """``read()`` of the page, again when a frame replaced the card while it was read."""
+            from selenium.common.exceptions import StaleElementReferenceException
+
+            for _ in range(50):
+                try:
+                    return read()
+                except StaleElementReferenceException:
+                    time.sleep(0.05)
+            return read()
+
+        wait_for(lambda: live(lambda: card() is not None and "missing: asked" in (card().get_attribute("data-missing") or "")),
                  timeout=20, what="the page marking the gap")
-        text = card().text
+        text = live(lambda: card().text)
         assert f"events {seen_live + 1}–{total} and the result missing: asked Table 1 again" in text, text
         assert "finished" in text                      # the table's status says so; its result is missing
         gate.set()
@@ -97,10 +109,12 @@ def test_a_broker_killed_before_its_autosave_loses_no_event_once_the_table_is_as
         assert sorted(view.seqs) == list(range(1, total + 1)) and len(view.seqs) == total  # none lost, none twice
         assert pub.resent == total - seen_live + 1    # the events it lost, and the result
         assert second.finished()[0]["winners"] == ["Mum"]
-        wait_for(lambda: card().get_attribute("data-missing") == "" and card().get_attribute("data-seq") == str(total),
+        wait_for(lambda: live(lambda: card().get_attribute("data-missing") == ""
+                              and card().get_attribute("data-seq") == str(total)),
                  timeout=10, what="the page showing the game complete")
-        assert "missing" not in card().text and "Mum" in card().find_element(By.CSS_SELECTOR, "tr.won").text
-        assert "Mum won" in browser.find_element(By.ID, "finished").text
+        assert "missing" not in live(lambda: card().text)
+        assert "Mum" in live(lambda: card().find_element(By.CSS_SELECTOR, "tr.won").text)
+        assert "Mum won" in live(lambda: browser.find_element(By.ID, "finished").text)
     finally:
         gate.set()
         if server is not None:
