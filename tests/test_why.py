@@ -284,14 +284,10 @@ def _table(app):
 
 
 def _tap(runner, command):
-    import pygame
+    """test_game_menu's ``tap`` (the button on the frame as it stands), then the next frame."""
+    from test_game_menu import tap
 
-    runner.render(force=True)
-    rects = [b.rect for b in runner.app.buttons if b.command == command]
-    assert rects, f"no {command!r} button: {[b.command for b in runner.app.buttons]}"
-    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=rects[-1].center, button=1))
-    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=rects[-1].center, button=1))
-    runner.poll_window()
+    tap(runner, command)
     runner.render(force=True)
 
 
