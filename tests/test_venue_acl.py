@@ -238,8 +238,10 @@ def test_two_tables_with_one_login_are_told_so_on_their_panels_doctor_and_the_da
             pub.connect()
             pubs.append(pub)
             panels.append(said)
-        wait_for(lambda: all(p.problem is not None and p.problem.kind == "shared" for p in pubs), timeout=30,
-                 what="both tables seeing that their login is in use")
+        # the publisher's thread sets its problem, then tells the panel: wait for both
+        wait_for(lambda: all(p.problem is not None and p.problem.kind == "shared" and said
+                             and said[-1].detail == "Venue: login in use" for p, said in zip(pubs, panels)),
+                 timeout=30, what="both tables seeing that their login is in use, and their panels saying so")
         for pub, said in zip(pubs, panels):
             assert said[-1].detail == "Venue: login in use"
             assert "another table is using this table's login" in pub.problem.detail
