@@ -122,9 +122,25 @@ def test_a_sugar_heist_third_card_while_a_pair_waits_is_refused_not_a_crash(tmp_
     proc = run_headless(tmp_path, "--game", "sugar-heist", "--names", "Mum,Leo,Maya",
                         stdin="SHN16U\nSHN09S\nSHC12F\n/vault 5\n/vault 1\n")
     assert proc.returncode == 0 and "Traceback" not in proc.stderr + proc.stdout
-    assert "REJECTED card: The pair of Nutty Butt is waiting: tap its vault first" in proc.stdout
-    assert "REJECTED vault 5: Mum has 2 vaults: there is no vault 5." in proc.stdout
+    assert "Not allowed: The pair of Nutty Butt is waiting: tap its vault first" in proc.stdout
+    assert "Not allowed (vault 5): Mum has 2 vaults: there is no vault 5." in proc.stdout
     assert "Mum stashes a pair of Nutty Butt" in proc.stdout
+
+
+def test_a_refusal_is_said_in_words_a_child_reads_and_the_json_log_keeps_its_fields(tmp_path):
+    # Issue 38: a child read "REJECTED card:" as the verdict's first word.
+    stdin = "SHN16U\nSHN09S\nSHC12F\n/vault 5\n"
+    proc = run_headless(tmp_path, "--game", "sugar-heist", "--names", "Mum,Leo,Maya", stdin=stdin)
+    assert "REJECTED" not in proc.stdout
+    refused = [line for line in proc.stdout.splitlines() if line.startswith("Not allowed")]
+    assert refused == ["Not allowed: The pair of Nutty Butt is waiting: tap its vault first (or tap Clear to scan "
+                       "the pair again).", "Not allowed (vault 5): Mum has 2 vaults: there is no vault 5."]
+    as_json = run_headless(tmp_path / "j", "--game", "sugar-heist", "--names", "Mum,Leo,Maya", "--log-format", "json",
+                           stdin=stdin)
+    lines = [json.loads(line) for line in as_json.stdout.splitlines()]
+    assert [(line["event"], line.get("command"), line["reason"]) for line in lines if line.get("verdict") == "rejected"] \
+        == [("scan", None, refused[0].split(": ", 1)[1]), ("touch", "vault 5", "Mum has 2 vaults: there is no vault 5.")]
+    assert "Not allowed" not in as_json.stdout
 
 
 def test_a_repeated_scan_is_said_to_be_ignored(tmp_path):

@@ -133,7 +133,7 @@ def test_every_input_in_every_phase_gets_one_readable_verdict_line(slug):
                 problems.append(f"{where}: {len(said)} lines {said}")
                 continue
             text = said[0]
-            body = text.split(":", 1)[1] if text.startswith(("REJECTED", "ignored")) else text
+            body = text.split(":", 1)[1] if text.startswith(("Not allowed", "ignored")) else text
             if not body.strip():
                 problems.append(f"{where}: empty verdict {text!r}")
             if text.startswith("OK"):

@@ -157,11 +157,11 @@ def test_swap_and_deck_menus_are_each_games_own():
     _, runner, out = table("sugar-heist")
     assert "Candy Draw Pile" in said_after(out, runner, "deck")
     _, runner, out = table("sugar-blast", goal="two-threes")
-    assert "REJECTED swap:" in said_after(out, runner, "swap") and "4 numbers" in out.getvalue()
+    assert "Not allowed (swap):" in said_after(out, runner, "swap") and "4 numbers" in out.getvalue()
     session, runner, out = table("sweet-deals")
     for verb in ("swap", "deck"):
         said = said_after(out, runner, verb)
-        assert said.startswith(f"REJECTED {verb}: I don't know the command '{verb}'.") and "opens a menu" not in said
+        assert said.startswith(f"Not allowed ({verb}): I don't know the command '{verb}'.") and "opens a menu" not in said
         assert "/help" in said and session.last_ok is False
 
 
@@ -258,14 +258,14 @@ def test_sugar_heist_join_and_from_out_of_their_moment_are_refused(tmp_path):
     became a stash; /from 2 outside the swap said "Next card from B's hand"."""
     out = headless(tmp_path / "t.db", "--game", "sugar-heist", "--names", "A,B", stdin="/join 2\n/from 2\n")
     assert out.returncode == 0, out.stderr
-    assert "REJECTED join 2: There is no Crib Fight to join now." in out.stdout
-    assert "REJECTED from 2: Cards are given from a hand only in the swap (Phase 2)." in out.stdout
+    assert "Not allowed (join 2): There is no Crib Fight to join now." in out.stdout
+    assert "Not allowed (from 2): Cards are given from a hand only in the swap (Phase 2)." in out.stdout
     assert "joins: scan the candy" not in out.stdout and "Next card from" not in out.stdout
 
 
 def test_a_command_typed_without_its_slash_says_so_instead_of_garbled(tmp_path):
     out = headless(tmp_path / "t.db", "--game", "sugarrr", "--names", "A,B", stdin="undo\nSRS215\n")
-    assert "REJECTED undo: that is a command, not a card code: type /undo" in out.stdout
+    assert "Not allowed (undo): that is a command, not a card code: type /undo" in out.stdout
     assert "garbled" not in out.stdout and "Strawberry 2 starts column 1." in out.stdout
 
 

@@ -117,7 +117,7 @@ def test_a_typed_pause_while_paused_says_what_to_type_not_a_button_that_is_not_t
                            "Ana,Ben", "--store", str(tmp_path / "table.db")], input="/pause\n/pause\n/resume\n",
                           capture_output=True, text=True, timeout=60)
     out = [line for line in proc.stdout.splitlines()[1:] if not line.startswith("  ")]
-    assert out[1] == "REJECTED pause: The game is already paused: type /resume, or play on."
+    assert out[1] == "Not allowed (pause): The game is already paused: type /resume, or play on."
     assert out[2].startswith("Playing again.")
 
 

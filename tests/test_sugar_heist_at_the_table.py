@@ -399,7 +399,7 @@ def test_companion_run_headless_simulate_says_the_set_up_and_refuses_a_stale_vau
     assert proc.returncode == 0, proc.stderr
     out = proc.stdout
     assert "2 players: take out 1 Battle Royale, 1 Crib Fight and 4 Vault Cards (either copy" in out
-    assert "REJECTED vault 1: Scan the pair first, then tap its vault." in out
+    assert "Not allowed (vault 1): Scan the pair first, then tap its vault." in out
     assert "Zach stashes a pair of Chocolate Rockets: vault 2 has 2." in out
 
 

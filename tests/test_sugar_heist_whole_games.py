@@ -515,7 +515,7 @@ def test_the_whole_game_through_companion_run_headless_simulate(tmp_path, player
                            str(tmp_path / "t.db")], input="\n".join(sim.lines) + "\n", capture_output=True,
                           text=True, timeout=300, env=env)
     assert proc.returncode == 0, proc.stderr
-    assert "REJECTED" not in proc.stdout
+    assert "Not allowed" not in proc.stdout
     rows = {}
     for line in proc.stdout.splitlines():
         words = line.split()

@@ -26,7 +26,7 @@ def test_an_empty_deck_after_a_gather_leaves_the_column_empty_and_play_goes_on(t
     # Ana's gather emptied column 1; the deck is then counted empty: no card can start it.
     deck = out.index("The Fruit Deck now has no cards. Final Round: after this turn everyone takes one last turn: "
                      "Swap, Play or Pass. The Fruit Deck is empty, so column 1 stays empty. Play goes on. Ben's turn.")
-    assert not any(line.startswith("REJECTED") for line in out[deck:]), out[deck:]
+    assert not any(line.startswith("Not allowed") for line in out[deck:]), out[deck:]
     assert ("Ana has no cards left in hand: nothing goes to the score pile. Game over! Ana and Ben are Win-O-Saurs!"
             in out[deck:])
 
@@ -57,14 +57,14 @@ def test_a_fruit_o_saur_in_a_score_pile_is_not_said_to_live_in_the_valley(tmp_pa
     # (a tap between two scans of one card: within a second they would be one tap-off)
     out = play(tmp_path, *SETUP, fruit("Strawberry", 4), "/done", saur("Strawberry", 1), "/column 9",
                saur("Strawberry", 1), saur("Grapes", 2))
-    assert out[-2] == ("REJECTED card: Tyrannostrawbrus Rex 1 is a Fruit-O-Saur in Ana's "
+    assert out[-2] == ("Not allowed: Tyrannostrawbrus Rex 1 is a Fruit-O-Saur in Ana's "
                        "score pile: it cannot be played on a column.")
     assert out[-1].endswith("it stays in The Valley, it cannot be played on a column.")
 
 
 def test_done_before_playing_in_the_final_round_names_pass(tmp_path):
     out = play(tmp_path, *SETUP, "/deck 0", "/swap 1", "/done")
-    assert out[-1] == "REJECTED done: Play at least one card first, or tap Swap or Pass."
+    assert out[-1] == "Not allowed (done): Play at least one card first, or tap Swap or Pass."
 
 
 def test_counts_say_1_card_and_no_cards(tmp_path):
@@ -88,12 +88,12 @@ def test_the_tap_after_a_two_column_card_plays_it_there_without_a_second_scan(tm
     out = play(tmp_path, *SETUP, fruit("Strawberry", 2), "/place 2", "/place 1")
     assert out[-3] == "Strawberry 2 fits columns 1 and 2: tap the column it goes on."
     assert out[-2] == "Strawberry 2 on column 2 (2 cards)."
-    assert out[-1].startswith("REJECTED place 1: No card is waiting for a column.")
+    assert out[-1].startswith("Not allowed (place 1): No card is waiting for a column.")
 
 
 def test_a_card_scanned_twice_is_named_without_its_copy_number(tmp_path):
     out = play(tmp_path, *SETUP, SETUP[2])
-    assert out[-1] == "REJECTED card: That Grapes 5 card is already in column 3: it was scanned before."
+    assert out[-1] == "Not allowed: That Grapes 5 card is already in column 3: it was scanned before."
 
 
 def test_the_prompt_after_a_two_column_card_names_the_columns_to_tap():
@@ -114,7 +114,7 @@ def test_done_while_a_scanned_card_waits_for_its_column_says_to_tap_the_column(t
     # The trial: "REJECTED done: Play at least one card first, or tap Swap." while the
     # prompt asked for Strawberry 2's column; Done must not leave the scanned card out.
     out = play(tmp_path, *SETUP, fruit("Strawberry", 2), "/done", "/place 2")
-    assert out[-2] == ("REJECTED done: Strawberry 2 is still waiting: first tap the column it goes on "
+    assert out[-2] == ("Not allowed (done): Strawberry 2 is still waiting: first tap the column it goes on "
                        "(it fits columns 1 and 2).")
     assert out[-1] == "Strawberry 2 on column 2 (2 cards)."
 
@@ -182,7 +182,7 @@ def test_the_final_round_is_announced_once(tmp_path):
     (tmp_path / "counted").mkdir()
     counted = play(tmp_path / "counted", *SETUP, "/deck 0", "/deck 0", "/swap 1", "/pass", "/done", "/pass", "/done")
     for out in (drawn, counted):
-        told = [line for line in out if not line.startswith("REJECTED")]
+        told = [line for line in out if not line.startswith("Not allowed")]
         sentences = [s for line in told for s in re.split(r"(?<=[.!])\s+", line)
                      if re.search("Final Round|final turn|last turn", s)]
         assert len(sentences) == 1, sentences

@@ -51,7 +51,7 @@ def test_after_the_final_scores_text_mode_says_how_to_play_again_and_starts_a_ne
     assert proc.returncode == 0, proc.stderr
     out = proc.stdout
     assert "  Game over. Type /newgame to play again with the same players. Or /undo takes the end back." in out
-    assert "REJECTED pause: The game is over: there is nothing to pause. Tap New game (/newgame)" in out
+    assert "Not allowed (pause): The game is over: there is nothing to pause. Tap New game (/newgame)" in out
     assert "The game is over. Tap New game (/newgame) to play again" in out
     after = out.split("New game: Sugarrr! again with Mum, Dad, Maya, Leo.\n")[1].splitlines()
     assert after[0] == "Sugarrr!: Mum, Dad, Maya, Leo"

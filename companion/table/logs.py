@@ -39,12 +39,25 @@ def text_logger(out: IO[str]) -> Callable:
             said = verdict.message or " ".join(e.message for e in verdict.events if e.message)
             out.write((said or f"OK: {_what(item, verdict)}") + "\n")
         elif verdict.verdict == "rejected":
-            out.write(f"REJECTED {_what(item, verdict)}: {verdict.reason}\n")
+            out.write(refused_line(_what(item, verdict), verdict.reason) + "\n")
         elif verdict.verdict == "ignored":
             out.write(f"ignored {_what(item, verdict)}: {verdict.reason}\n")
         out.flush()
 
     return listen
+
+
+#: What starts a refused verdict's line in text mode: words a child reads (the screen shows
+#: the same refusal with a stop sign; the JSON log keeps ``"verdict": "rejected"``).
+REFUSED = "Not allowed"
+
+
+def refused_line(what: str, reason: str) -> str:
+    """A refusal as text mode prints it: ``Not allowed: REASON`` for a card (the reason
+    names the card in words), ``Not allowed (vault 5): REASON`` for a typed command or
+    a scan the reason cannot name (``a hidden card``, ``an unreadable scan``)."""
+    said = "" if what == "card" else f" ({what})"
+    return f"{REFUSED}{said}: {reason}"
 
 
 def _what(item, verdict: Verdict) -> str:

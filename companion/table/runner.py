@@ -170,7 +170,9 @@ class Runner:
             from ..core.events import TouchCommand
 
             if is_known(self.session.desc, TouchCommand.parse(line)):  # "undo" typed as if it were a card
-                self._say(f"REJECTED {line}: that is a command, not a card code: type /{line.lower()}")
+                from .logs import refused_line
+
+                self._say(refused_line(line, f"that is a command, not a card code: type /{line.lower()}"))
                 return
         self.scan_text(line, reader, now)
 

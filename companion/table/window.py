@@ -15,6 +15,7 @@ from ..core.errors import StoreError
 from ..core.events import Touch, TouchCommand
 from ..devices.scan.keys import DEFAULT_END, KeyStream
 from ..games import GAMES
+from .logs import REFUSED
 
 # Touch commands the screen handles itself (menus); everything else goes to the game.
 # ``swap`` and ``deck`` with no number open a game's menu only where its flow declares one
@@ -120,7 +121,7 @@ class TableWindow:
             said, ok = self.settings().change(list(args))
             s.last_message, s.last_ok = said, ok
             self.menu = "settings"
-        self.runner._say(("" if s.last_ok else "REJECTED: ") + s.last_message)  # text mode hears it too
+        self.runner._say(("" if s.last_ok else f"{REFUSED}: ") + s.last_message)  # text mode hears it too
 
     def settings(self):
         """The table's settings (made when the menu first asks)."""
@@ -157,7 +158,7 @@ class TableWindow:
         try:
             session = self.runner.new_session(StartChoice(s.game, tuple(s.state.players), dict(options)))
         except Exception as err:  # the store is full or unreadable: say so, stay on the final scores
-            self.runner._say(f"REJECTED newgame: a new game could not be started: {err}")
+            self.runner._say(f"{REFUSED} (newgame): a new game could not be started: {err}")
             return True
         self.runner._say(f"New game: {s.desc.name} again with {', '.join(s.state.players)}.")
         self.runner.begin(session)
