@@ -24,7 +24,8 @@ def test_an_empty_deck_after_a_gather_leaves_the_column_empty_and_play_goes_on(t
     out = play(tmp_path, *SETUP, "/column 1", "SRS215", "/done", "/deck 0",
                "/pass", "/done", "/done", "/pass", "/done", "/done")
     # Ana's gather emptied column 1; the deck is then counted empty: no card can start it.
-    deck = out.index("The Fruit Deck now has no cards. Final Round: after this turn everyone takes one last turn: "
+    # (Ana's turn ends as the deck is counted: the Final Round starts with Ben, issue 38)
+    deck = out.index("The Fruit Deck now has no cards. Final Round: everyone takes one last turn, starting with Ben: "
                      "Swap, Play or Pass. The Fruit Deck is empty, so column 1 stays empty. Play goes on. Ben's turn.")
     assert not any(line.startswith("Not allowed") for line in out[deck:]), out[deck:]
     assert ("Ana has no cards left in hand: nothing goes to the score pile. Game over! Ana and Ben are Win-O-Saurs!"
@@ -186,6 +187,14 @@ def test_the_final_round_is_announced_once(tmp_path):
         sentences = [s for line in told for s in re.split(r"(?<=[.!])\s+", line)
                      if re.search("Final Round|final turn|last turn", s)]
         assert len(sentences) == 1, sentences
+    # said as it is true then (issue 38: "after this turn" was said after that turn ended):
+    # the draw that emptied the deck ended Ana's turn, so the round starts with Ben; the
+    # deck counted at 0 before Ana played leaves her turn on
+    assert ("Pear 7 starts column 1. The Fruit Deck has run out! Final Round: everyone takes one last turn, "
+            "starting with Ben: Swap, Play or Pass. Ben's turn.") in drawn
+    assert ("The Fruit Deck now has no cards. Final Round: when Ana's turn ends, everyone takes one last turn: "
+            "Swap, Play or Pass.") in counted
+    assert not any("after this turn" in line for line in drawn + counted)
 
 
 def test_a_deck_count_does_not_cancel_a_final_round_under_way(tmp_path):

@@ -60,9 +60,12 @@ TEXT: dict[str, str] = {
     "deck_counted": _("The Fruit Deck now has {deck}."),
     "deck_settled": _("The Fruit Deck has run out and the Final Round is on: the deck stays at no cards."),
     "deck_range": _("The Fruit Deck can hold 0 to {most} cards now (the rest are in hands, columns and score piles)."),
-    "deck_out_after_turn": _("Final Round: after this turn everyone takes one last turn: Swap, Play or Pass."),
-    "deck_ran_out": _("The Fruit Deck has run out! Final Round: after this turn everyone takes one last turn: "
-                      "Swap, Play or Pass."),
+    # the Final Round, said once when it is triggered (issue 38: said as it is true: the turn that
+    # emptied the deck is still on, or it has just ended and the next player starts the round)
+    "deck_out_after_turn": _("Final Round: when {who}'s turn ends, everyone takes one last turn: Swap, Play or "
+                             "Pass."),
+    "deck_out_now": _("Final Round: everyone takes one last turn, starting with {who}: Swap, Play or Pass."),
+    "deck_ran_out": _("The Fruit Deck has run out! "),
     # playing
     "column_range": _("There are only {n} columns."),
     "already_playing": _("{who} is already playing on column {col}."),

@@ -113,7 +113,7 @@ def apply(state: State, action: Action) -> tuple[State, list[Outcome]]:
         state = replace(state, deck=action.count, final_round=action.count == 0)
         events.append(DeckCounted(say("deck_counted", deck=count(action.count, "card")), action.count))
         if action.count == 0:
-            events.append(FinalRound(say("deck_out_after_turn")))
+            events.append(FinalRound(_final_round(state, ended=bool(state.pending))))
             if state.pending:
                 state = _columns_stay_empty(state, events)
         return state, events
@@ -228,8 +228,21 @@ def _draw(state: State, n: int, events: list[Outcome]) -> State:
     state = replace(state, deck=max(0, state.deck - n), market=max(0, state.market - short))
     if state.deck == 0 and not state.final_round:
         state = replace(state, final_round=True)
-        events.append(FinalRound(say("deck_ran_out")))
+        events.append(FinalRound(say("deck_ran_out") + _final_round(state, ended=True)))
     return state
+
+
+def _final_round(state: State, ended: bool) -> str:
+    """The Final Round's words, said once when it is triggered, as they are true then
+    (rulebook, "Game End": "All players take one more turn"; issue 38): ``ended`` when the
+    turn that emptied the deck ends now (a refill at its end, a column that cannot be
+    started), so the round starts with the next player; else that turn is still on. In the
+    set-up the first player's first turn comes before the round."""
+    if state.phase == SETUP_PHASE:
+        return say("deck_out_after_turn", who=state.players[0])
+    if ended:
+        return say("deck_out_now", who=state.players[(state.active + 1) % len(state.players)])
+    return say("deck_out_after_turn", who=state.players[state.active])
 
 
 def _columns_stay_empty(state: State, events: list[Outcome]) -> State:
