@@ -143,6 +143,29 @@ def test_a_refusal_is_said_in_words_a_child_reads_and_the_json_log_keeps_its_fie
     assert "Not allowed" not in as_json.stdout
 
 
+def test_stopping_a_game_says_the_exact_command_that_carries_it_on(tmp_path):
+    # Issue 38: "start the companion again with the same --store to carry on" was jargon.
+    import os
+
+    env = dict(os.environ, XDG_DATA_HOME=str(tmp_path / "data"), XDG_CONFIG_HOME=str(tmp_path / "config"),
+               PYGAME_HIDE_SUPPORT_PROMPT="1")
+
+    def run(*args, stdin=""):
+        return subprocess.run([sys.executable, "-m", "companion.cli", "run", "--headless", "--simulate", *args],
+                              input=stdin, capture_output=True, text=True, timeout=60, env=env)
+
+    first = run("--game", "sugar-heist", "--names", "Mum,Leo,Maya", stdin="SHN16U\n")
+    told = ("companion: stopped. The Sugar Heist game is saved. To carry on where you left off, type: "
+            "companion run --game sugar-heist --headless --simulate")  # the usual store: no --store to type
+    assert told in first.stderr.splitlines(), first.stderr
+    assert "--store" not in first.stderr and "same" not in first.stderr
+    again = run(*told.split("type: companion run ")[1].split()[:2])  # the command as told (its flags are run's)
+    assert again.stdout.startswith("Sugar Heist: Mum, Leo, Maya (resumed, 1 input)"), again.stdout + again.stderr
+    elsewhere = run("--game", "sugarrr", "--names", "Ana,Ben", "--store", str(tmp_path / "our games.db"))
+    assert (f"type: companion run --game sugarrr --store '{tmp_path / 'our games.db'}' --headless --simulate"
+            in elsewhere.stderr), elsewhere.stderr
+
+
 def test_a_repeated_scan_is_said_to_be_ignored(tmp_path):
     proc = run_headless(tmp_path, "--names", "A,B", stdin="SRS215\nSRS215\n")
     assert "ignored card: That card was just scanned: it counts once." in proc.stdout

@@ -321,7 +321,8 @@ def test_log_lines_reach_the_journal_with_their_priorities(tmp_path):
     assert proc.returncode == 0, lines
     assert any(l.startswith("<3>companion: no screen: SDL video driver 'kmsdrm'") for l in lines), lines
     assert any(l.startswith("<4>companion: no buzzer/LED feedback") for l in lines), lines
-    assert any(l.startswith("<6>companion: stopped; the Sugarrr! game is saved") for l in lines), lines
+    back = f"companion run --game sugarrr --store {tmp_path / 't.db'} --simulate"
+    assert f"<6>companion: stopped. The Sugarrr! game is saved. To carry on where you left off, type: {back}" in lines
     assert all(l.startswith("<") for l in lines), [l for l in lines if not l.startswith("<")]
 
 

@@ -131,8 +131,7 @@ def _play(plan, venue, notifier, stop: threading.Event, current: dict) -> int:
                 pass
             session = runner.session
             if plan.log_format == "text" and not session.over:
-                say(f"stopped; the {session.desc.name} game is saved: start the companion again "
-                    "with the same --store to carry on", INFO)
+                say(f"stopped. The {session.desc.name} game is saved. {come_back(plan, session.game)}", INFO)
             elif plan.log_format == "text":
                 say(f"stopped; the {session.desc.name} game is over and in the history "
                     f"(companion history --store {session.store.path})", INFO)
@@ -143,6 +142,23 @@ def _play(plan, venue, notifier, stop: threading.Event, current: dict) -> int:
     if plan.log_format == "json":
         print(json.dumps({"event": "stop", "game_id": session.game_id}), flush=True)
     return 0
+
+
+def come_back(plan, game: str) -> str:
+    """How a family comes back to the saved game ``game`` (a game's ``--game`` name), in
+    plain words with the exact command to type (issue 38): ``companion run --game sugarrr``,
+    with ``--store FILE`` only when the store is not the usual one, and ``--headless`` /
+    ``--simulate`` when this run had them. Under the service the table carries it on
+    itself when it starts again (:func:`companion.table.build._carry_on`)."""
+    import shlex
+
+    if plan.service:
+        return "The table carries it on by itself when it starts again."
+    words = ["companion", "run", "--game", game]
+    if str(plan.store) != str(DEFAULT_STORE):
+        words += ["--store", str(plan.store)]
+    words += [flag for flag, on in (("--headless", plan.headless), ("--simulate", plan.simulate)) if on]
+    return "To carry on where you left off, type: " + shlex.join(words)
 
 
 def _read_stdin(runner) -> None:
