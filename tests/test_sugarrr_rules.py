@@ -57,6 +57,15 @@ def test_scoring_example_scores_102():
     sheet = P.score_pile("Casey", pile)
     assert [f.points for f in sheet.fruits] + [sheet.salads] == [54, 27, 15, 0, 3, 0, 3]
     assert sheet.total == 102
+    # Issue 38: the score line says in the rulebook's words what each pile counts ("Strawberry 1 x 0 = 0" did not)
+    assert sheet.line().split("; ") == [
+        "Strawberry: 6 cards x 9 points (Fruit-O-Saurs 1 + 3 + 5) = 54",
+        "Grapes: 3 cards x 9 points (Fruit-O-Saurs 4 + 5) = 27",
+        "Apricots: 3 cards x 5 points (Fruit-O-Saur 5) = 15",
+        "Pineapple: 1 card x 3 points (Fruit-O-Saur 3) = 3",
+        "Fruit Salad: 3 cards x 1 point = 3",
+        "not eaten by a Fruit-O-Saur, 0 points: Blueberries 2 cards",
+        "no Fruit cards to eat, 0 points: Pear Fruit-O-Saur 2"]
 
 
 def test_card_must_match_fruit_or_number_with_a_readable_reason():

@@ -14,6 +14,7 @@ from typing import Iterable
 from companion.core.game import PlayerResult
 from companion.core.game import Result as CoreResult
 
+from .messages import count
 from .parts.cards import CARDS, FRUITS
 
 @dataclass(frozen=True)
@@ -48,11 +49,40 @@ class ScoreSheet:
         return sum(f.points for f in self.fruits) + self.salads
 
     def line(self) -> str:
-        """One readable line: ``Strawberry 3 x 6 = 18, ..., Fruit Salad 2`` (fruits with cards)."""
-        parts = [f"{f.fruit} {f.cards} x {f.per_card} = {f.points}" for f in self.fruits if f.cards]
+        """One readable line that says in the rulebook's words what each pile counts
+        (Sugarrr! rulebook, "Scoring"; issue 38: "Strawberry 1 x 0 = 0" said nothing): each
+        fruit its Fruit-O-Saurs eat, the Fruit Salads, then what scores zero ("Fruit cards
+        not eaten by Fruit-O-Saurs", "Fruit-O-Saurs with no Fruit cards to eat"):
+
+        >>> from .parts.cards import code_for
+        >>> pile = [code_for("fruit", "Pear", 2), code_for("fruit", "Pear", 4), code_for("saur", "Pear", 3),
+        ...         code_for("saur", "Pear", 1), code_for("fruit", "Grapes", 5), code_for("saur", "Strawberry", 2),
+        ...         code_for("salad")]
+        >>> for part in score_pile("Casey", pile).line().split("; "):
+        ...     print(part)
+        Pear: 2 cards x 4 points (Fruit-O-Saurs 1 + 3) = 8
+        Fruit Salad: 1 card x 1 point = 1
+        not eaten by a Fruit-O-Saur, 0 points: Grapes 1 card
+        no Fruit cards to eat, 0 points: Strawberry Fruit-O-Saur 2
+        """
+        parts, uneaten, hungry = [], [], []
+        for f in self.fruits:
+            if f.cards and f.saurs:
+                saurs = f"Fruit-O-Saur{'s' if len(f.saurs) > 1 else ''} {' + '.join(map(str, f.saurs))}"
+                parts.append(f"{f.fruit}: {count(f.cards, 'card')} x {count(f.per_card, 'point')} ({saurs}) "
+                             f"= {f.points}")
+            elif f.cards:
+                uneaten.append(f"{f.fruit} {count(f.cards, 'card')}")
+            elif f.saurs:
+                hungry.append(f"{f.fruit} Fruit-O-Saur{'s' if len(f.saurs) > 1 else ''} "
+                              f"{' + '.join(map(str, f.saurs))}")
         if self.salads:
-            parts.append(f"Fruit Salad {self.salads}")
-        return ", ".join(parts) or "no cards"
+            parts.append(f"Fruit Salad: {count(self.salads, 'card')} x 1 point = {self.salads}")
+        if uneaten:
+            parts.append("not eaten by a Fruit-O-Saur, 0 points: " + ", ".join(uneaten))
+        if hungry:
+            parts.append("no Fruit cards to eat, 0 points: " + ", ".join(hungry))
+        return "; ".join(parts) or "no cards"
 
     def breakdown(self) -> dict:
         """JSON-ready: per fruit ``{"cards", "fruit_o_saurs", "per_card", "points"}``,
