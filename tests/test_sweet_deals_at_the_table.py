@@ -78,6 +78,9 @@ def test_each_hybrid_counts_as_its_own_card_says_by_default(tmp_path):
     tim = [C("Pie", 1), C("Pie", 2), C("Pie & Ice Cream"), C("Ice Cream", 2), C("Cupcake", 4), C("Chocolate", 2),
            C("Strudel", 2)]
     assert scoring.score_hand(tim).total == 24                      # AND: 13 coins + Pie x3 7 + Ice Cream x2 4
+    # Issue 38: the score line says what each bonus counts, in the rulebook's words ("3 of a kind = 7 pts")
+    assert scoring.score_hand(tim).line() == ("13 coins + 7 points for 3 of a kind (Pie) + 4 points for 2 of a kind "
+                                              "(Ice Cream) = 24 points (Pie & Ice Cream as Pie and Ice Cream)")
     assert rules.new_game(["Ana", "Ben"]).hybrid == "card"
     # Ana: 12 coins; Ben: 14 coins + Cupcake x2 4 + Donut x2 4 = 22.
     # By the cards: Ana 12 + 8 = 20, Ben wins. Forced "and": Ana 12 + 11 = 23 wins.

@@ -227,7 +227,10 @@ TEXT: dict[str, str] = {
     "sheet_hand_size": _("a Sweet Deals hand is exactly {hand_size} cards, not {n}"),
     "same_card_hand_twice": _("the same card is in the hand twice"),
     "sheet_coins": _("{coins}"),
-    "sheet_bonus": _("{dessert} x{n} {points}"),
+    # a bonus in the rulebook's words ("Scoring": "3 of a kind = 7 pts", "6 Sweet 6! = 22 pts"; issue 38)
+    "sheet_bonus": _("{points} points for {n} of a kind ({dessert})"),
+    "sheet_sweet_six": _("{points} points for a Sweet Six ({dessert})"),
+    "sheet_total": _("{total} points"),
     "not_sweet_deals_card": _("{args} is not a Sweet Deals card"),
     "counted_as": _("{card} as {dessert}"),
     # reading the table: prompts, taps, typed commands (flow.py)

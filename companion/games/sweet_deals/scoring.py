@@ -89,10 +89,12 @@ class HandScore:
                 "points": self.total}
 
     def line(self) -> str:
-        """One readable line: ``13 coins + Pie x3 7 + Ice Cream x2 4 = 24 (Sprinkles as Pie)``."""
-        parts = [say("sheet_coins", coins=count(self.coins, "coin"))] + [say("sheet_bonus", dessert=d, n=n, points=p)
-                                                       for d, n, p in self.bonuses]
-        text = " + ".join(parts) + f" = {self.total}"
+        """One readable line in the rulebook's words ("Scoring": the Total Coin Value, then
+        the bonus points for each kind): ``13 coins + 7 points for 3 of a kind (Pie) + 4
+        points for 2 of a kind (Ice Cream) = 24 points (Sprinkles as Pie)``."""
+        parts = [say("sheet_coins", coins=count(self.coins, "coin"))] + [
+            say("sheet_sweet_six" if n >= 6 else "sheet_bonus", dessert=d, n=n, points=p) for d, n, p in self.bonuses]
+        text = " + ".join(parts) + " = " + say("sheet_total", total=self.total)
         if self.counted_as:
             text += " (" + ", ".join(say("counted_as", card=name, dessert=d) for name, _, d in self.counted_as) + ")"
         return text
