@@ -220,6 +220,10 @@ def test_the_end_final_stash_discard_and_count():
     assert [p.score for p in res.players] == [8, 6 + 6, 0]
     assert res.winners == ("Pam",) and res.tie_break is None
     assert res.players[1].breakdown["grandmas"] == 1
+    # Issue 38: each score line says what it counts, in the rulebook's words ("Each Candy Card is worth 1 point")
+    assert [p.detail for p in res.players] == ["8 Candy Cards stashed, 1 point each: 8 Chocolate Rockets",
+                                               "6 Candy Cards stashed, 1 point each: 6 Fruity Booty; 1 Grandma, "
+                                               "6 points", "no candy"]
     assert res == rules.result(s)
     rejected(s, Done(), "over")
 

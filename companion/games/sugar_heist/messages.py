@@ -360,8 +360,11 @@ TEXT: dict[str, str] = {
     # the score sheet (scoring.py)
     "most_candy": _("most candy"),
     "no_players_score": _("No players to score."),
-    "grandma_x": _("Grandma x{grandmas} (+{grandma_points})"),
-    "holds_names": _("; holds {names}"),
+    # the score line in the rulebook's words ("Ending the Game": "Each Candy Card is worth 1 point";
+    # "Grandma": "Add 6 points to your final score"; issue 38)
+    "candy_stashed": _("{cards} stashed, 1 point each: {flavours}"),
+    "grandma_x": _("{grandmas}, {grandma_points} points"),
+    "holds_names": _("; holds {names} (no points)"),
     "listed_for_one_card": _("{code} ({card}) is listed for {seen} and {name}: one card, one place."),
     "vault_card_list_candies": _("{name}: {code} is a Vault Card; list the candies in it instead."),
     # reading the table: prompts, taps, typed commands (flow.py)

@@ -15,7 +15,7 @@ from companion.core.errors import BadScan
 from companion.core.game import PlayerResult, Result
 
 from .parts.cards import CARDS, FLAVOURS, GAME, PURE_SUGAR, SETUP
-from .messages import say
+from .messages import count, say
 
 GRANDMA_POINTS: int = SETUP["grandma_points"]
 
@@ -43,11 +43,17 @@ class ScoreSheet:
                 "battle_cards": list(self.battle)}
 
     def line(self) -> str:
-        parts = [f"{n} {f}" for f, n in self.candies if n] or [say("no_candy")]
+        """One readable line in the rulebook's words: ``8 Candy Cards stashed, 1 point each:
+        2 Nutty Butt, 6 Chocolate Rockets; 1 Grandma, 6 points; holds Mom, Spy (no points)``
+        (Sugar Heist rulebook, "Ending the Game" and "Grandma"; issue 38)."""
+        candies = ", ".join(f"{n} {f}" for f, n in self.candies if n)
+        parts = [say("candy_stashed", cards=count(self.candy, "Candy Card"), flavours=candies) if candies
+                 else say("no_candy")]
         if self.grandmas:
-            parts.append(say("grandma_x", grandmas=self.grandmas, grandma_points=GRANDMA_POINTS * self.grandmas))
+            parts.append(say("grandma_x", grandmas=count(self.grandmas, "Grandma"),
+                             grandma_points=GRANDMA_POINTS * self.grandmas))
         others = [b for b in self.battle if b != "Grandma"]
-        line = ", ".join(parts)
+        line = "; ".join(parts)
         return line + (say("holds_names", names=', '.join(others)) if others else "")
 
 
