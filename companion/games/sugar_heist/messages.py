@@ -363,6 +363,7 @@ TEXT: dict[str, str] = {
     # the score line in the rulebook's words ("Ending the Game": "Each Candy Card is worth 1 point";
     # "Grandma": "Add 6 points to your final score"; issue 38)
     "candy_stashed": _("{cards} stashed, 1 point each: {flavours}"),
+    "candy_card": _("Candy Card"),
     "grandma_x": _("{grandmas}, {grandma_points} points"),
     "holds_names": _("; holds {names} (no points)"),
     "listed_for_one_card": _("{code} ({card}) is listed for {seen} and {name}: one card, one place."),

@@ -47,7 +47,7 @@ class ScoreSheet:
         2 Nutty Butt, 6 Chocolate Rockets; 1 Grandma, 6 points; holds Mom, Spy (no points)``
         (Sugar Heist rulebook, "Ending the Game" and "Grandma"; issue 38)."""
         candies = ", ".join(f"{n} {f}" for f, n in self.candies if n)
-        parts = [say("candy_stashed", cards=count(self.candy, "Candy Card"), flavours=candies) if candies
+        parts = [say("candy_stashed", cards=count(self.candy, say("candy_card")), flavours=candies) if candies
                  else say("no_candy")]
         if self.grandmas:
             parts.append(say("grandma_x", grandmas=count(self.grandmas, "Grandma"),
