@@ -236,6 +236,8 @@ def test_the_first_player_to_meet_the_goal_wins():
     s, ev = run(s, R.SwapCandies((2, 1), (2, 2)), R.KeepCandies(("P",)))
     assert [type(e) for e in ev][-2:] == [R.GoalMet, R.GameOver]
     assert s.phase == R.OVER and s.winner == 0 and ev[-1].winner == 0 and ev[-1].goal == "nine-any"
+    # Issue 38: the score line says what a score counts ("Red 2 Orange 2" did not)
+    assert R.result(s).players[0].detail == "9 Candies kept: 2 Red, 2 Orange, 2 Yellow, 1 Green, 1 Blue, 1 Purple"
     with pytest.raises(IllegalAction, match="game is over"):
         R.step(s, R.Tilted(1))
 

@@ -256,6 +256,10 @@ TEXT: dict[str, str] = {
     "screen_ready": _("Ready"),
     "screen_start": _("Start"),
     "screen_no_candies": _("no candies"),
+    # the score table's line: what a score counts (issue 38)
+    "sheet_kept": _("{candies} kept: {kinds}"),
+    "sheet_kept_none": _("no Candies kept"),
+    "sheet_candy": _("Candy"),
     "screen_fill": _("Fill {left}"),
     "screen_fill_words_one": _("space from the bag, {order}"),
     "screen_fill_words": _("spaces from the bag, {order}"),

@@ -14,6 +14,19 @@ from .messages import count, say
 from .state import GOALS, KINDS, OVER, SOLO, State
 
 
+def kept_line(kept: dict[str, int]) -> str:
+    """A player's score line: what the score counts, the Candies kept, by kind (issue 38:
+    "Orange 2 Yellow 1" did not say what it counted).
+
+    >>> kept_line({"O": 2, "Y": 1}), kept_line({"R": 1}), kept_line({})
+    ('3 Candies kept: 2 Orange, 1 Yellow', '1 Candy kept: 1 Red', 'no Candies kept')
+    """
+    kinds = ", ".join(f"{v} {B.NAMES[c]}" for c, v in kept.items() if v)
+    if not kinds:
+        return say("sheet_kept_none")
+    return say("sheet_kept", candies=count(sum(kept.values()), say("sheet_candy")), kinds=kinds)
+
+
 def headline(reason: str, winner: str | None, goal: str | None) -> str:
     """The one sentence of how the game ended."""
     if reason == "goal":
@@ -56,8 +69,7 @@ class Result:
     def outcome(self) -> CoreResult:
         """The companion's one :class:`~companion.core.game.Result`: each player's score is
         the candies kept; the breakdown lists them by kind (this object is ``detail``)."""
-        players = tuple(PlayerResult(n, sum(k.values()), {"kept": dict(k)},
-                                     " ".join(f"{B.NAMES[c]} {v}" for c, v in k.items() if v) or "no candies", k)
+        players = tuple(PlayerResult(n, sum(k.values()), {"kept": dict(k)}, kept_line(k), k)
                         for n, k in zip(self.players, self.kept))
         notes = (f"Goal Card: {GOALS[self.goal]['text']}",) if self.goal else ()
         notes += (f"{self.turns} turn{'s' * (self.turns != 1)}",)
