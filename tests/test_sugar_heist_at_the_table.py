@@ -361,7 +361,11 @@ def test_from_does_not_retarget_a_card_waiting_for_give():
     t.ok("/from 2", candy(NB, 1))
     t.refused("/from 3", "First tap who gets the Nutty Butt")
     said = t.ok("/give 1")
-    assert "Nutty Butt to Zach" in said and t.session.entry.moves[0].giver == PAM
+    # Issue 38: where the swapped card came from is said (a hand, or the revealed cards: both seen by the table)
+    assert "Nutty Butt from Pam's hand to Zach. Scan more cards" in said and t.session.entry.moves[0].giver == PAM
+    t.ok(candy(FB, 1))
+    assert "Fruity Booty from the revealed cards to Pam. Scan more cards" in t.ok("/give 2")
+    assert "Swap: Nutty Butt from Pam's hand to Zach, Fruity Booty from the revealed cards to Pam." in t.ok("/deal")
 
 
 def test_a_battle_card_scanned_by_mistake_goes_back_before_its_effect():

@@ -48,7 +48,8 @@ def test_the_swap_with_alex():
     assert s.phase == SWAP and s.revealed == (rocket, booty)
     deal = Trade((Move(booty, None, ALEX), Move(candy(CR, 2), ALEX, ZACH), Move(candy(CR, 3), ALEX, ZACH)))
     s, events = rules.step(s, deal)
-    assert "Fruity Booty to Alex" in messages(events)
+    assert ("Swap: Fruity Booty from the revealed cards to Alex, Chocolate Rockets from Alex's hand to Zach, "
+            "Chocolate Rockets from Alex's hand to Zach.") in messages(events)
     s, events = rules.step(s, Done())
     assert s.phase == BUY
     assert s.hands == (4 + 2 + 1, 6, 6 - 2 + 1)

@@ -54,7 +54,7 @@ from .parts.reasons import no_target_reason
 from .parts.undo_words import undo_words
 from .parts.vaults import choices_words, fitting, hand_card, pair_flavour
 from .parts.checks import check_giving, check_move, check_pair_start
-from .parts.turns import pile_refusal
+from .parts.turns import pile_refusal, swap_source
 from .parts.prompts import (Entry, empty_question, haul_flavour, prompt, prompt_frame, seat_name,  # noqa: F401
                             two_pure)  # (Entry, prompt: part of the flow API)
 from . import messages
@@ -408,7 +408,8 @@ def _swap_tap(state: State, entry: Entry, verb: str, args: list[str], command: s
         check_move(state, entry.moves, move)  # each card of a swap is checked when it is made
         moves = entry.moves + (move,)
         return (replace(entry, moves=moves, card=None, giver=None), None,
-                say("scan_more_cards_tap", card=CARDS[entry.card].name, who=seat_name(state, p)))
+                say("scan_more_cards_tap", card=CARDS[entry.card].name, source=swap_source(state, entry.giver),
+                    who=seat_name(state, p)))
     if verb == "deal":
         if entry.card is not None:
             raise _no(say("first_tap_who_gets", card=CARDS[entry.card].name))

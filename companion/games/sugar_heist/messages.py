@@ -96,7 +96,10 @@ TEXT: dict[str, str] = {
     "no_battle_cards_left": _("No Battle Cards left to draw: the Battle Royale is over."),
     "battle_cards_shown": _("Battle Cards shown: {shown}."),
     # a turn: stash, reveal, swap, buy, discard (parts/turns.py)
-    "card_who": _("{card} to {who}"),
+    # a swapped card names where it came from (issue 38): a hand or the revealed cards, both seen by the table
+    "card_who": _("{card} from {source} to {who}"),
+    "source_hand": _("{who}'s hand"),
+    "source_revealed": _("the revealed cards"),
     "candy_draw_pile_ran": _("The Candy Draw Pile ran out again: this is the last turn. No more buying or Battle "
                            "Cards."),
     "candy_pile_out_for_good": _("The Candy Draw Pile has run out for good: the game is ending."),
@@ -442,7 +445,7 @@ TEXT: dict[str, str] = {
     "next_card_from_hand": _("Next card from {who}'s hand."),
     "no_swap_now": _("Cards are given from a hand only in the swap (Phase 2). {prompt}"),
     "no_crib_fight_now": _("There is no Crib Fight to join now. {prompt}"),
-    "scan_more_cards_tap": _("{card} to {who}. Scan more cards, or tap Deal."),
+    "scan_more_cards_tap": _("{card} from {source} to {who}. Scan more cards, or tap Deal."),
     "joins_scan_candy_they": _("{who} joins: scan the candy they discard to enter."),
     "tap_vault_for_pair": _("{who}: tap the vault for the pair of {card}."),
     "scan_partner_tap_its": _("{who}: scan the partner of the {card}, or tap its vault."),

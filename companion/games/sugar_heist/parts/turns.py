@@ -155,9 +155,17 @@ def do_trade(state: State, action: Trade, events: list) -> State:
             hands[m.giver] -= 1
         hands[m.taker] += 1
     revealed = tuple(c for c in state.revealed if c not in seen)
-    parts = [say("card_who", card=CARDS[m.card].name, who=state.players[m.taker]) for m in moves]
+    parts = [say("card_who", card=CARDS[m.card].name, source=swap_source(state, m.giver), who=state.players[m.taker])
+             for m in moves]
     events.append(Note(say("swapped", moves=", ".join(parts))))
     return replace(state, hands=tuple(hands), revealed=revealed)
+
+
+def swap_source(state: State, giver: int | None) -> str:
+    """Where a swapped card came from, in words: ``Pam's hand`` (``giver`` a seat) or
+    ``the revealed cards`` (None). Both are seen by the table: the card changes hands
+    in the open ("Phase 2: Reveal and Swap"); no Battle Card is ever swapped."""
+    return say("source_revealed") if giver is None else say("source_hand", who=state.players[giver])
 
 
 def end_swaps(state: State, events: list) -> State:
