@@ -269,3 +269,16 @@ def test_the_table_corrects_the_candy_draw_pile_count():
     assert s.reshuffled and s.draw == 0 and s.final  # an empty Discard Pile: the game is ending
     rejected(s, rules.SetPile(3), "ending")
     rejected(game(), rules.SetPile(99), "0 to 86")
+
+
+def test_a_pile_that_runs_out_in_the_end_of_turn_refill_says_no_last_turn_after_the_turn():
+    """"The active player who drew or revealed the final card may complete their turn"
+    ("Ending the Game"): when the refill that ends the turn takes the last card, that turn
+    is over, so no "last turn" is announced after it (issue 38), only the end, once."""
+    s = at(replace(game(), reshuffled=True, draw=1), BUY, stashed=1)
+    s = replace(s, hands=tuple(5 if seat == ZACH else n for seat, n in enumerate(s.hands)))
+    s, events = rules.step(s, Done())
+    said = messages(events)
+    assert s.final and s.phase == FINAL and s.hands[ZACH] == 6
+    assert "last turn" not in said and said.count("The game is over!") == 1
+    assert said.startswith("The Candy Draw Pile ran out again.\nThe game is over! Each player stashes"), said

@@ -102,6 +102,7 @@ TEXT: dict[str, str] = {
     "source_revealed": _("the revealed cards"),
     "candy_draw_pile_ran": _("The Candy Draw Pile ran out again: this is the last turn. No more buying or Battle "
                            "Cards."),
+    "candy_draw_pile_ran_out": _("The Candy Draw Pile ran out again."),
     "candy_pile_out_for_good": _("The Candy Draw Pile has run out for good: the game is ending."),
     "candy_draw_pile_holds": _("The Candy Draw Pile holds 0 to {most} cards, not {count}."),
     "candy_draw_pile_corrected": _("Candy Draw Pile corrected from {draw} to {count}."),

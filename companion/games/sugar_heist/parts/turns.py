@@ -22,27 +22,32 @@ PURCHASES: int = SETUP["purchases"]
 
 # ---------------------------------------------------------------- the piles
 
-def draw_candy(state: State, n: int, events: list) -> tuple[State, int]:
+def draw_candy(state: State, n: int, events: list, turn_ends: bool = False) -> tuple[State, int]:
     """Take ``n`` cards off the Candy Draw Pile (fewer when it runs out for good).
     The first time it runs out the Discard Pile becomes the Draw Pile; the second time
-    the game is ending ("Ending the Game")."""
+    the game is ending ("Ending the Game"). ``turn_ends``: this draw ends the turn (the
+    refill of "End Your Turn", Can't stash), so no "last turn" is left to announce."""
     got = 0
     while got < n and not state.final:
         take = min(n - got, state.draw)
         state = replace(state, draw=state.draw - take)
         got += take
         if state.draw == 0:
-            state = pile_ran_out(state, events)
+            state = pile_ran_out(state, events, turn_ends)
     return state, got
 
 
-def pile_ran_out(state: State, events: list) -> State:
+def pile_ran_out(state: State, events: list, turn_ends: bool = False) -> State:
+    """The Candy Draw Pile is empty: reshuffled the first time; the second time the game
+    is ending: "The active player who drew or revealed the final card may complete their
+    turn" ("Ending the Game"), said only while that turn is still on (issue 38: it was
+    said after the refill that ended it, just before "The game is over!")."""
     if not state.reshuffled:
         events.append(Note(say("candy_pile_reshuffle", cards=messages.count(len(state.discard), "card"))))
         state = replace(state, draw=len(state.discard), discard=(), reshuffled=True)
         if state.draw:
             return state
-    events.append(Note(say("candy_draw_pile_ran")))
+    events.append(Note(say("candy_draw_pile_ran_out" if turn_ends else "candy_draw_pile_ran")))
     return replace(state, final=True)
 
 
@@ -113,7 +118,7 @@ def do_stash(state: State, seat: int, cards, index: int, declared, events: list)
 def cant_stash(state: State, events: list) -> State:
     """Phase 1: no pair (or the player chooses not to): draw two and end the turn."""
     who = state.active
-    state, got = draw_candy(state, 2, events)
+    state, got = draw_candy(state, 2, events, turn_ends=True)
     state = replace(state, hands=put(state.hands, who, state.hands[who] + got))
     events.append(Note(say("cant_stash_draws", who=state.players[who], cards=messages.count(got,
                                                                                             say("word_candy_card")))))
@@ -240,7 +245,7 @@ def end_turn(state: State, events: list) -> State:
                                hands=state.hands[who], extra=extra)))
         return replace(state, stage=DISCARD)
     if state.hands[who] < HAND_SIZE:
-        state, got = draw_candy(state, HAND_SIZE - state.hands[who], events)
+        state, got = draw_candy(state, HAND_SIZE - state.hands[who], events, turn_ends=True)
         state = replace(state, hands=put(state.hands, who, state.hands[who] + got))
     state = replace(state, stashed=0, bought=0, fresh=(), heisted=(), stolen=(), protected=())
     if state.final:
