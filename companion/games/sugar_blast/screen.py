@@ -42,7 +42,7 @@ from .parts.candies import CANDY_LOOKS, candy  # noqa: F401  (part of the screen
 from .parts import layout
 from .parts.layout import (BAND, BOARD, CELL, H, HINT, PROMPT_SIZE, RIGHT, ROW_H, TOP, VERDICT_SIZE, W,  # noqa: F401
                            cell_rect, grid)
-from .messages import blast_name, count, say
+from .messages import blast_name, count, order_words, say
 from .parts.quick_pad import QUICK_COUNTS, QUICK_KINDS, quick_pick  # noqa: F401
 
 Rect = pygame.Rect
@@ -483,7 +483,7 @@ def _big_prompt(surface: pygame.Surface, state: rules.State, info: TableInfo, en
         _verdict(surface, info, Rect(area.left + 8, area.top + 100, area.width - 16, pal.top - 6 - area.top - 100))
     else:
         words = say("screen_fill_words_one" if left == 1 else "screen_fill_words",
-                    order=say(f"screen_order_{edge}"))
+                    order=order_words(edge))
         draw_wrapped(surface, words, Rect(area.left + 14, area.top + 100, area.width - 28, 84), theme.BIG + 4,
                      theme.TEXT, bold=True, max_lines=2)
         draw_text(surface, say("screen_bag_slid", bag=state.bag_n, edge=edge),
