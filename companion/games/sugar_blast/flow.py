@@ -104,6 +104,13 @@ def _cells(s) -> list[str]:
     return [f"cell {r} {c}" for r in range(B.ROWS) for c in range(B.COLS)]
 
 
+def _boards(s) -> list[str]:
+    """A whole board to type at set-up (one the table could draw), to test ``board`` with."""
+    if s.phase != rules.SETUP or s.quick:
+        return []
+    return ["board " + "/".join(D.deal(0, s.supply))]
+
+
 def _swaps(s) -> list[str]:
     return [f"swap {r} {c} {r + dr} {c + dc}" for r in range(B.ROWS) for c in range(B.COLS)
             for dr, dc in ((0, 1), (1, 0)) if r + dr < B.ROWS and c + dc < B.COLS]
@@ -115,6 +122,7 @@ COMMANDS = (
     Command("palette X", tries=tuple(f"palette {k}" for k in B.KINDS + (B.EMPTY,))),
     Command("cell R C", tries=_cells),
     Command("swap R1 C1 R2 C2", tries=_swaps),
+    Command("board ROW/ROW/...", tries=_boards),
     Command("deal [N]", (say("screen_deal"),), tries=("deal",)),
     Command("ready", (say("screen_ready"), say("screen_start"))),
     Command("start", tries=lambda s: []),  # the recorded games' start: known, never offered (Start sends ready)
@@ -226,11 +234,11 @@ def _command(state: rules.State, entry: Entry, said: TouchCommand, t: float = 0.
     if verb == "swap":  # four numbers: the two neighbours (a bare "swap" says so)
         r1, c1, r2, c2 = _ints(args, 4, command)
         return _act(entry, rules.SwapCandies((r1, c1), (r2, c2)))
-    if verb == "board" and args:
+    if verb == "board":
         try:
             board = B.parse_board("\n".join(" ".join(args).replace("/", " ").split()))
         except B.BoardError as err:
-            raise _no(str(err)) from None
+            raise _no(err.args[0]) from None  # the message itself, which keeps its key (its Why?)
         return _act(entry, rules.SetBoard(board))
     if verb == "deal":
         return _deal(state, entry, args, t, command)
