@@ -33,7 +33,7 @@ from companion.ui import chrome, theme
 from companion.ui.app import Button, TableInfo
 from companion.ui.messages import text
 from companion.ui.turned import along, draw_turned
-from companion.ui.widgets import button, draw_text, draw_wrapped, panel, width_of
+from companion.ui.widgets import button, draw_text, draw_wrapped, panel, width_of, wrap
 
 from .parts import board as B
 from . import flow, rules
@@ -220,6 +220,16 @@ def _arrow(surface: pygame.Surface, edge: str, rect: Rect, toward: bool) -> None
     pygame.draw.polygon(surface, theme.TEXT_DARK, head)
 
 
+def goal_words(goal: str, width: int) -> str:
+    """The Goal Card beside the players: its printed words (rulebook, "Goal Cards") when
+    they fit two lines ``width`` px wide, else its button's shorter words ("2 sets of 2
+    and 1 of 3"), never cut short."""
+    full = "Goal: " + rules.GOALS[goal]["text"]
+    if len(wrap(full, theme.font(theme.SMALL), width)) <= 2:
+        return full
+    return "Goal: " + say("goal_" + goal)
+
+
 def _players(surface: pygame.Surface, state: rules.State, top: int, h: int = 38) -> int:
     """One row per player, ``h`` px tall: name and kept candies; returns the bottom."""
     gap = 4
@@ -272,7 +282,7 @@ def _side(surface: pygame.Surface, state: rules.State, info: TableInfo, entry: f
         goal = False
     y = _players(surface, state, RIGHT.top, row_h) if seated else RIGHT.top
     if goal:
-        draw_wrapped(surface, "Goal: " + rules.GOALS[state.goal]["text"], Rect(RIGHT.left, y, RIGHT.width, 48),
+        draw_wrapped(surface, goal_words(state.goal, RIGHT.width), Rect(RIGHT.left, y, RIGHT.width, 48),
                      theme.SMALL, theme.TEXT_DIM, max_lines=2)
         y += 50
     chrome.verdict_and_prompt(surface, Rect(RIGHT.left, y, RIGHT.width, bottom - y), info, said, (bottom - y) // 2,
