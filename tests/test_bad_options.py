@@ -277,6 +277,7 @@ def test_goal_random_or_left_out_draws_a_goal_card_headless(tmp_path):
 
     from companion.core.store import EventStore
     from companion.games.sugar_blast import GOAL_NAMES
+    from companion.games.sugar_blast import rules as R
 
     for n, extra in enumerate((["--goal", "random"], [])):
         db = tmp_path / f"t{n}.db"
@@ -286,7 +287,9 @@ def test_goal_random_or_left_out_draws_a_goal_card_headless(tmp_path):
                               env=dict(os.environ, SDL_VIDEODRIVER="dummy"))
         assert proc.returncode == 0, proc.stderr
         goal = EventStore(db).games()[0].config["goal"]
-        assert goal in GOAL_NAMES and f"--goal: {goal} (drawn at random)" in proc.stderr
+        assert goal in GOAL_NAMES and f"(--goal {goal})" in proc.stderr
+        # the card drawn, in its printed words (rulebook, "Goal Cards"), not its code name
+        assert f"drawn at random: Goal Card: {R.GOALS[goal]['text']}" in proc.stderr
     solo = subprocess.run([sys.executable, "-m", "companion", "run", "--game", "sugar-blast", "--names", "Ana",
                            "--solo", "--headless", "--simulate", "--store", str(tmp_path / "solo.db")], input="",
                           capture_output=True, text=True, timeout=120, env=dict(os.environ, SDL_VIDEODRIVER="dummy"))

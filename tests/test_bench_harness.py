@@ -182,11 +182,11 @@ def test_the_summary_gives_the_pace_measured_at_the_start_not_before_the_last_be
     for name in ("bench_a.py", "bench_b.py"):
         write(tmp_path, name, "from benchlib import row\n"
               "def rows(quick=False):\n    return [row('thing', '<= 1 ms', median=0.5, ok=True)]\n")
-    paces = iter(f"P{i}" for i in range(1, 100))  # each measure numbered: the run's first is P1
+    paces = iter(range(1, 100))  # each measure numbered (ms): the run's first is 1
     monkeypatch.setattr(run, "pace", lambda: next(paces))
     assert run.main(["--dir", str(tmp_path)]) == 0
     summary = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("load average"))
-    assert "P1 at the start" in summary and "P6 at the end" in summary, summary
+    assert "1 ms at the start" in summary and "6 ms at the end" in summary, summary
 
 
 def test_the_zero_quota_is_in_proportion_to_the_hosts_pace():
@@ -339,7 +339,7 @@ def test_unsure_rows_are_counted_apart_and_do_not_fail_the_run_and_results_are_w
     assert "UNSURE" in line and "FAIL" in line and "<-" in line and "1.50" in line
 
 
-def test_a_busy_host_turns_an_absolute_time_fail_unsure_but_a_ratio_fail_stays(tmp_path, capsys):
+def test_a_busy_host_turns_an_absolute_time_fail_unsure_but_a_ratio_fail_stays(tmp_path, capsys, monkeypatch):
     """Issue 39: green when the table is fine. Another process spinning on a core while a
     bench runs makes a p99 over its limit the machine's as much as the code's (UNSURE, the
     note says why); a ratio row against a baseline in the same minute still FAILs."""
@@ -364,7 +364,8 @@ def test_a_busy_host_turns_an_absolute_time_fail_unsure_but_a_ratio_fail_stays(t
 
     bench = json.loads((tmp_path / "r.json").read_text())["benches"][0]
     assert bench["others_cores"] > run.BUSY_CORES
-    # On a quiet run (no spinner: `--quick` here) the same p99 FAIL stays a FAIL.
+    # On a quiet run (no spinner: `--quick` here) at the reference pace the same p99 FAIL stays a FAIL.
+    monkeypatch.setattr(run, "pace", lambda: run.REFERENCE_PACE_MS)
     assert run.main(["--dir", str(tmp_path), "--quick", "--results", str(tmp_path / "q.json")]) == 1
     quiet = json.loads((tmp_path / "q.json").read_text())
     if quiet["benches"][0]["others_cores"] <= run.BUSY_CORES:  # the shared machine was quiet enough to tell
@@ -377,3 +378,33 @@ def test_others_cores_is_the_machines_busy_time_less_ours_over_the_wall_time():
     assert run.others_cores((0.0, float("nan"), 0.0), (1.0, float("nan"), 0.0)) == 0.0  # no /proc/stat: not busy
     mark = run.cpu_mark()
     assert mark[1] > 0 and mark[2] > 0
+
+
+def test_a_slow_host_turns_an_absolute_time_fail_unsure_but_a_ratio_fail_stays(tmp_path, capsys, monkeypatch):
+    """Issue 39: the limits in ms are set at the reference pace (a million Python additions
+    in 21 ms). A full-speed bench on a host that ran them in over 1.5x that, before and
+    after it, has its absolute-time FAILs called UNSURE with the pace in the note; a ratio
+    FAIL stays; one fast measurement of the two keeps the FAIL; a PASS stays a PASS."""
+    row = benchlib.row
+    fail = row("scan p99", "p99 <= 8 ms", median=5.0, p99=9.4, ok=False, interval=(8.3, 17.5), interval_of="p99")
+    ratio = row("scan ratio", "<= 3.5x", median=5.0, ok=False, interval=(4.3, 4.6), interval_of="ratio of medians")
+    passed = row("touch p99", "p99 <= 16.7 ms", median=4.0, p99=15.0, ok=True, interval=(10.0, 15.5), interval_of="p99")
+    slow = 2 * run.REFERENCE_PACE_MS
+    got = run.slow_host([fail, ratio, passed], (slow, slow + 5))
+    assert [run.result(r) for r in got] == ["UNSURE", "FAIL", "PASS"]
+    assert "slow host: a million Python additions took 42 ms" in got[0]["note"]
+    assert [run.result(r) for r in run.slow_host([fail, ratio], (run.REFERENCE_PACE_MS, slow))] == ["FAIL", "FAIL"]
+    # through run.main: the host's pace read before and after the bench
+    write(tmp_path, "bench_slowhost.py", "from benchlib import row\n"
+          "def rows(quick=False):\n"
+          "    return [row('scan p99', 'p99 <= 8 ms', median=5.0, p99=9.4, ok=False, interval=(8.3, 17.5),\n"
+          "                interval_of='p99')]\n")
+    monkeypatch.setattr(run, "pace", lambda: slow)
+    monkeypatch.setattr(run, "BUSY_CORES", 99.0)  # (this machine may be busy too: that rule apart)
+    assert run.main(["--dir", str(tmp_path), "--results", str(tmp_path / "r.json")]) == 0
+    import json
+
+    assert "slow host" in json.loads((tmp_path / "r.json").read_text())["rows"][0]["note"]
+    assert "UNSURE" in capsys.readouterr().out
+    monkeypatch.setattr(run, "pace", lambda: run.REFERENCE_PACE_MS)
+    assert run.main(["--dir", str(tmp_path), "--results", str(tmp_path / "r.json")]) == 1

@@ -197,11 +197,16 @@ def test_the_upright_verdict_is_drawn_larger_and_never_under_the_verdict_floor()
 
 # ---------------------------------------------------------------- the tilt cue
 
+def _cue_state(phase, seat):
+    """Four players, the first (active) at ``seat``, in ``phase``."""
+    s = BR.new_game(["Ana", "Ben", "Cy", "Di"], "five-different")
+    return replace(s, phase=phase, seats=(seat, *[x for x in (1, 2, 3, 4) if x != seat][:3]), active=0)
+
+
 def _cue(size, phase, seat, tilt_seen=None):
     from companion.games.sugar_blast import flow
 
-    s = BR.new_game(["Ana", "Ben", "Cy", "Di"], "five-different")
-    state = replace(s, phase=phase, seats=(seat, *[x for x in (1, 2, 3, 4) if x != seat][:3]), active=0)
+    state = _cue_state(phase, seat)
     surface = pygame.Surface(size)
     entry = replace(flow.new_entry(), tilt_seen=tilt_seen)
     with record_text() as drawn:
@@ -259,6 +264,15 @@ def test_each_seat_reads_its_tilt_cue_turned_toward_it(size, seat):
                  "right": "right to left"}[edge]
         assert any(order in t for t in refill)
         assert not any("bottom to top" in t for t in refill) or edge == "bottom"
+        # the prompt and the verdict say the order the panel shows that seat (issue 38)
+        from companion.games.sugar_blast import flow
+
+        state = _cue_state(BR.REFILL, seat)
+        events = []
+        BR._ask_refill(state, events)  # the verdict the tilt gets: the RefillPrompt
+        said = [flow.prompt(state), events[-1].message]
+        assert all(f"from the bag, {order}" in words for words in said), (edge, said)
+        assert not any("bottom to top" in words for words in said) or edge == "bottom"
 
 
 # ---------------------------------------------------------------- the device badge

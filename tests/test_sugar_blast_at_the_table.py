@@ -216,3 +216,33 @@ def test_a_blast_the_slide_broke_is_said_to_be_gone_before_the_refill(tmp_path):
                       "bottom to top")
     assert out[6] == "Ben's turn."
     assert not any(line.startswith("Not allowed") for line in out)
+
+
+def test_help_before_the_board_is_set_up_lists_every_way_to_set_it_up(tmp_path):
+    """`/help` at set-up listed only /palette (issue 38): it lists what the table accepts
+    then, from the view: a colour, the whole board typed, "Set up from the screen"; the
+    cells once a colour is chosen; Start once the board is full."""
+    out = play(tmp_path, "/help", "/palette R", "/help", f"/board {TWO}", "/help")
+    first, with_colour, full = out[0], out[2], out[4]
+    for typed in ("/palette X", "/board ROW/ROW/...", "Set up from the screen (/deal [N])"):
+        assert typed in first, (typed, first)
+    assert "/cell R C" not in first and "/cell R C" in with_colour
+    assert "Ready (/ready)" in full and "Ready (/ready)" not in first
+
+
+def test_the_keep_prompt_names_what_a_text_player_types_and_takes_the_colour_s_name(tmp_path):
+    """The keep step said "choose the candies to keep" and named no command (issue 38):
+    it says what this Blast lets the player keep and the command for it, and the colour
+    the prompt names is typed as it is said."""
+    from companion.core.commands import annotate
+    from companion.games.sugar_blast import flow
+
+    s = R.new_game(["Ana", "Ben"], "nine-any")
+    for action in (R.SetBoard(tuple(TWO.split("/"))), R.StartGame(), R.SwapCandies((4, 3), (4, 4)), R.ChooseBlast(1)):
+        s, _ = R.step(s, action)
+    assert s.phase == R.KEEP
+    said = annotate(flow.prompt(s), flow.COMMANDS)
+    assert said == "Ana: from this Blast, keep 1 Green: tap the candies you keep (/keep X [Y])."
+    out = play(tmp_path, f"/board {TWO}", "/start", "/swap 4 3 4 4", "/blast 2", "/help", "/keep Green")
+    assert "the candies you keep (/keep X [Y])" in out[4]
+    assert out[5] == "Ana keeps 1 Green; 2 candies to the discards. Ana: tilt the board toward you, then let it go."

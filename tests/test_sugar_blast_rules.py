@@ -125,6 +125,32 @@ def test_ben_at_the_top_tilts_and_the_candies_slide_up():
     assert "top" in slid.message and B.refill_order(s.board, 3) == [(3, 2), (4, 2), (5, 2)]
 
 
+#: The rulebook's "fill all empty spaces from bottom to top" as each seat sees the board
+#: on the screen, its own side first: what its panel and tilt cue say (screen_order_{edge}).
+SEEN_ORDER = {"bottom": "bottom to top", "top": "top to bottom", "left": "left to right", "right": "right to left"}
+
+
+@pytest.mark.parametrize("player", range(4))
+def test_the_refill_prompt_and_verdict_say_the_order_the_refilling_seat_sees(player):
+    """Every seat was told "bottom to top", the top seat too (issue 38): the verdict after
+    the tilt and the prompt say the order as that seat's panel does, its side first."""
+    from companion.games.sugar_blast import flow
+
+    s = replace(started(players=("Ana", "Ben", "Cy", "Dee")), active=player)
+    seat = s.seats[player]
+    edge = B.SEAT_EDGES[seat]
+    s, ev = run(s, R.SwapCandies((2, 1), (2, 2)), R.KeepCandies(("P",)), R.Tilted(seat))
+    prompt = [e for e in ev if isinstance(e, R.RefillPrompt)][0]
+    assert prompt.message == f"Fill 3 spaces from the bag, {SEEN_ORDER[edge]}", edge
+    assert flow.prompt(s) == f"Fill 3 spaces from the bag, {SEEN_ORDER[edge]}: tap a colour, then the space."
+    assert SEEN_ORDER[edge] in flow.lesson(s, None)
+    if edge != "bottom":
+        said = (prompt.message, flow.prompt(s), flow.lesson(s, None))
+        assert not any("bottom to top" in words for words in said), (edge, said)
+    quick = replace(s, quick=True)
+    assert flow.prompt(quick) == f"Fill 3 spaces from the bag, {SEEN_ORDER[edge]}, then tap Done."
+
+
 # ---------------------------------------------------------------- cascades and order
 
 def test_cascade_a_new_blast_after_refill_is_solved_before_the_turn_ends():

@@ -26,6 +26,9 @@ class Option:
     counts it is not offered and keeps its default; ``by_players``, a function of the
     player count giving the value when the count alone decides it (Sugar Blast's solo
     is one player): never offered. ``least`` and ``most`` bound an ``"int"``.
+    ``told``, a function of a choice giving it in full as the table tells it when the
+    choice was drawn at random (Sugar Blast's Goal Card, in its printed words; None:
+    its button words, else the value).
     """
 
     name: str
@@ -40,6 +43,7 @@ class Option:
     by_players: Callable[[int], Any] | None = None
     least: int = 0
     most: int = 99
+    told: Callable[[Any], str] | None = None
 
     def offered(self, players: int) -> bool:
         """Does the start screen offer this option to a table of ``players``?
@@ -59,6 +63,16 @@ class Option:
         if self.by_players is not None:
             return self.by_players(players)
         return value if self.offered(players) else self.default
+
+    def said(self, value: Any) -> str:
+        """A choice in words: :attr:`told`, else its button's words, else the value itself.
+
+        >>> Option("goal", "choice", "Goal", None, ("a-b",), labels=(("a-b", "A and B"),)).said("a-b")
+        'A and B'
+        """
+        if self.told is not None:
+            return self.told(value)
+        return dict(self.labels).get(value) or str(value)
 
     def cli_flag(self) -> str:
         return self.flag or "--" + self.name.replace("_", "-")

@@ -246,7 +246,8 @@ def _start(plan: TablePlan, store: EventStore, clock: Clock, notice) -> Session:
             options = desc.fill_random(plan.names, plan.options)
             for o in desc.options:
                 if options.get(o.name) != plan.options.get(o.name):
-                    notice(f"{o.cli_flag()}: {options[o.name]} (drawn at random)")
+                    # in the game's words (the Goal Card's printed text), then what to type for it again
+                    notice(f"drawn at random: {o.said(options[o.name])} ({o.cli_flag()} {options[o.name]})")
         session = Session.start(plan.game, plan.names, store, clock, tap_off=plan.tap_off, new_game=plan.new_game,
                                 options=options)
         if waiting is not None and session.game_id == waiting.id:

@@ -37,6 +37,12 @@ def _hint(board: str, as_json: bool = False) -> str:
     return main(board, as_json=as_json)
 
 
+def _goal_told(goal: str) -> str:
+    """A Goal Card in its printed words (cards.toml), as a table drawn one is told it."""
+    from .rules import GOALS
+    return say("final_goal_card", goal=GOALS[goal]["text"])
+
+
 def _quickstart() -> dict:
     """The printed quick-start card's words (parts/quickstart.toml)."""
     import tomllib
@@ -68,7 +74,7 @@ GAME = Game(
     options=(
         # No Goal Card in solo ("Solo-Mode Rules"), and solo is one player: the count decides it.
         Option("goal", "choice", say("option_goal"), None, GOAL_NAMES, blank="random", players=(2, 4),
-               labels=((None, say("goal_random")), *((g, say("goal_" + g)) for g in GOAL_NAMES))),
+               labels=((None, say("goal_random")), *((g, say("goal_" + g)) for g in GOAL_NAMES)), told=_goal_told),
         Option("solo", "bool", say("option_solo"), False, by_players=lambda n: n == 1),
         Option("quick", "bool", say("option_quick"), False),
     ),

@@ -25,13 +25,13 @@ left; the screen's buttons send them, and people read every row and column from 
                             keep (one legal choice) is then taken without a tap
 ``start``                   the board is ready, every keep asked (as recorded games began)
 ``blast N``                 solve Blast N (1-based) first
-``keep X [Y]``              the candies kept from the Blast being solved
+``keep X [Y]``              the candies kept from the Blast being solved (letters or names)
 ``no-blasts``               nobody can make a Blast (the companion checks)
 ``draw X R C``              "No Blasts?": candy X from the bag replaces the one at R C
 ``tilt``                    "Tilted": the board was tilted toward the player and let go
                             (for a table without a working tray sensor; while one is
                             connected the screen asks to confirm before it sends this)
-``refill XYZ...``           the refilled candies in refill order (bottom to top)
+``refill XYZ...``           the refilled candies in refill order (nearest the tilting seat first)
 ``return P X Y``            player P (1-based) puts back candies X and Y
 ``quick KIND X [N]``        quick mode: a KIND (3, 4, 5-6, box) Blast of X removing N
 ``done``                    quick mode: the spaces are filled / no more Blasts
@@ -71,7 +71,7 @@ from .parts import board as B
 from .parts import checks
 from .parts import deal as D
 from . import rules
-from .messages import candy as candy_name, count, say
+from .messages import candy as candy_name, count, order_words, say
 
 NEW_GAME = say("new_game")
 
@@ -104,6 +104,13 @@ def _cells(s) -> list[str]:
     return [f"cell {r} {c}" for r in range(B.ROWS) for c in range(B.COLS)]
 
 
+def _boards(s) -> list[str]:
+    """A whole board to type at set-up (one the table could draw), to test ``board`` with."""
+    if s.phase != rules.SETUP or s.quick:
+        return []
+    return ["board " + "/".join(D.deal(0, s.supply))]
+
+
 def _swaps(s) -> list[str]:
     return [f"swap {r} {c} {r + dr} {c + dc}" for r in range(B.ROWS) for c in range(B.COLS)
             for dr, dc in ((0, 1), (1, 0)) if r + dr < B.ROWS and c + dc < B.COLS]
@@ -115,11 +122,12 @@ COMMANDS = (
     Command("palette X", tries=tuple(f"palette {k}" for k in B.KINDS + (B.EMPTY,))),
     Command("cell R C", tries=_cells),
     Command("swap R1 C1 R2 C2", tries=_swaps),
+    Command("board ROW/ROW/...", tries=_boards),
     Command("deal [N]", (say("screen_deal"),), tries=("deal",)),
     Command("ready", (say("screen_ready"), say("screen_start"))),
     Command("start", tries=lambda s: []),  # the recorded games' start: known, never offered (Start sends ready)
     Command("blast N", tries=lambda s: [f"blast {n}" for n in range(1, len(s.pending or ()) + 1)]),
-    Command("keep X [Y]", tries=lambda s: ["keep " + " ".join(k) for k in keep_options(s)]),
+    Command("keep X [Y]", (say("keep_button"),), tries=lambda s: ["keep " + " ".join(k) for k in keep_options(s)]),
     Command("no-blasts", ("No Blasts?",)),
     Command("tilt", (say("screen_tilted"), say("screen_tilt_yes"))),
     Command("return P X Y", tries=lambda s: [f"return {p + 1} " + " ".join(k)
@@ -206,8 +214,14 @@ def _ints(args: list[str], n: int, command: str) -> list[int]:
     return [int(a) for a in args[:n]]
 
 
+#: A candy's name as typed ("green") -> its letter: ``/keep Green`` is ``/keep G``.
+_BY_NAME = {name.lower(): letter for letter, name in B.NAMES.items()}
+
+
 def _letters(args: list[str]) -> tuple[str, ...]:
-    return tuple(ch for a in args for ch in a.upper())
+    """The candies typed after ``keep`` or ``return P``: letters ("G R", "GR") or the
+    colours' names as the prompt says them ("Green Red")."""
+    return tuple(ch for a in args for ch in (_BY_NAME.get(a.lower()) or a.upper()))
 
 
 def _command(state: rules.State, entry: Entry, said: TouchCommand, t: float = 0.0) -> Read:
@@ -220,11 +234,11 @@ def _command(state: rules.State, entry: Entry, said: TouchCommand, t: float = 0.
     if verb == "swap":  # four numbers: the two neighbours (a bare "swap" says so)
         r1, c1, r2, c2 = _ints(args, 4, command)
         return _act(entry, rules.SwapCandies((r1, c1), (r2, c2)))
-    if verb == "board" and args:
+    if verb == "board":
         try:
             board = B.parse_board("\n".join(" ".join(args).replace("/", " ").split()))
         except B.BoardError as err:
-            raise _no(str(err)) from None
+            raise _no(err.args[0]) from None  # the message itself, which keeps its key (its Why?)
         return _act(entry, rules.SetBoard(board))
     if verb == "deal":
         return _deal(state, entry, args, t, command)
@@ -387,11 +401,14 @@ def prompt(state: rules.State, entry: Entry | None = None) -> str:
         return say("prompt_quick_turn", who=who)
     if phase == rules.CASCADE and state.quick:
         return say("prompt_quick_cascade", who=who)
+    if phase == rules.KEEP and state.pending:  # the screen's Keep buttons; typed /keep and the letters
+        return say("prompt_keep", who=who, keep=checks.keep_words(state.pending[0]))
     if phase == rules.TILT and entry.tilt_seen is not None:
         return say("prompt_let_go", who=who)
     if phase == rules.REFILL:
         n = state.holes - len(entry.draft)
-        return say("prompt_refill_quick" if state.quick else "prompt_refill", spaces=count(n, "space"))
+        return say("prompt_refill_quick" if state.quick else "prompt_refill", spaces=count(n, "space"),
+                   order=order_words(B.SEAT_EDGES[state.seats[state.active]]))
     if phase == rules.RETURN:
         names = " and ".join(state.players[p] for p in state.to_return)
         return say("prompt_return", names=names, n=rules.RETURN_EACH)
@@ -408,7 +425,9 @@ def lesson(view: rules.State, entry) -> str | None:
     key = {rules.SETUP: "lesson_setup", rules.TURN: "lesson_turn", rules.CHOOSE: "lesson_choose",
            rules.KEEP: "lesson_keep", rules.TILT: "lesson_tilt", rules.REFILL: "lesson_refill",
            rules.CASCADE: "lesson_cascade"}.get(view.phase)
-    return say(key, who=view.players[view.active]) if key else None
+    if key is None:
+        return None
+    return say(key, who=view.players[view.active], order=order_words(B.SEAT_EDGES[view.seats[view.active]]))
 
 
 def undo_words(before: rules.State, item, action, events: tuple) -> str | None:

@@ -67,7 +67,8 @@ TEXT: dict[str, str] = {
     "lesson_keep": _("{who}: keep candies from your Blast: a 3-Blast keeps 1; a 4-Blast or a Box-Blast 1 of the "
                      "matched type and 1 different; a 5-6-Blast keeps 2."),
     "lesson_tilt": _("{who}: tilt the board in your direction so the candies slide down, then let it go."),
-    "lesson_refill": _("Take candies from the bag without looking and fill all empty spaces from bottom to top."),
+    "lesson_refill": _("Take candies from the bag without looking and fill all empty spaces from your side, "
+                        "{order} on the screen."),
     "lesson_cascade": _("The new candies may make new Blasts: solve them too, until there are no more Blasts."),
     # what an Undo takes back ("Undo {words}?": flow.undo_words), in the candies' own words
     "undo_place": _("the {candy} candy put at {cell}"),
@@ -164,7 +165,7 @@ TEXT: dict[str, str] = {
     "level_again": _("The board is level again. {prompt}"),
     "tilt_nothing": _("Nothing to refill now: {waiting}"),
     "slid": _("The candies slid toward {who} ({edge} of the board)."),
-    "refill": _("Fill {spaces} from the bag, bottom to top"),
+    "refill": _("Fill {spaces} from the bag, {order}"),
     "refill_short": _("The bag has only {n_candies}: put them all in, then fill the other {spaces} "
                     "with discarded candies."),
     "refill_every": _("Fill every empty space: {n_candies}, one in each."),
@@ -222,8 +223,11 @@ TEXT: dict[str, str] = {
     "prompt_quick_turn": _("{who}: tap the Blast you made, then its colour. None? Tap No more Blasts."),
     "prompt_quick_cascade": _("{who}: a new Blast? Tap its kind, then its colour. If not, tap No more Blasts."),
     "prompt_let_go": _("{who}: now let the board go back level."),
-    "prompt_refill": _("Fill {spaces} from the bag, bottom to top: tap a colour, then the space."),
-    "prompt_refill_quick": _("Fill {spaces} from the bag, bottom to top, then tap Done."),
+    "prompt_refill": _("Fill {spaces} from the bag, {order}: tap a colour, then the space."),
+    "prompt_refill_quick": _("Fill {spaces} from the bag, {order}, then tap Done."),
+    "prompt_keep": _("{who}: from this Blast, {keep}: tap the candies you keep."),
+    # the keep buttons as the keep prompt names them (text mode: "tap the candies you keep (/keep X [Y])")
+    "keep_button": _("the candies you keep"),
     "prompt_return": _("Not enough candies: {names}, put {n} of your candies back in the bag."),
     "prompt_over": _("Game over."),
     # inputs the game cannot use
@@ -263,7 +267,8 @@ TEXT: dict[str, str] = {
     "screen_fill": _("Fill {left}"),
     "screen_fill_words_one": _("space from the bag, {order}"),
     "screen_fill_words": _("spaces from the bag, {order}"),
-    # the rulebook's "from bottom to top" as the tilting seat sees it (its edge first)
+    # the rulebook's "from bottom to top" as the tilting seat sees it (its edge first): the
+    # refill's prompt and verdict say it too (order_words), so every word agrees with the panel
     "screen_order_bottom": _("bottom to top"),
     "screen_order_top": _("top to bottom"),
     "screen_order_left": _("left to right"),
@@ -296,6 +301,18 @@ TEXT: dict[str, str] = {
     "hint_swap": _("  swap {a} {ca} with {b} {cb}: {blasts}  (type /swap {raw})"),
     "hint_blast": _("{blast} of {candy} ({n_candies})"),
 }
+
+
+def order_words(edge: str) -> str:
+    """The rulebook's "fill all empty spaces from bottom to top" as the seat at ``edge``
+    (of the board as drawn: "bottom", "top", "left", "right") sees it on the screen,
+    its own side first: "bottom to top" for the bottom seat, "top to bottom" for the top
+    seat (rulebook, "Every Time You Make a Blast"). KeyError: not an edge.
+
+    >>> order_words("top"), order_words("left")
+    ('top to bottom', 'left to right')
+    """
+    return say(f"screen_order_{edge}")
 
 
 def say(key: str, **values) -> str:

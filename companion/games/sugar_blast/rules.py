@@ -36,7 +36,7 @@ from .parts import board as B
 from .state import *  # noqa: F401,F403  (rules is the one entry point: re-export the data)
 from .state import (CELLS, GOALS, KINDS, PER_KIND, RETURN_EACH, SEATING, SOLO, Action, Blast, Board, Cell, Counts,
                     State, fits, minus, plus, words, counts, describe)
-from .messages import blast_list, count, placed, say
+from .messages import blast_list, count, order_words, placed, say
 from .scoring import Result, headline, result  # noqa: F401  (part of the rules API)
 
 # ---------------------------------------------------------------- goals and set-up
@@ -277,9 +277,12 @@ def _ask_refill(state: State, events: list[Outcome]) -> State:
     and put them back in the Bag." A return round repeats until the board can be filled
     (it always can: the candies off the board outnumber the holes). Solo: "You lose the
     game if there aren't enough Candies in the Bag to refill the board": the bag alone,
-    no discards (Solo-Mode Rules)."""
+    no discards (Solo-Mode Rules). The prompt says "from bottom to top" as the refilling
+    seat sees it on the screen (:func:`~.messages.order_words`): the top seat is told "top
+    to bottom", as its panel and tilt cue say."""
     n = state.holes
-    prompt = RefillPrompt(say("refill", spaces=count(n, "space")), n, state.bag_n)
+    order = order_words(B.SEAT_EDGES[state.seats[state.active]])  # as the panel says it to that seat
+    prompt = RefillPrompt(say("refill", spaces=count(n, "space"), order=order), n, state.bag_n)
     if state.bag_n >= n:
         events.append(prompt)
         return replace(state, phase=REFILL)

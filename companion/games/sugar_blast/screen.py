@@ -33,7 +33,7 @@ from companion.ui import chrome, theme
 from companion.ui.app import Button, TableInfo
 from companion.ui.messages import text
 from companion.ui.turned import along, draw_turned
-from companion.ui.widgets import button, draw_text, draw_wrapped, panel, width_of
+from companion.ui.widgets import button, draw_text, draw_wrapped, panel, width_of, wrap
 
 from .parts import board as B
 from . import flow, rules
@@ -42,7 +42,7 @@ from .parts.candies import CANDY_LOOKS, candy  # noqa: F401  (part of the screen
 from .parts import layout
 from .parts.layout import (BAND, BOARD, CELL, H, HINT, PROMPT_SIZE, RIGHT, ROW_H, TOP, VERDICT_SIZE, W,  # noqa: F401
                            cell_rect, grid)
-from .messages import blast_name, count, say
+from .messages import blast_name, count, order_words, say
 from .parts.quick_pad import QUICK_COUNTS, QUICK_KINDS, quick_pick  # noqa: F401
 
 Rect = pygame.Rect
@@ -220,6 +220,16 @@ def _arrow(surface: pygame.Surface, edge: str, rect: Rect, toward: bool) -> None
     pygame.draw.polygon(surface, theme.TEXT_DARK, head)
 
 
+def goal_words(goal: str, width: int) -> str:
+    """The Goal Card beside the players: its printed words (rulebook, "Goal Cards") when
+    they fit two lines ``width`` px wide, else its button's shorter words ("2 sets of 2
+    and 1 of 3"), never cut short."""
+    full = "Goal: " + rules.GOALS[goal]["text"]
+    if len(wrap(full, theme.font(theme.SMALL), width)) <= 2:
+        return full
+    return "Goal: " + say("goal_" + goal)
+
+
 def _players(surface: pygame.Surface, state: rules.State, top: int, h: int = 38) -> int:
     """One row per player, ``h`` px tall: name and kept candies; returns the bottom."""
     gap = 4
@@ -272,7 +282,7 @@ def _side(surface: pygame.Surface, state: rules.State, info: TableInfo, entry: f
         goal = False
     y = _players(surface, state, RIGHT.top, row_h) if seated else RIGHT.top
     if goal:
-        draw_wrapped(surface, "Goal: " + rules.GOALS[state.goal]["text"], Rect(RIGHT.left, y, RIGHT.width, 48),
+        draw_wrapped(surface, goal_words(state.goal, RIGHT.width), Rect(RIGHT.left, y, RIGHT.width, 48),
                      theme.SMALL, theme.TEXT_DIM, max_lines=2)
         y += 50
     chrome.verdict_and_prompt(surface, Rect(RIGHT.left, y, RIGHT.width, bottom - y), info, said, (bottom - y) // 2,
@@ -483,7 +493,7 @@ def _big_prompt(surface: pygame.Surface, state: rules.State, info: TableInfo, en
         _verdict(surface, info, Rect(area.left + 8, area.top + 100, area.width - 16, pal.top - 6 - area.top - 100))
     else:
         words = say("screen_fill_words_one" if left == 1 else "screen_fill_words",
-                    order=say(f"screen_order_{edge}"))
+                    order=order_words(edge))
         draw_wrapped(surface, words, Rect(area.left + 14, area.top + 100, area.width - 28, 84), theme.BIG + 4,
                      theme.TEXT, bold=True, max_lines=2)
         draw_text(surface, say("screen_bag_slid", bag=state.bag_n, edge=edge),

@@ -193,6 +193,15 @@ def _choose(state: State, action: ChooseBlast) -> None:
         raise _no(say("choose_range", n=len(state.pending)))
 
 
+def keep_words(blast) -> str:
+    """What ``blast`` lets its player keep, in words: "keep 1 Green", "keep 1 Green and 1
+    candy of another kind", "keep 2 Green" (rulebook, "Gameplay")."""
+    name = candy_name(blast.candy)
+    if blast.keep_matched == 2:
+        return f"keep 2 {name}"
+    return say("keep_one_other" if blast.keep_other else "keep_one", candy=name)
+
+
 def _keep(state: State, action: KeepCandies) -> None:
     """"Keep the Candies based on the Blast you made" (rulebook, "Every Time You Make a
     Blast"), from the candies it removes."""
@@ -200,10 +209,7 @@ def _keep(state: State, action: KeepCandies) -> None:
     kinds = tuple(action.kinds)
     blast = state.pending[0]
     matched = kinds.count(blast.candy)
-    name = candy_name(blast.candy)
-    want = say("keep_one_other" if blast.keep_other else "keep_one", candy=name)
-    if blast.keep_matched == 2:
-        want = f"keep 2 {name}"
+    want = keep_words(blast)
     if any(k not in KINDS for k in kinds) or matched != blast.keep_matched or len(kinds) - matched != blast.keep_other:
         raise _no(say("keep_want", keep=want))
     if not state.quick:
