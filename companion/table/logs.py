@@ -54,10 +54,21 @@ REFUSED = "Not allowed"
 
 def refused_line(what: str, reason: str) -> str:
     """A refusal as text mode prints it: ``Not allowed: REASON`` for a card (the reason
-    names the card in words), ``Not allowed (vault 5): REASON`` for a typed command or
-    a scan the reason cannot name (``a hidden card``, ``an unreadable scan``)."""
+    names the card in words), ``Not allowed (vault 5): REASON`` for a typed command or a
+    hidden card, ``Scan again: REASON`` for a scan that could not be read (no rule
+    refused it: the reason says what to do).
+
+    >>> refused_line("an unreadable scan", "That scan was garbled: scan the card again.")
+    'Scan again: That scan was garbled: scan the card again.'
+    """
+    if what == UNREADABLE:
+        return f"Scan again: {reason}"
     said = "" if what == "card" else f" ({what})"
     return f"{REFUSED}{said}: {reason}"
+
+
+#: How the log names a scan it could not read (never its code).
+UNREADABLE = "an unreadable scan"
 
 
 def _what(item, verdict: Verdict) -> str:
@@ -65,7 +76,7 @@ def _what(item, verdict: Verdict) -> str:
     if verdict.secret:
         return "a hidden card"
     if isinstance(item, CardScanned):  # never the code: the reason names the card in words
-        return "card" if (verdict.code or item.code) else "an unreadable scan"
+        return "card" if (verdict.code or item.code) else UNREADABLE
     return getattr(item, "command", type(item).__name__)
 
 
