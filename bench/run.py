@@ -107,17 +107,8 @@ def slow_host(rows: list[dict], paces: tuple[float, float]) -> list[dict]:
     still FAIL a slower table; the pace is named in the row's note."""
     if min(paces) <= SLOW_PACE * REFERENCE_PACE_MS:
         return rows
-    out = []
-    for r in rows:
-        if (result(r) == "FAIL" and r.get("interval") and "ratio" not in (r.get("interval_of") or "")
-                and r.get("unit") in ("ms", "s")):
-            r = dict(r, ok=None, unsure=True,
-                     note=(r.get("note") or "") + f"; slow host: a million Python additions took {min(paces):.0f} ms "
-                     f"at best around this bench, against the {REFERENCE_PACE_MS:g} ms the absolute limits are set "
-                     "at, so this FAIL of an absolute time is called UNSURE (the ratio rows judge the table against "
-                     "a baseline in the same minute)")
-        out.append(r)
-    return out
+    return unsure_absolute(rows, f"slow host: a million Python additions took {min(paces):.0f} ms at best around "
+                           f"this bench, against the {REFERENCE_PACE_MS:g} ms the absolute limits are set at")
 
 
 def cpu_mark() -> tuple[float, float, float]:
@@ -159,14 +150,20 @@ def busy_host(rows: list[dict], others: float) -> list[dict]:
     same minute, still FAIL a slower table; a busy host is named in the row's note."""
     if others <= BUSY_CORES:
         return rows
+    return unsure_absolute(rows, f"busy host: other processes used {others:.2f} cores on average during this bench")
+
+
+def unsure_absolute(rows: list[dict], why: str) -> list[dict]:
+    """The rows, with every FAIL of an absolute wall-time limit (a judged row whose interval
+    is not of a ratio, in ms or s) turned UNSURE, ``why`` and the reason added to its note
+    (:func:`busy_host`, :func:`slow_host`)."""
     out = []
     for r in rows:
         if (result(r) == "FAIL" and r.get("interval") and "ratio" not in (r.get("interval_of") or "")
                 and r.get("unit") in ("ms", "s")):
             r = dict(r, ok=None, unsure=True,
-                     note=(r.get("note") or "") + f"; busy host: other processes used {others:.2f} cores on average "
-                     "during this bench, so this FAIL of an absolute time is called UNSURE (the ratio rows judge "
-                     "the table against a baseline in the same minute)")
+                     note=(r.get("note") or "") + f"; {why}, so this FAIL of an absolute time is called UNSURE "
+                     "(the ratio rows judge the table against a baseline in the same minute)")
         out.append(r)
     return out
 
