@@ -50,7 +50,8 @@ from typing import Any
 
 from ..core.store import GameRecord
 from . import schema
-from .received import KEEP_DAYS, KEEP_GAMES, Received, gap_words, host_name, runs  # noqa: F401 - host_name too
+from .numbers import RunSet
+from .received import KEEP_DAYS, KEEP_GAMES, Received, gap_words, host_name  # noqa: F401 - host_name too
 from .schema import Unreadable
 from .settings import NAME, ROOT, Broker, check_name, split_topic, venue_filter
 from .tableview import REFUSED_FLAG, TableView, flags, turn_now, unreadable_words  # noqa: F401 - the page's too
@@ -245,7 +246,7 @@ class Dashboard:
     def _new_stream(self, table: TableView, msg: dict) -> None:
         stream = msg.get("stream")
         if stream and stream != table.stream:  # a new store at this table: numbers start again
-            table.stream, table.last_seq, table.have, table.base, table.newest = stream, 0, set(), None, 0
+            table.stream, table.last_seq, table.have, table.base, table.newest = stream, 0, RunSet(), None, 0
             table.hole_seen = table.asked = 0.0
             table.asks = 0
 
@@ -262,7 +263,7 @@ class Dashboard:
         if since is None:
             return
         if table.base is not None and since > table.base:
-            table.have = {s for s in table.have if s >= since}
+            table.have.drop_below(since)
         table.base = since
 
     def _event(self, table: TableView, msg: dict) -> bool:

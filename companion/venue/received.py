@@ -4,13 +4,11 @@ The broker's acknowledgement is not delivery: a broker that loses power before i
 autosave forgets messages it had acknowledged to the tables. So the dashboard keeps each
 table's events, its newest status and every finished game's result in a store of its
 own (:class:`Received`: the standard library's ``sqlite3``, write-ahead log), and looks
-for holes in the event numbers (:func:`runs`). A hole is asked for again on the table's
+for holes in the event numbers (:class:`companion.venue.numbers.RunSet`). A hole is asked for again on the table's
 ``resend`` topic, and the table answers from the events its game store keeps
 (:mod:`companion.venue.publish`). After a restart the dashboard starts from this file, so
 a hole it knew of, or one that opened while it was away, is still seen.
 
->>> runs({1, 2, 5, 6, 9}, base=1, newest=10)
-[(3, 4), (7, 8), (10, 10)]
 >>> gap_words("table-3", [(12, 15)], result=False, asks=1)
 'events 12–15 missing: asked Table 3 again'
 >>> gap_words("t1", [(4, 4)], result=True, asks=0)
@@ -55,19 +53,6 @@ CREATE TABLE IF NOT EXISTS results (
 KEEP_DAYS, KEEP_GAMES = 365.0, 1000
 #: Events shown on the page's card after a restart (the newest).
 RECENT = 8
-
-
-def runs(have: set[int], base: int, newest: int) -> list[tuple[int, int]]:
-    """The runs ``(first, last)`` of numbers from ``base`` to ``newest`` not in ``have``."""
-    out: list[tuple[int, int]] = []
-    expect = base
-    for seq in sorted(s for s in have if base <= s <= newest):
-        if seq > expect:
-            out.append((expect, seq - 1))
-        expect = seq + 1
-    if expect <= newest:
-        out.append((expect, newest))
-    return out
 
 
 def host_name(name: str) -> str:

@@ -7,7 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .received import host_name, runs
+from .numbers import Counted, RunSet
+from .received import host_name
 
 #: Refusals of the same input in a row that raise the "needs help" flag.
 REFUSED_FLAG = 3
@@ -16,13 +17,15 @@ REFUSED_FLAG = 3
 @dataclass
 class TableView:
     """What the dashboard knows of one table. ``seqs``: every event number counted, in
-    the order counted (the loss test reads it); ``received``: the dashboard's clock when
+    the order counted (the loss test reads it); ``have``: the numbers received in this
+    stream (both as runs of numbers, :mod:`companion.venue.numbers`: a stream lasts as
+    long as the table's store, months of games); ``received``: the dashboard's clock when
     the status came (seconds since the epoch)."""
 
     name: str
     stream: str | None = None
     last_seq: int = 0
-    seqs: list[int] = field(default_factory=list)
+    seqs: Counted = field(default_factory=Counted)
     status: dict[str, Any] = field(default_factory=dict)
     online: bool = False
     dropped: bool = False    # offline by the broker's last will (not a table that closed)
@@ -33,7 +36,7 @@ class TableView:
     gaps: int = 0
     version: int = 0
     unreadable: int = 0      # messages dropped unread (too big, not JSON, not the schema's)
-    have: set[int] = field(default_factory=set)   # event numbers received in this stream
+    have: RunSet = field(default_factory=RunSet)   # event numbers received in this stream
     base: int | None = None  # the first number looked for (the table's "since", or the first seen)
     newest: int = 0          # the newest number the table said it sent (events, status, result)
     hole_seen: float = 0.0   # when the holes were first seen (time.monotonic(); 0: none)
@@ -45,7 +48,7 @@ class TableView:
         """The runs of event numbers missing in this stream (empty: none)."""
         if self.base is None or len(self.have) == self.newest - self.base + 1:
             return []
-        return runs(self.have, self.base, self.newest)
+        return self.have.missing(self.base, self.newest)
 
 
 def unreadable_words(name: str, n: int) -> str:
