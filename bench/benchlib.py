@@ -436,6 +436,32 @@ def quantile_interval(values: list[float], q: float, conf: float = CONFIDENCE) -
     return (xs[max(0, lo_k - 1)], xs[min(n, hi_k) - 1], hi_k > n)
 
 
+def block_quantile_interval(timed: list[tuple[float, float]], q: float, block_s: float, *,
+                            reps: int = BOOT_REPS, conf: float = CONFIDENCE, seed: int = 0) -> tuple[float, float]:
+    """The ``conf`` interval of the ``q``-quantile (0-1) of the values of ``timed``
+    (``(when s, value)`` pairs, one run) by a block bootstrap: the run is cut into blocks
+    of ``block_s`` seconds of ``when``, and each resample draws as many blocks, with
+    replacement, as the run had. For values that come in spells (one stall of a host
+    slows every value of its seconds): :func:`quantile_interval` takes the values as
+    independent and gives an interval far too narrow for them, while whole blocks keep a
+    spell together, so a run whose tail is one bad spell gets a wide interval. Seeded.
+    With fewer than 2 blocks: ``(quantile, quantile)``."""
+    if not timed:
+        return (math.nan, math.nan)
+    t0 = min(t for t, _ in timed)
+    blocks: dict[int, list[float]] = {}
+    for t, v in timed:
+        blocks.setdefault(int((t - t0) // block_s), []).append(v)
+    groups = list(blocks.values())
+    if len(groups) < 2:
+        x = pct([v for _, v in timed], q * 100)
+        return (x, x)
+    rng = random.Random(seed)
+    stats = sorted(pct([v for g in rng.choices(groups, k=len(groups)) for v in g], q * 100) for _ in range(reps))
+    tail = (1 - conf) / 2
+    return (stats[max(0, int(math.floor(tail * reps)))], stats[min(reps - 1, int(math.ceil((1 - tail) * reps)) - 1)])
+
+
 def judge(lo: float, hi: float, limit: float, *, at_least: bool = False) -> tuple[bool | None, bool]:
     """``(ok, unsure)`` of a target "at most ``limit``" (``at_least``: "at least") from an
     interval ``[lo, hi]``: PASS only when the whole interval meets the target, FAIL only

@@ -279,6 +279,20 @@ def test_the_quantile_interval_is_from_order_statistics_and_capped_by_the_worst_
     assert (lo, hi, capped) == (2.0, 9.0, False)  # the median of 10: x(2) to x(9), 97.9 %
 
 
+def test_the_block_interval_of_a_p99_widens_for_one_bad_spell_where_order_statistics_do_not():
+    # 150 s of updates, 100 a second, 100-110 ms, and one 2 s stall of the host adding 500 ms
+    timed = [(i / 100, 0.100 + 0.010 * ((i * 7) % 11) / 10) for i in range(15000)]
+    lo, hi = benchlib.block_quantile_interval(timed, 0.99, 10.0, reps=300)
+    assert 0.100 <= lo <= hi <= 0.110  # steady: a tight interval
+    stalled = [(t, v + (0.5 if 50 <= t < 52 else 0.0)) for t, v in timed]
+    lo, hi = benchlib.block_quantile_interval(stalled, 0.99, 10.0, reps=300)
+    assert lo < 0.25 < hi  # one spell in 15 blocks: a 250 ms target cannot be told
+    olo, ohi, _ = benchlib.quantile_interval([v for _, v in stalled], 0.99)
+    assert olo > 0.25 and ohi - olo < (hi - lo) / 4  # taken as independent: a sure FAIL, too narrow
+    assert benchlib.block_quantile_interval(stalled, 0.99, 10.0, reps=300) == (lo, hi)  # seeded
+    assert benchlib.block_quantile_interval(timed[:50], 0.99, 10.0) == (benchlib.pct([v for _, v in timed[:50]], 99),) * 2
+
+
 def test_a_verdict_is_pass_or_fail_only_when_the_interval_is_clear_of_the_target():
     assert benchlib.judge(0.9, 1.05, 1.10) == (True, False)
     assert benchlib.judge(1.11, 1.3, 1.10) == (False, False)
