@@ -228,6 +228,8 @@ def test_help_before_the_board_is_set_up_lists_every_way_to_set_it_up(tmp_path):
         assert typed in first, (typed, first)
     assert "/cell R C" not in first and "/cell R C" in with_colour
     assert "Ready (/ready)" in full and "Ready (/ready)" not in first
+    # one way to start is offered, not three (Done and /start are read as Ready, for recorded games)
+    assert "/start" not in full and "Done (/done)" not in full, full
 
 
 def test_the_keep_prompt_names_what_a_text_player_types_and_takes_the_colour_s_name(tmp_path):

@@ -359,8 +359,9 @@ class Command:
 
     ``usage`` is how it is typed headless (``swap N``; the first word is the command);
     ``labels`` the words on the screen's buttons that send it ("Can't stash"); ``tries``
-    commands to test whether it is accepted now (a function of the state giving them, or
-    a tuple; empty: ``usage`` itself when it takes nothing); ``menu`` (for ``swap`` and
+    commands to test whether it is accepted now (a function of the state giving them:
+    none, and it is not offered now; or a tuple, empty: ``usage`` itself when it takes
+    nothing); ``menu`` (for ``swap`` and
     ``deck``) what the number is when the screen opens a menu for it ("how many cards to
     swap, 1 to 5"): typed headless as ``example`` (empty: ``usage`` with 2 for N).
     """
@@ -377,8 +378,9 @@ class Command:
 
     def samples(self, state: Any) -> tuple[str, ...]:
         """The commands that test it against ``state``."""
-        tries = self.tries(state) if callable(self.tries) else self.tries
-        return tuple(tries) or ((self.usage,) if self.usage == self.word else ())
+        if callable(self.tries):
+            return tuple(self.tries(state))
+        return tuple(self.tries) or ((self.usage,) if self.usage == self.word else ())
 
 
 @dataclass(frozen=True)

@@ -135,7 +135,8 @@ COMMANDS = (
     Command("refill XYZ...", tries=()),
     Command("quick KIND X [N]", tries=lambda s: [f"quick {kind} {k}" for kind in ("3", "4", "5-6", "box")
                                                  for k in B.KINDS] if s.quick else []),
-    Command("done", ("Done", say("screen_no_more"))),
+    # at set-up Done starts the game as Ready does (recorded games use it): offered once, as Ready
+    Command("done", ("Done", say("screen_no_more")), tries=lambda s: [] if s.phase == rules.SETUP else ["done"]),
 )
 
 
