@@ -49,7 +49,8 @@ COLUMN_X = {1: 270, 2: 388, 3: 506, 4: 624, 5: 742}
 # Pause (top bar) is there in every turn and answers at once (Undo first asks "Take this
 # back?" after a restart); the big button's place (686, 422) is Done only while a card
 # waits, else Swap.
-TARGETS = {**{f"column {n}": (x, 150) for n, x in COLUMN_X.items()}, "done": (686, 422), "pause": (743, 22)}
+TARGETS = {**{f"column {n}": (x, 150) for n, x in COLUMN_X.items()}, "done": (686, 422), "menu": (743, 22),
+           "menu pause": (252, 172)}  # the Menu's first cell (companion/ui/menu.py at 800x480)
 
 RESULTS: list[tuple[bool, str]] = []
 T0 = time.monotonic()
@@ -924,7 +925,11 @@ def panel_sizes(g: Guest, args, game: dict) -> None:
     line(s is not None and ok, "a 720x1280 panel turned 90 degrees (rotation = 90): the picture fills it "
          "(game-720x1280.png)", time.monotonic() - start, why)
     cursor = g.cursor()
-    g.tap("pause")  # drawn in every turn, however many power cuts came before (Done is not)
+    # Menu is drawn in every turn, however many power cuts came before (Done is not); Pause
+    # is the first cell of the menu it opens.
+    g.tap("menu")
+    time.sleep(5)  # the menu's frame, turned, in software GL under TCG
+    g.tap("menu pause")
     rec, _ = wait_verdict(g, cursor, "touch", "pause")
     time.sleep(3)  # a turned 720x1280 frame takes a while in software GL under TCG
     after = g.png("game-720x1280-after-tap")
