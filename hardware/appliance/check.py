@@ -49,7 +49,8 @@ COLUMN_X = {1: 270, 2: 388, 3: 506, 4: 624, 5: 742}
 # Pause (top bar) is there in every turn and answers at once (Undo first asks "Take this
 # back?" after a restart); the big button's place (686, 422) is Done only while a card
 # waits, else Swap.
-TARGETS = {**{f"column {n}": (x, 150) for n, x in COLUMN_X.items()}, "done": (686, 422), "pause": (743, 22)}
+TARGETS = {**{f"column {n}": (x, 150) for n, x in COLUMN_X.items()}, "done": (686, 422), "menu": (743, 22),
+           "menu pause": (252, 172)}  # the Menu's first cell (companion/ui/menu.py at 800x480)
 
 RESULTS: list[tuple[bool, str]] = []
 T0 = time.monotonic()
@@ -683,10 +684,11 @@ def events_in(g: Guest, path: str) -> int:
 
 
 def typed_scan(g: Guest, game: dict, label: str, keypad: bool = False, hold: dict | None = None,
-               watch: str | None = None) -> bool:
+               watch: str | None = None, also: tuple[bool, str] | None = None) -> bool:
     """The next recorded scan typed on the hotplugged keyboard (QEMU monitor sendkey: key
     positions, a US-layout scanner) into the window: PASS when the journal's verdict is for
-    exactly that code, read by the window's keyboard path (reader "keyboard")."""
+    exactly that code, read by the window's keyboard path (reader "keyboard"), and ``also``'s
+    condition (with its words first in the detail) holds."""
     code = next_scan(g, game)
     if code is None:
         return line(False, label, None, "the recording has no scan left")
@@ -704,7 +706,9 @@ def typed_scan(g: Guest, game: dict, label: str, keypad: bool = False, hold: dic
     sent = events_in(g, watched) if watched else None
     ok = rec is not None and rec.get("code") == code and rec.get("reader") == "keyboard" and (sent is None or sent > 0)
     got = rec and (rec.get("raw") or rec.get("code"))
-    return line(ok, label, took, f"typed {code}, read {got!r} ({rec and rec.get('reader')}): {rec and rec.get('verdict')}"
+    ok = ok and (also is None or also[0])
+    return line(ok, label, took, (f"{also[1]}; " if also else "")
+                + f"typed {code}, read {got!r} ({rec and rec.get('reader')}): {rec and rec.get('verdict')}"
                 + (f"; {sent} key events from the plugged-in keyboard" if sent is not None else ""))
 
 
@@ -712,7 +716,7 @@ def set_keymap(g: Guest, layout: str) -> str:
     """The console keymap as Raspberry Pi OS's raspi-config sets it: /etc/default/keyboard,
     then setupcon on tty1 (the kernel's keymap, which SDL's console keyboard reads), then the
     service restarted so the table starts under it. Returns what the kernel's keymap now
-    makes of the keys at US Y and Q (keycodes 21 and 16)."""
+    makes of the keys at US Q and Y (keycodes 16 and 21, in that order: "+q +y" is US)."""
     g.sh(f"cat > /etc/default/keyboard <<'EOF'\nXKBMODEL=\"pc105\"\nXKBLAYOUT=\"{layout}\"\nXKBVARIANT=\"\"\n"
          f"XKBOPTIONS=\"\"\nBACKSPACE=\"guess\"\nEOF")
     g.sh("setsid sh -c 'exec setupcon -k --force <> /dev/tty1 >&0 2>&1'", timeout=120)
@@ -777,10 +781,15 @@ def hotplug_and_keys(g: Guest, args, game: dict) -> None:
     code = next_scan(g, game)
     typed_scan(g, game, "a key released 450 ms late (sendkey ... 450): one character, not a repeat",
                hold={len(code or "") - 1: 450})
-    for layout, words in (("de", "German"), ("fr", "French")):
+    # The table reads key positions (SDL scan codes), so a scan reads right under any keymap;
+    # that proves something only when the keymap was loaded: the kernel's keys at US Q and Y
+    # (keycodes 16 and 21, in dumpkeys' order) must be the layout's, else the step FAILs.
+    for layout, words, want in (("de", "German", "+q +z"), ("fr", "French", "+a +y")):
         keys = set_keymap(g, layout)
+        loaded = keys == want
         typed_scan(g, game, f"a {words} keymap (/etc/default/keyboard XKBLAYOUT={layout}, setupcon; "
-                   f"keys at US Y, Q now {keys or '?'}): a US-layout scanner's scan reads right")
+                   f"the kernel's keys at US Q, Y must be {want}): a US-layout scanner's scan reads right",
+                   also=(loaded, f"keys at US Q, Y: {keys or '?'}" + ("" if loaded else ": the keymap was not loaded")))
     set_keymap(g, "us")
 
     # Ctrl+C and Ctrl+\ on tty1 (a keyboard, or a scanner's ETX framing).
@@ -916,7 +925,11 @@ def panel_sizes(g: Guest, args, game: dict) -> None:
     line(s is not None and ok, "a 720x1280 panel turned 90 degrees (rotation = 90): the picture fills it "
          "(game-720x1280.png)", time.monotonic() - start, why)
     cursor = g.cursor()
-    g.tap("pause")  # drawn in every turn, however many power cuts came before (Done is not)
+    # Menu is drawn in every turn, however many power cuts came before (Done is not); Pause
+    # is the first cell of the menu it opens.
+    g.tap("menu")
+    time.sleep(5)  # the menu's frame, turned, in software GL under TCG
+    g.tap("menu pause")
     rec, _ = wait_verdict(g, cursor, "touch", "pause")
     time.sleep(3)  # a turned 720x1280 frame takes a while in software GL under TCG
     after = g.png("game-720x1280-after-tap")
