@@ -390,8 +390,8 @@ def p99_verdict(r: dict, target_s: float) -> dict:
     is all the bench can afford, and its slow updates come in spells (a host's stall delays
     every table's update of that second), so the values are not independent and the
     order-statistic interval would be far too narrow. A page that never showed an event,
-    or no update at all, is a FAIL whatever the interval (the lost messages have a row)."""
-    if not r["lat"] or r["missed"]:
+    a message lost, or no update at all, is a FAIL whatever the interval (as before)."""
+    if not r["lat"] or r["missed"] or r["lost"]:
         return {"ok": False, "interval": None}
     span = max(t for t, _ in r["timed"]) - min(t for t, _ in r["timed"])
     lo, hi = block_quantile_interval(r["timed"], 0.99, max(1.0, span / BLOCKS), seed=3)

@@ -391,11 +391,14 @@ def bootstrap_ratio(measured, baseline, stat: Callable[[list[float]], float] | N
         bs = [v for r in b for v in rng.choices(r, k=len(r))]
         den = stat(bs)
         ratios.append(stat(ms) / den if den > 0 else math.inf)
-    ratios.sort()
-    tail = (1 - conf) / 2
-    lo = ratios[max(0, int(math.floor(tail * reps)))]
-    hi = ratios[min(reps - 1, int(math.ceil((1 - tail) * reps)) - 1)]
-    return (lo, hi)
+    return _percentiles(ratios, conf)
+
+
+def _percentiles(stats: list[float], conf: float) -> tuple[float, float]:
+    """The ``conf`` percentile interval ``(lo, hi)`` of a bootstrap's resampled ``stats``."""
+    stats = sorted(stats)
+    reps, tail = len(stats), (1 - conf) / 2
+    return (stats[max(0, int(math.floor(tail * reps)))], stats[min(reps - 1, int(math.ceil((1 - tail) * reps)) - 1)])
 
 
 def _binom_cdf(k: int, n: int, q: float) -> float:
@@ -457,9 +460,8 @@ def block_quantile_interval(timed: list[tuple[float, float]], q: float, block_s:
         x = pct([v for _, v in timed], q * 100)
         return (x, x)
     rng = random.Random(seed)
-    stats = sorted(pct([v for g in rng.choices(groups, k=len(groups)) for v in g], q * 100) for _ in range(reps))
-    tail = (1 - conf) / 2
-    return (stats[max(0, int(math.floor(tail * reps)))], stats[min(reps - 1, int(math.ceil((1 - tail) * reps)) - 1)])
+    return _percentiles([pct([v for g in rng.choices(groups, k=len(groups)) for v in g], q * 100)
+                         for _ in range(reps)], conf)
 
 
 def judge(lo: float, hi: float, limit: float, *, at_least: bool = False) -> tuple[bool | None, bool]:
